@@ -1,0 +1,27 @@
+/* frontend/cli.h — subcommands of the `morpheus` program and the helpers they share. */
+#ifndef MX_FE_CLI_H
+#define MX_FE_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifndef MX_VERSION
+#define MX_VERSION "0.1.0"
+#endif
+
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_ERROR = 3 };
+
+struct cli_cmd {
+    const char *name;
+    const char *summary;   /* one line for `morpheus --help` */
+    const char *help;      /* full text for `morpheus NAME --help` */
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+};
+
+extern const struct cli_cmd cli_cmd_check, cli_cmd_dis, cli_cmd_isa;
+
+/* Parses "--isa-ext NAME[,NAME...]" values into *mask; prints an error and
+ * returns -1 for an unknown name. */
+int cli_parse_ext(const char *list, uint32_t *mask);
+
+#endif
