@@ -27,6 +27,15 @@ static void lexerr(struct fe_lexer *lx, struct fe_token *t, const char *msg)
     t->kind = TK_ERROR;
 }
 
+/* A malformed number is reported once and still returned as a number token
+ * of the given kind (value as far as it was read), so the parser does not
+ * report the same spot a second time as a missing operand. */
+static void numerr(struct fe_lexer *lx, struct fe_token *t, int kind, const char *msg)
+{
+    lexerr(lx, t, msg);
+    t->kind = (uint8_t)kind;
+}
+
 static int hexval(int c)
 {
     if (c >= '0' && c <= '9')
@@ -52,8 +61,10 @@ static void lex_number(struct fe_lexer *lx, struct fe_token *t)
         if (i != n || (q < e && is_follow(*q))) {
             while (lx->p < e && is_follow(*lx->p))
                 lx->p++;
-            lexerr(lx, t, n == 8 ? "malformed f32 literal (0f needs exactly 8 hex digits)"
-                                 : "malformed f64 literal (0d needs exactly 16 hex digits)");
+            numerr(lx, t, n == 8 ? TK_F32 : TK_F64,
+                   n == 8 ? "malformed f32 literal (0f needs exactly 8 hex digits)"
+                          : "malformed f64 literal (0d needs exactly 16 hex digits)");
+            t->ival = v;
             return;
         }
         t->kind = n == 8 ? TK_F32 : TK_F64;
@@ -92,7 +103,7 @@ static void lex_number(struct fe_lexer *lx, struct fe_token *t)
         size_t n = (size_t)(r - p);
         lx->p = r;
         if (n >= sizeof buf) {
-            lexerr(lx, t, "float literal too long");
+            numerr(lx, t, TK_FLOAT, "float literal too long");
             return;
         }
         memcpy(buf, p, n);
@@ -131,15 +142,15 @@ static void lex_number(struct fe_lexer *lx, struct fe_token *t)
     if (q < e && is_follow(*q)) {
         while (lx->p < e && is_follow(*lx->p))
             lx->p++;
-        lexerr(lx, t, "malformed number");
+        numerr(lx, t, TK_INT, "malformed number");
         return;
     }
     if ((base != 10 && base != 8 && !ndig)) {
-        lexerr(lx, t, "malformed number");
+        numerr(lx, t, TK_INT, "malformed number");
         return;
     }
     if (overflow) {
-        lexerr(lx, t, "integer literal does not fit in 64 bits");
+        numerr(lx, t, TK_INT, "integer literal does not fit in 64 bits");
         return;
     }
     t->ival = v;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 static const struct cli_cmd *const commands[] = {
+    &cli_cmd_run,
     &cli_cmd_check,
     &cli_cmd_dis,
     &cli_cmd_isa,

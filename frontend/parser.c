@@ -102,6 +102,7 @@ struct parser {
 
     struct raw pool[RAW_POOL];
     int npool;
+    int init_nest;    /* '{' of an initialiser opened and not yet closed */
 };
 
 static void oom(struct parser *p)
@@ -352,24 +353,32 @@ static void event(struct parser *p, int kind, uint32_t index)
 
 /* ---------------------------------------------------- constant values */
 
-/* const_expr -> ['-'|'~'|'!'] (INT | '(' const_expr ')') (('+'|'-'|'*'|'/'|'%'|'<<'|'>>'|'&'|'|'|'^') ...)*
- * Only what PTX writers use in array sizes, offsets and initialisers; 64-bit wrap-around, no UB. */
-static int const_expr(struct parser *p, int64_t *v);
+/* const_expr -> unary (binop unary)*      binop: '*' '/' '%' > '+' '-' > '&' > '^' > '|' (C precedence)
+ * unary -> ('-'|'~'|'!') unary | '(' const_expr ')' | INT
+ * Only what PTX writers use in array sizes, offsets and initialisers; 64-bit
+ * wrap-around, no UB, nesting bounded (FE_MAX_CONST_DEPTH) so no input can
+ * exhaust the stack. */
+#define FE_MAX_CONST_DEPTH 256
+static int const_binary(struct parser *p, int64_t *v, int minprec, int depth);
 
-static int const_primary(struct parser *p, int64_t *v)
+static int const_unary(struct parser *p, int64_t *v, int depth)
 {
+    if (depth > FE_MAX_CONST_DEPTH) {
+        err_tok(p, &p->tok, "constant expression nested too deeply");
+        return -1;
+    }
     if (is_punct(&p->tok, '-') || is_punct(&p->tok, '~') || is_punct(&p->tok, '!')) {
         char op = p->tok.ch;
         advance(p);
         int64_t x;
-        if (const_primary(p, &x))
+        if (const_unary(p, &x, depth + 1))
             return -1;
         *v = op == '-' ? (int64_t)(0 - (uint64_t)x) : op == '~' ? ~x : !x;
         return 0;
     }
     if (is_punct(&p->tok, '(')) {
         advance(p);
-        if (const_expr(p, v))
+        if (const_binary(p, v, 1, depth + 1))
             return -1;
         return expect(p, ')');
     }
@@ -382,17 +391,35 @@ static int const_primary(struct parser *p, int64_t *v)
     return -1;
 }
 
-static int const_expr(struct parser *p, int64_t *v)
+static int const_primary(struct parser *p, int64_t *v) { return const_unary(p, v, 0); }
+
+/* Binding strength of a binary operator token, 0 if it is none. */
+static int binop_prec(const struct fe_token *t)
 {
-    if (const_primary(p, v))
+    if (t->kind != TK_PUNCT)
+        return 0;
+    switch (t->ch) {
+    case '*': case '/': case '%': return 5;
+    case '+': case '-': return 4;
+    case '&': return 3;
+    case '^': return 2;
+    case '|': return 1;
+    default: return 0;
+    }
+}
+
+static int const_binary(struct parser *p, int64_t *v, int minprec, int depth)
+{
+    if (const_unary(p, v, depth))
         return -1;
     for (;;) {
-        char op = p->tok.kind == TK_PUNCT ? p->tok.ch : 0;
-        if (!op || !strchr("+-*/%&|^", op))
+        int prec = binop_prec(&p->tok);
+        if (!prec || prec < minprec)
             return 0;
+        char op = p->tok.ch;
         advance(p);
         int64_t r;
-        if (const_primary(p, &r))
+        if (const_binary(p, &r, prec + 1, depth + 1))
             return -1;
         uint64_t a = (uint64_t)*v, b = (uint64_t)r;
         switch (op) {
@@ -413,6 +440,8 @@ static int const_expr(struct parser *p, int64_t *v)
         }
     }
 }
+
+static int const_expr(struct parser *p, int64_t *v) { return const_binary(p, v, 1, 0); }
 
 /* ------------------------------------------------------------ symbols */
 
@@ -485,6 +514,13 @@ static int init_elem(struct parser *p, uint32_t si, uint64_t idx)
         return -1;
     }
     int t = s->type;
+    const struct fe_token *nx = peek(p, 0);
+    int fneg = is_punct(&p->tok, '-') && (nx->kind == TK_F32 || nx->kind == TK_F64 || nx->kind == TK_FLOAT);
+    if (fneg) {
+        advance(p); /* -1.5, -0f3F800000: the sign bit of the literal is flipped */
+        p->tok.fval = -p->tok.fval;
+        p->tok.ival ^= p->tok.kind == TK_F32 ? 0x80000000u : p->tok.kind == TK_F64 ? 0x8000000000000000ull : 0;
+    }
     if (p->tok.kind == TK_F32 || p->tok.kind == TK_F64 || p->tok.kind == TK_FLOAT) {
         double v;
         if (p->tok.kind == TK_F32) {
@@ -605,8 +641,10 @@ static int init_list(struct parser *p, uint32_t si, uint64_t *idx, int nest)
         return 0;
     }
     advance(p);
+    p->init_nest++;
     if (is_punct(&p->tok, '}')) {
         advance(p);
+        p->init_nest--;
         return 0;
     }
     for (;;) {
@@ -617,7 +655,10 @@ static int init_list(struct parser *p, uint32_t si, uint64_t *idx, int nest)
         else
             break;
     }
-    return expect(p, '}');
+    if (expect(p, '}'))
+        return -1;
+    p->init_nest--;
+    return 0;
 }
 
 /* Counts the elements of an initialiser without consuming it (for x[] = {...}). */
@@ -829,6 +870,16 @@ static void var_decl(struct parser *p, int space, uint32_t flags, int in_func)
         goto fail;
     return;
 fail:
+    /* An error inside an initialiser's braces: leave them first, so that
+     * their '}' is not taken for the end of the enclosing block. */
+    while (p->init_nest > 0 && p->tok.kind != TK_EOF) {
+        if (is_punct(&p->tok, '{'))
+            p->init_nest++;
+        else if (is_punct(&p->tok, '}'))
+            p->init_nest--;
+        advance(p);
+    }
+    p->init_nest = 0;
     recover(p);
 }
 
@@ -1110,8 +1161,17 @@ static int raw_operand(struct parser *p, struct raw *r, int nest)
         }
         return expect(p, ']');
     }
-    if (is_punct(&p->tok, '-') || p->tok.kind == TK_INT || p->tok.kind == TK_FLOAT ||
-        p->tok.kind == TK_F32 || p->tok.kind == TK_F64) {
+    if (p->tok.kind == TK_INT ||
+        (is_punct(&p->tok, '-') && (peek(p, 0)->kind == TK_INT || is_punct(peek(p, 0), '(')))) {
+        /* an integer constant expression, e.g. -1, 2+3*4, -(8-10)/2 */
+        int64_t v;
+        if (const_expr(p, &v))
+            return -1;
+        r->kind = R_INT;
+        r->bits = (uint64_t)v;
+        return 0;
+    }
+    if (is_punct(&p->tok, '-') || p->tok.kind == TK_FLOAT || p->tok.kind == TK_F32 || p->tok.kind == TK_F64) {
         int neg = 0;
         if (is_punct(&p->tok, '-')) {
             neg = 1;
@@ -1353,7 +1413,7 @@ static int lower_vec(struct parser *p, struct lctx *c, const struct raw *r, int 
             fe_error(p->diag, r->line, r->col, NULL, 0, "a .%s value cannot be split into %d parts", mx_type_name(et), r->count);
             return -1;
         }
-    } else if (vecn && r->count != vecn) {
+    } else if (vecn && !nest && r->count != vecn) { /* nest: texture coordinates, sized by the geometry */
         fe_error(p->diag, r->line, r->col, NULL, 0, "vector operand has %d elements, .v%d needs %d", r->count, vecn, vecn);
         return -1;
     } else if (c->in->op == MX_OP_WMMA_LOAD || c->in->op == MX_OP_WMMA_STORE || c->in->op == MX_OP_WMMA_MMA) {
@@ -1452,6 +1512,12 @@ static int lower_value(struct parser *p, struct lctx *c, const struct raw *r, in
         o->type = (uint8_t)et;
         return 0;
     }
+    for (uint32_t i = 0; i < p->nlabels; i++)
+        if (p->labels[i].len == r->nlen && !memcmp(p->labels[i].name, r->name, (size_t)r->nlen)) {
+            fe_error(p->diag, r->line, r->col, r->name, r->nlen, "label '%.*s' cannot be an operand of '%s'",
+                     r->nlen, r->name, c->oi->mnemonic);
+            return -1;
+        }
     if (r->name[0] == '%')
         fe_error(p->diag, r->line, r->col, r->name, r->nlen, "undefined register '%.*s'", r->nlen, r->name);
     else
@@ -1759,7 +1825,8 @@ static int lower_operands(struct parser *p, struct lctx *c, struct raw *ops, int
                 o->sym = b->index;
                 break;
             }
-            uint32_t li = label_ref(p, r->name, r->nlen, c->optok);
+            struct fe_token at = { .line = r->line, .col = r->col }; /* "undefined label" points at the operand */
+            uint32_t li = label_ref(p, r->name, r->nlen, &at);
             if (li == MX_NONE)
                 return -1;
             o->kind = MX_OPD_LABEL;
@@ -1795,7 +1862,9 @@ static int lower_operands(struct parser *p, struct lctx *c, struct raw *ops, int
                 return -1;
             }
             break;
-        default:
+        default: /* a malformed opcode-table row: never silently drop the instruction */
+            fe_error(p->diag, c->optok->line, c->optok->col, c->optok->s, c->optok->len,
+                     "internal error: operand kind '%c' of '%s' is unknown", oi->kinds[s], oi->mnemonic);
             return -1;
         }
     }
@@ -2150,6 +2219,7 @@ static int param_list(struct parser *p, int kindflag, uint32_t *first, uint32_t 
     uint64_t off = 0;
     if (is_punct(&p->tok, ')')) {
         advance(p);
+        *first = MX_NONE; /* "f()" and "f" decode the same */
         *bytes = 0;
         return 0;
     }
@@ -2835,6 +2905,7 @@ static void module(struct parser *p)
 static void check_calls(struct parser *p)
 {
     struct mx_program *g = p->prog;
+    int undeclared = 0;
     for (uint32_t fi = 0; fi < g->nfuncs; fi++) {
         struct mx_func *f = &g->funcs[fi];
         if (f->nparams == MX_NONE) {
@@ -2842,8 +2913,11 @@ static void check_calls(struct parser *p)
                      "function '%s' is called but never declared", mx_str(g, f->name));
             f->nparams = 0;
             f->param = MX_NONE;
+            undeclared = 1;
         }
     }
+    if (undeclared)
+        return; /* argument counts of an undeclared function are unknown: no follow-on errors */
     for (uint32_t i = 0; i < g->ninsns; i++) {
         const struct mx_insn *in = &g->insns[i];
         if (in->op != MX_OP_CALL)
@@ -3000,11 +3074,14 @@ int fe_parse_ptx(const char *src, size_t len, const char *name, const struct fe_
         return MX_EPARSE;
     }
     if (memchr(src, 0, len)) {
-        const char *z = memchr(src, 0, len);
+        const char *z = memchr(src, 0, len), *bol = src;
         unsigned line = 1;
         for (const char *q = src; q < z; q++)
-            line += *q == '\n';
-        fe_error(diag, line, 1, NULL, 0, "NUL byte in PTX text (binary file?)");
+            if (*q == '\n') {
+                line++;
+                bol = q + 1;
+            }
+        fe_error(diag, line, (unsigned)(z - bol) + 1, NULL, 0, "NUL byte in PTX text (binary file?)");
         return MX_EPARSE;
     }
     intern(&P, "", 0);

@@ -264,7 +264,7 @@ static void print_var(FILE *out, const struct mx_program *p, uint32_t si, const 
                 if (rl->sym != si || rl->offset != i * esz)
                     continue;
                 const char *tn = (rl->generic & 2) ? mx_str(p, p->funcs[rl->target].name) : mx_str(p, p->syms[rl->target].name);
-                int masked = rl->size != esz || rl->shift;
+                int masked = rl->size != esz || rl->shift || esz < 4; /* narrow elements need the mask form */
                 if (masked) {
                     uint64_t mask = (rl->size == 8 ? UINT64_MAX : ((1ull << (8 * rl->size)) - 1)) << rl->shift;
                     fprintf(out, "0x%" PRIX64 "(", mask);

@@ -140,16 +140,17 @@ static int parse_row(int op)
             mid = 1;
             f++;
         }
-        if (!strchr("dPaqmltiC", *f))
+        if (!*f || !strchr("dPaqmltiC", *f))
             goto bad_fmt;
+        char kind = *f;
         if (mid) {
             if (f[1] != ']' || oi->optmid >= 0)
                 goto bad_fmt;
             oi->optmid = (int8_t)oi->nopd;
-            f++;
+            f++; /* onto the ']' */
         }
-        oi->kinds[oi->nopd++] = *f;
-        if (!opt && !mid && *f != 'P')
+        oi->kinds[oi->nopd++] = kind;
+        if (!opt && !mid && kind != 'P')
             oi->nreq++;
         f++;
         if (*f == ',')

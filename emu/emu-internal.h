@@ -1,0 +1,295 @@
+/* emu/emu-internal.h — the contract between the interpreter core (interp.c,
+ * launch.c) and the opcode families (exec_*.c).  Not visible outside emu/.
+ *
+ * Execution model: warp-wide.  A warp's registers are structure-of-arrays,
+ * regs[slot * 32 + lane], 64 bits per lane whatever the declared type (a
+ * 32-bit value is stored zero-extended).  Predicates are one 32-bit lane mask
+ * per predicate slot.  Special registers that are fixed for a warp (%tid.x,
+ * %ctaid.y, %laneid, ...) are extra register slots after the function's own,
+ * filled once when the warp starts, so an instruction reads them like any
+ * register.  Immediates live in a per-kernel table of broadcast values.
+ *
+ * At launch every mx_insn of the kernel (and the functions it calls) is bound
+ * once to an emu_xinsn: a handler chosen for the exact opcode/type/modifiers
+ * (so handlers never switch on types per lane) and operand references. */
+#ifndef MX_EMU_INTERNAL_H
+#define MX_EMU_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+#include "mx/program.h"
+#include "mx/status.h"
+#include "emu/emu.h"
+
+#define WARP 32
+#define FULL_MASK 0xffffffffu
+
+/* ---------------------------------------------------------------- refs
+ * An operand reference is a 32-bit value:
+ *   REF_CONST | k   : row k of the kernel's constant table (32 broadcast lanes)
+ *   slot            : register slot of the current frame (sregs included)
+ * Predicate references are slots of the predicate file; REF_CONST|0 is the
+ * all-false mask and REF_CONST|1 all-true.  REF_NEG marks !p.             */
+#define REF_CONST 0x80000000u
+#define REF_NEG 0x40000000u
+#define REF_NONE 0xffffffffu
+
+/* Special-register pseudo slots, relative to the first slot after the
+ * function's own registers (emu_frame.nregs). */
+enum emu_sslot {
+    SS_TID_X, SS_TID_Y, SS_TID_Z, SS_NTID_X, SS_NTID_Y, SS_NTID_Z,
+    SS_CTAID_X, SS_CTAID_Y, SS_CTAID_Z, SS_NCTAID_X, SS_NCTAID_Y, SS_NCTAID_Z,
+    SS_LANEID, SS_WARPID, SS_NWARPID, SS_SMID, SS_NSMID, SS_GRIDID,
+    SS_LANEMASK_EQ, SS_LANEMASK_LE, SS_LANEMASK_LT, SS_LANEMASK_GE, SS_LANEMASK_GT,
+    SS_DYN_SMEM, SS_TOTAL_SMEM, SS_ZERO,
+    SS__COUNT
+};
+
+struct emu_warp;
+struct emu_xinsn;
+
+/* Handler result. */
+enum { EX_NEXT = 0,   /* go on with pc + 1 */
+       EX_JUMP = 1,   /* the handler set w->pc (and maybe the SIMT stack) */
+       EX_YIELD = 2,  /* warp blocked or finished: switch warps; w->pc already set */
+       EX_FAULT = 3   /* w->fault filled in; stop the kernel */ };
+
+typedef int (*emu_fn)(struct emu_warp *w, const struct emu_xinsn *x, uint32_t mask);
+
+/* A bound instruction.  Fixed size, no pointers into parser state. */
+struct emu_xinsn {
+    emu_fn fn;                    /* handler */
+    const struct mx_insn *in;     /* the decoded instruction (types, modifiers, source line) */
+    uint32_t guard;               /* predicate slot | REF_NEG, or REF_NONE */
+    uint32_t r[MX_MAX_OPD];       /* operand references, by operand slot (see binder notes) */
+    int64_t off;                  /* memory operand: constant part of the address (imm + symbol) */
+    uint32_t aux;                 /* handler-specific: vector width, target pc, element count... */
+    uint32_t aux2;                /* handler-specific */
+    uint8_t space;                /* memory operand space (enum emu_space) */
+    uint8_t size;                 /* access size in bytes of one element */
+    uint8_t flags;                /* handler-specific */
+    uint8_t pad_;
+};
+
+enum emu_space { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONST, SP_PARAM_KERNEL,
+                 SP_PARAM_FUNC, SP_PARAM_RET, SP_PARAM_SCRATCH };
+
+/* One function activation of a warp. */
+struct emu_frame {
+    uint32_t func;        /* function index */
+    uint32_t ret_pc;      /* caller's pc after the call */
+    uint32_t call_mask;   /* lanes that made the call */
+    uint32_t done_mask;   /* lanes that executed ret */
+    uint32_t simt_base;   /* SIMT stack depth at entry */
+    uint32_t nregs;       /* register slots incl. special-register slots */
+    uint64_t *regs;       /* [slot * 32 + lane] */
+    uint32_t *preds;      /* [slot] lane masks */
+    uint8_t *param;       /* incoming .param buffer, per lane: param + lane * param_size */
+    uint8_t *ret;         /* return .param buffer, per lane */
+    uint8_t *scratch;     /* .param variables declared in the body, per lane */
+    uint64_t local_base;  /* this activation's offset in each thread's local memory */
+    const struct emu_xinsn *callsite; /* the call instruction (for copying results back) */
+    size_t regs_cap, preds_cap, param_cap, ret_cap, scratch_cap; /* buffer capacities, reused across calls */
+};
+
+struct emu_simt {
+    uint32_t pc;          /* where this entry resumes */
+    uint32_t rpc;         /* reconvergence pc; RPC_NONE = the function's exit */
+    uint32_t mask;        /* lanes of this entry */
+};
+#define RPC_NONE 0xffffffffu
+
+struct emu_cta;
+struct emu_kernel;
+
+struct emu_warp {
+    /* hot state first */
+    uint64_t *regs;           /* current frame's registers */
+    uint32_t *preds;          /* current frame's predicates */
+    const uint64_t (*consts)[WARP]; /* kernel constant table */
+    uint32_t pc;              /* absolute instruction index */
+    uint32_t active;          /* lanes executing now (top of SIMT stack, minus exited) */
+    uint32_t exited;          /* lanes that executed exit/ret from the kernel */
+    uint32_t nsimt, simt_cap;
+    struct emu_simt *simt;
+    uint32_t nframes, frames_cap;
+    struct emu_frame *frames;
+    struct emu_cta *cta;
+    const struct emu_kernel *k;
+    struct emu_device *dev;
+    uint32_t warp_id;         /* index in the CTA */
+    uint32_t nthreads;        /* lanes that exist (last warp of a CTA may be partial) */
+    uint32_t state;           /* WS_* */
+    uint32_t bar_id;          /* barrier waited on */
+    uint64_t insns;           /* warp instructions executed */
+    uint64_t thread_insns;    /* thread instructions executed */
+    uint8_t *local;           /* per-thread local memory: local + lane * local_size */
+    uint64_t local_size;      /* bytes of local memory per thread */
+    uint64_t local_top;       /* first free offset in each thread's local memory (frames) */
+    struct emu_fault *fault;  /* where a fault report goes (the launch's) */
+    uint64_t cache_page;      /* last device page touched (fast path), ~0 if none */
+    uint8_t *cache_ptr;
+    uint32_t carry;           /* CC.CF per lane (add.cc / addc / madc) */
+    uint32_t fend;            /* one past the last instruction of the current function */
+    const uint8_t *kparams;   /* kernel parameter buffer (uniform across lanes) */
+    uint32_t kparams_size;
+    uint32_t red_ref;         /* bar.red waiting: destination ref (REF_NEG marks a predicate), REF_NONE if none */
+    uint32_t red_kind;        /* MX_BAROP_* */
+    uint32_t red_mask;        /* lanes that arrived */
+    uint32_t last_alloc;      /* index of the allocation of the last global access (bounds-check fast path) */
+};
+
+/* A module bound for one kernel entry: every instruction of every function
+ * the program defines, bound to a handler, plus the tables they refer to. */
+struct emu_kernel {
+    const struct mx_program *prog;
+    struct emu_module *mod;
+    uint32_t entry;               /* function index of the kernel */
+    struct emu_xinsn *x;          /* by absolute instruction index */
+    uint64_t (*consts)[WARP];     /* constant table rows */
+    uint32_t nconsts;
+    uint32_t *vrefs;              /* element references of vector/list operands */
+    uint32_t nvrefs;
+    uint64_t *shared_off;         /* by symbol index: offset of a .shared variable in this kernel's layout */
+    uint32_t shared_static;       /* bytes of static shared memory */
+    uint32_t max_local;           /* bytes of local memory the deepest frame chain may use (estimate) */
+};
+
+/* Element j of the vector/list operand in slot i. */
+#define VREF(w, x, i, j) ((w)->k->vrefs[(x)->r[i] + (j)])
+
+enum { WS_READY, WS_BARRIER, WS_DONE };
+
+/* ----------------------------------------------------------- operand access */
+#define CONST_ROW(w, ref) ((const uint64_t *)(w)->consts[(ref) & ~REF_CONST])
+/* Source lanes of operand slot i: a pointer to 32 values. */
+#define SRC(i) (((x->r[i]) & REF_CONST) ? CONST_ROW(w, x->r[i]) : (const uint64_t *)(w->regs + (size_t)x->r[i] * WARP))
+/* Destination lanes of operand slot i. */
+#define DST(i) (w->regs + (size_t)x->r[i] * WARP)
+/* Predicate source of slot i as a lane mask (negation applied). */
+static inline uint32_t emu_pred(const struct emu_warp *w, uint32_t ref)
+{
+    uint32_t m = (ref & REF_CONST) ? ((ref & 1) ? FULL_MASK : 0) : w->preds[ref & ~(REF_CONST | REF_NEG)];
+    return (ref & REF_NEG) ? ~m : m;
+}
+#define PSRC(i) emu_pred(w, x->r[i])
+/* Writes lane mask v to predicate slot i for the lanes in m. */
+#define PDST(i, v) (w->preds[x->r[i]] = (w->preds[x->r[i]] & ~m) | ((v) & m))
+
+/* Runs the body (the remaining arguments, commas allowed) once per lane set
+ * in mask `m_`, with `l` the lane index; the full-mask case is a plain
+ * counted loop the compiler vectorizes. */
+#define FOR_LANES(m_, ...)                                                      \
+    do {                                                                       \
+        uint32_t m__ = (m_);                                                   \
+        if (m__ == FULL_MASK) {                                                \
+            for (int l = 0; l < WARP; l++) { __VA_ARGS__; }                    \
+        } else {                                                               \
+            while (m__) {                                                      \
+                int l = __builtin_ctz(m__);                                    \
+                m__ &= m__ - 1;                                                \
+                __VA_ARGS__;                                                   \
+            }                                                                  \
+        }                                                                      \
+    } while (0)
+
+/* ---------------------------------------------------------------- binders
+ * A binder looks at one decoded instruction and returns the handler that
+ * executes it, or NULL if that form is not implemented (the launch then
+ * fails with "unsupported instruction" naming file:line).  Binders may also
+ * set x->aux/aux2/flags/size.  Each exec_*.c file exports one table of
+ * {op, binder} rows, listed in exec.c. */
+typedef emu_fn (*emu_binder)(const struct mx_insn *in, struct emu_xinsn *x);
+struct emu_bind_row { int op; emu_binder bind; };
+#define EMU_BIND_END { -1, NULL }
+
+extern const struct emu_bind_row emu_bind_int[];   /* exec_int.c: integer, bit, logic, compare/select, mov */
+extern const struct emu_bind_row emu_bind_fp[];    /* exec_fp.c: floating point arithmetic */
+extern const struct emu_bind_row emu_bind_cvt[];   /* exec_cvt.c: cvt and friends */
+extern const struct emu_bind_row emu_bind_mem[];   /* exec_mem.c: ld/st/atom/red/cvta/isspacep */
+extern const struct emu_bind_row emu_bind_ctrl[];  /* exec_ctrl.c: bra/brx/call/ret/exit/trap */
+extern const struct emu_bind_row emu_bind_sync[];  /* exec_sync.c: barriers, vote/shfl/match/redux, membar */
+extern const struct emu_bind_row emu_bind_ext[];   /* ext/: ISA extensions */
+
+/* ------------------------------------------------------------- memory
+ * Generic address layout: global memory (device allocations and module
+ * variables) from MEM_GLOBAL_BASE; the executing CTA's shared memory is the
+ * window [MEM_SHARED_WIN, +MEM_WIN_SIZE); the executing thread's local
+ * memory is the window [MEM_LOCAL_WIN, +MEM_WIN_SIZE).                    */
+#define MEM_GLOBAL_BASE 0x0000700000000000ull
+#define MEM_SHARED_WIN 0x0000001000000000ull
+#define MEM_LOCAL_WIN 0x0000002000000000ull
+#define MEM_WIN_SIZE 0x0000000001000000ull /* 16 MiB */
+
+struct emu_alloc {
+    uint64_t base, size;
+    uint32_t live;                /* 0 once freed */
+    char name[64];                /* module variable name, or "" for emu_malloc */
+};
+
+#define ALLOC_CHUNK 4096
+#define ALLOC_MAX_CHUNKS 1024
+#define PAGE_SHIFT 16
+
+struct emu_device {
+    struct emu_config cfg;
+    uint8_t **pages;              /* flat page table over [MEM_GLOBAL_BASE, + mem_size), filled on first touch */
+    uint64_t npages;
+    uint64_t touched;             /* pages allocated (host bytes = touched << PAGE_SHIFT) */
+    uint64_t heap_top;            /* next free address of the bump allocator */
+    struct emu_alloc *alloc_chunk[ALLOC_MAX_CHUNKS]; /* allocations in creation order, chunked so pointers stay valid */
+    uint32_t nallocs;
+    uint32_t *sorted;             /* live allocation indices sorted by base */
+    uint32_t nsorted, sorted_cap;
+    void *lock;                   /* pthread mutex guarding the allocator */
+    uint64_t free_bytes_hint;
+};
+
+static inline struct emu_alloc *emu_alloc_at(const struct emu_device *d, uint32_t i)
+{
+    return &d->alloc_chunk[i / ALLOC_CHUNK][i % ALLOC_CHUNK];
+}
+/* Index of the live allocation containing [addr, addr+size), or -1. */
+int emu_alloc_find(struct emu_device *d, uint64_t addr, uint64_t size);
+/* Index of the allocation nearest to addr (live or not), or -1. */
+int emu_alloc_nearest(struct emu_device *d, uint64_t addr);
+/* Registers a module variable as an allocation with a name. */
+int emu_alloc_named(struct emu_device *d, uint64_t size, uint32_t align, const char *name, uint64_t *addr);
+
+uint8_t *emu_cta_shared(struct emu_cta *c, uint64_t *size);
+
+/* Host pointer for `size` bytes at address addr of `space` for lane `lane`
+ * of warp w, or NULL after recording a fault (out of bounds, misaligned).
+ * `space` SP_GENERIC resolves the window first. */
+uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int space, uint64_t addr, unsigned size,
+                      int lane, int write);
+/* Device global memory without a warp (host copies); NULL if unmapped. */
+uint8_t *emu_mem_global(struct emu_device *dev, uint64_t addr, uint64_t size, int *status);
+
+/* Host functions callable from PTX (vprintf, malloc, free, __assertfail). */
+int emu_hostcall(struct emu_warp *w, const struct emu_xinsn *x, const char *name, uint32_t mask,
+                 uint8_t *args, uint32_t args_stride, uint8_t *ret, uint32_t ret_stride, int *handled);
+
+/* ------------------------------------------------------------- helpers */
+
+/* Records a fault on the warp (lane -1 if not lane-specific) and returns EX_FAULT. */
+int emu_fault(struct emu_warp *w, const struct emu_xinsn *x, int status, int lane, uint64_t addr,
+              unsigned size, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* Sign-extends the low `bits` bits of v. */
+static inline int64_t sext(uint64_t v, unsigned bits)
+{
+    if (bits >= 64)
+        return (int64_t)v;
+    uint64_t m = 1ull << (bits - 1);
+    v &= (m << 1) - 1;
+    return (int64_t)((v ^ m) - m);
+}
+static inline uint64_t zext(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
+
+static inline float f32_of(uint64_t v) { uint32_t b = (uint32_t)v; float f; memcpy(&f, &b, 4); return f; }
+static inline uint64_t bits_f32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static inline double f64_of(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t bits_f64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+
+#endif

@@ -1,0 +1,97 @@
+/* emu/emu.h — the functional GPU: device, memory, modules, kernel launch.
+ * Used by the command line and the CUDA runtime/driver shims.  Everything a
+ * guest can do wrong comes back as an mx_status plus a fault report; the
+ * emulator never aborts on guest behaviour. */
+#ifndef MX_EMU_H
+#define MX_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "mx/program.h"
+#include "mx/status.h"
+
+struct emu_config {
+    uint32_t num_sms;            /* streaming multiprocessors (RTX 3080: 68) */
+    uint32_t max_warps_per_sm;   /* 48 */
+    uint32_t max_threads_per_sm; /* 1536 */
+    uint32_t max_ctas_per_sm;    /* 16 */
+    uint32_t max_threads_per_cta;/* 1024 */
+    uint32_t regs_per_sm;        /* 65536 32-bit registers */
+    uint32_t max_regs_per_thread;/* 255 */
+    uint32_t shared_per_sm;      /* bytes usable as shared memory (100 KiB of the 128 KiB L1) */
+    uint32_t shared_per_cta;     /* bytes one CTA may use (99 KiB opt-in, 48 KiB static) */
+    uint64_t mem_size;           /* device memory bytes (sparse: costs only what is touched) */
+    uint32_t ext_mask;           /* ISA extensions enabled (1 << enum mx_ext) */
+    uint64_t watchdog_insns;     /* warp instructions per launch before the watchdog fires; 0 = off */
+    double watchdog_seconds;     /* wall-clock limit per launch; 0 = off */
+    uint32_t host_threads;       /* host threads running CTAs (1 = deterministic single thread) */
+    uint32_t local_per_thread;   /* bytes of local memory (stack) per thread */
+    uint32_t max_call_depth;     /* nested calls per warp */
+    uint32_t cc_major, cc_minor; /* compute capability reported (8.6 for RTX 3080) */
+};
+
+void emu_config_default(struct emu_config *c);
+
+/* Where a kernel fault is described, in the terms compute-sanitizer uses. */
+struct emu_fault {
+    int status;                  /* MX_OK if none */
+    char kernel[128];
+    uint32_t cta[3], tid[3];     /* first faulting thread */
+    int lane;                    /* -1 if the fault is not lane-specific */
+    uint32_t warp;               /* warp index in its CTA */
+    uint32_t pc;                 /* instruction index */
+    uint32_t line;               /* PTX line of the instruction */
+    uint32_t loc_file, loc_line; /* .loc of the instruction, 0 if none */
+    uint64_t addr;               /* faulting address (memory faults) */
+    uint32_t size;               /* access size */
+    char message[512];           /* one-line description */
+    char detail[1024];           /* more lines: nearest allocation, stuck warps, ... */
+};
+
+struct emu_stats {
+    uint64_t warp_insns, thread_insns;
+    uint64_t unit_insns[16];     /* warp instructions per enum mx_unit */
+    uint64_t ctas, warps;
+    double wall_seconds;
+};
+
+struct emu_device;
+struct emu_module;
+
+int emu_device_create(const struct emu_config *cfg, struct emu_device **out);
+void emu_device_destroy(struct emu_device *dev);
+const struct emu_config *emu_device_config(const struct emu_device *dev);
+
+/* Device memory, like cudaMalloc/cudaFree (256-byte aligned). */
+int emu_malloc(struct emu_device *dev, uint64_t size, uint64_t *addr);
+int emu_free(struct emu_device *dev, uint64_t addr);
+int emu_memcpy_htod(struct emu_device *dev, uint64_t dst, const void *src, uint64_t n);
+int emu_memcpy_dtoh(struct emu_device *dev, void *dst, uint64_t src, uint64_t n);
+int emu_memset(struct emu_device *dev, uint64_t dst, int value, uint64_t n);
+uint64_t emu_mem_used(const struct emu_device *dev); /* bytes of host memory backing device pages */
+
+/* Loads a program onto the device: allocates and initialises its .global and
+ * .const variables.  The program must outlive the module. */
+int emu_module_load(struct emu_device *dev, const struct mx_program *prog, struct emu_module **out, char *err, size_t errlen);
+void emu_module_unload(struct emu_module *m);
+/* Device address of a module-scope variable, or 0 with MX_ENOTFOUND. */
+int emu_module_symbol(const struct emu_module *m, const char *name, uint64_t *addr, uint64_t *size);
+
+struct emu_launch {
+    uint32_t func;               /* kernel: index into prog->funcs */
+    uint32_t grid[3], block[3];
+    uint32_t dyn_smem;           /* dynamic shared memory bytes */
+    const void *params;          /* kernel parameter buffer, laid out as the .param list */
+    size_t params_size;
+};
+
+/* Runs a kernel to completion.  Returns MX_OK or the fault status; *fault is
+ * filled on a fault, *stats always (both may be NULL). */
+int emu_launch(struct emu_device *dev, struct emu_module *m, const struct emu_launch *l, struct emu_stats *stats,
+               struct emu_fault *fault);
+
+/* Prints a fault report the way compute-sanitizer does. */
+void emu_fault_print(FILE *out, const struct emu_fault *f);
+
+#endif

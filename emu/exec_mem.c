@@ -1,0 +1,316 @@
+/* emu/exec_mem.c — memory instructions: ld, ldu, st (every space, scalar and
+ * vector), cvta, isspacep, atom and red.  Every access goes through
+ * emu_mem_lane(), which bounds-checks it and resolves generic addresses. */
+#include "emu/interp.h"
+
+#define XF_LOCAL_FRAME 0x80 /* set by the binder: [local_sym+off] needs the frame's local base */
+#define XF_BASE32 0x40      /* set by the binder: the address register is 32-bit */
+
+static inline uint64_t lane_addr(const struct emu_warp *w, const struct emu_xinsn *x, const uint64_t *base, int l)
+{
+    uint64_t a = base[l];
+    if (x->flags & XF_BASE32)
+        a = (uint32_t)a;
+    a += (uint64_t)x->off;
+    if (x->flags & XF_LOCAL_FRAME)
+        a += w->frames[w->nframes - 1].local_base;
+    return a;
+}
+
+/* Pointer to the .param bytes [a, a+size) of lane l, or NULL (fault). */
+static uint8_t *param_ptr(struct emu_warp *w, const struct emu_xinsn *x, uint64_t a, unsigned size, int l, int write)
+{
+    struct emu_frame *fr = &w->frames[w->nframes - 1];
+    const struct mx_func *f = &w->k->prog->funcs[fr->func];
+    uint8_t *base;
+    uint64_t lim;
+    switch (x->space) {
+    case SP_PARAM_KERNEL:
+        if (write) {
+            emu_fault(w, x, MX_EILLEGAL, l, a, size, "store to a kernel parameter");
+            return NULL;
+        }
+        base = (uint8_t *)w->kparams;
+        lim = w->kparams_size;
+        l = 0;
+        break;
+    case SP_PARAM_FUNC: base = fr->param; lim = f->param_size; break;
+    case SP_PARAM_RET: base = fr->ret; lim = f->ret_size; break;
+    default: base = fr->scratch; lim = f->scratch_size; break;
+    }
+    if (a + size > lim || a > lim) {
+        emu_fault(w, x, MX_EMEMFAULT, l, a, size, "parameter access of %u bytes at offset %llu is outside the %llu-byte parameter space",
+                  size, (unsigned long long)a, (unsigned long long)lim);
+        return NULL;
+    }
+    return base + (size_t)l * lim + a;
+}
+
+static inline uint64_t rd_n(const uint8_t *p, unsigned n)
+{
+    switch (n) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+static inline void wr_n(uint8_t *p, uint64_t v, unsigned n)
+{
+    switch (n) {
+    case 1: *p = (uint8_t)v; break;
+    case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); break; }
+    case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+/* Element pointer for lane l: handles params, local (with frame base) and the rest. */
+static inline uint8_t *elem_ptr(struct emu_warp *w, const struct emu_xinsn *x, uint64_t a, unsigned size, int l, int write)
+{
+    if (x->space >= SP_PARAM_KERNEL)
+        return param_ptr(w, x, a, size, l, write);
+    return emu_mem_lane(w, x, x->space, a, size, l, write);
+}
+
+/* Opcode: ld{.space}{.vN}.type d, [a]   Synopsis: d = mem[a] (sign-extended for .s8/.s16/.s32) */
+static int h_ld(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
+{
+    const uint64_t *base = SRC(1);
+    unsigned size = x->size, nv = x->aux2 ? x->aux2 : 1;
+    int sgn = x->flags & 1;
+    if (nv == 1) {
+        uint64_t *d = x->r[0] == REF_NONE ? NULL : DST(0);
+        uint32_t mm = m;
+        while (mm) {
+            int l = __builtin_ctz(mm);
+            mm &= mm - 1;
+            uint8_t *p = elem_ptr(w, x, lane_addr(w, x, base, l), size, l, 0);
+            if (!p)
+                return EX_FAULT;
+            uint64_t v = rd_n(p, size);
+            if (d)
+                d[l] = sgn ? (uint64_t)sext(v, size * 8) : v;
+        }
+        return EX_NEXT;
+    }
+    uint32_t mm = m;
+    while (mm) {
+        int l = __builtin_ctz(mm);
+        mm &= mm - 1;
+        uint64_t a = lane_addr(w, x, base, l);
+        uint8_t *p = elem_ptr(w, x, a, size * nv, l, 0);
+        if (!p)
+            return EX_FAULT;
+        for (unsigned e = 0; e < nv; e++) {
+            uint32_t ref = VREF(w, x, 0, e);
+            if (ref == REF_NONE || (ref & REF_CONST))
+                continue;
+            uint64_t v = rd_n(p + e * size, size);
+            w->regs[(size_t)ref * WARP + l] = sgn ? (uint64_t)sext(v, size * 8) : v;
+        }
+    }
+    return EX_NEXT;
+}
+
+/* Opcode: st{.space}{.vN}.type [a], b   Synopsis: mem[a] = b */
+static int h_st(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
+{
+    const uint64_t *base = SRC(0);
+    unsigned size = x->size, nv = x->aux2 ? x->aux2 : 1;
+    if (nv == 1) {
+        const uint64_t *v = SRC(1);
+        uint32_t mm = m;
+        while (mm) {
+            int l = __builtin_ctz(mm);
+            mm &= mm - 1;
+            uint8_t *p = elem_ptr(w, x, lane_addr(w, x, base, l), size, l, 1);
+            if (!p)
+                return EX_FAULT;
+            wr_n(p, v[l], size);
+        }
+        return EX_NEXT;
+    }
+    uint32_t mm = m;
+    while (mm) {
+        int l = __builtin_ctz(mm);
+        mm &= mm - 1;
+        uint8_t *p = elem_ptr(w, x, lane_addr(w, x, base, l), size * nv, l, 1);
+        if (!p)
+            return EX_FAULT;
+        for (unsigned e = 0; e < nv; e++) {
+            uint32_t ref = VREF(w, x, 1, e);
+            uint64_t v = (ref & REF_CONST) ? w->consts[ref & ~REF_CONST][l] : w->regs[(size_t)ref * WARP + l];
+            wr_n(p + e * size, v, size);
+        }
+    }
+    return EX_NEXT;
+}
+
+static emu_fn bind_ld(const struct mx_insn *in, struct emu_xinsn *x)
+{
+    int t = in->type[0];
+    x->size = (uint8_t)mx_type_size(t);
+    x->flags |= mx_type_is_signed(t) ? 1 : 0;
+    x->aux2 = in->mod[MX_MG_VEC] ? 2u << (in->mod[MX_MG_VEC] - 1) : 1;
+    if (x->size > 8)
+        return NULL; /* .b128 */
+    return in->op == MX_OP_ST ? h_st : h_ld;
+}
+
+/* Opcode: cvta{.to}.space.size d, a   Synopsis: d = generic <-> state-space address */
+static int h_cvta(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
+{
+    const uint64_t *a = SRC(1);
+    uint64_t *d = DST(0);
+    int64_t delta = (int64_t)x->off;
+    int w32 = x->size == 4;
+    FOR_LANES(m, { uint64_t v = a[l] + (uint64_t)delta; d[l] = w32 ? (uint32_t)v : v; });
+    return EX_NEXT;
+}
+
+/* Opcode: mov.u64 d, local_symbol   Synopsis: d = address of a .local variable of this activation */
+static int h_mov_local(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
+{
+    const uint64_t *a = SRC(1);
+    uint64_t *d = DST(0);
+    uint64_t base = w->frames[w->nframes - 1].local_base;
+    FOR_LANES(m, d[l] = a[l] + base);
+    return EX_NEXT;
+}
+
+static emu_fn bind_cvta(const struct mx_insn *in, struct emu_xinsn *x)
+{
+    int sp = in->mod[MX_MG_SPACE];
+    int to = in->mod[MX_MG_TO] != 0;
+    uint64_t win = sp == MX_SPACE_SHARED || sp == MX_SPACE_SHARED_CTA ? MEM_SHARED_WIN : sp == MX_SPACE_LOCAL ? MEM_LOCAL_WIN : 0;
+    if (sp == MX_SPACE_PARAM)
+        return NULL;
+    x->off = to ? -(int64_t)win : (int64_t)win;
+    x->size = (uint8_t)mx_type_size(in->type[0]);
+    return h_cvta;
+}
+
+/* Opcode: isspacep.space p, a   Synopsis: p = generic address a is in the space */
+static int h_isspacep(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
+{
+    const uint64_t *a = SRC(1);
+    uint32_t r = 0;
+    int sp = x->in->mod[MX_MG_SPACE];
+    FOR_LANES(m, {
+        uint64_t v = a[l];
+        int in_sh = v - MEM_SHARED_WIN < MEM_WIN_SIZE, in_lo = v - MEM_LOCAL_WIN < MEM_WIN_SIZE;
+        int yes = sp == MX_SPACE_SHARED || sp == MX_SPACE_SHARED_CTA ? in_sh : sp == MX_SPACE_LOCAL ? in_lo
+                : sp == MX_SPACE_GLOBAL ? (!in_sh && !in_lo) : sp == MX_SPACE_CONST ? (!in_sh && !in_lo) : 0;
+        r |= (uint32_t)yes << l;
+    });
+    PDST(0, r);
+    return EX_NEXT;
+}
+static emu_fn bind_isspacep(const struct mx_insn *in, struct emu_xinsn *x) { (void)in; (void)x; return h_isspacep; }
+
+/* ------------------------------------------------------------- atomics */
+
+static uint64_t atom_apply(int op, int t, uint64_t old, uint64_t b, uint64_t c, int *ok)
+{
+    unsigned bits = mx_type_size(t) * 8;
+    int sg = mx_type_is_signed(t);
+    *ok = 1;
+    switch (op) {
+    case MX_ATOMOP_ADD:
+        if (t == MX_T_F32)
+            return bits_f32(f32_of(old) + f32_of(b));
+        if (t == MX_T_F64)
+            return bits_f64(f64_of(old) + f64_of(b));
+        return zext(old + b, bits);
+    case MX_ATOMOP_EXCH: return zext(b, bits);
+    case MX_ATOMOP_CAS: return zext(old, bits) == zext(b, bits) ? zext(c, bits) : zext(old, bits);
+    case MX_ATOMOP_AND: return zext(old & b, bits);
+    case MX_ATOMOP_OR: return zext(old | b, bits);
+    case MX_ATOMOP_XOR: return zext(old ^ b, bits);
+    case MX_ATOMOP_MIN:
+        if (t == MX_T_F32) { *ok = 0; return old; }
+        if (sg)
+            return sext(old, bits) < sext(b, bits) ? zext(old, bits) : zext(b, bits);
+        return zext(old, bits) < zext(b, bits) ? zext(old, bits) : zext(b, bits);
+    case MX_ATOMOP_MAX:
+        if (t == MX_T_F32) { *ok = 0; return old; }
+        if (sg)
+            return sext(old, bits) > sext(b, bits) ? zext(old, bits) : zext(b, bits);
+        return zext(old, bits) > zext(b, bits) ? zext(old, bits) : zext(b, bits);
+    case MX_ATOMOP_INC: { uint32_t o = (uint32_t)old, bb = (uint32_t)b; return o >= bb ? 0 : o + 1; }
+    case MX_ATOMOP_DEC: { uint32_t o = (uint32_t)old, bb = (uint32_t)b; return (o == 0 || o > bb) ? bb : o - 1; }
+    default: *ok = 0; return old;
+    }
+}
+
+/* Opcode: atom{.space}.op.type d, [a], b{, c} / red{.space}.op.type [a], b
+ * Synopsis: d = mem[a]; mem[a] = op(mem[a], b{, c}) — lanes in lane order, atomically with respect to other host threads */
+static int h_atom(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
+{
+    int is_red = x->in->op == MX_OP_RED;
+    int ai = is_red ? 0 : 1, bi = ai + 1;
+    const uint64_t *base = SRC(ai), *b = SRC(bi);
+    const uint64_t *c = (!is_red && x->r[bi + 1] != REF_NONE) ? SRC(bi + 1) : NULL;
+    uint64_t *d = (!is_red && x->r[0] != REF_NONE) ? DST(0) : NULL;
+    int op = x->in->mod[MX_MG_ATOMOP], t = x->in->type[0];
+    unsigned size = x->size;
+    uint32_t mm = m;
+    while (mm) {
+        int l = __builtin_ctz(mm);
+        mm &= mm - 1;
+        uint64_t a = lane_addr(w, x, base, l);
+        uint8_t *p = emu_mem_lane(w, x, x->space, a, size, l, 1);
+        if (!p)
+            return EX_FAULT;
+        uint64_t old, nv;
+        int ok;
+        if (size == 4) {
+            uint32_t o = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED);
+            do {
+                nv = atom_apply(op, t, o, b[l], c ? c[l] : 0, &ok);
+                if (!ok)
+                    return emu_fault(w, x, MX_EUNSUPPORTED, l, a, size, "unsupported atomic operation");
+            } while (!__atomic_compare_exchange_n((uint32_t *)p, &o, (uint32_t)nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+            old = o;
+        } else if (size == 8) {
+            uint64_t o = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
+            do {
+                nv = atom_apply(op, t, o, b[l], c ? c[l] : 0, &ok);
+                if (!ok)
+                    return emu_fault(w, x, MX_EUNSUPPORTED, l, a, size, "unsupported atomic operation");
+            } while (!__atomic_compare_exchange_n((uint64_t *)p, &o, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+            old = o;
+        } else {
+            return emu_fault(w, x, MX_EUNSUPPORTED, l, a, size, "unsupported: %u-byte atomic", size);
+        }
+        if (d)
+            d[l] = old;
+    }
+    return EX_NEXT;
+}
+
+static emu_fn bind_atom(const struct mx_insn *in, struct emu_xinsn *x)
+{
+    x->size = (uint8_t)mx_type_size(in->type[0]);
+    if (in->mod[MX_MG_VEC] || (x->size != 4 && x->size != 8))
+        return NULL;
+    if ((in->type[0] == MX_T_F32 || in->type[0] == MX_T_F64) && in->mod[MX_MG_ATOMOP] != MX_ATOMOP_ADD &&
+        in->mod[MX_MG_ATOMOP] != MX_ATOMOP_EXCH)
+        return NULL;
+    return h_atom;
+}
+
+emu_fn emu_bind_mov_local(void);
+emu_fn emu_bind_mov_local(void) { return h_mov_local; }
+
+const struct emu_bind_row emu_bind_mem[] = {
+    { MX_OP_LD, bind_ld },
+    { MX_OP_LDU, bind_ld },
+    { MX_OP_ST, bind_ld },
+    { MX_OP_CVTA, bind_cvta },
+    { MX_OP_ISSPACEP, bind_isspacep },
+    { MX_OP_ATOM, bind_atom },
+    { MX_OP_RED, bind_atom },
+    EMU_BIND_END
+};

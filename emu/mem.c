@@ -1,0 +1,321 @@
+/* emu/mem.c — device memory: a sparse flat page table (pages allocated on
+ * first touch, so a 10 GiB device costs only what is used), a cudaMalloc-like
+ * allocator with a live-allocation index for bounds checks, and the per-lane
+ * address resolution every memory instruction goes through.  Owns the
+ * generic-address windows (shared, local).  Does not model caches: that is
+ * memsys/. */
+#include "emu/emu-internal.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static pthread_mutex_t *mtx(struct emu_device *d) { return (pthread_mutex_t *)d->lock; }
+
+int emu_mem_init(struct emu_device *d);
+void emu_mem_fini(struct emu_device *d);
+
+int emu_mem_init(struct emu_device *d)
+{
+    d->npages = (d->cfg.mem_size + (1ull << PAGE_SHIFT) - 1) >> PAGE_SHIFT;
+    d->pages = calloc(d->npages ? d->npages : 1, sizeof *d->pages);
+    d->lock = malloc(sizeof(pthread_mutex_t));
+    if (!d->pages || !d->lock)
+        return MX_ENOMEM;
+    pthread_mutex_init(mtx(d), NULL);
+    d->heap_top = MEM_GLOBAL_BASE + 256; /* address MEM_GLOBAL_BASE itself is never handed out */
+    return MX_OK;
+}
+
+void emu_mem_fini(struct emu_device *d)
+{
+    if (d->pages)
+        for (uint64_t i = 0; i < d->npages; i++)
+            free(d->pages[i]);
+    free(d->pages);
+    for (int c = 0; c < ALLOC_MAX_CHUNKS; c++)
+        free(d->alloc_chunk[c]);
+    free(d->sorted);
+    if (d->lock) {
+        pthread_mutex_destroy(mtx(d));
+        free(d->lock);
+    }
+}
+
+uint64_t emu_mem_used(const struct emu_device *d) { return __atomic_load_n(&d->touched, __ATOMIC_RELAXED) << PAGE_SHIFT; }
+
+/* Page for a global address (allocating it zeroed on first touch). */
+static uint8_t *page_of(struct emu_device *d, uint64_t addr)
+{
+    uint64_t pn = (addr - MEM_GLOBAL_BASE) >> PAGE_SHIFT;
+    uint8_t *p = __atomic_load_n(&d->pages[pn], __ATOMIC_ACQUIRE);
+    if (p)
+        return p;
+    uint8_t *np = calloc(1, 1u << PAGE_SHIFT);
+    if (!np)
+        return NULL;
+    uint8_t *expected = NULL;
+    if (__atomic_compare_exchange_n(&d->pages[pn], &expected, np, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        __atomic_fetch_add(&d->touched, 1, __ATOMIC_RELAXED);
+        return np;
+    }
+    free(np);
+    return expected;
+}
+
+/* ------------------------------------------------------------ allocator */
+
+static int sorted_insert(struct emu_device *d, uint32_t idx)
+{
+    if (d->nsorted == d->sorted_cap) {
+        uint32_t nc = d->sorted_cap ? d->sorted_cap * 2 : 256;
+        uint32_t *s = realloc(d->sorted, nc * sizeof *s);
+        if (!s)
+            return MX_ENOMEM;
+        d->sorted = s;
+        d->sorted_cap = nc;
+    }
+    uint64_t base = emu_alloc_at(d, idx)->base;
+    uint32_t lo = 0, hi = d->nsorted;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (emu_alloc_at(d, d->sorted[mid])->base < base)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    memmove(d->sorted + lo + 1, d->sorted + lo, (d->nsorted - lo) * sizeof *d->sorted);
+    d->sorted[lo] = idx;
+    d->nsorted++;
+    return MX_OK;
+}
+
+static int alloc_locked(struct emu_device *d, uint64_t size, uint32_t align, const char *name, uint64_t *addr)
+{
+    if (align < 256)
+        align = 256;
+    uint64_t base = (d->heap_top + align - 1) & ~(uint64_t)(align - 1);
+    uint64_t sz = size ? size : 1;
+    if (base + sz > MEM_GLOBAL_BASE + d->cfg.mem_size || base + sz < base)
+        return MX_ENOMEM;
+    if (d->nallocs >= (uint32_t)ALLOC_CHUNK * ALLOC_MAX_CHUNKS)
+        return MX_ELIMIT;
+    uint32_t c = d->nallocs / ALLOC_CHUNK;
+    if (!d->alloc_chunk[c] && !(d->alloc_chunk[c] = calloc(ALLOC_CHUNK, sizeof(struct emu_alloc))))
+        return MX_ENOMEM;
+    uint32_t idx = d->nallocs;
+    struct emu_alloc *a = emu_alloc_at(d, idx);
+    a->base = base;
+    a->size = size;
+    a->live = 1;
+    snprintf(a->name, sizeof a->name, "%s", name ? name : "");
+    if (sorted_insert(d, idx))
+        return MX_ENOMEM;
+    __atomic_store_n(&d->nallocs, idx + 1, __ATOMIC_RELEASE);
+    d->heap_top = base + sz;
+    *addr = base;
+    return MX_OK;
+}
+
+int emu_alloc_named(struct emu_device *d, uint64_t size, uint32_t align, const char *name, uint64_t *addr)
+{
+    pthread_mutex_lock(mtx(d));
+    int rc = alloc_locked(d, size, align, name, addr);
+    pthread_mutex_unlock(mtx(d));
+    return rc;
+}
+
+int emu_malloc(struct emu_device *d, uint64_t size, uint64_t *addr)
+{
+    *addr = 0;
+    return emu_alloc_named(d, size, 256, NULL, addr);
+}
+
+int emu_free(struct emu_device *d, uint64_t addr)
+{
+    if (!addr)
+        return MX_OK; /* cudaFree(NULL) is fine */
+    pthread_mutex_lock(mtx(d));
+    int rc = MX_EINVAL;
+    for (uint32_t i = 0; i < d->nsorted; i++) {
+        struct emu_alloc *a = emu_alloc_at(d, d->sorted[i]);
+        if (a->base == addr && a->live && !a->name[0]) {
+            a->live = 0;
+            memmove(d->sorted + i, d->sorted + i + 1, (d->nsorted - i - 1) * sizeof *d->sorted);
+            d->nsorted--;
+            /* give the pages back */
+            uint64_t first = (a->base - MEM_GLOBAL_BASE + (1ull << PAGE_SHIFT) - 1) >> PAGE_SHIFT;
+            uint64_t last = (a->base + a->size - MEM_GLOBAL_BASE) >> PAGE_SHIFT;
+            for (uint64_t p = first; p < last; p++)
+                if (d->pages[p]) {
+                    free(d->pages[p]);
+                    d->pages[p] = NULL;
+                    d->touched--;
+                }
+            rc = MX_OK;
+            break;
+        }
+    }
+    pthread_mutex_unlock(mtx(d));
+    return rc;
+}
+
+int emu_alloc_find(struct emu_device *d, uint64_t addr, uint64_t size)
+{
+    uint32_t lo = 0, hi = d->nsorted;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (emu_alloc_at(d, d->sorted[mid])->base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!lo)
+        return -1;
+    const struct emu_alloc *a = emu_alloc_at(d, d->sorted[lo - 1]);
+    if (addr >= a->base && addr + size <= a->base + a->size && a->live)
+        return (int)d->sorted[lo - 1];
+    return -1;
+}
+
+int emu_alloc_nearest(struct emu_device *d, uint64_t addr)
+{
+    int best = -1;
+    uint64_t bestd = UINT64_MAX;
+    for (uint32_t i = 0; i < d->nallocs; i++) {
+        const struct emu_alloc *a = emu_alloc_at(d, i);
+        uint64_t dist = addr < a->base ? a->base - addr : addr >= a->base + a->size ? addr - (a->base + a->size) + 1 : 0;
+        if (dist < bestd || (dist == bestd && a->live)) {
+            bestd = dist;
+            best = (int)i;
+        }
+    }
+    return best;
+}
+
+/* ------------------------------------------------------- host accesses */
+
+uint8_t *emu_mem_global(struct emu_device *d, uint64_t addr, uint64_t size, int *status)
+{
+    if (emu_alloc_find(d, addr, size) < 0) {
+        *status = MX_EINVAL;
+        return NULL;
+    }
+    *status = MX_OK;
+    return page_of(d, addr) + ((addr - MEM_GLOBAL_BASE) & ((1u << PAGE_SHIFT) - 1));
+}
+
+/* Copies n bytes between host and device, page by page. */
+static int copy(struct emu_device *d, uint64_t dev, void *host, const void *src, uint64_t n, int value, int dir)
+{
+    if (!n)
+        return MX_OK;
+    if (emu_alloc_find(d, dev, n) < 0)
+        return MX_EINVAL;
+    while (n) {
+        uint64_t in_page = (1ull << PAGE_SHIFT) - ((dev - MEM_GLOBAL_BASE) & ((1u << PAGE_SHIFT) - 1));
+        uint64_t k = n < in_page ? n : in_page;
+        uint8_t *p = page_of(d, dev);
+        if (!p)
+            return MX_ENOMEM;
+        p += (dev - MEM_GLOBAL_BASE) & ((1u << PAGE_SHIFT) - 1);
+        if (dir == 0)
+            memcpy(p, src, k), src = (const uint8_t *)src + k;
+        else if (dir == 1)
+            memcpy(host, p, k), host = (uint8_t *)host + k;
+        else
+            memset(p, value, k);
+        dev += k;
+        n -= k;
+    }
+    return MX_OK;
+}
+
+int emu_memcpy_htod(struct emu_device *d, uint64_t dst, const void *src, uint64_t n) { return copy(d, dst, NULL, src, n, 0, 0); }
+int emu_memcpy_dtoh(struct emu_device *d, void *dst, uint64_t src, uint64_t n) { return copy(d, src, dst, NULL, n, 0, 1); }
+int emu_memset(struct emu_device *d, uint64_t dst, int value, uint64_t n) { return copy(d, dst, NULL, NULL, n, value, 2); }
+
+/* ------------------------------------------------------- guest accesses */
+
+
+static const char *space_text(int sp)
+{
+    static const char *const t[] = { "generic", "global", "shared", "local", "const", "param", "param", "param", "param" };
+    return sp >= 0 && sp <= SP_PARAM_SCRATCH ? t[sp] : "?";
+}
+
+static int oob(struct emu_warp *w, const struct emu_xinsn *x, int sp, uint64_t addr, unsigned size, int lane, int write)
+{
+    return emu_fault(w, x, MX_EMEMFAULT, lane, addr, size, "Invalid __%s__ %s of size %u bytes at 0x%llx is out of bounds",
+                     space_text(sp), write ? "write" : "read", size, (unsigned long long)addr);
+}
+
+uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int sp, uint64_t addr, unsigned size, int lane,
+                      int write)
+{
+    if (size > 1 && (addr & (size - 1))) {
+        emu_fault(w, x, MX_EMISALIGNED, lane, addr, size, "Invalid __%s__ %s of size %u bytes at 0x%llx is misaligned",
+                  space_text(sp), write ? "write" : "read", size, (unsigned long long)addr);
+        return NULL;
+    }
+    if (sp == SP_GENERIC) {
+        if (addr - MEM_SHARED_WIN < MEM_WIN_SIZE) {
+            sp = SP_SHARED;
+            addr -= MEM_SHARED_WIN;
+        } else if (addr - MEM_LOCAL_WIN < MEM_WIN_SIZE) {
+            sp = SP_LOCAL;
+            addr -= MEM_LOCAL_WIN;
+        } else {
+            sp = SP_GLOBAL;
+        }
+    }
+    switch (sp) {
+    case SP_GLOBAL:
+    case SP_CONST: {
+        struct emu_device *d = w->dev;
+        uint32_t la = w->last_alloc;
+        if (la < d->nallocs) {
+            const struct emu_alloc *a = emu_alloc_at(d, la);
+            if (addr - a->base < a->size && addr + size <= a->base + a->size && a->live)
+                goto ok;
+        }
+        int i = emu_alloc_find(d, addr, size);
+        if (i < 0) {
+            oob(w, x, sp, addr, size, lane, write);
+            return NULL;
+        }
+        w->last_alloc = (uint32_t)i;
+    ok:;
+        uint64_t pn = (addr - MEM_GLOBAL_BASE) >> PAGE_SHIFT;
+        if (pn != w->cache_page) {
+            uint8_t *p = page_of(d, addr);
+            if (!p) {
+                emu_fault(w, x, MX_ENOMEM, lane, addr, size, "out of host memory backing device memory");
+                return NULL;
+            }
+            w->cache_page = pn;
+            w->cache_ptr = p;
+        }
+        return w->cache_ptr + ((addr - MEM_GLOBAL_BASE) & ((1u << PAGE_SHIFT) - 1));
+    }
+    case SP_SHARED: {
+        uint64_t ssz;
+        uint8_t *s = emu_cta_shared(w->cta, &ssz);
+        if (addr >= ssz || addr + size > ssz) {
+            oob(w, x, SP_SHARED, addr, size, lane, write);
+            return NULL;
+        }
+        return s + addr;
+    }
+    case SP_LOCAL:
+        if (addr >= w->local_size || addr + size > w->local_size) {
+            oob(w, x, SP_LOCAL, addr, size, lane, write);
+            return NULL;
+        }
+        return w->local + (size_t)lane * w->local_size + addr;
+    default:
+        emu_fault(w, x, MX_EILLEGAL, lane, addr, size, "memory access to the %s space through an address", space_text(sp));
+        return NULL;
+    }
+}
