@@ -304,7 +304,9 @@ static int sreg_slot(int s, int comp)
     case MX_SREG_LANEMASK_GT: return SS_LANEMASK_GT;
     case MX_SREG_DYNAMIC_SMEM_SIZE: return SS_DYN_SMEM;
     case MX_SREG_TOTAL_SMEM_SIZE: case MX_SREG_AGGR_SMEM_SIZE: return SS_TOTAL_SMEM;
-    default: return SS_ZERO; /* %envreg*, %pm*, reserved smem offsets: read as 0 */
+    case MX_SREG_CLUSTER_NCTARANK: case MX_SREG_NCLUSTERID: case MX_SREG_CLUSTER_NCTAID: return SS_ONE;
+    case MX_SREG_CLUSTERID: return SS_CTAID_X + comp; /* one CTA per cluster */
+    default: return SS_ZERO; /* %envreg*, %pm*, reserved smem offsets, cluster rank: read as 0 */
     }
 }
 
@@ -681,6 +683,7 @@ static void warp_init_sregs(struct emu_warp *w, const struct emu_launch *l, stru
         r[SS_DYN_SMEM * WARP + lane] = l->dyn_smem;
         r[SS_TOTAL_SMEM * WARP + lane] = c->shared_size;
         r[SS_ZERO * WARP + lane] = 0;
+        r[SS_ONE * WARP + lane] = 1;
     }
 }
 

@@ -417,6 +417,7 @@ static int const_binary(struct parser *p, int64_t *v, int minprec, int depth)
         if (!prec || prec < minprec)
             return 0;
         char op = p->tok.ch;
+        struct fe_token optok = p->tok;
         advance(p);
         int64_t r;
         if (const_binary(p, &r, prec + 1, depth + 1))
@@ -429,7 +430,7 @@ static int const_binary(struct parser *p, int64_t *v, int minprec, int depth)
         case '/':
         case '%':
             if (r == 0 || (r == -1 && *v == INT64_MIN)) {
-                err_tok(p, &p->tok, "division by zero in constant expression");
+                err_tok(p, &optok, "division by zero in constant expression");
                 return -1;
             }
             *v = op == '/' ? *v / r : *v % r;
@@ -1456,10 +1457,15 @@ static int lower_value(struct parser *p, struct lctx *c, const struct raw *r, in
             return -1;
         }
         if (et == MX_T_PRED) {
-            if (r->kind != R_INT || r->bits > 1) {
-                fe_error(p->diag, r->line, r->col, NULL, 0, "predicate immediate must be 0 or 1");
+            /* nvcc writes true as -1 (mov.pred %p, -1): any non-zero integer is true */
+            if (r->kind != R_INT) {
+                fe_error(p->diag, r->line, r->col, NULL, 0, "predicate immediate must be an integer (0 is false)");
                 return -1;
             }
+            o->kind = MX_OPD_IMM;
+            o->type = MX_T_PRED;
+            o->imm = r->bits != 0;
+            return 0;
         }
         return imm_to_type(p, r, et, o);
     case R_VEC:
@@ -1648,7 +1654,7 @@ static int lower_call(struct parser *p, struct lctx *c, struct raw *ops, int nop
         if (idx < 0)
             continue;
         const struct raw *l = &ops[idx];
-        uint32_t first = push_vec(p, l->count);
+        uint32_t first = l->count ? push_vec(p, l->count) : 0; /* "()" and no list decode alike */
         if (first == MX_NONE)
             return -1;
         o->reg = first;
