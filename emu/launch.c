@@ -479,6 +479,17 @@ static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int 
     for (uint32_t i = 0; i < e->nshared; i++)
         k->shared_off[g->shared_layout[e->shared_layout + 2 * i]] = g->shared_layout[e->shared_layout + 2 * i + 1];
     k->shared_static = e->shared_size;
+    /* Local memory per thread: the frames of every function, or the whole
+     * configured stack when calls could recurse (any call plus any locals). */
+    uint64_t sum = 0;
+    int calls = 0;
+    for (uint32_t fi = 0; fi < g->nfuncs; fi++)
+        sum += (g->funcs[fi].local_size + 15) & ~15u;
+    for (uint32_t i = 0; i < g->ninsns && !calls; i++)
+        calls = g->insns[i].op == MX_OP_CALL;
+    k->max_local = (uint32_t)((calls && sum) ? m->dev->cfg.local_per_thread : sum);
+    if (k->max_local > m->dev->cfg.local_per_thread)
+        k->max_local = m->dev->cfg.local_per_thread;
     const_row(&b, 0);
     for (uint32_t fi = 0; fi < g->nfuncs; fi++) {
         const struct mx_func *f = &g->funcs[fi];
@@ -803,9 +814,9 @@ static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint
         w->cache_page = ~0ull;
         w->red_ref = REF_NONE;
         w->last_alloc = UINT32_MAX;
-        w->local_size = d->cfg.local_per_thread;
-        w->local = calloc((size_t)WARP, w->local_size);
-        if (!w->local) {
+        w->local_size = k->max_local;
+        w->local = w->local_size ? calloc((size_t)WARP, w->local_size) : NULL;
+        if (w->local_size && !w->local) {
             rc = MX_ENOMEM;
             break;
         }
