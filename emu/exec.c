@@ -103,7 +103,6 @@ emu_fn emu_bind_special(const struct mx_insn *in, struct emu_xinsn *x, int what)
     return h_unsupported;
 }
 
-const struct emu_bind_row emu_bind_ext[] = { EMU_BIND_END };
 #ifdef MX_NO_EXEC_INT
 const struct emu_bind_row emu_bind_int[] = { EMU_BIND_END };
 #endif
