@@ -8,6 +8,7 @@
 #include <string.h>
 
 static const struct cli_cmd *const commands[] = {
+    &cli_cmd_exec,
     &cli_cmd_run,
     &cli_cmd_bench,
     &cli_cmd_check,

@@ -1,0 +1,1138 @@
+/* frontend/cuda/cudart.c — libcudart.so.13: the CUDA runtime API on the
+ * emulator.  An unmodified program built by nvcc 13 (-cudart shared) loads
+ * this library instead of NVIDIA's: its fatbinaries are registered here, the
+ * PTX inside is parsed lazily at first use, kernels run on the emulated GPU.
+ * Errors behave like a GPU's: launch-configuration errors are returned by
+ * cudaGetLastError (cleared by it, kept by cudaPeekAtLastError); a kernel
+ * fault is reported on stderr and is sticky.  Functions with no meaning here
+ * are in cudart_stubs.c and answer cudaErrorNotSupported naming themselves.
+ *
+ * Configuration (environment, set by `morpheus exec` from its options):
+ *   MORPHEUS_SMS, MORPHEUS_MEM_MB, MORPHEUS_ISA_EXT, MORPHEUS_MAX_INSNS,
+ *   MORPHEUS_TIMEOUT, MORPHEUS_HOST_THREADS, MORPHEUS_STATS (JSON lines file,
+ *   one record per launch), MORPHEUS_PTX (replacement PTX), MORPHEUS_QUIET. */
+#include <cuda_runtime_api.h>
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "emu/emu.h"
+#include "frontend/cuda/fatbin.h"
+#include "frontend/ptx.h"
+#include "mx/status.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* ------------------------------------------------------------- state */
+
+struct rt_module {
+    const void *fatbin;           /* data of the wrapper */
+    struct mx_program prog;
+    struct emu_module *mod;
+    int loaded;                   /* 1 ok, -1 failed */
+    char err[512];
+    struct rt_module *next;
+};
+
+struct rt_func {
+    const void *host;             /* host stub address (the "function" in the API) */
+    struct rt_module *m;
+    char *name;                   /* device (mangled) name */
+    int index;                    /* in m->prog.funcs, -1 until loaded */
+    struct rt_func *next;
+};
+
+struct rt_var {
+    const void *host;             /* host shadow variable */
+    struct rt_module *m;
+    char *name;
+    size_t size;
+    int constant;
+    uint64_t dev;                 /* device address once loaded */
+    struct rt_var *next;
+};
+
+struct rt_event { double t; int recorded; };
+
+static struct {
+    pthread_mutex_t lock;
+    struct emu_device *dev;
+    int init_status;
+    struct emu_config cfg;
+    uint32_t ext_mask;
+    struct rt_module *modules;
+    struct rt_func *funcs;
+    struct rt_var *vars;
+    cudaError_t sticky;
+    FILE *stats;
+    const char *ptx_override;
+    int quiet;
+    unsigned launches;
+} rt = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static __thread cudaError_t last_error;
+
+struct callcfg { dim3 grid, block; size_t shmem; void *stream; };
+static __thread struct callcfg cfgstack[16];
+static __thread int ncfg;
+
+static void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void msg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("morpheus: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static cudaError_t set_error(cudaError_t e)
+{
+    if (e != cudaSuccess)
+        last_error = e;
+    return e;
+}
+
+static unsigned long long env_num(const char *name, unsigned long long def)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return def;
+    char *end;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (*end) {
+        msg("ignoring %s='%s' (not a number)", name, v);
+        return def;
+    }
+    return x;
+}
+
+/* Creates the device on first use.  Returns cudaSuccess or an error. */
+static cudaError_t ensure_device(void)
+{
+    if (rt.dev)
+        return cudaSuccess;
+    if (rt.init_status)
+        return cudaErrorInitializationError;
+    emu_config_default(&rt.cfg);
+    rt.cfg.num_sms = (uint32_t)env_num("MORPHEUS_SMS", rt.cfg.num_sms);
+    rt.cfg.mem_size = env_num("MORPHEUS_MEM_MB", rt.cfg.mem_size >> 20) << 20;
+    rt.cfg.watchdog_insns = env_num("MORPHEUS_MAX_INSNS", 100000000000ull);
+    rt.cfg.host_threads = (uint32_t)env_num("MORPHEUS_HOST_THREADS", 1);
+    const char *t = getenv("MORPHEUS_TIMEOUT");
+    if (t && *t)
+        rt.cfg.watchdog_seconds = atof(t);
+    const char *ext = getenv("MORPHEUS_ISA_EXT");
+    if (ext && *ext) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", ext);
+        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            int e = mx_ext_lookup(tok);
+            if (e == MX_EXT_NONE)
+                msg("unknown ISA extension '%s' in MORPHEUS_ISA_EXT", tok);
+            else
+                rt.ext_mask |= 1u << e;
+        }
+    }
+    rt.cfg.ext_mask = rt.ext_mask;
+    rt.quiet = getenv("MORPHEUS_QUIET") != NULL;
+    rt.ptx_override = getenv("MORPHEUS_PTX");
+    const char *sp = getenv("MORPHEUS_STATS");
+    if (sp && *sp) {
+        rt.stats = fopen(sp, "a");
+        if (!rt.stats)
+            msg("cannot open MORPHEUS_STATS file %s: %s", sp, strerror(errno));
+    }
+    int rc = emu_device_create(&rt.cfg, &rt.dev);
+    if (rc) {
+        rt.init_status = rc;
+        msg("cannot create the emulated device: %s", mx_strstatus(rc));
+        return cudaErrorInitializationError;
+    }
+    return cudaSuccess;
+}
+
+/* Parses and loads a module's PTX (once). */
+static int load_module(struct rt_module *m)
+{
+    if (m->loaded)
+        return m->loaded;
+    char *text = NULL;
+    size_t len = 0;
+    const char *name = "<fatbinary PTX>";
+    if (rt.ptx_override) {
+        char err[512];
+        if (fe_read_file(rt.ptx_override, &text, &len, err, sizeof err)) {
+            snprintf(m->err, sizeof m->err, "%s", err);
+            goto fail;
+        }
+        name = rt.ptx_override;
+    } else {
+        struct fatbin_ptx fp;
+        unsigned want = rt.cfg.cc_major * 10 + rt.cfg.cc_minor;
+        if (fatbin_find_ptx(m->fatbin, 0, want, &fp, m->err, sizeof m->err))
+            goto fail;
+        text = fatbin_ptx_text(&fp, &len, m->err, sizeof m->err);
+        if (!text)
+            goto fail;
+    }
+    struct fe_options opt = { 0 };
+    opt.ext_mask = rt.ext_mask;
+    struct mx_diag diag = { 0 };
+    diag.out = stderr;
+    diag.file = name;
+    int rc = fe_parse_ptx(text, len, name, &opt, &m->prog, &diag);
+    free(text);
+    if (rc) {
+        snprintf(m->err, sizeof m->err, "the PTX does not load: %s", diag.first);
+        goto fail;
+    }
+    rc = emu_module_load(rt.dev, &m->prog, &m->mod, m->err, sizeof m->err);
+    if (rc)
+        goto fail;
+    for (struct rt_var *v = rt.vars; v; v = v->next)
+        if (v->m == m) {
+            uint64_t sz = 0;
+            if (emu_module_symbol(m->mod, v->name, &v->dev, &sz) == MX_OK && v->size && !rt.ptx_override) {
+                /* the host shadow holds the initial value nvcc compiled in: nothing to copy,
+                   the PTX initialiser is the same */
+            }
+        }
+    m->loaded = 1;
+    return 1;
+fail:
+    msg("%s", m->err);
+    m->loaded = -1;
+    return -1;
+}
+
+static struct rt_func *find_func(const void *host)
+{
+    for (struct rt_func *f = rt.funcs; f; f = f->next)
+        if (f->host == host || (const void *)f == host)
+            return f;
+    return NULL;
+}
+
+static struct rt_var *find_var(const void *host)
+{
+    for (struct rt_var *v = rt.vars; v; v = v->next)
+        if (v->host == host)
+            return v;
+    return NULL;
+}
+
+/* ------------------------------------------------------ registration */
+
+EXPORT void **__cudaRegisterFatBinary(void *fatCubin);
+EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
+{
+    char err[256];
+    struct rt_module *m = calloc(1, sizeof *m);
+    if (!m) {
+        msg("out of memory registering a fatbinary");
+        return NULL;
+    }
+    m->fatbin = fatbin_unwrap(fatCubin, err, sizeof err);
+    if (!m->fatbin) {
+        msg("%s", err);
+        m->loaded = -1;
+        snprintf(m->err, sizeof m->err, "%s", err);
+    }
+    pthread_mutex_lock(&rt.lock);
+    m->next = rt.modules;
+    rt.modules = m;
+    pthread_mutex_unlock(&rt.lock);
+    return (void **)m;
+}
+
+EXPORT void __cudaRegisterFatBinaryEnd(void **handle);
+EXPORT void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
+
+EXPORT void __cudaUnregisterFatBinary(void **handle);
+EXPORT void __cudaUnregisterFatBinary(void **handle)
+{
+    /* Called at exit; the process is going away.  Flush what must be flushed. */
+    (void)handle;
+    if (rt.stats)
+        fflush(rt.stats);
+    fflush(stdout);
+}
+
+EXPORT char __cudaInitModule(void **handle);
+EXPORT char __cudaInitModule(void **handle)
+{
+    (void)handle;
+    return 1;
+}
+
+EXPORT void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit,
+                                   uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize);
+EXPORT void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit,
+                                   uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize)
+{
+    (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
+    struct rt_func *f = calloc(1, sizeof *f);
+    if (!f || !(f->name = strdup(deviceName))) {
+        free(f);
+        msg("out of memory registering kernel %s", deviceName);
+        return;
+    }
+    f->host = hostFun;
+    f->m = (struct rt_module *)handle;
+    f->index = -1;
+    pthread_mutex_lock(&rt.lock);
+    f->next = rt.funcs;
+    rt.funcs = f;
+    pthread_mutex_unlock(&rt.lock);
+}
+
+EXPORT void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName, int ext, size_t size,
+                              int constant, int global);
+EXPORT void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName, int ext, size_t size,
+                              int constant, int global)
+{
+    (void)deviceAddress, (void)ext, (void)global;
+    struct rt_var *v = calloc(1, sizeof *v);
+    if (!v || !(v->name = strdup(deviceName))) {
+        free(v);
+        return;
+    }
+    v->host = hostVar;
+    v->m = (struct rt_module *)handle;
+    v->size = size;
+    v->constant = constant;
+    pthread_mutex_lock(&rt.lock);
+    v->next = rt.vars;
+    rt.vars = v;
+    pthread_mutex_unlock(&rt.lock);
+}
+
+EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName, int ext,
+                                     size_t size, int constant, int global);
+EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName, int ext,
+                                     size_t size, int constant, int global)
+{
+    (void)handle, (void)hostVarPtrAddress, (void)deviceAddress, (void)ext, (void)size, (void)constant, (void)global;
+    msg("__managed__ variable '%s': managed memory is not supported by the emulator yet", deviceName);
+}
+
+EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, void *stream);
+EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, void *stream)
+{
+    if (ncfg >= 16)
+        return 1;
+    cfgstack[ncfg++] = (struct callcfg){ gridDim, blockDim, sharedMem, stream };
+    return 0;
+}
+
+EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream);
+EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream)
+{
+    if (!ncfg)
+        return cudaErrorMissingConfiguration;
+    struct callcfg c = cfgstack[--ncfg];
+    *gridDim = c.grid;
+    *blockDim = c.block;
+    *sharedMem = c.shmem;
+    memcpy(stream, &c.stream, sizeof c.stream);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *fun);
+EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *fun)
+{
+    struct rt_func *f = find_func(fun);
+    if (!f)
+        return cudaErrorInvalidDeviceFunction;
+    *kernel = (cudaKernel_t)f;
+    return cudaSuccess;
+}
+
+/* ------------------------------------------------------------ launch */
+
+static cudaError_t status_to_cuda(int st)
+{
+    switch (st) {
+    case MX_OK: return cudaSuccess;
+    case MX_EMEMFAULT: return cudaErrorIllegalAddress;
+    case MX_EMISALIGNED: return cudaErrorMisalignedAddress;
+    case MX_EASSERT: return cudaErrorAssert;
+    case MX_ETRAP: return cudaErrorLaunchFailure;
+    case MX_EILLEGAL: case MX_EREGINDEX: return cudaErrorIllegalInstruction;
+    case MX_EWATCHDOG: return cudaErrorLaunchTimeout;
+    case MX_ELAUNCH: return cudaErrorInvalidConfiguration;
+    case MX_EUNSUPPORTED: return cudaErrorNotSupported;
+    case MX_ENOMEM: return cudaErrorMemoryAllocation;
+    default: return cudaErrorLaunchFailure;
+    }
+}
+
+static void stats_record(const struct rt_func *f, const struct emu_launch *l, int rc, const struct emu_stats *st)
+{
+    if (!rt.stats)
+        return;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "launch", json_object_new_int((int)rt.launches));
+    json_object_object_add(o, "kernel", json_object_new_string(f->name));
+    json_object *g = json_object_new_array(), *b = json_object_new_array();
+    for (int i = 0; i < 3; i++) {
+        json_object_array_add(g, json_object_new_int64(l->grid[i]));
+        json_object_array_add(b, json_object_new_int64(l->block[i]));
+    }
+    json_object_object_add(o, "grid", g);
+    json_object_object_add(o, "block", b);
+    json_object_object_add(o, "dyn_smem", json_object_new_int64(l->dyn_smem));
+    json_object_object_add(o, "status", json_object_new_string(mx_status_name(rc)));
+    json_object_object_add(o, "warp_instructions", json_object_new_int64((int64_t)st->warp_insns));
+    json_object_object_add(o, "thread_instructions", json_object_new_int64((int64_t)st->thread_insns));
+    json_object_object_add(o, "wall_seconds", json_object_new_double(st->wall_seconds));
+    fprintf(rt.stats, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+    fflush(rt.stats);
+    json_object_put(o);
+}
+
+static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args, size_t shmem)
+{
+    if (rt.sticky)
+        return set_error(rt.sticky);
+    cudaError_t e = ensure_device();
+    if (e)
+        return set_error(e);
+    pthread_mutex_lock(&rt.lock);
+    int ok = load_module(f->m);
+    pthread_mutex_unlock(&rt.lock);
+    if (ok < 0)
+        return set_error(cudaErrorInvalidPtx);
+    const struct mx_program *g = &f->m->prog;
+    if (f->index < 0) {
+        f->index = mx_program_find_func(g, f->name);
+        if (f->index < 0 || !(g->funcs[f->index].flags & MX_FUNCF_ENTRY)) {
+            msg("kernel %s is not in the %s", f->name, rt.ptx_override ? "--ptx file" : "program's PTX");
+            f->index = -1;
+            return set_error(cudaErrorInvalidDeviceFunction);
+        }
+    }
+    const struct mx_func *k = &g->funcs[f->index];
+    uint8_t *params = calloc(1, k->param_size + 8);
+    if (!params)
+        return set_error(cudaErrorMemoryAllocation);
+    for (uint32_t j = 0; j < k->nparams; j++) {
+        const struct mx_symbol *s = &g->syms[k->param + j];
+        memcpy(params + s->offset, args[j], s->size);
+    }
+    struct emu_launch l = { (uint32_t)f->index, { grid.x, grid.y, grid.z }, { block.x, block.y, block.z }, (uint32_t)shmem,
+                            params, k->param_size };
+    struct emu_stats st;
+    struct emu_fault fault;
+    fflush(stdout);
+    int rc = emu_launch(rt.dev, f->m->mod, &l, &st, &fault);
+    fflush(stdout);
+    free(params);
+    rt.launches++;
+    stats_record(f, &l, rc, &st);
+    if (rc == MX_ELAUNCH)
+        return set_error(cudaErrorInvalidConfiguration);
+    if (rc) {
+        msg("kernel %s faulted", f->name);
+        emu_fault_print(stderr, &fault);
+        rt.sticky = status_to_cuda(rc);
+        return set_error(rt.sticky);
+    }
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                      cudaStream_t stream);
+EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                      cudaStream_t stream)
+{
+    (void)stream;
+    struct rt_func *f = find_func(kernel);
+    if (!f)
+        return set_error(cudaErrorInvalidDeviceFunction);
+    return launch(f, gridDim, blockDim, args, sharedMem);
+}
+
+EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                           cudaStream_t stream);
+EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                           cudaStream_t stream)
+{
+    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream)
+{
+    (void)stream;
+    struct rt_func *f = find_func(func);
+    if (!f)
+        return set_error(cudaErrorInvalidDeviceFunction);
+    return launch(f, gridDim, blockDim, args, sharedMem);
+}
+
+/* ------------------------------------------------------------ memory */
+
+#define CHECK_STICKY() do { if (rt.sticky) return set_error(rt.sticky); } while (0)
+#define CHECK_DEVICE() do { cudaError_t e_ = ensure_device(); if (e_) return set_error(e_); } while (0)
+
+EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    if (!devPtr)
+        return set_error(cudaErrorInvalidValue);
+    uint64_t a;
+    if (emu_malloc(rt.dev, size, &a)) {
+        *devPtr = NULL;
+        return set_error(cudaErrorMemoryAllocation);
+    }
+    *devPtr = (void *)(uintptr_t)a;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaFree(void *devPtr)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    if (emu_free(rt.dev, (uint64_t)(uintptr_t)devPtr))
+        return set_error(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    CHECK_STICKY();
+    *ptr = malloc(size ? size : 1);
+    return *ptr ? cudaSuccess : set_error(cudaErrorMemoryAllocation);
+}
+
+EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+    (void)flags;
+    return cudaMallocHost(pHost, size);
+}
+
+EXPORT cudaError_t cudaFreeHost(void *ptr)
+{
+    CHECK_STICKY();
+    free(ptr);
+    return cudaSuccess;
+}
+
+static int is_dev(const void *p)
+{
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    return a >= 0x0000700000000000ull && a < 0x00007f0000000000ull && rt.dev && (a - 0x0000700000000000ull) < rt.cfg.mem_size + 4096;
+}
+
+static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    if (!count)
+        return cudaSuccess;
+    if (kind == cudaMemcpyDefault)
+        kind = is_dev(dst) ? (is_dev(src) ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                           : (is_dev(src) ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    int rc = MX_OK;
+    switch (kind) {
+    case cudaMemcpyHostToHost: memmove(dst, src, count); break;
+    case cudaMemcpyHostToDevice: rc = emu_memcpy_htod(rt.dev, (uint64_t)(uintptr_t)dst, src, count); break;
+    case cudaMemcpyDeviceToHost: rc = emu_memcpy_dtoh(rt.dev, dst, (uint64_t)(uintptr_t)src, count); break;
+    case cudaMemcpyDeviceToDevice: {
+        void *tmp = malloc(count);
+        if (!tmp)
+            return set_error(cudaErrorMemoryAllocation);
+        rc = emu_memcpy_dtoh(rt.dev, tmp, (uint64_t)(uintptr_t)src, count);
+        if (!rc)
+            rc = emu_memcpy_htod(rt.dev, (uint64_t)(uintptr_t)dst, tmp, count);
+        free(tmp);
+        break;
+    }
+    default: return set_error(cudaErrorInvalidMemcpyDirection);
+    }
+    return rc ? set_error(cudaErrorInvalidValue) : cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) { return copy(dst, src, count, kind); }
+EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return copy(dst, src, count, kind);
+}
+
+EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                                enum cudaMemcpyKind kind)
+{
+    if (width > dpitch || width > spitch)
+        return set_error(cudaErrorInvalidPitchValue);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind);
+        if (e)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    if (emu_memset(rt.dev, (uint64_t)(uintptr_t)devPtr, value, count))
+        return set_error(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemset(devPtr, value, count);
+}
+
+EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    size_t p = (width + 255) & ~(size_t)255;
+    *pitch = p;
+    return cudaMalloc(devPtr, p * height);
+}
+
+EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = cudaMemset((char *)devPtr + r * pitch, value, width);
+        if (e)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemGetInfo(size_t *free_, size_t *total)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    *total = rt.cfg.mem_size;
+    uint64_t used = emu_mem_used(rt.dev);
+    *free_ = used < rt.cfg.mem_size ? rt.cfg.mem_size - used : 0;
+    return cudaSuccess;
+}
+
+/* Device address of a registered __device__/__constant__ variable. */
+static cudaError_t symbol_addr(const void *symbol, uint64_t *addr, size_t *size)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    struct rt_var *v = find_var(symbol);
+    if (!v)
+        return set_error(cudaErrorInvalidSymbol);
+    pthread_mutex_lock(&rt.lock);
+    int ok = load_module(v->m);
+    pthread_mutex_unlock(&rt.lock);
+    if (ok < 0)
+        return set_error(cudaErrorInvalidPtx);
+    uint64_t sz = 0;
+    if (emu_module_symbol(v->m->mod, v->name, addr, &sz))
+        return set_error(cudaErrorInvalidSymbol);
+    if (size)
+        *size = sz ? sz : v->size;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind)
+{
+    uint64_t a;
+    size_t sz;
+    cudaError_t e = symbol_addr(symbol, &a, &sz);
+    if (e)
+        return e;
+    if (offset + count > sz)
+        return set_error(cudaErrorInvalidValue);
+    return copy((void *)(uintptr_t)(a + offset), src, count, kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyDefault);
+}
+
+EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)
+{
+    uint64_t a;
+    size_t sz;
+    cudaError_t e = symbol_addr(symbol, &a, &sz);
+    if (e)
+        return e;
+    if (offset + count > sz)
+        return set_error(cudaErrorInvalidValue);
+    return copy(dst, (const void *)(uintptr_t)(a + offset), count, kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyDefault);
+}
+
+EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
+                                           enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                             enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
+{
+    uint64_t a;
+    cudaError_t e = symbol_addr(symbol, &a, NULL);
+    if (!e)
+        *devPtr = (void *)(uintptr_t)a;
+    return e;
+}
+
+EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    uint64_t a;
+    return symbol_addr(symbol, &a, size);
+}
+
+EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const void *ptr)
+{
+    memset(attr, 0, sizeof *attr);
+    if (is_dev(ptr)) {
+        attr->type = cudaMemoryTypeDevice;
+        attr->device = 0;
+        attr->devicePointer = (void *)ptr;
+    } else {
+        attr->type = cudaMemoryTypeUnregistered;
+        attr->hostPointer = (void *)ptr;
+    }
+    return cudaSuccess;
+}
+
+/* ------------------------------------------------------------ device */
+
+EXPORT cudaError_t cudaGetDeviceCount(int *count)
+{
+    *count = 1;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaSetDevice(int device)
+{
+    if (device != 0)
+        return set_error(cudaErrorInvalidDevice);
+    return ensure_device() ? set_error(cudaErrorInitializationError) : cudaSuccess;
+}
+
+EXPORT cudaError_t cudaGetDevice(int *device)
+{
+    *device = 0;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+    (void)flags;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
+{
+    if (device != 0)
+        return set_error(cudaErrorInvalidDevice);
+    if (ensure_device())
+        return set_error(cudaErrorInitializationError);
+    const struct emu_config *c = &rt.cfg;
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "Morpheus-emu (emulated, %u SMs, cc %u.%u)", c->num_sms, c->cc_major, c->cc_minor);
+    p->totalGlobalMem = c->mem_size;
+    p->sharedMemPerBlock = 48 * 1024;
+    p->regsPerBlock = 65536;
+    p->warpSize = 32;
+    p->memPitch = 1ull << 31;
+    p->maxThreadsPerBlock = (int)c->max_threads_per_cta;
+    p->maxThreadsDim[0] = 1024, p->maxThreadsDim[1] = 1024, p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = 0x7fffffff, p->maxGridSize[1] = 65535, p->maxGridSize[2] = 65535;
+    p->totalConstMem = 65536;
+    p->major = (int)c->cc_major;
+    p->minor = (int)c->cc_minor;
+    p->textureAlignment = 512;
+    p->texturePitchAlignment = 32;
+    p->multiProcessorCount = (int)c->num_sms;
+    p->integrated = 0;
+    p->canMapHostMemory = 0;
+    p->maxTexture1D = 131072;
+    p->maxTexture2D[0] = 131072, p->maxTexture2D[1] = 65536;
+    p->surfaceAlignment = 512;
+    p->concurrentKernels = 1;
+    p->ECCEnabled = 0;
+    p->pciBusID = 0;
+    p->asyncEngineCount = 1;
+    p->unifiedAddressing = 1;
+    p->memoryBusWidth = 320;
+    p->l2CacheSize = 5 * 1024 * 1024;
+    p->persistingL2CacheMaxSize = 0;
+    p->maxThreadsPerMultiProcessor = (int)c->max_threads_per_sm;
+    p->streamPrioritiesSupported = 0;
+    p->globalL1CacheSupported = 1;
+    p->localL1CacheSupported = 1;
+    p->sharedMemPerMultiprocessor = c->shared_per_sm;
+    p->regsPerMultiprocessor = (int)c->regs_per_sm;
+    p->managedMemory = 0;
+    p->isMultiGpuBoard = 0;
+    p->sharedMemPerBlockOptin = c->shared_per_cta;
+    p->maxBlocksPerMultiProcessor = (int)c->max_ctas_per_sm;
+    p->reservedSharedMemPerBlock = 1024;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    if (device != 0)
+        return set_error(cudaErrorInvalidDevice);
+    struct cudaDeviceProp p;
+    cudaError_t e = cudaGetDeviceProperties(&p, 0);
+    if (e)
+        return e;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int)p.sharedMemPerBlock; break;
+    case cudaDevAttrTotalConstantMemory: *value = (int)p.totalConstMem; break;
+    case cudaDevAttrWarpSize: *value = 32; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = 1710000; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case cudaDevAttrMemoryClockRate: *value = 9501000; break;
+    case cudaDevAttrUnifiedAddressing: *value = 1; break;
+    case cudaDevAttrConcurrentKernels: *value = 1; break;
+    case cudaDevAttrManagedMemory: case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrCooperativeLaunch:
+    case cudaDevAttrCanMapHostMemory: case cudaDevAttrIntegrated: case cudaDevAttrEccEnabled: *value = 0; break;
+    default:
+        msg("cudaDeviceGetAttribute: attribute %d is not modelled by the emulator", (int)attr);
+        return set_error(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDeviceSynchronize(void)
+{
+    if (rt.sticky)
+        return set_error(rt.sticky);
+    return cudaSuccess; /* kernels run to completion at launch */
+}
+
+EXPORT cudaError_t cudaThreadSynchronize(void);
+EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+
+EXPORT cudaError_t cudaDeviceReset(void)
+{
+    /* keeps registrations; drops device memory and the sticky error */
+    pthread_mutex_lock(&rt.lock);
+    for (struct rt_module *m = rt.modules; m; m = m->next) {
+        emu_module_unload(m->mod);
+        m->mod = NULL;
+        mx_program_free(&m->prog);
+        if (m->loaded > 0)
+            m->loaded = 0;
+    }
+    for (struct rt_func *f = rt.funcs; f; f = f->next)
+        f->index = -1;
+    emu_device_destroy(rt.dev);
+    rt.dev = NULL;
+    rt.sticky = cudaSuccess;
+    pthread_mutex_unlock(&rt.lock);
+    last_error = cudaSuccess;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    if (ensure_device())
+        return set_error(cudaErrorInitializationError);
+    if (limit == cudaLimitStackSize) {
+        rt.cfg.local_per_thread = (uint32_t)(value < (1u << 20) ? value : (1u << 20));
+        return cudaSuccess;
+    }
+    if (limit == cudaLimitPrintfFifoSize || limit == cudaLimitMallocHeapSize)
+        return cudaSuccess;
+    return set_error(cudaErrorUnsupportedLimit);
+}
+
+EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
+{
+    switch (limit) {
+    case cudaLimitStackSize: *value = rt.cfg.local_per_thread ? rt.cfg.local_per_thread : 65536; return cudaSuccess;
+    case cudaLimitPrintfFifoSize: *value = 1 << 20; return cudaSuccess;
+    case cudaLimitMallocHeapSize: *value = 8 << 20; return cudaSuccess;
+    default: return set_error(cudaErrorUnsupportedLimit);
+    }
+}
+
+EXPORT cudaError_t cudaDriverGetVersion(int *v)
+{
+    *v = 13000;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaRuntimeGetVersion(int *v)
+{
+    *v = 13000;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+    (void)device, (void)peerDevice;
+    *canAccessPeer = 0;
+    return cudaSuccess;
+}
+
+/* ------------------------------------------------------------ errors */
+
+EXPORT cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = last_error;
+    last_error = rt.sticky;
+    return e;
+}
+
+EXPORT cudaError_t cudaPeekAtLastError(void) { return last_error; }
+
+struct errname { int code; const char *name, *text; };
+static const struct errname errnames[] = {
+    { cudaSuccess, "cudaSuccess", "no error" },
+    { cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument" },
+    { cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory" },
+    { cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error" },
+    { cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument" },
+    { cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument" },
+    { cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol" },
+    { cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy" },
+    { cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured" },
+    { cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function" },
+    { cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal" },
+    { cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle" },
+    { cudaErrorNotReady, "cudaErrorNotReady", "device not ready" },
+    { cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture" },
+    { cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device" },
+    { cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed" },
+    { cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered" },
+    { cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated" },
+    { cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered" },
+    { cudaErrorIllegalInstruction, "cudaErrorIllegalInstruction", "an illegal instruction was encountered" },
+    { cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address" },
+    { cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure" },
+    { cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported" },
+};
+
+EXPORT const char *cudaGetErrorName(cudaError_t error)
+{
+    for (size_t i = 0; i < sizeof errnames / sizeof errnames[0]; i++)
+        if (errnames[i].code == (int)error)
+            return errnames[i].name;
+    return "cudaErrorUnknown";
+}
+
+EXPORT const char *cudaGetErrorString(cudaError_t error)
+{
+    for (size_t i = 0; i < sizeof errnames / sizeof errnames[0]; i++)
+        if (errnames[i].code == (int)error)
+            return errnames[i].text;
+    return "unknown error";
+}
+
+/* ------------------------------------------------- streams and events
+ * Work runs to completion when it is issued, so every stream is always
+ * idle and events record the host time at which they were recorded. */
+
+EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s)
+{
+    *s = (cudaStream_t)calloc(1, 16);
+    return *s ? cudaSuccess : set_error(cudaErrorMemoryAllocation);
+}
+EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags)
+{
+    (void)flags;
+    return cudaStreamCreate(s);
+}
+EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int flags, int priority)
+{
+    (void)flags, (void)priority;
+    return cudaStreamCreate(s);
+}
+EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s)
+{
+    free(s);
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s)
+{
+    (void)s;
+    return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
+}
+EXPORT cudaError_t cudaStreamQuery(cudaStream_t s)
+{
+    (void)s;
+    return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
+}
+EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int flags)
+{
+    (void)s, (void)e, (void)flags;
+    return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
+}
+EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *userData)
+{
+    (void)s;
+    CHECK_STICKY();
+    fn(userData);
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *userData, unsigned int flags)
+{
+    (void)flags;
+    cb(s, rt.sticky, userData);
+    return cudaSuccess;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e)
+{
+    *e = (cudaEvent_t)calloc(1, sizeof(struct rt_event));
+    return *e ? cudaSuccess : set_error(cudaErrorMemoryAllocation);
+}
+EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int flags)
+{
+    (void)flags;
+    return cudaEventCreate(e);
+}
+EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e)
+{
+    free(e);
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
+{
+    (void)s;
+    if (!e)
+        return set_error(cudaErrorInvalidResourceHandle);
+    ((struct rt_event *)e)->t = now();
+    ((struct rt_event *)e)->recorded = 1;
+    return cudaSuccess;
+}
+EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e)
+{
+    (void)e;
+    return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
+}
+EXPORT cudaError_t cudaEventQuery(cudaEvent_t e)
+{
+    (void)e;
+    return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
+}
+EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    struct rt_event *a = (struct rt_event *)start, *b = (struct rt_event *)end;
+    if (!a || !b)
+        return set_error(cudaErrorInvalidResourceHandle);
+    if (!a->recorded || !b->recorded)
+        return set_error(cudaErrorInvalidResourceHandle);
+    *ms = (float)((b->t - a->t) * 1e3);
+    return cudaSuccess;
+}
+
+/* ------------------------------------------- functions and occupancy */
+
+EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    struct rt_func *f = find_func(func);
+    if (!f)
+        return set_error(cudaErrorInvalidDeviceFunction);
+    CHECK_DEVICE();
+    pthread_mutex_lock(&rt.lock);
+    int ok = load_module(f->m);
+    pthread_mutex_unlock(&rt.lock);
+    if (ok < 0)
+        return set_error(cudaErrorInvalidPtx);
+    int fi = mx_program_find_func(&f->m->prog, f->name);
+    if (fi < 0)
+        return set_error(cudaErrorInvalidDeviceFunction);
+    const struct mx_func *k = &f->m->prog.funcs[fi];
+    memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = k->shared_size;
+    attr->constSizeBytes = 0;
+    attr->localSizeBytes = k->local_size;
+    attr->maxThreadsPerBlock = k->maxntid[0] ? (int)(k->maxntid[0] * k->maxntid[1] * k->maxntid[2]) : (int)rt.cfg.max_threads_per_cta;
+    attr->numRegs = (int)(k->nregs < 255 ? k->nregs : 255);
+    attr->ptxVersion = (int)(f->m->prog.version_major * 10 + f->m->prog.version_minor);
+    attr->binaryVersion = attr->ptxVersion;
+    attr->maxDynamicSharedSizeBytes = (int)(rt.cfg.shared_per_cta - k->shared_size);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    (void)attr, (void)value;
+    return find_func(func) ? cudaSuccess : set_error(cudaErrorInvalidDeviceFunction);
+}
+
+EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
+{
+    (void)cacheConfig;
+    return find_func(func) ? cudaSuccess : set_error(cudaErrorInvalidDeviceFunction);
+}
+
+EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
+                                                                          size_t dynamicSMemSize, unsigned int flags)
+{
+    (void)flags;
+    struct cudaFuncAttributes a;
+    cudaError_t e = cudaFuncGetAttributes(&a, func);
+    if (e)
+        return e;
+    if (blockSize <= 0)
+        return set_error(cudaErrorInvalidValue);
+    const struct emu_config *c = &rt.cfg;
+    int warps = (blockSize + 31) / 32;
+    int by_warps = (int)c->max_warps_per_sm / warps;
+    int by_threads = (int)c->max_threads_per_sm / blockSize;
+    int regs = a.numRegs ? a.numRegs : 1;
+    int by_regs = (int)c->regs_per_sm / (regs * warps * 32);
+    size_t sm = a.sharedSizeBytes + dynamicSMemSize;
+    int by_smem = sm ? (int)(c->shared_per_sm / sm) : (int)c->max_ctas_per_sm;
+    int n = (int)c->max_ctas_per_sm;
+    if (by_warps < n) n = by_warps;
+    if (by_threads < n) n = by_threads;
+    if (by_regs < n) n = by_regs;
+    if (by_smem < n) n = by_smem;
+    *numBlocks = n < 0 ? 0 : n;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}

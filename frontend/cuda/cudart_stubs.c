@@ -1,0 +1,110 @@
+/* frontend/cuda/cudart_stubs.c — CUDA runtime functions real programs import
+ * (facts/cuda-api-in-the-wild.md) that the emulator does not implement yet.
+ * Each one answers cudaErrorNotSupported (801) and names itself on stderr,
+ * once; none pretends to succeed.  Generated from that list; a function that
+ * gets implemented moves to cudart.c and its line here goes away.  (Declared
+ * without parameters: the caller's arguments are ignored, the int return
+ * value is ABI-compatible with cudaError_t.) */
+#include <stdio.h>
+
+#define EXPORT __attribute__((visibility("default")))
+#define NOT_SUPPORTED 801
+
+static int notsup(const char *name, int *said)
+{
+    if (!*said) {
+        *said = 1;
+        fprintf(stderr, "morpheus: %s is not supported by the emulator (returns cudaErrorNotSupported)\n", name);
+    }
+    return NOT_SUPPORTED;
+}
+
+#define STUB(name) EXPORT int name(void); EXPORT int name(void) { static int said; return notsup(#name, &said); }
+
+STUB(cudaCreateTextureObject)
+STUB(cudaCreateChannelDesc)
+STUB(cudaDestroyTextureObject)
+STUB(cudaFreeArray)
+STUB(cudaGraphicsGLRegisterBuffer)
+STUB(cudaGraphicsMapResources)
+STUB(cudaGraphicsResourceGetMappedPointer)
+STUB(cudaGraphicsUnmapResources)
+STUB(cudaGraphicsUnregisterResource)
+STUB(cudaMallocArray)
+STUB(cudaMemcpy2DToArray)
+STUB(cudaGraphExecDestroy)
+STUB(cudaGraphLaunch)
+STUB(cudaMallocManaged)
+STUB(cudaMemcpy3D)
+STUB(cudaDeviceEnablePeerAccess)
+STUB(cudaGraphDestroy)
+STUB(cudaGraphInstantiate)
+STUB(cudaMalloc3DArray)
+STUB(cudaStreamBeginCapture)
+STUB(cudaStreamEndCapture)
+STUB(cudaGraphCreate)
+STUB(cudaMemcpyToArray)
+STUB(cudaFreeAsync)
+STUB(cudaGraphAddKernelNode)
+STUB(cudaLaunchCooperativeKernel)
+STUB(cudaCreateSurfaceObject)
+STUB(cudaDestroySurfaceObject)
+STUB(cudaGetChannelDesc)
+STUB(cudaHostGetDevicePointer)
+STUB(cudaMallocAsync)
+STUB(cudaProfilerStop)
+STUB(cudaDeviceDisablePeerAccess)
+STUB(cudaDeviceGetDefaultMemPool)
+STUB(cudaGraphAddMemAllocNode)
+STUB(cudaGraphAddMemFreeNode)
+STUB(cudaGraphAddMemcpyNode)
+STUB(cudaGraphAddMemsetNode)
+STUB(cudaHostRegister)
+STUB(cudaHostUnregister)
+STUB(cudaLaunchKernelExC)
+STUB(cudaMemPoolSetAccess)
+STUB(cudaMemPrefetchAsync)
+STUB(cudaProfilerStart)
+STUB(cudaStreamAttachMemAsync)
+STUB(cudaArrayGetInfo)
+STUB(cudaCtxResetPersistingL2Cache)
+STUB(cudaDeviceGetGraphMemAttribute)
+STUB(cudaDeviceGetP2PAttribute)
+STUB(cudaDeviceGetStreamPriorityRange)
+STUB(cudaDeviceGraphMemTrim)
+STUB(cudaFreeMipmappedArray)
+STUB(cudaGetMipmappedArrayLevel)
+STUB(cudaGraphAddHostNode)
+STUB(cudaGraphAddMemcpyNode1D)
+STUB(cudaGraphAddNode)
+STUB(cudaGraphClone)
+STUB(cudaGraphConditionalHandleCreate)
+STUB(cudaGraphExecKernelNodeSetParams)
+STUB(cudaGraphExecUpdate)
+STUB(cudaGraphGetNodes)
+STUB(cudaGraphInstantiateWithFlags)
+STUB(cudaGraphUpload)
+STUB(cudaGraphicsGLRegisterImage)
+STUB(cudaGraphicsResourceSetMapFlags)
+STUB(cudaGraphicsSubResourceGetMappedArray)
+STUB(cudaIpcCloseMemHandle)
+STUB(cudaIpcGetEventHandle)
+STUB(cudaIpcGetMemHandle)
+STUB(cudaIpcOpenEventHandle)
+STUB(cudaIpcOpenMemHandle)
+STUB(cudaMallocFromPoolAsync)
+STUB(cudaMallocMipmappedArray)
+STUB(cudaMemAdvise)
+STUB(cudaMemPoolCreate)
+STUB(cudaMemPoolDestroy)
+STUB(cudaMemPoolExportPointer)
+STUB(cudaMemPoolExportToShareableHandle)
+STUB(cudaMemPoolGetAccess)
+STUB(cudaMemPoolImportFromShareableHandle)
+STUB(cudaMemPoolImportPointer)
+STUB(cudaMemPoolSetAttribute)
+STUB(cudaMemcpyPeerAsync)
+STUB(cudaStreamBeginCaptureToGraph)
+STUB(cudaStreamGetCaptureInfo)
+STUB(cudaStreamSetAttribute)
+STUB(cudaStreamUpdateCaptureDependencies)

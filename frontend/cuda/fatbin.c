@@ -1,0 +1,151 @@
+/* frontend/cuda/fatbin.c — finds the PTX in an nvcc fatbinary (.nv_fatbin).
+ * The container is untrusted input: every offset and size is checked
+ * against the limits below before it is used.  Layout (observed in nvcc 13
+ * output): containers of a 16-byte header {u32 magic 0xBA55ED50, u16 version
+ * 1, u16 header size 16, u64 bytes of entries that follow}, each entry
+ * {u16 kind (1 PTX, 2 ELF), u16, u32 entry header size, u64 payload size
+ * (padded), u32 compressed size (0 = not compressed), u32, u16 ptx minor,
+ * u16 ptx major, u32 sm arch, ..., u64 flags at +40, u64 uncompressed size
+ * at +56}, then the payload (zstd frame when compressed). */
+#include "frontend/cuda/fatbin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#define FATBIN_MAGIC 0xBA55ED50u
+#define WRAPPER_MAGIC 0x466243B1u
+#define MAX_CONTAINER (1ull << 30)
+#define MAX_PTX (256ull << 20)
+#define MAX_CONTAINERS 4096
+
+static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+
+/* Scans the containers starting at data (at most `limit` bytes, or unbounded
+ * when limit is 0: then containers are followed while their magic holds). */
+int fatbin_find_ptx(const void *data, size_t limit, unsigned want_sm, struct fatbin_ptx *out, char *err, size_t errlen)
+{
+    const uint8_t *p = data;
+    size_t off = 0;
+    int have = 0, have_elf = 0;
+    memset(out, 0, sizeof *out);
+    for (int c = 0; c < MAX_CONTAINERS; c++) {
+        if (limit && off + 16 > limit)
+            break;
+        const uint8_t *h = p + off;
+        if (rd32(h) != FATBIN_MAGIC)
+            break;
+        uint16_t hsz = rd16(h + 6);
+        uint64_t body = rd64(h + 8);
+        if (hsz < 16 || hsz > 4096 || body > MAX_CONTAINER || (limit && off + hsz + body > limit)) {
+            snprintf(err, errlen, "fatbinary container %d: header size %u / body size %llu out of range", c, hsz,
+                     (unsigned long long)body);
+            return -1;
+        }
+        const uint8_t *e = h + hsz, *end = h + hsz + body;
+        while (e + 64 <= end) {
+            uint16_t kind = rd16(e);
+            uint32_t esz = rd32(e + 4);
+            uint64_t psize = rd64(e + 8);
+            uint32_t csize = rd32(e + 16);
+            uint16_t minor = rd16(e + 24), major = rd16(e + 26);
+            uint32_t arch = rd32(e + 28);
+            uint64_t usize = rd64(e + 56);
+            if (esz < 64 || esz > 4096 || psize > (uint64_t)(end - e) - esz) {
+                snprintf(err, errlen, "fatbinary entry with header size %u and payload %llu does not fit its container", esz,
+                         (unsigned long long)psize);
+                return -1;
+            }
+            const uint8_t *payload = e + esz;
+            if (kind == 2 || kind == 0x10)
+                have_elf = 1;
+            if (kind == 1) {
+                /* best: the highest arch <= want_sm; else the lowest above */
+                int better;
+                if (!have)
+                    better = 1;
+                else if (arch <= want_sm)
+                    better = out->arch > want_sm || arch > out->arch;
+                else
+                    better = out->arch > want_sm && arch < out->arch;
+                if (better) {
+                    out->arch = arch;
+                    out->ptx_major = major;
+                    out->ptx_minor = minor;
+                    out->payload = payload;
+                    out->payload_size = csize ? csize : psize;
+                    out->compressed = csize != 0;
+                    out->uncompressed_size = usize;
+                    have = 1;
+                }
+            }
+            e = payload + psize;
+        }
+        off += hsz + body;
+    }
+    if (!have) {
+        if (have_elf)
+            snprintf(err, errlen, "the fatbinary holds machine code (SASS) only and no PTX: rebuild with -arch=compute_XX "
+                                  "(e.g. nvcc -arch=compute_80) so the emulator gets PTX");
+        else
+            snprintf(err, errlen, "no PTX found in the fatbinary");
+        return -1;
+    }
+    return 0;
+}
+
+char *fatbin_ptx_text(const struct fatbin_ptx *f, size_t *len, char *err, size_t errlen)
+{
+    if (!f->compressed) {
+        size_t n = f->payload_size;
+        while (n && f->payload[n - 1] == 0)
+            n--;
+        char *t = malloc(n + 1);
+        if (!t) {
+            snprintf(err, errlen, "out of memory");
+            return NULL;
+        }
+        memcpy(t, f->payload, n);
+        t[n] = 0;
+        *len = n;
+        return t;
+    }
+    unsigned long long size = ZSTD_getFrameContentSize(f->payload, f->payload_size);
+    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN)
+        size = f->uncompressed_size;
+    if (!size || size > MAX_PTX) {
+        snprintf(err, errlen, "compressed PTX of %llu bytes is out of range", size);
+        return NULL;
+    }
+    char *t = malloc(size + 1);
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    size_t r = ZSTD_decompress(t, size, f->payload, f->payload_size);
+    if (ZSTD_isError(r)) {
+        snprintf(err, errlen, "cannot decompress the PTX: %s", ZSTD_getErrorName(r));
+        free(t);
+        return NULL;
+    }
+    while (r && t[r - 1] == 0)
+        r--;
+    t[r] = 0;
+    *len = r;
+    return t;
+}
+
+const void *fatbin_unwrap(const void *wrapper, char *err, size_t errlen)
+{
+    const uint8_t *w = wrapper;
+    if (!w || rd32(w) != WRAPPER_MAGIC) {
+        snprintf(err, errlen, "not a fatbinary wrapper (bad magic)");
+        return NULL;
+    }
+    const void *data;
+    memcpy(&data, w + 8, sizeof data);
+    return data;
+}

@@ -1,0 +1,24 @@
+/* frontend/cuda/fatbin.h — PTX out of nvcc fatbinaries (see fatbin.c). */
+#ifndef MX_FATBIN_H
+#define MX_FATBIN_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct fatbin_ptx {
+    unsigned arch;                /* compute capability of the PTX (80 = compute_80) */
+    unsigned ptx_major, ptx_minor;
+    const uint8_t *payload;       /* points into the fatbinary */
+    size_t payload_size;
+    int compressed;
+    uint64_t uncompressed_size;
+};
+
+/* The data pointer of a __fatBinC_Wrapper_t, or NULL (message in err). */
+const void *fatbin_unwrap(const void *wrapper, char *err, size_t errlen);
+/* Picks the best PTX for compute capability want_sm (e.g. 86).  limit is the
+ * size of the data if known, else 0.  -1 with a message (SASS-only binaries
+ * get one that says how to rebuild). */
+int fatbin_find_ptx(const void *data, size_t limit, unsigned want_sm, struct fatbin_ptx *out, char *err, size_t errlen);
+/* The PTX text (decompressed if needed), NUL-terminated, malloc'ed. */
+char *fatbin_ptx_text(const struct fatbin_ptx *f, size_t *len, char *err, size_t errlen);
+#endif
