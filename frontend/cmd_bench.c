@@ -234,7 +234,7 @@ static void make_graph(int nv, int deg, int **rowptr, int **cols)
         src[e] = u % nv;
         dst[e] = v % nv;
     }
-    int *rp = calloc(nv + 1, sizeof(int)), *cl = malloc(ne * sizeof(int));
+    int *rp = calloc((size_t)nv + 1, sizeof(int)), *cl = malloc((size_t)ne * sizeof(int));
     for (int e = 0; e < ne; e++)
         rp[src[e] + 1]++;
     for (int v = 0; v < nv; v++)

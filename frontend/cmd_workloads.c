@@ -1,0 +1,307 @@
+/* frontend/cmd_workloads.c — `morpheus workloads list|run`: the paper's
+ * applications (workloads/NAME/) run on the emulator through `morpheus exec`
+ * semantics, one table row each: PASS/FAIL (the program checks itself
+ * against its host reference), kernels launched, thread-instructions, wall
+ * time and rate, summed from the per-launch statistics. */
+#include "frontend/cli.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const all[] = { "p-bfs", "cfd", "dwt2d", "stencil", "r-bfs", "bprob", "sgemm", "nw", "page-r",
+                                   "kmeans", "histo", "mri-gri", "spmv", "lbm", "lib", "hotsp", "mri-q" };
+#define NALL (sizeof all / sizeof all[0])
+
+static const char wl_help[] =
+    "usage: morpheus workloads list\n"
+    "       morpheus workloads run [OPTIONS] (NAME... | --all)\n"
+    "\n"
+    "The paper's 17 applications (Table 2), written for this project, each\n"
+    "checking its result against a host reference.  'list' shows each with its\n"
+    "class (memory- or compute-bound), kernels and sizes.  'run' runs them on the\n"
+    "emulator (the programs built from workloads/NAME/NAME.cu; nothing is built)\n"
+    "and prints one row per application: PASS/FAIL, kernels launched,\n"
+    "thread-instructions, wall time, thread-instructions per second.\n"
+    "\n"
+    "Options of run:\n"
+    "  --size small|medium|large   problem size (default small)\n"
+    "  --compiler nvcc|clang       PTX from nvcc (in the program) or clang (workloads/NAME/NAME.clang.ptx)\n"
+    "  --stats DIR                 keep per-launch JSON records in DIR/NAME.jsonl\n"
+    "  --json FILE                 write the table as JSON\n"
+    "  --all                       every application\n"
+    "  --host-threads N            run blocks on N host threads\n"
+    "\n"
+    "Exit status 0 only if every application passes.\n";
+
+static void info_path(char *buf, size_t n, const char *name) { snprintf(buf, n, "%s/workloads/%s/INFO", SOURCE_ROOT, name); }
+
+/* Value of KEY= in a workload's INFO file, or "?". */
+static void info_get(const char *name, const char *key, char *out, size_t n)
+{
+    char path[PATH_MAX], line[1024];
+    info_path(path, sizeof path, name);
+    snprintf(out, n, "?");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    size_t kl = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, key, kl) && line[kl] == '=') {
+            line[strcspn(line, "\n")] = 0;
+            snprintf(out, n, "%s", line + kl + 1);
+            break;
+        }
+    fclose(f);
+}
+
+static int exe_dir(char *out, size_t n)
+{
+    char self[PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (k <= 0)
+        return -1;
+    self[k] = 0;
+    char *s = strrchr(self, '/');
+    if (!s)
+        return -1;
+    *s = 0;
+    snprintf(out, n, "%s", self);
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+struct result {
+    int pass, launches, started;
+    unsigned long long tinsns;
+    double wall, kernel_s;
+    char last[PATH_MAX + 128];
+};
+
+static int run_one(const char *name, const char *size, const char *compiler, const char *statsdir, int threads, struct result *r)
+{
+    char dir[PATH_MAX], bin[PATH_MAX + 64], stats[PATH_MAX + 64], ptx[PATH_MAX + 64], out[PATH_MAX + 64];
+    memset(r, 0, sizeof *r);
+    if (exe_dir(dir, sizeof dir))
+        return -1;
+    snprintf(bin, sizeof bin, "%s/workloads/%s", dir, name);
+    if (access(bin, X_OK)) {
+        snprintf(r->last, sizeof r->last, "not built (%s missing: needs nvcc at build time)", bin);
+        return -1;
+    }
+    if (statsdir)
+        snprintf(stats, sizeof stats, "%s/%s.jsonl", statsdir, name);
+    else
+        snprintf(stats, sizeof stats, "/tmp/morpheus-wl-%d-%s.jsonl", (int)getpid(), name);
+    unlink(stats);
+    snprintf(out, sizeof out, "/tmp/morpheus-wl-%d-%s.out", (int)getpid(), name);
+    snprintf(ptx, sizeof ptx, "%s/workloads/%s/%s.clang.ptx", SOURCE_ROOT, name, name);
+    char self[PATH_MAX + 16];
+    snprintf(self, sizeof self, "%s/morpheus", dir);
+    char th[16];
+    snprintf(th, sizeof th, "%d", threads);
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (!pid) {
+        FILE *o = freopen(out, "w", stdout);
+        (void)o;
+        const char *argv[16];
+        int a = 0;
+        argv[a++] = self;
+        argv[a++] = "exec";
+        argv[a++] = "--stats";
+        argv[a++] = stats;
+        argv[a++] = "--host-threads";
+        argv[a++] = th;
+        if (!strcmp(compiler, "clang")) {
+            argv[a++] = "--ptx";
+            argv[a++] = ptx;
+        }
+        argv[a++] = "--";
+        argv[a++] = bin;
+        argv[a++] = "--size";
+        argv[a++] = size;
+        argv[a] = NULL;
+        execv(self, (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    r->wall = now() - t0;
+    r->started = 1;
+    FILE *f = fopen(out, "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f))
+            if (line[0] && line[0] != '\n') {
+                line[strcspn(line, "\n")] = 0;
+                snprintf(r->last, sizeof r->last, "%s", line);
+            }
+        fclose(f);
+    }
+    unlink(out);
+    r->pass = WIFEXITED(st) && WEXITSTATUS(st) == 0 && !strncmp(r->last, "PASS", 4);
+    f = fopen(stats, "r");
+    if (f) {
+        char line[4096];
+        while (fgets(line, sizeof line, f)) {
+            json_object *o = json_tokener_parse(line), *v;
+            if (!o)
+                continue;
+            r->launches++;
+            if (json_object_object_get_ex(o, "thread_instructions", &v))
+                r->tinsns += (unsigned long long)json_object_get_int64(v);
+            if (json_object_object_get_ex(o, "wall_seconds", &v))
+                r->kernel_s += json_object_get_double(v);
+            json_object_put(o);
+        }
+        fclose(f);
+    }
+    if (!statsdir)
+        unlink(stats);
+    if (!r->pass && WIFSIGNALED(st))
+        snprintf(r->last, sizeof r->last, "killed by signal %d", WTERMSIG(st));
+    return 0;
+}
+
+/* mkdir -p; 0 on success, else a message and -1. */
+static int mkdir_p_ok(const char *path)
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || !*p) {
+            char c = *p;
+            *p = 0;
+            if (mkdir(buf, 0777) && errno != EEXIST) {
+                fprintf(stderr, "morpheus workloads: cannot create %s: %s\n", buf, strerror(errno));
+                return -1;
+            }
+            if (!c)
+                return 0;
+            *p = c;
+        }
+    }
+}
+
+static int run_list(void)
+{
+    printf("%-8s %-7s %-36s %s\n", "name", "class", "kernels", "access pattern");
+    for (size_t i = 0; i < NALL; i++) {
+        char cls[32], k[256], pat[512];
+        info_get(all[i], "class", cls, sizeof cls);
+        info_get(all[i], "kernels", k, sizeof k);
+        info_get(all[i], "pattern", pat, sizeof pat);
+        printf("%-8s %-7s %-36s %s\n", all[i], cls, k, pat);
+    }
+    return 0;
+}
+
+static int run_workloads(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(wl_help, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "list"))
+        return run_list();
+    if (strcmp(argv[1], "run")) {
+        fprintf(stderr, "morpheus workloads: unknown action '%s' (list, run)\n", argv[1]);
+        return CLI_EXIT_USAGE;
+    }
+    const char *size = "small", *compiler = "nvcc", *statsdir = NULL, *json = NULL;
+    int sel[NALL] = { 0 }, any = 0, threads = 1;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--size") && v) {
+            if (strcmp(v, "small") && strcmp(v, "medium") && strcmp(v, "large")) {
+                fprintf(stderr, "morpheus workloads: --size is small, medium or large\n");
+                return CLI_EXIT_USAGE;
+            }
+            size = v, i++;
+        } else if (!strcmp(a, "--compiler") && v) {
+            if (strcmp(v, "nvcc") && strcmp(v, "clang")) {
+                fprintf(stderr, "morpheus workloads: --compiler is nvcc or clang\n");
+                return CLI_EXIT_USAGE;
+            }
+            compiler = v, i++;
+        } else if (!strcmp(a, "--stats") && v) {
+            statsdir = v, i++;
+        } else if (!strcmp(a, "--json") && v) {
+            json = v, i++;
+        } else if (!strcmp(a, "--host-threads") && v) {
+            threads = atoi(v), i++;
+            if (threads < 1 || threads > 256) {
+                fprintf(stderr, "morpheus workloads: bad --host-threads\n");
+                return CLI_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--all")) {
+            for (size_t k = 0; k < NALL; k++)
+                sel[k] = 1;
+            any = 1;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "morpheus workloads: unknown option '%s'\n%s", a, wl_help);
+            return CLI_EXIT_USAGE;
+        } else {
+            size_t k;
+            for (k = 0; k < NALL && strcmp(all[k], a); k++)
+                ;
+            if (k == NALL) {
+                fprintf(stderr, "morpheus workloads: unknown application '%s' (see morpheus workloads list)\n", a);
+                return CLI_EXIT_USAGE;
+            }
+            sel[k] = 1;
+            any = 1;
+        }
+    }
+    if (!any) {
+        fprintf(stderr, "morpheus workloads run: name applications or give --all\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (statsdir && mkdir_p_ok(statsdir))
+        return CLI_EXIT_ERROR;
+    printf("%-8s %-6s %-7s %-5s %8s %16s %9s %10s\n", "name", "size", "result", "ptx", "kernels", "thread-instr", "wall s", "M instr/s");
+    json_object *arr = json_object_new_array();
+    int failed = 0;
+    for (size_t k = 0; k < NALL; k++) {
+        if (!sel[k])
+            continue;
+        struct result r;
+        run_one(all[k], size, compiler, statsdir, threads, &r);
+        failed |= !r.pass;
+        printf("%-8s %-6s %-7s %-5s %8d %16llu %9.2f %10.1f%s%s\n", all[k], size, r.pass ? "PASS" : "FAIL", compiler, r.launches,
+               r.tinsns, r.wall, r.kernel_s > 0 ? r.tinsns / r.kernel_s / 1e6 : 0.0, r.pass ? "" : "  ", r.pass ? "" : r.last);
+        fflush(stdout);
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "name", json_object_new_string(all[k]));
+        json_object_object_add(o, "size", json_object_new_string(size));
+        json_object_object_add(o, "compiler", json_object_new_string(compiler));
+        json_object_object_add(o, "pass", json_object_new_boolean(r.pass));
+        json_object_object_add(o, "last_line", json_object_new_string(r.last));
+        json_object_object_add(o, "kernels_launched", json_object_new_int(r.launches));
+        json_object_object_add(o, "thread_instructions", json_object_new_int64((int64_t)r.tinsns));
+        json_object_object_add(o, "wall_seconds", json_object_new_double(r.wall));
+        json_object_object_add(o, "kernel_seconds", json_object_new_double(r.kernel_s));
+        json_object_array_add(arr, o);
+    }
+    if (json && json_object_to_file_ext(json, arr, JSON_C_TO_STRING_PRETTY))
+        fprintf(stderr, "morpheus workloads: cannot write %s\n", json);
+    json_object_put(arr);
+    return failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+const struct cli_cmd cli_cmd_workloads = { "workloads", "list or run the paper's 17 applications", wl_help, run_workloads };
