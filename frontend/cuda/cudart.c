@@ -7,10 +7,9 @@
  * fault is reported on stderr and is sticky.  Functions with no meaning here
  * are in cudart_stubs.c and answer cudaErrorNotSupported naming themselves.
  *
- * Configuration (environment, set by `morpheus exec` from its options):
- *   MORPHEUS_SMS, MORPHEUS_MEM_MB, MORPHEUS_ISA_EXT, MORPHEUS_MAX_INSNS,
- *   MORPHEUS_TIMEOUT, MORPHEUS_HOST_THREADS, MORPHEUS_STATS (JSON lines file,
- *   one record per launch), MORPHEUS_PTX (replacement PTX), MORPHEUS_QUIET. */
+ * The device, its configuration (MORPHEUS_* environment, set by `morpheus
+ * exec` from its options) and the statistics file belong to libcuda.so.1
+ * (shared.h), so the runtime and driver APIs share one GPU. */
 #include <cuda_runtime_api.h>
 
 #include <errno.h>
@@ -24,6 +23,7 @@
 
 #include "emu/emu.h"
 #include "frontend/cuda/fatbin.h"
+#include "frontend/cuda/shared.h"
 #include "frontend/ptx.h"
 #include "mx/status.h"
 
@@ -63,17 +63,14 @@ struct rt_event { double t; int recorded; };
 static struct {
     pthread_mutex_t lock;
     struct emu_device *dev;
-    int init_status;
     struct emu_config cfg;
     uint32_t ext_mask;
     struct rt_module *modules;
     struct rt_func *funcs;
     struct rt_var *vars;
     cudaError_t sticky;
-    FILE *stats;
     const char *ptx_override;
     int quiet;
-    unsigned launches;
 } rt = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static __thread cudaError_t last_error;
@@ -100,62 +97,19 @@ static cudaError_t set_error(cudaError_t e)
     return e;
 }
 
-static unsigned long long env_num(const char *name, unsigned long long def)
-{
-    const char *v = getenv(name);
-    if (!v || !*v)
-        return def;
-    char *end;
-    unsigned long long x = strtoull(v, &end, 0);
-    if (*end) {
-        msg("ignoring %s='%s' (not a number)", name, v);
-        return def;
-    }
-    return x;
-}
-
-/* Creates the device on first use.  Returns cudaSuccess or an error. */
+/* The device is the process's one (shared.h, owned by libcuda.so.1). */
 static cudaError_t ensure_device(void)
 {
     if (rt.dev)
         return cudaSuccess;
-    if (rt.init_status)
+    struct mx_cuda_process *p = mx_cuda_process();
+    if (!p->dev)
         return cudaErrorInitializationError;
-    emu_config_default(&rt.cfg);
-    rt.cfg.num_sms = (uint32_t)env_num("MORPHEUS_SMS", rt.cfg.num_sms);
-    rt.cfg.mem_size = env_num("MORPHEUS_MEM_MB", rt.cfg.mem_size >> 20) << 20;
-    rt.cfg.watchdog_insns = env_num("MORPHEUS_MAX_INSNS", 100000000000ull);
-    rt.cfg.host_threads = (uint32_t)env_num("MORPHEUS_HOST_THREADS", 1);
-    const char *t = getenv("MORPHEUS_TIMEOUT");
-    if (t && *t)
-        rt.cfg.watchdog_seconds = atof(t);
-    const char *ext = getenv("MORPHEUS_ISA_EXT");
-    if (ext && *ext) {
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s", ext);
-        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            int e = mx_ext_lookup(tok);
-            if (e == MX_EXT_NONE)
-                msg("unknown ISA extension '%s' in MORPHEUS_ISA_EXT", tok);
-            else
-                rt.ext_mask |= 1u << e;
-        }
-    }
-    rt.cfg.ext_mask = rt.ext_mask;
-    rt.quiet = getenv("MORPHEUS_QUIET") != NULL;
-    rt.ptx_override = getenv("MORPHEUS_PTX");
-    const char *sp = getenv("MORPHEUS_STATS");
-    if (sp && *sp) {
-        rt.stats = fopen(sp, "a");
-        if (!rt.stats)
-            msg("cannot open MORPHEUS_STATS file %s: %s", sp, strerror(errno));
-    }
-    int rc = emu_device_create(&rt.cfg, &rt.dev);
-    if (rc) {
-        rt.init_status = rc;
-        msg("cannot create the emulated device: %s", mx_strstatus(rc));
-        return cudaErrorInitializationError;
-    }
+    rt.cfg = p->cfg;
+    rt.ext_mask = p->ext_mask;
+    rt.quiet = p->quiet;
+    rt.ptx_override = p->ptx_override;
+    rt.dev = p->dev;
     return cudaSuccess;
 }
 
@@ -261,8 +215,6 @@ EXPORT void __cudaUnregisterFatBinary(void **handle)
 {
     /* Called at exit; the process is going away.  Flush what must be flushed. */
     (void)handle;
-    if (rt.stats)
-        fflush(rt.stats);
     fflush(stdout);
 }
 
@@ -375,30 +327,6 @@ static cudaError_t status_to_cuda(int st)
     }
 }
 
-static void stats_record(const struct rt_func *f, const struct emu_launch *l, int rc, const struct emu_stats *st)
-{
-    if (!rt.stats)
-        return;
-    json_object *o = json_object_new_object();
-    json_object_object_add(o, "launch", json_object_new_int((int)rt.launches));
-    json_object_object_add(o, "kernel", json_object_new_string(f->name));
-    json_object *g = json_object_new_array(), *b = json_object_new_array();
-    for (int i = 0; i < 3; i++) {
-        json_object_array_add(g, json_object_new_int64(l->grid[i]));
-        json_object_array_add(b, json_object_new_int64(l->block[i]));
-    }
-    json_object_object_add(o, "grid", g);
-    json_object_object_add(o, "block", b);
-    json_object_object_add(o, "dyn_smem", json_object_new_int64(l->dyn_smem));
-    json_object_object_add(o, "status", json_object_new_string(mx_status_name(rc)));
-    json_object_object_add(o, "warp_instructions", json_object_new_int64((int64_t)st->warp_insns));
-    json_object_object_add(o, "thread_instructions", json_object_new_int64((int64_t)st->thread_insns));
-    json_object_object_add(o, "wall_seconds", json_object_new_double(st->wall_seconds));
-    fprintf(rt.stats, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-    fflush(rt.stats);
-    json_object_put(o);
-}
-
 static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args, size_t shmem)
 {
     if (rt.sticky)
@@ -436,8 +364,7 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
     int rc = emu_launch(rt.dev, f->m->mod, &l, &st, &fault);
     fflush(stdout);
     free(params);
-    rt.launches++;
-    stats_record(f, &l, rc, &st);
+    mx_cuda_stats_record(f->name, &l, rc, &st);
     if (rc == MX_ELAUNCH)
         return set_error(cudaErrorInvalidConfiguration);
     if (rc) {
@@ -844,7 +771,7 @@ EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize();
 
 EXPORT cudaError_t cudaDeviceReset(void)
 {
-    /* keeps registrations; drops device memory and the sticky error */
+    /* keeps registrations; reloads modules on next use and clears the sticky error */
     pthread_mutex_lock(&rt.lock);
     for (struct rt_module *m = rt.modules; m; m = m->next) {
         emu_module_unload(m->mod);
@@ -855,9 +782,7 @@ EXPORT cudaError_t cudaDeviceReset(void)
     }
     for (struct rt_func *f = rt.funcs; f; f = f->next)
         f->index = -1;
-    emu_device_destroy(rt.dev);
-    rt.dev = NULL;
-    rt.sticky = cudaSuccess;
+    rt.sticky = cudaSuccess; /* the device and its memory stay: shared with the driver API */
     pthread_mutex_unlock(&rt.lock);
     last_error = cudaSuccess;
     return cudaSuccess;

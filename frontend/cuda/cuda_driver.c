@@ -1,0 +1,596 @@
+/* frontend/cuda/cuda_driver.c — libcuda.so.1: the CUDA driver API subset
+ * that samples use, on the emulator, and the owner of the process's one
+ * emulated device (shared.h).  Modules come from PTX text or nvcc
+ * fatbinaries (cuModuleLoad/LoadData/LoadDataEx); kernels launch with
+ * cuLaunchKernel.  A kernel fault is reported on stderr and is sticky, as on
+ * a GPU (CUDA_ERROR_ILLEGAL_ADDRESS and friends). */
+#include <cuda.h>
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/cuda/fatbin.h"
+#include "frontend/cuda/shared.h"
+#include "frontend/ptx.h"
+#include "mx/status.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+static struct mx_cuda_process proc;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static CUresult sticky;
+static int initialized;
+
+static unsigned long long env_num(const char *name, unsigned long long def)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return def;
+    char *end;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (*end) {
+        fprintf(stderr, "morpheus: ignoring %s='%s' (not a number)\n", name, v);
+        return def;
+    }
+    return x;
+}
+
+static void create(void)
+{
+    emu_config_default(&proc.cfg);
+    proc.cfg.num_sms = (uint32_t)env_num("MORPHEUS_SMS", proc.cfg.num_sms);
+    proc.cfg.mem_size = env_num("MORPHEUS_MEM_MB", proc.cfg.mem_size >> 20) << 20;
+    proc.cfg.watchdog_insns = env_num("MORPHEUS_MAX_INSNS", 100000000000ull);
+    proc.cfg.host_threads = (uint32_t)env_num("MORPHEUS_HOST_THREADS", 1);
+    const char *t = getenv("MORPHEUS_TIMEOUT");
+    if (t && *t)
+        proc.cfg.watchdog_seconds = atof(t);
+    const char *ext = getenv("MORPHEUS_ISA_EXT");
+    if (ext && *ext) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", ext);
+        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            int e = mx_ext_lookup(tok);
+            if (e == MX_EXT_NONE)
+                fprintf(stderr, "morpheus: unknown ISA extension '%s' in MORPHEUS_ISA_EXT\n", tok);
+            else
+                proc.ext_mask |= 1u << e;
+        }
+    }
+    proc.cfg.ext_mask = proc.ext_mask;
+    proc.quiet = getenv("MORPHEUS_QUIET") != NULL;
+    proc.ptx_override = getenv("MORPHEUS_PTX");
+    const char *sp = getenv("MORPHEUS_STATS");
+    if (sp && *sp && !(proc.stats = fopen(sp, "a")))
+        fprintf(stderr, "morpheus: cannot open MORPHEUS_STATS file %s: %s\n", sp, strerror(errno));
+    proc.status = emu_device_create(&proc.cfg, &proc.dev);
+    if (proc.status)
+        fprintf(stderr, "morpheus: cannot create the emulated device: %s\n", mx_strstatus(proc.status));
+}
+
+EXPORT struct mx_cuda_process *mx_cuda_process(void)
+{
+    pthread_once(&once, create);
+    return &proc;
+}
+
+EXPORT void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l, int rc, const struct emu_stats *st)
+{
+    static unsigned launches;
+    if (!proc.stats)
+        return;
+    pthread_mutex_lock(&lock);
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "launch", json_object_new_int((int)++launches));
+    json_object_object_add(o, "kernel", json_object_new_string(kernel));
+    json_object *g = json_object_new_array(), *b = json_object_new_array();
+    for (int i = 0; i < 3; i++) {
+        json_object_array_add(g, json_object_new_int64(l->grid[i]));
+        json_object_array_add(b, json_object_new_int64(l->block[i]));
+    }
+    json_object_object_add(o, "grid", g);
+    json_object_object_add(o, "block", b);
+    json_object_object_add(o, "dyn_smem", json_object_new_int64(l->dyn_smem));
+    json_object_object_add(o, "status", json_object_new_string(mx_status_name(rc)));
+    json_object_object_add(o, "warp_instructions", json_object_new_int64((int64_t)st->warp_insns));
+    json_object_object_add(o, "thread_instructions", json_object_new_int64((int64_t)st->thread_insns));
+    json_object_object_add(o, "wall_seconds", json_object_new_double(st->wall_seconds));
+    fprintf(proc.stats, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+    fflush(proc.stats);
+    json_object_put(o);
+    pthread_mutex_unlock(&lock);
+}
+
+/* ------------------------------------------------------------------ */
+
+struct CUmod_st {
+    struct mx_program prog;
+    struct emu_module *mod;
+};
+struct CUfunc_st {
+    struct CUmod_st *m;
+    int index;
+};
+struct CUctx_st { int dummy; };
+static struct CUctx_st the_ctx;
+static __thread CUcontext current;
+
+#define READY()                                   \
+    do {                                          \
+        if (!initialized)                         \
+            return CUDA_ERROR_NOT_INITIALIZED;    \
+        if (sticky)                               \
+            return sticky;                        \
+    } while (0)
+
+EXPORT CUresult cuInit(unsigned int flags)
+{
+    if (flags)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!mx_cuda_process()->dev)
+        return CUDA_ERROR_NO_DEVICE;
+    initialized = 1;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDriverGetVersion(int *v)
+{
+    if (!v)
+        return CUDA_ERROR_INVALID_VALUE;
+    *v = 13000;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGetCount(int *count)
+{
+    if (!initialized)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    *count = 1;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGet(CUdevice *dev, int ordinal)
+{
+    if (!initialized)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (ordinal != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    *dev = 0;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+    if (!initialized)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (dev != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    snprintf(name, (size_t)len, "Morpheus-emu (emulated, %u SMs, cc %u.%u)", proc.cfg.num_sms, proc.cfg.cc_major, proc.cfg.cc_minor);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceTotalMem(size_t *bytes, CUdevice dev)
+{
+    if (!initialized)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (dev != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    *bytes = proc.cfg.mem_size;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
+{
+    if (!initialized)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (dev != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    const struct emu_config *c = &proc.cfg;
+    switch (attrib) {
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = (int)c->max_threads_per_cta; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *pi = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *pi = 64; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *pi = 0x7fffffff; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *pi = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *pi = 48 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: *pi = 65536; break;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *pi = 32; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: *pi = 65536; break;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *pi = 1710000; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = (int)c->num_sms; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *pi = (int)c->cc_major; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *pi = (int)c->cc_minor; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *pi = (int)c->max_threads_per_sm; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: *pi = (int)c->shared_per_sm; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: *pi = (int)c->regs_per_sm; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *pi = (int)c->shared_per_cta; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: *pi = (int)c->max_ctas_per_sm; break;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *pi = 5 * 1024 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: *pi = 320; break;
+    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: *pi = 1; break;
+    case CU_DEVICE_ATTRIBUTE_INTEGRATED: case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: case CU_DEVICE_ATTRIBUTE_ECC_ENABLED:
+    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: *pi = 0; break;
+    default:
+        fprintf(stderr, "morpheus: cuDeviceGetAttribute: attribute %d is not modelled by the emulator\n", (int)attrib);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxCreate(CUcontext *pctx, CUctxCreateParams *params, unsigned int flags, CUdevice dev)
+{
+    (void)params, (void)flags;
+    if (!initialized)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (dev != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    *pctx = current = &the_ctx;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxDestroy(CUcontext ctx)
+{
+    if (ctx != &the_ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (current == ctx)
+        current = NULL;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxSynchronize(void)
+{
+    READY();
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxPushCurrent(CUcontext ctx)
+{
+    current = ctx;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxPopCurrent(CUcontext *pctx)
+{
+    if (pctx)
+        *pctx = current;
+    current = NULL;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxSetCurrent(CUcontext ctx)
+{
+    current = ctx;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxGetDevice(CUdevice *dev)
+{
+    *dev = 0;
+    return CUDA_SUCCESS;
+}
+
+/* Module from PTX text, or from a fatbinary / fatbinary wrapper. */
+static CUresult load_image(CUmodule *module, const void *image, size_t known_len, const char *name)
+{
+    READY();
+    const char *text = image;
+    char *owned = NULL;
+    size_t len;
+    char err[512];
+    uint32_t magic;
+    memcpy(&magic, image, 4);
+    if (magic == 0xBA55ED50u || magic == 0x466243B1u) {
+        const void *data = magic == 0x466243B1u ? fatbin_unwrap(image, err, sizeof err) : image;
+        struct fatbin_ptx fp;
+        if (!data || fatbin_find_ptx(data, 0, proc.cfg.cc_major * 10 + proc.cfg.cc_minor, &fp, err, sizeof err) ||
+            !(owned = fatbin_ptx_text(&fp, &len, err, sizeof err))) {
+            fprintf(stderr, "morpheus: %s\n", err);
+            return CUDA_ERROR_NO_BINARY_FOR_GPU;
+        }
+        text = owned;
+    } else if (magic == 0x464c457fu) {
+        fprintf(stderr, "morpheus: %s is a cubin (machine code); the emulator needs PTX\n", name);
+        return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    } else {
+        len = known_len ? known_len : strlen(text);
+    }
+    struct CUmod_st *m = calloc(1, sizeof *m);
+    if (!m) {
+        free(owned);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    struct fe_options opt = { 0 };
+    opt.ext_mask = proc.ext_mask;
+    struct mx_diag diag = { 0 };
+    diag.out = stderr;
+    int rc = fe_parse_ptx(text, len, name, &opt, &m->prog, &diag);
+    free(owned);
+    if (rc) {
+        mx_program_free(&m->prog);
+        free(m);
+        return CUDA_ERROR_INVALID_PTX;
+    }
+    if ((rc = emu_module_load(proc.dev, &m->prog, &m->mod, err, sizeof err))) {
+        fprintf(stderr, "morpheus: %s\n", err);
+        mx_program_free(&m->prog);
+        free(m);
+        return rc == MX_ENOMEM ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_IMAGE;
+    }
+    *module = m;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image) { return load_image(module, image, 0, "<cuModuleLoadData image>"); }
+
+EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int n, CUjit_option *o, void **v)
+{
+    (void)n, (void)o, (void)v;
+    return load_image(module, image, 0, "<cuModuleLoadDataEx image>");
+}
+
+EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname)
+{
+    READY();
+    char *text;
+    size_t len;
+    char err[512];
+    if (fe_read_file(fname, &text, &len, err, sizeof err)) {
+        fprintf(stderr, "morpheus: %s\n", err);
+        return CUDA_ERROR_FILE_NOT_FOUND;
+    }
+    CUresult r = load_image(module, text, len, fname);
+    free(text);
+    return r;
+}
+
+EXPORT CUresult cuModuleUnload(CUmodule m)
+{
+    if (!m)
+        return CUDA_ERROR_INVALID_HANDLE;
+    emu_module_unload(m->mod);
+    mx_program_free(&m->prog);
+    free(m);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule m, const char *name)
+{
+    READY();
+    if (!m)
+        return CUDA_ERROR_INVALID_HANDLE;
+    int fi = mx_program_find_func(&m->prog, name);
+    if (fi < 0 || !(m->prog.funcs[fi].flags & MX_FUNCF_ENTRY))
+        return CUDA_ERROR_NOT_FOUND;
+    struct CUfunc_st *f = calloc(1, sizeof *f);
+    if (!f)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    f->m = m;
+    f->index = fi;
+    *hfunc = f;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const char *name)
+{
+    READY();
+    uint64_t a, sz;
+    if (!m || emu_module_symbol(m->mod, name, &a, &sz))
+        return CUDA_ERROR_NOT_FOUND;
+    if (dptr)
+        *dptr = a;
+    if (bytes)
+        *bytes = sz;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction f)
+{
+    READY();
+    const struct mx_func *k = &f->m->prog.funcs[f->index];
+    switch (attrib) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = (int)proc.cfg.max_threads_per_cta; break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = (int)k->shared_size; break;
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)k->local_size; break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = (int)(k->nregs < 255 ? k->nregs : 255); break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION: case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
+        *pi = (int)(f->m->prog.version_major * 10 + f->m->prog.version_minor);
+        break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
+{
+    READY();
+    uint64_t a;
+    if (emu_malloc(proc.dev, bytesize, &a))
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    *dptr = a;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemFree(CUdeviceptr dptr)
+{
+    READY();
+    return emu_free(proc.dev, dptr) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemGetInfo(size_t *free_, size_t *total)
+{
+    READY();
+    uint64_t used = emu_mem_used(proc.dev);
+    *total = proc.cfg.mem_size;
+    *free_ = used < proc.cfg.mem_size ? proc.cfg.mem_size - used : 0;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
+{
+    READY();
+    return emu_memcpy_htod(proc.dev, dst, src, n) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
+{
+    READY();
+    return emu_memcpy_dtoh(proc.dev, dst, src, n) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    (void)s;
+    return cuMemcpyDtoH(dst, src, n);
+}
+
+EXPORT CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+    READY();
+    void *tmp = malloc(n ? n : 1);
+    if (!tmp)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    int rc = emu_memcpy_dtoh(proc.dev, tmp, src, n) || emu_memcpy_htod(proc.dev, dst, tmp, n);
+    free(tmp);
+    return rc ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemsetD8(CUdeviceptr dst, unsigned char uc, size_t n)
+{
+    READY();
+    return emu_memset(proc.dev, dst, uc, n) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemsetD32(CUdeviceptr dst, unsigned int ui, size_t n)
+{
+    READY();
+    for (size_t i = 0; i < n; i++)
+        if (emu_memcpy_htod(proc.dev, dst + 4 * i, &ui, 4))
+            return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fault_to_cu(int st)
+{
+    switch (st) {
+    case MX_EMEMFAULT: return CUDA_ERROR_ILLEGAL_ADDRESS;
+    case MX_EMISALIGNED: return CUDA_ERROR_MISALIGNED_ADDRESS;
+    case MX_EASSERT: return CUDA_ERROR_ASSERT;
+    case MX_EILLEGAL: case MX_EREGINDEX: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+    case MX_EWATCHDOG: return CUDA_ERROR_LAUNCH_TIMEOUT;
+    case MX_EUNSUPPORTED: return CUDA_ERROR_NOT_SUPPORTED;
+    default: return CUDA_ERROR_LAUNCH_FAILED;
+    }
+}
+
+EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,
+                               unsigned int bz, unsigned int shmem, CUstream hStream, void **kernelParams, void **extra)
+{
+    (void)hStream;
+    READY();
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (extra) {
+        fprintf(stderr, "morpheus: cuLaunchKernel: the 'extra' parameter form is not supported; pass kernelParams\n");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    const struct mx_program *g = &f->m->prog;
+    const struct mx_func *k = &g->funcs[f->index];
+    if (k->nparams && !kernelParams)
+        return CUDA_ERROR_INVALID_VALUE;
+    uint8_t *params = calloc(1, k->param_size + 8);
+    if (!params)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    for (uint32_t j = 0; j < k->nparams; j++) {
+        const struct mx_symbol *s = &g->syms[k->param + j];
+        memcpy(params + s->offset, kernelParams[j], s->size);
+    }
+    struct emu_launch l = { (uint32_t)f->index, { gx, gy, gz }, { bx, by, bz }, shmem, params, k->param_size };
+    struct emu_stats st;
+    struct emu_fault fault;
+    fflush(stdout);
+    int rc = emu_launch(proc.dev, f->m->mod, &l, &st, &fault);
+    fflush(stdout);
+    free(params);
+    mx_cuda_stats_record(mx_str(g, k->name), &l, rc, &st);
+    if (rc == MX_ELAUNCH)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (rc) {
+        fprintf(stderr, "morpheus: kernel %s faulted\n", mx_str(g, k->name));
+        emu_fault_print(stderr, &fault);
+        sticky = fault_to_cu(rc);
+        return sticky;
+    }
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuStreamCreate(CUstream *s, unsigned int flags)
+{
+    (void)flags;
+    *s = (CUstream)calloc(1, 16);
+    return *s ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+EXPORT CUresult cuStreamDestroy(CUstream s)
+{
+    free(s);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuStreamSynchronize(CUstream s)
+{
+    (void)s;
+    READY();
+    return CUDA_SUCCESS;
+}
+
+struct cuerr { CUresult code; const char *name, *text; };
+static const struct cuerr cuerrs[] = {
+    { CUDA_SUCCESS, "CUDA_SUCCESS", "no error" },
+    { CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument" },
+    { CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory" },
+    { CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "initialization error" },
+    { CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected" },
+    { CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal" },
+    { CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid" },
+    { CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context" },
+    { CUDA_ERROR_NO_BINARY_FOR_GPU, "CUDA_ERROR_NO_BINARY_FOR_GPU", "no kernel image is available for execution on the device" },
+    { CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed" },
+    { CUDA_ERROR_FILE_NOT_FOUND, "CUDA_ERROR_FILE_NOT_FOUND", "file not found" },
+    { CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle" },
+    { CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found" },
+    { CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered" },
+    { CUDA_ERROR_LAUNCH_TIMEOUT, "CUDA_ERROR_LAUNCH_TIMEOUT", "the launch timed out and was terminated" },
+    { CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "device-side assert triggered" },
+    { CUDA_ERROR_ILLEGAL_INSTRUCTION, "CUDA_ERROR_ILLEGAL_INSTRUCTION", "an illegal instruction was encountered" },
+    { CUDA_ERROR_MISALIGNED_ADDRESS, "CUDA_ERROR_MISALIGNED_ADDRESS", "misaligned address" },
+    { CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure" },
+    { CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported" },
+};
+
+EXPORT CUresult cuGetErrorName(CUresult error, const char **pStr)
+{
+    for (size_t i = 0; i < sizeof cuerrs / sizeof cuerrs[0]; i++)
+        if (cuerrs[i].code == error) {
+            *pStr = cuerrs[i].name;
+            return CUDA_SUCCESS;
+        }
+    *pStr = NULL;
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
+EXPORT CUresult cuGetErrorString(CUresult error, const char **pStr)
+{
+    for (size_t i = 0; i < sizeof cuerrs / sizeof cuerrs[0]; i++)
+        if (cuerrs[i].code == error) {
+            *pStr = cuerrs[i].text;
+            return CUDA_SUCCESS;
+        }
+    *pStr = NULL;
+    return CUDA_ERROR_INVALID_VALUE;
+}

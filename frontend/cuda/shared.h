@@ -1,0 +1,25 @@
+/* frontend/cuda/shared.h — the one emulated device of a process, owned by
+ * libcuda.so.1 and used by libcudart.so.13 too, so a program that mixes the
+ * runtime and driver APIs sees one GPU with one memory. */
+#ifndef MX_CUDA_SHARED_H
+#define MX_CUDA_SHARED_H
+#include <stdio.h>
+#include "emu/emu.h"
+
+struct mx_cuda_process {
+    struct emu_device *dev;
+    struct emu_config cfg;       /* as configured from MORPHEUS_* */
+    uint32_t ext_mask;
+    const char *ptx_override;    /* MORPHEUS_PTX */
+    FILE *stats;                 /* MORPHEUS_STATS, JSON lines, or NULL */
+    int quiet;
+    int status;                  /* MX_OK, or why the device could not be created */
+};
+
+/* Creates the device on first call (reading MORPHEUS_* from the
+ * environment); returns the process state, dev == NULL on failure. */
+__attribute__((visibility("default"))) struct mx_cuda_process *mx_cuda_process(void);
+/* Appends one launch record to the stats file, if any. */
+__attribute__((visibility("default"))) void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l, int rc,
+                                                                  const struct emu_stats *st);
+#endif
