@@ -427,14 +427,22 @@ int mx_disasm_program(FILE *out, const struct mx_program *p)
 {
     fprintf(out, "//\n// Disassembled by morpheus from %s\n//\n\n", p->source_name ? p->source_name : "<input>");
     fprintf(out, ".version %u.%u\n", p->version_major, p->version_minor);
-    fprintf(out, ".target sm_%u", p->target_sm);
-    if (p->target_flags & 1)
-        fputs(", texmode_independent", out);
-    if (p->target_flags & 2)
-        fputs(", map_f64_to_f32", out);
-    if (p->target_flags & 4)
-        fputs(", debug", out);
-    fprintf(out, "\n.address_size %u\n\n", p->address_size);
+    if (p->target_sm || p->target_flags) { /* a module without .target disassembles without one */
+        static const char *const flagname[] = { "texmode_independent", "map_f64_to_f32", "debug" };
+        const char *sep = " ";
+        fputs(".target", out);
+        if (p->target_sm) {
+            fprintf(out, " sm_%u", p->target_sm);
+            sep = ", ";
+        }
+        for (int b = 0; b < 3; b++)
+            if (p->target_flags >> b & 1) {
+                fprintf(out, "%s%s", sep, flagname[b]);
+                sep = ", ";
+            }
+        fputc('\n', out);
+    }
+    fprintf(out, ".address_size %u\n\n", p->address_size);
     for (uint32_t k = 0; k < p->nitems; k++) {
         const struct mx_event *e = &p->items[k];
         switch (e->kind) {

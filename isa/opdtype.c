@@ -67,6 +67,8 @@ int mx_opd_type(const struct mx_insn *in, int slot)
     case MX_OP_VADD2: case MX_OP_VADD4: case MX_OP_VSUB2: case MX_OP_VSUB4: case MX_OP_VAVRG2: case MX_OP_VAVRG4:
     case MX_OP_VABSDIFF2: case MX_OP_VMIN2: case MX_OP_VMIN4: case MX_OP_VMAX2: case MX_OP_VMAX4:
         return slot == 1 ? t1 : slot == 2 ? in->type[2] : t0;
+    case MX_OP_ALLOCA:
+        return slot == 2 ? MX_T_U32 : t0;
     case MX_OP_ELECT:
         return slot == 1 ? MX_T_PRED : MX_T_B32;
     case MX_OP_MMA: case MX_OP_LDMATRIX: case MX_OP_STMATRIX:

@@ -1,0 +1,39 @@
+/* memsys/bloom.h — the Morpheus hit/miss predictor of one extended-LLC set
+ * (MICRO'22 §4.1.2): two Bloom filters BF1/BF2 of 256 bits, partitioned H3
+ * hashing.  Queries read BF1 (never a false negative: BF1 holds at least every
+ * block in the set); every access inserts into both; once BF2 has seen
+ * `assoc` distinct most-recently-used blocks it holds every block of the LRU
+ * set, so BF1 is cleared and the two swap. */
+#ifndef MX_MEMSYS_BLOOM_H
+#define MX_MEMSYS_BLOOM_H
+#include <stdint.h>
+
+#define BLOOM_BITS 256           /* 32 bytes per filter, as in the paper */
+#define BLOOM_MAX_K 8
+
+/* H3 hash family: one random 64 x 32 bit matrix per hash function. */
+struct bloom_h3 {
+    unsigned k;                  /* hash functions (1..BLOOM_MAX_K) */
+    uint32_t q[BLOOM_MAX_K][64]; /* q[j][i]: row i of hash j's matrix */
+};
+
+struct bloom_pred {
+    uint64_t bf[2][BLOOM_BITS / 64];
+    uint8_t active;              /* which of bf[] is BF1 (queried) */
+    uint16_t n;                  /* distinct blocks inserted into BF2 since the last swap */
+    uint16_t assoc;              /* associativity of the set */
+    uint32_t swaps;              /* statistics */
+};
+
+/* Fills h with k hash functions from a fixed seed (deterministic). */
+void bloom_h3_init(struct bloom_h3 *h, unsigned k, uint64_t seed);
+/* Bit index in [0, BLOOM_BITS) of hash j of a block address (partitioned:
+ * hash j owns bits [j*m/k, (j+1)*m/k)). */
+unsigned bloom_h3_bit(const struct bloom_h3 *h, unsigned j, uint64_t block);
+
+void bloom_pred_init(struct bloom_pred *p, unsigned assoc);
+/* 1 if the block may be in the set (predicted hit), 0 if certainly not. */
+int bloom_pred_query(const struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block);
+/* The block was inserted into or re-used in the set. */
+void bloom_pred_access(struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block);
+#endif
