@@ -68,7 +68,7 @@ struct emu_xinsn {
     uint8_t space;                /* memory operand space (enum emu_space) */
     uint8_t size;                 /* access size in bytes of one element */
     uint8_t flags;                /* handler-specific */
-    uint8_t pad_;
+    uint8_t unit;                 /* enum mx_unit of the opcode (statistics) */
 };
 
 enum emu_space { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONST, SP_PARAM_KERNEL,
@@ -123,6 +123,7 @@ struct emu_warp {
     uint32_t bar_id;          /* barrier waited on */
     uint64_t insns;           /* warp instructions executed */
     uint64_t thread_insns;    /* thread instructions executed */
+    uint64_t unit_insns[16];  /* warp instructions per enum mx_unit */
     uint8_t *local;           /* per-thread local memory: local + lane * local_size */
     uint64_t local_size;      /* bytes of local memory per thread */
     uint64_t local_top;       /* first free offset in each thread's local memory (frames) */

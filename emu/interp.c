@@ -195,6 +195,48 @@ int emu_lanes_exit(struct emu_warp *w, uint32_t m)
     return resume(w);
 }
 
+/* Lanes of the kernel's frame that wait in the SIMT stack (not running now)
+ * at an unguarded ret/exit, reached directly or through unconditional bra,
+ * leave now.  A barrier waits for every non-exited thread, and on the GPU
+ * such threads exit on their own while their warp's other lanes wait at the
+ * barrier: the early return `if (i >= n) return; ... __syncthreads();`,
+ * which nvcc compiles to a branch to the final ret, the branch's join point.
+ * Called before a warp blocks at a barrier. */
+void emu_exit_parked(struct emu_warp *w);
+void emu_exit_parked(struct emu_warp *w)
+{
+    if (w->nframes != 1 || w->nsimt < 2)
+        return;
+    const struct emu_xinsn *xs = w->k->x;
+    uint32_t leave = 0;
+    for (uint32_t i = 0; i < w->nsimt; i++) {
+        uint32_t lanes = w->simt[i].mask & ~w->exited & ~w->active & ~leave, pc = w->simt[i].pc;
+        for (int hop = 0; lanes && hop < 8 && pc <= w->fend; hop++) {
+            if (pc == w->fend) { /* falling off the end: an implicit ret */
+                leave |= lanes;
+                break;
+            }
+            const struct emu_xinsn *x = &xs[pc];
+            if (x->guard != REF_NONE)
+                break;
+            if (x->in->op == MX_OP_RET || x->in->op == MX_OP_EXIT) {
+                leave |= lanes;
+                break;
+            }
+            if (x->in->op != MX_OP_BRA)
+                break;
+            pc = x->r[0];
+        }
+    }
+    if (!leave)
+        return;
+    w->exited |= leave;
+    for (uint32_t i = 0; i < w->nsimt; i++)
+        w->simt[i].mask &= ~leave;
+    w->frames[0].call_mask &= ~leave;
+    emu_cta_thread_exit(w, (uint32_t)__builtin_popcount(leave));
+}
+
 int emu_lanes_return(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     (void)x;
@@ -341,6 +383,7 @@ int emu_warp_run(struct emu_warp *w, uint32_t budget)
         if (x->guard != REF_NONE)
             m &= emu_pred(w, x->guard);
         w->insns++;
+        w->unit_insns[x->unit]++;
         w->thread_insns += (uint32_t)__builtin_popcount(w->active);
         if (!m) {
             w->pc++;

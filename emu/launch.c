@@ -455,6 +455,7 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
     if (!fn)
         fn = emu_bind_special(in, x, 0); /* the "unsupported instruction" handler */
     x->fn = fn;
+    x->unit = mx_opinfo(in->op)->unit;
 }
 
 static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int *rc)
@@ -779,6 +780,51 @@ void emu_cta_thread_exit(struct emu_warp *w, uint32_t nthreads)
     barrier_release(w->cta);
 }
 
+/* The instruction a stopped warp is at, for reports: a warp waiting at a
+ * barrier is at the barrier (its handler already moved pc past it); a warp
+ * that fell off the end of a function is at the function's last instruction. */
+static uint32_t warp_pc(const struct emu_kernel *k, const struct emu_warp *w)
+{
+    uint32_t pc = w->pc;
+    if (w->state == WS_BARRIER && pc > 0)
+        pc--;
+    if (pc >= w->fend && w->fend > 0)
+        pc = w->fend - 1;
+    return pc < k->prog->ninsns ? pc : 0;
+}
+
+/* Stops a CTA that ran past a watchdog limit: the fault names the first
+ * unfinished warp's instruction, the detail every unfinished warp's line.
+ * `fmt` takes either n (instruction budget) or secs (wall clock). */
+static void watchdog_stop(struct emu_cta *c, const char *fmt, unsigned long long n, double secs)
+{
+    struct launch_state *ls = c->ls;
+    const struct emu_kernel *k = ls->k;
+    struct emu_warp *w = &c->warps[0];
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        if (c->warps[i].state != WS_DONE) {
+            w = &c->warps[i];
+            break;
+        }
+    uint32_t at = w->pc;
+    w->pc = warp_pc(k, w);
+    if (n)
+        emu_fault(w, &k->x[w->pc], MX_EWATCHDOG, -1, 0, 0, fmt, n);
+    else
+        emu_fault(w, &k->x[w->pc], MX_EWATCHDOG, -1, 0, 0, fmt, secs);
+    w->pc = at;
+    pthread_mutex_lock(&ls->fault_lock);
+    if (ls->fault.status == MX_EWATCHDOG && !memcmp(ls->fault.cta, c->ctaid, sizeof c->ctaid) && !ls->fault.detail[0]) {
+        char *p = ls->fault.detail;
+        size_t len = 0;
+        for (uint32_t i = 0; i < c->nwarps && len < sizeof ls->fault.detail - 64; i++)
+            if (c->warps[i].state != WS_DONE)
+                len += (size_t)snprintf(p + len, sizeof ls->fault.detail - len, "%swarp %u at PTX line %u",
+                                        len ? "; " : "still running: ", i, k->prog->insns[warp_pc(k, &c->warps[i])].line);
+    }
+    pthread_mutex_unlock(&ls->fault_lock);
+}
+
 #define QUANTUM 4096 /* warp instructions a warp runs before the next gets a turn */
 
 static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint8_t *shared_buf)
@@ -852,27 +898,12 @@ static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint
         for (uint32_t i = 0; i < c->nwarps; i++)
             mine += c->warps[i].insns;
         if (budget && total + mine > budget) {
-            struct emu_warp *w = &c->warps[0];
-            for (uint32_t i = 0; i < c->nwarps; i++)
-                if (c->warps[i].state != WS_DONE) {
-                    w = &c->warps[i];
-                    break;
-                }
-            emu_fault(w, &k->x[w->pc < k->prog->ninsns ? w->pc : 0], MX_EWATCHDOG, -1, 0, 0,
-                      "watchdog: kernel exceeded %llu warp instructions (--max-insns)", (unsigned long long)budget);
-            char *p = ls->fault.detail;
-            size_t n = strlen(p);
-            for (uint32_t i = 0; i < c->nwarps && n < sizeof ls->fault.detail - 64; i++)
-                if (c->warps[i].state != WS_DONE)
-                    n += (size_t)snprintf(p + n, sizeof ls->fault.detail - n, "%swarp %u at PTX line %u", n ? "; " : "still running: ",
-                                          i, k->prog->insns[c->warps[i].pc].line);
+            watchdog_stop(c, "watchdog: kernel exceeded %llu warp instructions (--max-insns)", (unsigned long long)budget, 0.0);
             rc = MX_EWATCHDOG;
             break;
         }
         if (d->cfg.watchdog_seconds > 0 && now() - ls->t0 > d->cfg.watchdog_seconds) {
-            struct emu_warp *w = &c->warps[0];
-            emu_fault(w, NULL, MX_EWATCHDOG, -1, 0, 0, "watchdog: kernel ran longer than %.1f s (--timeout)",
-                      d->cfg.watchdog_seconds);
+            watchdog_stop(c, "watchdog: kernel ran longer than %.1f s (--timeout)", 0, d->cfg.watchdog_seconds);
             rc = MX_EWATCHDOG;
             break;
         }
@@ -888,15 +919,23 @@ static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint
                 break;
             uint32_t b = w->bar_id;
             uint32_t expect = c->bar_expected[b] ? c->bar_expected[b] : c->live_threads;
+            uint32_t at = w->pc;
+            w->pc = warp_pc(k, w); /* report the barrier the warp waits at */
             emu_fault(w, &k->x[w->pc], MX_EDEADLOCK, -1, 0, 0,
                       "barrier deadlock: barrier %u has %u of %u threads and no warp can make progress", b,
                       c->bar_arrived[b], expect);
-            char *p = ls->fault.detail;
-            size_t n = 0;
-            for (uint32_t i = 0; i < c->nwarps && n < sizeof ls->fault.detail - 80; i++)
-                if (c->warps[i].state == WS_BARRIER)
-                    n += (size_t)snprintf(p + n, sizeof ls->fault.detail - n, "%swarp %u waits at PTX line %u (barrier %u)",
-                                          n ? "; " : "", i, k->prog->insns[c->warps[i].pc].line, c->warps[i].bar_id);
+            w->pc = at;
+            pthread_mutex_lock(&ls->fault_lock);
+            if (ls->fault.status == MX_EDEADLOCK && !memcmp(ls->fault.cta, c->ctaid, sizeof c->ctaid) && !ls->fault.detail[0]) {
+                char *p = ls->fault.detail;
+                size_t n = 0;
+                for (uint32_t i = 0; i < c->nwarps && n < sizeof ls->fault.detail - 80; i++)
+                    if (c->warps[i].state == WS_BARRIER)
+                        n += (size_t)snprintf(p + n, sizeof ls->fault.detail - n, "%swarp %u waits at PTX line %u (barrier %u)",
+                                              n ? "; " : "", i, k->prog->insns[warp_pc(k, &c->warps[i])].line,
+                                              c->warps[i].bar_id);
+            }
+            pthread_mutex_unlock(&ls->fault_lock);
             rc = MX_EDEADLOCK;
             break;
         }
@@ -905,6 +944,9 @@ static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint
     for (uint32_t i = 0; i < c->nwarps; i++) {
         wi += c->warps[i].insns;
         ti += c->warps[i].thread_insns;
+        for (int u = 0; u < 16; u++)
+            if (c->warps[i].unit_insns[u])
+                __atomic_add_fetch(&ls->unit_insns[u], c->warps[i].unit_insns[u], __ATOMIC_RELAXED);
         warp_release(&c->warps[i]);
     }
     __atomic_add_fetch(&ls->warp_insns, wi, __ATOMIC_RELAXED);
@@ -1017,6 +1059,7 @@ int emu_launch(struct emu_device *d, struct emu_module *m, const struct emu_laun
     pthread_mutex_destroy(&ls.fault_lock);
     if (stats) {
         stats->warp_insns = ls.warp_insns;
+        memcpy(stats->unit_insns, ls.unit_insns, sizeof stats->unit_insns);
         stats->thread_insns = ls.thread_insns;
         stats->ctas = ls.ncta;
         stats->warps = ls.ncta * ((l->block[0] * l->block[1] * l->block[2] + WARP - 1) / WARP);
