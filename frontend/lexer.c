@@ -198,6 +198,10 @@ again:
             lx->p++;
         }
         if (lx->p + 1 >= e) {
+            if (lx->p < e && *lx->p == '\n') { /* the last byte was not looked at by the loop */
+                lx->line++;
+                lx->linestart = lx->p + 1;
+            }
             lx->p = e;
             fe_error(lx->diag, l0, c0, start, 2, "unterminated comment");
             t->kind = TK_ERROR;
