@@ -126,6 +126,7 @@ struct emu_warp {
     uint64_t unit_insns[16];  /* warp instructions per enum mx_unit */
     uint8_t *local;           /* per-thread local memory: local + lane * local_size */
     uint64_t local_size;      /* bytes of local memory per thread */
+    uint64_t local_cap;       /* bytes allocated at `local` (reused across CTAs) */
     uint64_t local_top;       /* first free offset in each thread's local memory (frames) */
     struct emu_fault *fault;  /* where a fault report goes (the launch's) */
     uint64_t cache_page;      /* last device page touched (fast path), ~0 if none */

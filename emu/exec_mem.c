@@ -73,19 +73,85 @@ static inline uint8_t *elem_ptr(struct emu_warp *w, const struct emu_xinsn *x, u
     return emu_mem_lane(w, x, x->space, a, size, l, write);
 }
 
+/* Warp-wide fast path for global (or generic-to-global) scalar accesses:
+ * when every active lane's element lies in one device page inside the
+ * allocation the warp touched last, one bounds check covers the warp.
+ * Returns the host pointer of address `lo` (the lowest), or NULL when the
+ * per-lane path must be taken (nothing recorded then). */
+static inline uint8_t *warp_span(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m, const uint64_t *addr,
+                                 unsigned size, uint64_t *lo_out)
+{
+    if ((x->space != SP_GLOBAL && x->space != SP_GENERIC && x->space != SP_SHARED) || (x->flags & XF_LOCAL_FRAME))
+        return NULL;
+    uint64_t lo = UINT64_MAX, hi = 0, orv = 0;
+    FOR_LANES(m, {
+        uint64_t a = addr[l];
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+        orv |= a;
+    });
+    if (orv & (size - 1))
+        return NULL;
+    if (x->space == SP_SHARED) {
+        uint64_t ssz;
+        uint8_t *sh = emu_cta_shared(w->cta, &ssz);
+        if (hi + size > ssz || hi + size < hi)
+            return NULL;
+        *lo_out = lo;
+        return sh + lo;
+    }
+    if (lo < MEM_GLOBAL_BASE)
+        return NULL;
+    hi += size;
+    if (((lo - MEM_GLOBAL_BASE) >> PAGE_SHIFT) != ((hi - 1 - MEM_GLOBAL_BASE) >> PAGE_SHIFT))
+        return NULL;
+    struct emu_device *d = w->dev;
+    uint32_t la = w->last_alloc;
+    if (la >= d->nallocs)
+        return NULL;
+    const struct emu_alloc *al = emu_alloc_at(d, la);
+    if (!al->live || lo < al->base || hi > al->base + al->size)
+        return NULL;
+    if (((lo - MEM_GLOBAL_BASE) >> PAGE_SHIFT) != w->cache_page)
+        return NULL;
+    *lo_out = lo;
+    return w->cache_ptr + ((lo - MEM_GLOBAL_BASE) & ((1u << PAGE_SHIFT) - 1));
+}
+
 /* Opcode: ld{.space}{.vN}.type d, [a]   Synopsis: d = mem[a] (sign-extended for .s8/.s16/.s32) */
 static int h_ld(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     const uint64_t *base = SRC(1);
     unsigned size = x->size, nv = x->aux2 ? x->aux2 : 1;
     int sgn = x->flags & 1;
+    if (nv == 1 && x->space == SP_PARAM_KERNEL && (x->r[1] & REF_CONST) && x->r[0] != REF_NONE) {
+        /* kernel parameter at a constant offset: one read, broadcast */
+        uint8_t *p = param_ptr(w, x, lane_addr(w, x, base, 0), size, 0, 0);
+        if (!p)
+            return EX_FAULT;
+        uint64_t v = rd_n(p, size), *d = DST(0);
+        if (sgn)
+            v = (uint64_t)sext(v, size * 8);
+        FOR_LANES(m, d[l] = v);
+        return EX_NEXT;
+    }
     if (nv == 1) {
         uint64_t *d = x->r[0] == REF_NONE ? NULL : DST(0);
+        uint64_t addr[WARP], lo;
+        FOR_LANES(m, addr[l] = lane_addr(w, x, base, l));
+        uint8_t *pl = warp_span(w, x, m, addr, size, &lo);
+        if (pl && d) {
+            if (size == 4 && !sgn)
+                FOR_LANES(m, { uint32_t v; memcpy(&v, pl + (addr[l] - lo), 4); d[l] = v; });
+            else
+                FOR_LANES(m, { uint64_t v = rd_n(pl + (addr[l] - lo), size); d[l] = sgn ? (uint64_t)sext(v, size * 8) : v; });
+            return EX_NEXT;
+        }
         uint32_t mm = m;
         while (mm) {
             int l = __builtin_ctz(mm);
             mm &= mm - 1;
-            uint8_t *p = elem_ptr(w, x, lane_addr(w, x, base, l), size, l, 0);
+            uint8_t *p = elem_ptr(w, x, addr[l], size, l, 0);
             if (!p)
                 return EX_FAULT;
             uint64_t v = rd_n(p, size);
@@ -120,11 +186,24 @@ static int h_st(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     unsigned size = x->size, nv = x->aux2 ? x->aux2 : 1;
     if (nv == 1) {
         const uint64_t *v = SRC(1);
+        uint64_t addr[WARP], lo;
+        FOR_LANES(m, addr[l] = lane_addr(w, x, base, l));
+        uint8_t *pl = warp_span(w, x, m, addr, size, &lo);
+        if (pl) {
+            /* lanes in lane order: the highest lane wins when addresses repeat */
+            uint32_t mm = m;
+            while (mm) {
+                int l = __builtin_ctz(mm);
+                mm &= mm - 1;
+                wr_n(pl + (addr[l] - lo), v[l], size);
+            }
+            return EX_NEXT;
+        }
         uint32_t mm = m;
         while (mm) {
             int l = __builtin_ctz(mm);
             mm &= mm - 1;
-            uint8_t *p = elem_ptr(w, x, lane_addr(w, x, base, l), size, l, 1);
+            uint8_t *p = elem_ptr(w, x, addr[l], size, l, 1);
             if (!p)
                 return EX_FAULT;
             wr_n(p, v[l], size);

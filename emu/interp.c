@@ -79,10 +79,13 @@ static void enter_frame(struct emu_warp *w)
 int emu_warp_start(struct emu_warp *w, uint32_t entry, uint32_t mask, uint8_t *kernel_params)
 {
     const struct mx_func *f = &w->k->prog->funcs[entry];
-    w->frames_cap = 4;
-    w->frames = calloc(w->frames_cap, sizeof *w->frames);
-    if (!w->frames)
-        return MX_ENOMEM;
+    if (!w->frames) {
+        w->frames_cap = 4;
+        w->frames = calloc(w->frames_cap, sizeof *w->frames);
+        if (!w->frames)
+            return MX_ENOMEM;
+    }
+    w->nsimt = 0;
     w->nframes = 1;
     if (frame_alloc(w, &w->frames[0], entry))
         return MX_ENOMEM;

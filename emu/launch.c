@@ -702,7 +702,7 @@ static void warp_init_sregs(struct emu_warp *w, const struct emu_launch *l, stru
 /* Frees everything a warp allocated (frames beyond the first included). */
 static void warp_release(struct emu_warp *w)
 {
-    for (uint32_t i = 0; i < w->nframes; i++)
+    for (uint32_t i = 0; i < w->frames_cap; i++) /* every frame ever used keeps buffers */
         emu_frame_release(&w->frames[i]);
     free(w->frames);
     free(w->simt);
@@ -827,7 +827,28 @@ static void watchdog_stop(struct emu_cta *c, const char *fmt, unsigned long long
 
 #define QUANTUM 4096 /* warp instructions a warp runs before the next gets a turn */
 
-static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint8_t *shared_buf)
+/* Warps a worker reuses from CTA to CTA: their frames, SIMT stacks and
+ * local memory keep their capacity, so a CTA allocates nothing. */
+struct warp_pool { struct emu_warp *w; uint32_t n; };
+
+/* Clears a pooled warp for a new CTA, keeping its buffers. */
+static void warp_recycle(struct emu_warp *w)
+{
+    struct emu_frame *frames = w->frames;
+    uint32_t frames_cap = w->frames_cap, simt_cap = w->simt_cap;
+    struct emu_simt *simt = w->simt;
+    uint8_t *local = w->local;
+    uint64_t local_cap = w->local_cap;
+    memset(w, 0, sizeof *w);
+    w->frames = frames;
+    w->frames_cap = frames_cap;
+    w->simt = simt;
+    w->simt_cap = simt_cap;
+    w->local = local;
+    w->local_cap = local_cap;
+}
+
+static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint8_t *shared_buf, struct warp_pool *pool)
 {
     const struct emu_launch *l = ls->l;
     struct emu_kernel *k = ls->k;
@@ -845,12 +866,19 @@ static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint
     c->shared_size = (uint64_t)k->shared_static + l->dyn_smem;
     c->shared = shared_buf;
     memset(shared_buf, 0, c->shared_size);
-    c->warps = calloc(c->nwarps, sizeof *c->warps);
-    if (!c->warps)
-        return MX_ENOMEM;
+    if (pool->n < c->nwarps) {
+        struct emu_warp *pw = realloc(pool->w, c->nwarps * sizeof *pw);
+        if (!pw)
+            return MX_ENOMEM;
+        memset(pw + pool->n, 0, (c->nwarps - pool->n) * sizeof *pw);
+        pool->w = pw;
+        pool->n = c->nwarps;
+    }
+    c->warps = pool->w;
     int rc = MX_OK;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         struct emu_warp *w = &c->warps[i];
+        warp_recycle(w);
         w->cta = c;
         w->k = k;
         w->dev = d;
@@ -861,11 +889,18 @@ static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint
         w->red_ref = REF_NONE;
         w->last_alloc = UINT32_MAX;
         w->local_size = k->max_local;
-        w->local = w->local_size ? calloc((size_t)WARP, w->local_size) : NULL;
-        if (w->local_size && !w->local) {
-            rc = MX_ENOMEM;
-            break;
+        if (w->local_size * WARP > w->local_cap) {
+            free(w->local);
+            w->local_cap = w->local_size * WARP;
+            w->local = malloc(w->local_cap);
+            if (!w->local) {
+                w->local_cap = 0;
+                rc = MX_ENOMEM;
+                break;
+            }
         }
+        if (w->local_size)
+            memset(w->local, 0, w->local_size * WARP);
         uint32_t mask = w->nthreads == WARP ? FULL_MASK : (1u << w->nthreads) - 1;
         if ((rc = emu_warp_start(w, k->entry, mask, ls->params))) {
             break;
@@ -947,11 +982,9 @@ static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint
         for (int u = 0; u < 16; u++)
             if (c->warps[i].unit_insns[u])
                 __atomic_add_fetch(&ls->unit_insns[u], c->warps[i].unit_insns[u], __ATOMIC_RELAXED);
-        warp_release(&c->warps[i]);
     }
     __atomic_add_fetch(&ls->warp_insns, wi, __ATOMIC_RELAXED);
     __atomic_add_fetch(&ls->thread_insns, ti, __ATOMIC_RELAXED);
-    free(c->warps);
     return rc;
 }
 
@@ -961,6 +994,7 @@ static void *worker(void *arg)
     uint64_t shared_bytes = (uint64_t)ls->k->shared_static + ls->l->dyn_smem;
     uint8_t *shared = malloc(shared_bytes ? shared_bytes : 1);
     struct emu_cta cta;
+    struct warp_pool pool = { NULL, 0 };
     if (!shared) {
         pthread_mutex_lock(&ls->fault_lock);
         if (!ls->faulted) {
@@ -977,7 +1011,7 @@ static void *worker(void *arg)
         uint64_t id = __atomic_fetch_add(&ls->next_cta, 1, __ATOMIC_RELAXED);
         if (id >= ls->ncta)
             break;
-        int rc = run_cta(ls, id, &cta, shared);
+        int rc = run_cta(ls, id, &cta, shared, &pool);
         if (rc && !ls->faulted) {
             pthread_mutex_lock(&ls->fault_lock);
             if (!ls->faulted) {
@@ -988,6 +1022,9 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&ls->fault_lock);
         }
     }
+    for (uint32_t i = 0; i < pool.n; i++)
+        warp_release(&pool.w[i]);
+    free(pool.w);
     free(shared);
     return NULL;
 }
