@@ -8,10 +8,11 @@
 
 static inline uint64_t lane_addr(const struct emu_warp *w, const struct emu_xinsn *x, const uint64_t *base, int l)
 {
-    uint64_t a = base[l];
+    /* [reg+imm] is computed at the register's width: with a 32-bit register
+     * the sum wraps at 2^32 (nvcc relies on it: add.s32 %r, %r, -140 then [%r+144]) */
+    uint64_t a = base[l] + (uint64_t)x->off;
     if (x->flags & XF_BASE32)
         a = (uint32_t)a;
-    a += (uint64_t)x->off;
     if (x->flags & XF_LOCAL_FRAME)
         a += w->frames[w->nframes - 1].local_base;
     return a;

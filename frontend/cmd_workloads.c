@@ -113,6 +113,7 @@ static int run_one(const char *name, const char *size, const char *compiler, con
     char th[16];
     snprintf(th, sizeof th, "%d", threads);
     double t0 = now();
+    fflush(stdout); /* the child must not inherit (and print again) our buffered table */
     pid_t pid = fork();
     if (pid < 0)
         return -1;
