@@ -265,6 +265,8 @@ uint8_t *emu_cta_shared(struct emu_cta *c, uint64_t *size);
  * `space` SP_GENERIC resolves the window first. */
 uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int space, uint64_t addr, unsigned size,
                       int lane, int write);
+/* Page holding a global address (allocated on first touch), no checks. */
+uint8_t *emu_mem_page(struct emu_device *d, uint64_t addr);
 /* Device global memory without a warp (host copies); NULL if unmapped. */
 uint8_t *emu_mem_global(struct emu_device *dev, uint64_t addr, uint64_t size, int *status);
 

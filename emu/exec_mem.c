@@ -108,13 +108,21 @@ static inline uint8_t *warp_span(struct emu_warp *w, const struct emu_xinsn *x, 
         return NULL;
     struct emu_device *d = w->dev;
     uint32_t la = w->last_alloc;
-    if (la >= d->nallocs)
-        return NULL;
-    const struct emu_alloc *al = emu_alloc_at(d, la);
-    if (!al->live || lo < al->base || hi > al->base + al->size)
-        return NULL;
-    if (((lo - MEM_GLOBAL_BASE) >> PAGE_SHIFT) != w->cache_page)
-        return NULL;
+    const struct emu_alloc *al = la < d->nallocs ? emu_alloc_at(d, la) : NULL;
+    if (!al || !al->live || lo < al->base || hi > al->base + al->size) {
+        int i = emu_alloc_find(d, lo, hi - lo);
+        if (i < 0)
+            return NULL; /* the per-lane path reports the fault */
+        w->last_alloc = (uint32_t)i;
+    }
+    uint64_t pn = (lo - MEM_GLOBAL_BASE) >> PAGE_SHIFT;
+    if (pn != w->cache_page) {
+        uint8_t *pg = emu_mem_page(d, lo);
+        if (!pg)
+            return NULL;
+        w->cache_page = pn;
+        w->cache_ptr = pg;
+    }
     *lo_out = lo;
     return w->cache_ptr + ((lo - MEM_GLOBAL_BASE) & ((1u << PAGE_SHIFT) - 1));
 }

@@ -21,19 +21,22 @@ void emu_frame_release(struct emu_frame *f)
     memset(f, 0, sizeof *f);
 }
 
-/* Makes *buf hold at least n zeroed bytes. */
+/* Makes *buf hold at least n bytes, zeroed when first allocated.  A reused
+ * buffer keeps its old contents: registers are written before they are read
+ * in every valid PTX program, and zeroing each warp's register file for
+ * every CTA cost more than running small kernels. */
 static int need(void *pbuf, size_t *cap, size_t n)
 {
     uint8_t **buf = pbuf;
     if (n > *cap) {
-        void *p = realloc(*buf, n);
-        if (!p)
+        free(*buf);
+        *buf = calloc(1, n);
+        if (!*buf) {
+            *cap = 0;
             return -1;
-        *buf = p;
+        }
         *cap = n;
     }
-    if (n)
-        memset(*buf, 0, n);
     return 0;
 }
 

@@ -64,6 +64,8 @@ static uint8_t *page_of(struct emu_device *d, uint64_t addr)
     return expected;
 }
 
+uint8_t *emu_mem_page(struct emu_device *d, uint64_t addr) { return page_of(d, addr); }
+
 /* ------------------------------------------------------------ allocator */
 
 static int sorted_insert(struct emu_device *d, uint32_t idx)
