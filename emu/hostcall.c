@@ -1,9 +1,13 @@
 /* emu/hostcall.c — functions a PTX program may call that run on the host:
  * vprintf (CUDA device printf: format string and packed argument buffer),
- * malloc and free (device heap), __assertfail (device assert).  One table;
- * add a row to add a function. */
+ * malloc and free (device heap), __assertfail (device assert).  One table of
+ * extern functions with their PTX signatures; a call unpacks each lane's
+ * .param arguments by that signature and calls the host implementation
+ * through libffi, so adding a function is adding a row and a C function
+ * taking (struct hostctx *, args...). */
 #include "emu/interp.h"
 
+#include <ffi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,13 +28,16 @@ static int read_str(struct emu_warp *w, const struct emu_xinsn *x, uint64_t addr
 }
 
 /* CUDA printf: arguments are packed in the buffer, each aligned to its own
- * size (4 or 8); floats are promoted to double as in C varargs. */
+ * size (4 or 8); floats are promoted to double as in C varargs.  Returns
+ * what CUDA's printf returns, the number of arguments parsed, or -1 after
+ * a fault. */
 static int do_vprintf(struct emu_warp *w, const struct emu_xinsn *x, int lane, uint64_t fmt, uint64_t args, FILE *out)
 {
     char f[4096], piece[64], sbuf[1024];
     if (read_str(w, x, fmt, lane, f, sizeof f))
         return -1;
     uint64_t off = 0;
+    int nargs = 0;
     for (const char *p = f; *p;) {
         if (*p != '%') {
             fputc(*p++, out);
@@ -78,6 +85,7 @@ static int do_vprintf(struct emu_warp *w, const struct emu_xinsn *x, int lane, u
         uint64_t v = 0;
         memcpy(&v, ap, sz);
         off += sz;
+        nargs++;
         switch (conv) {
         case 'd': case 'i':
             memcpy(spec + k, "lld", 4);
@@ -118,68 +126,112 @@ static int do_vprintf(struct emu_warp *w, const struct emu_xinsn *x, int lane, u
         }
         (void)piece;
     }
-    return (int)off;
+    return nargs;
 }
+
+/* What a host implementation gets besides its arguments. */
+struct hostctx {
+    struct emu_warp *w;
+    const struct emu_xinsn *x;
+    int lane;
+    int status;           /* EX_NEXT, or EX_FAULT after emu_fault() */
+};
+
+static int32_t host_vprintf(struct hostctx *c, uint64_t fmt, uint64_t args)
+{
+    int r = do_vprintf(c->w, c->x, c->lane, fmt, args, stdout);
+    if (r < 0)
+        c->status = EX_FAULT;
+    return r < 0 ? -1 : r;
+}
+
+static uint64_t host_malloc(struct hostctx *c, uint64_t size)
+{
+    uint64_t a = 0;
+    if (emu_malloc(c->w->dev, size, &a))
+        a = 0; /* device malloc returns NULL when the heap is exhausted */
+    return a;
+}
+
+static void host_free(struct hostctx *c, uint64_t a) { emu_free(c->w->dev, a); }
+
+static void host_assertfail(struct hostctx *c, uint64_t msg, uint64_t file, uint32_t line, uint64_t func, uint64_t charsize)
+{
+    (void)charsize;
+    char m[256] = "?", fl[256] = "?", fn[256] = "?";
+    read_str(c->w, c->x, msg, c->lane, m, sizeof m);
+    read_str(c->w, c->x, file, c->lane, fl, sizeof fl);
+    read_str(c->w, c->x, func, c->lane, fn, sizeof fn);
+    c->status = emu_fault(c->w, c->x, MX_EASSERT, c->lane, 0, 0, "%s:%u: %s: Assertion `%s` failed.", fl, line, fn, m);
+}
+
+/* Argument / result kinds of the table (PTX .param types). */
+enum hk { HK_VOID, HK_B32, HK_B64 };
+
+struct hostfn {
+    const char *name;
+    void (*impl)(void);
+    enum hk ret;
+    uint8_t nargs;
+    enum hk args[6];
+    uint8_t once;         /* 1: call for the first lane only (assert stops the kernel) */
+};
+
+#define FN(f) ((void (*)(void))(f))
+static const struct hostfn hostfns[] = {
+    { "vprintf", FN(host_vprintf), HK_B32, 2, { HK_B64, HK_B64 }, 0 },
+    { "malloc", FN(host_malloc), HK_B64, 1, { HK_B64 }, 0 },
+    { "free", FN(host_free), HK_VOID, 1, { HK_B64 }, 0 },
+    { "__assertfail", FN(host_assertfail), HK_VOID, 5, { HK_B64, HK_B64, HK_B32, HK_B64, HK_B64 }, 1 },
+};
+
+static ffi_type *fft(enum hk k) { return k == HK_VOID ? &ffi_type_void : k == HK_B32 ? &ffi_type_uint32 : &ffi_type_uint64; }
 
 int emu_hostcall(struct emu_warp *w, const struct emu_xinsn *x, const char *name, uint32_t mask, uint8_t *args,
                  uint32_t args_stride, uint8_t *ret, uint32_t ret_stride, int *handled)
 {
-    *handled = 1;
-    if (!strcmp(name, "vprintf")) {
-        uint32_t mm = mask;
-        while (mm) {
-            int l = __builtin_ctz(mm);
-            mm &= mm - 1;
-            uint64_t fmt, ap;
-            memcpy(&fmt, args + (size_t)l * args_stride, 8);
-            memcpy(&ap, args + (size_t)l * args_stride + 8, 8);
-            int r = do_vprintf(w, x, l, fmt, ap, stdout);
-            if (r < 0)
-                return EX_FAULT;
-            int32_t rv = r;
-            memcpy(ret + (size_t)l * ret_stride, &rv, 4);
-        }
+    const struct hostfn *f = NULL;
+    for (size_t i = 0; i < sizeof hostfns / sizeof hostfns[0]; i++)
+        if (!strcmp(hostfns[i].name, name))
+            f = &hostfns[i];
+    *handled = f != NULL;
+    if (!f)
         return EX_NEXT;
-    }
-    if (!strcmp(name, "malloc")) {
-        uint32_t mm = mask;
-        while (mm) {
-            int l = __builtin_ctz(mm);
-            mm &= mm - 1;
-            uint64_t size, a = 0;
-            memcpy(&size, args + (size_t)l * args_stride, 8);
-            if (emu_malloc(w->dev, size, &a))
-                a = 0; /* device malloc returns NULL when the heap is exhausted */
-            memcpy(ret + (size_t)l * ret_stride, &a, 8);
+    ffi_cif cif;
+    ffi_type *types[7];
+    types[0] = &ffi_type_pointer;
+    for (int i = 0; i < f->nargs; i++)
+        types[i + 1] = fft(f->args[i]);
+    if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, (unsigned)f->nargs + 1, fft(f->ret), types) != FFI_OK)
+        return emu_fault(w, x, MX_EHOSTCALL, -1, 0, 0, "cannot prepare the host call to %s", name);
+    uint32_t mm = mask;
+    while (mm) {
+        int l = __builtin_ctz(mm);
+        mm &= mm - 1;
+        struct hostctx c = { w, x, l, EX_NEXT };
+        struct hostctx *cp = &c;
+        uint64_t vals[6];
+        void *avals[7] = { &cp };
+        uint32_t off = 0;
+        const uint8_t *a = args + (size_t)l * args_stride;
+        for (int i = 0; i < f->nargs; i++) {
+            unsigned sz = f->args[i] == HK_B32 ? 4 : 8;
+            off = (off + sz - 1) / sz * sz; /* natural alignment of .param arguments */
+            vals[i] = 0;
+            memcpy(&vals[i], a + off, sz);
+            off += sz;
+            avals[i + 1] = &vals[i];
         }
-        return EX_NEXT;
-    }
-    if (!strcmp(name, "free")) {
-        uint32_t mm = mask;
-        while (mm) {
-            int l = __builtin_ctz(mm);
-            mm &= mm - 1;
-            uint64_t a;
-            memcpy(&a, args + (size_t)l * args_stride, 8);
-            emu_free(w->dev, a);
+        ffi_arg rv = 0;
+        ffi_call(&cif, f->impl, &rv, avals);
+        if (c.status != EX_NEXT)
+            return c.status;
+        if (f->ret != HK_VOID) {
+            uint64_t v = f->ret == HK_B32 ? (uint32_t)rv : (uint64_t)rv;
+            memcpy(ret + (size_t)l * ret_stride, &v, f->ret == HK_B32 ? 4 : 8);
         }
-        return EX_NEXT;
+        if (f->once)
+            break;
     }
-    if (!strcmp(name, "__assertfail")) {
-        int l = __builtin_ctz(mask);
-        uint64_t msg, file, func;
-        uint32_t line;
-        uint8_t *a = args + (size_t)l * args_stride;
-        memcpy(&msg, a, 8);
-        memcpy(&file, a + 8, 8);
-        memcpy(&line, a + 16, 4);
-        memcpy(&func, a + 24, 8);
-        char m[256] = "?", fl[256] = "?", fn[256] = "?";
-        read_str(w, x, msg, l, m, sizeof m);
-        read_str(w, x, file, l, fl, sizeof fl);
-        read_str(w, x, func, l, fn, sizeof fn);
-        return emu_fault(w, x, MX_EASSERT, l, 0, 0, "%s:%u: %s: Assertion `%s` failed.", fl, line, fn, m);
-    }
-    *handled = 0;
     return EX_NEXT;
 }

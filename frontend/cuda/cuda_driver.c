@@ -406,11 +406,68 @@ EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunct
     return CUDA_SUCCESS;
 }
 
+/* The ledger of live allocations made through either API (base, size), so
+ * cudaMemGetInfo/cuMemGetInfo report what the program holds: the emulator's
+ * pages are only backed on first touch, so emu_mem_used() says nothing about
+ * allocations. */
+static struct { uint64_t base, size; } *ledger;
+static size_t nledger, ledger_cap;
+static uint64_t live_bytes;
+
+EXPORT int mx_cuda_malloc(uint64_t size, uint64_t *addr)
+{
+    int rc = emu_malloc(proc.dev, size, addr);
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&lock);
+    if (nledger == ledger_cap) {
+        size_t nc = ledger_cap ? 2 * ledger_cap : 64;
+        void *n = realloc(ledger, nc * sizeof *ledger);
+        if (!n) {
+            pthread_mutex_unlock(&lock);
+            emu_free(proc.dev, *addr);
+            return MX_ENOMEM;
+        }
+        ledger = n;
+        ledger_cap = nc;
+    }
+    uint64_t sz = (size + 255) & ~(uint64_t)255;
+    ledger[nledger].base = *addr;
+    ledger[nledger++].size = sz;
+    live_bytes += sz;
+    pthread_mutex_unlock(&lock);
+    return MX_OK;
+}
+
+EXPORT int mx_cuda_free(uint64_t addr)
+{
+    int rc = emu_free(proc.dev, addr);
+    if (rc || !addr)
+        return rc;
+    pthread_mutex_lock(&lock);
+    for (size_t i = nledger; i-- > 0;)
+        if (ledger[i].base == addr) {
+            live_bytes -= ledger[i].size;
+            ledger[i] = ledger[--nledger];
+            break;
+        }
+    pthread_mutex_unlock(&lock);
+    return MX_OK;
+}
+
+EXPORT uint64_t mx_cuda_mem_free(void)
+{
+    pthread_mutex_lock(&lock);
+    uint64_t used = live_bytes;
+    pthread_mutex_unlock(&lock);
+    return used < proc.cfg.mem_size ? proc.cfg.mem_size - used : 0;
+}
+
 EXPORT CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 {
     READY();
     uint64_t a;
-    if (emu_malloc(proc.dev, bytesize, &a))
+    if (mx_cuda_malloc(bytesize, &a))
         return CUDA_ERROR_OUT_OF_MEMORY;
     *dptr = a;
     return CUDA_SUCCESS;
@@ -419,15 +476,14 @@ EXPORT CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 EXPORT CUresult cuMemFree(CUdeviceptr dptr)
 {
     READY();
-    return emu_free(proc.dev, dptr) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+    return mx_cuda_free(dptr) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuMemGetInfo(size_t *free_, size_t *total)
 {
     READY();
-    uint64_t used = emu_mem_used(proc.dev);
     *total = proc.cfg.mem_size;
-    *free_ = used < proc.cfg.mem_size ? proc.cfg.mem_size - used : 0;
+    *free_ = mx_cuda_mem_free();
     return CUDA_SUCCESS;
 }
 
@@ -593,4 +649,31 @@ EXPORT CUresult cuGetErrorString(CUresult error, const char **pStr)
         }
     *pStr = NULL;
     return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* A program that links NVIDIA's CUDA runtime statically (nvcc's default
+ * -cudart static) reaches the driver through cuGetProcAddress, bypassing the
+ * emulator's libcudart.so.13.  Say so instead of failing obscurely. */
+static CUresult static_runtime(void)
+{
+    static int said;
+    if (!said) {
+        said = 1;
+        fprintf(stderr, "morpheus: this program links the CUDA runtime statically (nvcc's default -cudart static), so it "
+                        "does not use the emulator's libcudart.so.13; rebuild it with -cudart shared\n");
+    }
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
+                                    CUdriverProcAddressQueryResult *status);
+EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
+                                    CUdriverProcAddressQueryResult *status)
+{
+    (void)symbol, (void)cudaVersion, (void)flags;
+    if (pfn)
+        *pfn = NULL;
+    if (status)
+        *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    return static_runtime();
 }
