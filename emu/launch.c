@@ -7,6 +7,7 @@
 #include "emu/interp.h"
 #include "isa/opdtype.h"
 
+#include <fenv.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -567,7 +568,7 @@ int emu_fault(struct emu_warp *w, const struct emu_xinsn *x, int status, int lan
     struct launch_state *ls = c->ls;
     pthread_mutex_lock(&ls->fault_lock);
     if (!ls->faulted) {
-        ls->faulted = 1;
+        __atomic_store_n(&ls->faulted, 1, __ATOMIC_RELEASE); /* read without the lock by the workers */
         struct emu_fault *f = &ls->fault;
         const struct mx_program *g = w->k->prog;
         f->status = status;
@@ -922,7 +923,9 @@ static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint
             ran = 1;
             int r = emu_warp_run(w, QUANTUM);
             if (r == EX_FAULT || __atomic_load_n(&ls->faulted, __ATOMIC_RELAXED)) {
+                pthread_mutex_lock(&ls->fault_lock); /* another host thread may be writing the report */
                 rc = ls->fault.status ? ls->fault.status : MX_EILLEGAL;
+                pthread_mutex_unlock(&ls->fault_lock);
                 break;
             }
         }
@@ -991,6 +994,12 @@ static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint
 static void *worker(void *arg)
 {
     struct launch_state *ls = arg;
+    /* Handlers assume round-to-nearest without flush-to-zero: a host program
+     * built with -ffast-math (FTZ/DAZ set at start-up) must not change what
+     * its kernels compute.  Saved and restored around the CTAs. */
+    fenv_t host_env;
+    fegetenv(&host_env);
+    fesetenv(FE_DFL_ENV);
     uint64_t shared_bytes = (uint64_t)ls->k->shared_static + ls->l->dyn_smem;
     uint8_t *shared = malloc(shared_bytes ? shared_bytes : 1);
     struct emu_cta cta;
@@ -998,11 +1007,12 @@ static void *worker(void *arg)
     if (!shared) {
         pthread_mutex_lock(&ls->fault_lock);
         if (!ls->faulted) {
-            ls->faulted = 1;
+            __atomic_store_n(&ls->faulted, 1, __ATOMIC_RELEASE);
             ls->fault.status = MX_ENOMEM;
             snprintf(ls->fault.message, sizeof ls->fault.message, "out of host memory for shared memory");
         }
         pthread_mutex_unlock(&ls->fault_lock);
+        fesetenv(&host_env);
         return NULL;
     }
     for (;;) {
@@ -1012,10 +1022,10 @@ static void *worker(void *arg)
         if (id >= ls->ncta)
             break;
         int rc = run_cta(ls, id, &cta, shared, &pool);
-        if (rc && !ls->faulted) {
+        if (rc && !__atomic_load_n(&ls->faulted, __ATOMIC_RELAXED)) {
             pthread_mutex_lock(&ls->fault_lock);
             if (!ls->faulted) {
-                ls->faulted = 1;
+                __atomic_store_n(&ls->faulted, 1, __ATOMIC_RELEASE);
                 ls->fault.status = rc;
                 snprintf(ls->fault.message, sizeof ls->fault.message, "%s", mx_strstatus(rc));
             }
@@ -1026,6 +1036,7 @@ static void *worker(void *arg)
         warp_release(&pool.w[i]);
     free(pool.w);
     free(shared);
+    fesetenv(&host_env);
     return NULL;
 }
 
