@@ -8,13 +8,13 @@
  * here uses a host operation that is undefined for some input (shift by the
  * width, INT_MIN / -1, division by zero). */
 #include <stdint.h>
+#include <string.h>
 #include "emu/emu-internal.h"
 
 /* Per-lane carry flag (CC.CF) of the warp, one bit per lane. */
 #ifndef CARRY
 #define CARRY(w) ((w)->carry)
 #endif
-
 
 /* x->flags bits set by the binders. */
 enum {
@@ -24,13 +24,31 @@ enum {
 
 #define HANDLER(name) static int name(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 
+/* FOR_LANES with the full-mask loop marked free of loop-carried
+ * dependences, so that -O2 vectorizes it without runtime alias checks: a
+ * destination slot (32 lanes) either is a source slot or does not overlap
+ * it, and each lane reads its sources before writing its destination. */
+#define FOR_LANES_V(m_, ...)                                                   \
+    do {                                                                       \
+        uint32_t mv__ = (m_);                                                  \
+        if (mv__ == FULL_MASK) {                                               \
+            _Pragma("GCC ivdep") for (int l = 0; l < WARP; l++) { __VA_ARGS__; } \
+        } else {                                                               \
+            while (mv__) {                                                     \
+                int l = __builtin_ctz(mv__);                                   \
+                mv__ &= mv__ - 1;                                              \
+                __VA_ARGS__;                                                   \
+            }                                                                  \
+        }                                                                      \
+    } while (0)
+
 /* d = expr(a) */
 #define DEF_UN(name, TA, UT, expr)                                             \
     HANDLER(name)                                                              \
     {                                                                          \
         const uint64_t *pa = SRC(1);                                           \
         uint64_t *pd = DST(0);                                                 \
-        FOR_LANES(m, TA a = (TA)pa[l]; pd[l] = (uint64_t)(UT)(expr));          \
+        FOR_LANES_V(m, TA a = (TA)pa[l]; pd[l] = (uint64_t)(UT)(expr));        \
         return EX_NEXT;                                                        \
     }
 
@@ -40,7 +58,7 @@ enum {
     {                                                                          \
         const uint64_t *pa = SRC(1), *pb = SRC(2);                             \
         uint64_t *pd = DST(0);                                                 \
-        FOR_LANES(m, TA a = (TA)pa[l]; TB b = (TB)pb[l];                       \
+        FOR_LANES_V(m, TA a = (TA)pa[l]; TB b = (TB)pb[l];                     \
                   pd[l] = (uint64_t)(UT)(expr));                               \
         return EX_NEXT;                                                        \
     }
@@ -51,7 +69,7 @@ enum {
     {                                                                          \
         const uint64_t *pa = SRC(1), *pb = SRC(2), *pc = SRC(3);               \
         uint64_t *pd = DST(0);                                                 \
-        FOR_LANES(m, TA a = (TA)pa[l]; TB b = (TB)pb[l]; TC c = (TC)pc[l];     \
+        FOR_LANES_V(m, TA a = (TA)pa[l]; TB b = (TB)pb[l]; TC c = (TC)pc[l];   \
                   pd[l] = (uint64_t)(UT)(expr));                               \
         return EX_NEXT;                                                        \
     }
@@ -59,6 +77,7 @@ enum {
 __extension__ typedef unsigned __int128 u128;
 __extension__ typedef __int128 s128;
 
+/* Opcode: (a side-effect-free form whose destinations are all '_')  Synopsis: nothing */
 HANDLER(h_nop)
 {
     return EX_NEXT;
@@ -681,10 +700,46 @@ DEF_TER(h_shf_r_wrap, uint32_t, uint32_t, uint32_t, uint32_t, FUN64 >> (c & 31))
 
 /* ======================================================= compare and select */
 
-/* The comparison result as a lane mask, bits of lanes outside m are 0. */
+/* 32 flags (0/1 bytes) to a lane mask: 8 flags at a time, multiplying
+ * moves byte i to bit 56 + i without carries. */
+static inline uint32_t pack_flags(const uint8_t f[WARP])
+{
+    uint32_t r = 0;
+    for (int k = 0; k < WARP / 8; k++) {
+        uint64_t v;
+        memcpy(&v, f + 8 * k, 8);
+        r |= (uint32_t)((v * 0x0102040810204080ull) >> 56) << (8 * k);
+    }
+    return r;
+}
+
+/* Bit l of a lane mask, as a 64-bit lane value: (mask & lane_bit[l]) is
+ * vectorizable where (mask >> l) & 1 is not. */
+static const uint64_t lane_bit[WARP] = {
+    1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7,
+    1u << 8, 1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31,
+};
+
+static const uint32_t lane_bit32[WARP] = {
+    1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7,
+    1u << 8, 1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31,
+};
+
+/* The comparison result as a lane mask, bits of lanes outside m are 0.  The
+ * full warp computes independent per-lane flags (vectorizable) and packs them. */
 #define DEF_CMP(sfx, T, OP)                                                    \
     static inline uint32_t cmp_##sfx(const uint64_t *pa, const uint64_t *pb, uint32_t m) \
     {                                                                          \
+        if (m == FULL_MASK) {                                                  \
+            uint8_t f[WARP];                                                   \
+            for (int l = 0; l < WARP; l++)                                     \
+                f[l] = (T)pa[l] OP(T) pb[l];                                   \
+            return pack_flags(f);                                              \
+        }                                                                      \
         uint32_t t = 0;                                                        \
         FOR_LANES(m, t |= (uint32_t)((T)pa[l] OP(T) pb[l]) << l);              \
         return t;                                                              \
@@ -731,7 +786,8 @@ static inline int set_commit(struct emu_warp *w, const struct emu_xinsn *x, uint
     }
     uint64_t *pd = DST(0);
     const uint64_t one = x->aux2;
-    FOR_LANES(m, pd[l] = ((t >> l) & 1) ? one : 0);
+    const uint64_t tt = t;
+    FOR_LANES_V(m, pd[l] = one & (0 - (uint64_t)((tt & lane_bit[l]) != 0)));
     return EX_NEXT;
 }
 
@@ -784,19 +840,22 @@ static const emu_fn set_tab[10][3] = {
     { h_set_gt_s16, h_set_gt_s32, h_set_gt_s64 },    { h_set_ge_s16, h_set_ge_s32, h_set_ge_s64 },
 };
 
-/* Opcode: selp.{b,u,s,f}{16,32,64}  Synopsis: d = c ? a : b */
-#define DEF_SELP(name, UT)                                                     \
+/* Opcode: selp.{b,u,s,f}{16,32,64}  Synopsis: d = c ? a : b
+ * (CT: computing type, TAB: lane bits of that type; branch-free so it vectorizes) */
+#define DEF_SELP(name, UT, CT, TAB)                                            \
     HANDLER(name)                                                              \
     {                                                                          \
         const uint64_t *pa = SRC(1), *pb = SRC(2);                             \
         uint64_t *pd = DST(0);                                                 \
-        const uint32_t c = PSRC(3);                                            \
-        FOR_LANES(m, pd[l] = (uint64_t)(UT)(((c >> l) & 1) ? pa[l] : pb[l]));  \
+        const CT c = (CT)PSRC(3);                                              \
+        FOR_LANES_V(m, CT a = (CT)pa[l]; CT b = (CT)pb[l];                     \
+                    CT sel = (CT)0 - (CT)((c & TAB[l]) != 0);                  \
+                    pd[l] = (uint64_t)(UT)((a & sel) | (b & ~sel)));           \
         return EX_NEXT;                                                        \
     }
-DEF_SELP(h_selp_16, uint16_t)
-DEF_SELP(h_selp_32, uint32_t)
-DEF_SELP(h_selp_64, uint64_t)
+DEF_SELP(h_selp_16, uint16_t, uint32_t, lane_bit32)
+DEF_SELP(h_selp_32, uint32_t, uint32_t, lane_bit32)
+DEF_SELP(h_selp_64, uint64_t, uint64_t, lane_bit)
 /* Opcode: slct.{b,u,s,f}{16,32,64}.s32  Synopsis: d = (c >= 0) ? a : b */
 DEF_TER(h_slct_16, uint16_t, uint16_t, int32_t, uint16_t, c >= 0 ? a : b)
 DEF_TER(h_slct_32, uint32_t, uint32_t, int32_t, uint32_t, c >= 0 ? a : b)
