@@ -180,11 +180,13 @@ static inline uint32_t emu_pred(const struct emu_warp *w, uint32_t ref)
 
 /* Runs the body (the remaining arguments, commas allowed) once per lane set
  * in mask `m_`, with `l` the lane index; the full-mask case is a plain
- * counted loop the compiler vectorizes. */
+ * counted loop the compiler vectorizes (ivdep: a destination slot is either
+ * one of the source slots or disjoint from them, never partly overlapping). */
 #define FOR_LANES(m_, ...)                                                      \
     do {                                                                       \
         uint32_t m__ = (m_);                                                   \
         if (m__ == FULL_MASK) {                                                \
+            _Pragma("GCC ivdep")                                               \
             for (int l = 0; l < WARP; l++) { __VA_ARGS__; }                    \
         } else {                                                               \
             while (m__) {                                                      \
@@ -279,6 +281,14 @@ int emu_hostcall(struct emu_warp *w, const struct emu_xinsn *x, const char *name
 /* Records a fault on the warp (lane -1 if not lane-specific) and returns EX_FAULT. */
 int emu_fault(struct emu_warp *w, const struct emu_xinsn *x, int status, int lane, uint64_t addr,
               unsigned size, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* Population count without libgcc's call (x86-64 baseline has no popcnt). */
+static inline uint32_t popc32(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
 
 /* Sign-extends the low `bits` bits of v. */
 static inline int64_t sext(uint64_t v, unsigned bits)

@@ -201,31 +201,39 @@ int emu_lanes_exit(struct emu_warp *w, uint32_t m)
     return resume(w);
 }
 
-/* Lanes of the kernel's frame that wait in the SIMT stack (not running now)
- * at an unguarded ret/exit, reached directly or through unconditional bra,
- * leave now.  A barrier waits for every non-exited thread, and on the GPU
- * such threads exit on their own while their warp's other lanes wait at the
- * barrier: the early return `if (i >= n) return; ... __syncthreads();`,
- * which nvcc compiles to a branch to the final ret, the branch's join point.
- * Called before a warp blocks at a barrier. */
+/* Lanes that wait in the SIMT stack (not running now) at an unguarded exit,
+ * or at a ret of the kernel itself, reached directly or through
+ * unconditional bra, leave now.  A barrier waits for every non-exited
+ * thread, and on the GPU such threads exit on their own while their warp's
+ * other lanes wait at the barrier: the early return `if (i >= n) return;
+ * ... __syncthreads();`, which nvcc compiles to a branch to the final ret,
+ * the branch's join point.  Called before a warp blocks at a barrier. */
 void emu_exit_parked(struct emu_warp *w);
 void emu_exit_parked(struct emu_warp *w)
 {
-    if (w->nframes != 1 || w->nsimt < 2)
+    if (w->nsimt < 2)
         return;
+    const struct mx_program *g = w->k->prog;
     const struct emu_xinsn *xs = w->k->x;
-    uint32_t leave = 0;
+    uint32_t leave = 0, f = 0;
     for (uint32_t i = 0; i < w->nsimt; i++) {
+        while (f + 1 < w->nframes && w->frames[f + 1].simt_base <= i)
+            f++;
+        if (f + 1 < w->nframes && i + 1 == w->frames[f + 1].simt_base)
+            continue; /* a caller's running entry: its pc is where it started, not the call */
+        const struct mx_func *fn = &g->funcs[w->frames[f].func];
+        uint32_t fend = fn->first + fn->ninsns;
         uint32_t lanes = w->simt[i].mask & ~w->exited & ~w->active & ~leave, pc = w->simt[i].pc;
-        for (int hop = 0; lanes && hop < 8 && pc <= w->fend; hop++) {
-            if (pc == w->fend) { /* falling off the end: an implicit ret */
-                leave |= lanes;
+        for (int hop = 0; lanes && hop < 8 && pc <= fend; hop++) {
+            if (pc == fend) { /* falling off the end: an implicit ret */
+                if (f == 0)
+                    leave |= lanes;
                 break;
             }
             const struct emu_xinsn *x = &xs[pc];
             if (x->guard != REF_NONE)
                 break;
-            if (x->in->op == MX_OP_RET || x->in->op == MX_OP_EXIT) {
+            if (x->in->op == MX_OP_EXIT || (x->in->op == MX_OP_RET && f == 0)) {
                 leave |= lanes;
                 break;
             }
@@ -239,7 +247,8 @@ void emu_exit_parked(struct emu_warp *w)
     w->exited |= leave;
     for (uint32_t i = 0; i < w->nsimt; i++)
         w->simt[i].mask &= ~leave;
-    w->frames[0].call_mask &= ~leave;
+    for (uint32_t i = 0; i < w->nframes; i++)
+        w->frames[i].call_mask &= ~leave;
     emu_cta_thread_exit(w, (uint32_t)__builtin_popcount(leave));
 }
 
@@ -390,7 +399,7 @@ int emu_warp_run(struct emu_warp *w, uint32_t budget)
             m &= emu_pred(w, x->guard);
         w->insns++;
         w->unit_insns[x->unit]++;
-        w->thread_insns += (uint32_t)__builtin_popcount(w->active);
+        w->thread_insns += popc32(w->active);
         if (!m) {
             w->pc++;
             continue;

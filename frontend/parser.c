@@ -1222,6 +1222,10 @@ static int raw_operand(struct parser *p, struct raw *r, int nest)
         if (p->tok.len == 1 && p->tok.s[0] == '_') {
             r->kind = R_SINK;
             advance(p);
+            if (is_punct(&p->tok, '|')) { /* _|%p: sink as the first of a pair */
+                r->pair = 1;
+                advance(p);
+            }
             return 0;
         }
         r->kind = R_NAME;
