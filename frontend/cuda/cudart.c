@@ -36,6 +36,7 @@ struct rt_module {
     struct mx_program prog;
     struct emu_module *mod;
     int loaded;                   /* 1 ok, -1 failed */
+    cudaError_t load_err;         /* when failed: cudaErrorNoKernelImageForDevice (no PTX), else cudaErrorInvalidPtx */
     char err[512];
     struct rt_module *next;
 };
@@ -97,6 +98,10 @@ static cudaError_t set_error(cudaError_t e)
     return e;
 }
 
+/* For cudart_stubs.c: a not-supported call is a failing call like any other. */
+int rt_stub_error(int e);
+int rt_stub_error(int e) { return (int)set_error((cudaError_t)e); }
+
 /* The device is the process's one (shared.h, owned by libcuda.so.1). */
 static cudaError_t ensure_device(void)
 {
@@ -131,8 +136,10 @@ static int load_module(struct rt_module *m)
     } else {
         struct fatbin_ptx fp;
         unsigned want = rt.cfg.cc_major * 10 + rt.cfg.cc_minor;
-        if (fatbin_find_ptx(m->fatbin, 0, want, &fp, m->err, sizeof m->err))
+        if (fatbin_find_ptx(m->fatbin, 0, want, &fp, m->err, sizeof m->err)) {
+            m->load_err = cudaErrorNoKernelImageForDevice;
             goto fail;
+        }
         text = fatbin_ptx_text(&fp, &len, m->err, sizeof m->err);
         if (!text)
             goto fail;
@@ -164,6 +171,8 @@ static int load_module(struct rt_module *m)
 fail:
     msg("%s", m->err);
     m->loaded = -1;
+    if (!m->load_err)
+        m->load_err = cudaErrorInvalidPtx;
     return -1;
 }
 
@@ -198,6 +207,7 @@ EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
     if (!m->fatbin) {
         msg("%s", err);
         m->loaded = -1;
+        m->load_err = cudaErrorNoKernelImageForDevice;
         snprintf(m->err, sizeof m->err, "%s", err);
     }
     pthread_mutex_lock(&rt.lock);
@@ -338,7 +348,7 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
     int ok = load_module(f->m);
     pthread_mutex_unlock(&rt.lock);
     if (ok < 0)
-        return set_error(cudaErrorInvalidPtx);
+        return set_error(f->m->load_err);
     const struct mx_program *g = &f->m->prog;
     if (f->index < 0) {
         f->index = mx_program_find_func(g, f->name);
@@ -417,7 +427,7 @@ EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
     if (!devPtr)
         return set_error(cudaErrorInvalidValue);
     uint64_t a;
-    if (emu_malloc(rt.dev, size, &a)) {
+    if (mx_cuda_malloc(size, &a)) {
         *devPtr = NULL;
         return set_error(cudaErrorMemoryAllocation);
     }
@@ -429,16 +439,47 @@ EXPORT cudaError_t cudaFree(void *devPtr)
 {
     CHECK_STICKY();
     CHECK_DEVICE();
-    if (emu_free(rt.dev, (uint64_t)(uintptr_t)devPtr))
+    if (mx_cuda_free((uint64_t)(uintptr_t)devPtr))
         return set_error(cudaErrorInvalidValue);
     return cudaSuccess;
+}
+
+/* "Pinned" host memory is plain malloc memory, remembered (base, size) so
+ * cudaPointerGetAttributes can call it cudaMemoryTypeHost as CUDA does. */
+static struct { char *base; size_t size; } *pinned;
+static size_t npinned, pinned_cap;
+
+static int pinned_find(const void *p)
+{
+    for (size_t i = 0; i < npinned; i++)
+        if ((const char *)p >= pinned[i].base && (const char *)p < pinned[i].base + pinned[i].size)
+            return (int)i;
+    return -1;
 }
 
 EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
     CHECK_STICKY();
     *ptr = malloc(size ? size : 1);
-    return *ptr ? cudaSuccess : set_error(cudaErrorMemoryAllocation);
+    if (!*ptr)
+        return set_error(cudaErrorMemoryAllocation);
+    pthread_mutex_lock(&rt.lock);
+    if (npinned == pinned_cap) {
+        size_t nc = pinned_cap ? 2 * pinned_cap : 16;
+        void *n = realloc(pinned, nc * sizeof *pinned);
+        if (!n) {
+            pthread_mutex_unlock(&rt.lock);
+            free(*ptr);
+            *ptr = NULL;
+            return set_error(cudaErrorMemoryAllocation);
+        }
+        pinned = n;
+        pinned_cap = nc;
+    }
+    pinned[npinned].base = *ptr;
+    pinned[npinned++].size = size ? size : 1;
+    pthread_mutex_unlock(&rt.lock);
+    return cudaSuccess;
 }
 
 EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
@@ -450,6 +491,11 @@ EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 EXPORT cudaError_t cudaFreeHost(void *ptr)
 {
     CHECK_STICKY();
+    pthread_mutex_lock(&rt.lock);
+    int i = pinned_find(ptr);
+    if (i >= 0)
+        pinned[i] = pinned[--npinned];
+    pthread_mutex_unlock(&rt.lock);
     free(ptr);
     return cudaSuccess;
 }
@@ -546,8 +592,7 @@ EXPORT cudaError_t cudaMemGetInfo(size_t *free_, size_t *total)
     CHECK_STICKY();
     CHECK_DEVICE();
     *total = rt.cfg.mem_size;
-    uint64_t used = emu_mem_used(rt.dev);
-    *free_ = used < rt.cfg.mem_size ? rt.cfg.mem_size - used : 0;
+    *free_ = mx_cuda_mem_free();
     return cudaSuccess;
 }
 
@@ -563,7 +608,7 @@ static cudaError_t symbol_addr(const void *symbol, uint64_t *addr, size_t *size)
     int ok = load_module(v->m);
     pthread_mutex_unlock(&rt.lock);
     if (ok < 0)
-        return set_error(cudaErrorInvalidPtx);
+        return set_error(v->m->load_err);
     uint64_t sz = 0;
     if (emu_module_symbol(v->m->mod, v->name, addr, &sz))
         return set_error(cudaErrorInvalidSymbol);
@@ -633,7 +678,10 @@ EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, 
         attr->device = 0;
         attr->devicePointer = (void *)ptr;
     } else {
-        attr->type = cudaMemoryTypeUnregistered;
+        pthread_mutex_lock(&rt.lock);
+        int pin = pinned_find(ptr) >= 0;
+        pthread_mutex_unlock(&rt.lock);
+        attr->type = pin ? cudaMemoryTypeHost : cudaMemoryTypeUnregistered;
         attr->hostPointer = (void *)ptr;
     }
     return cudaSuccess;
@@ -866,6 +914,7 @@ static const struct errname errnames[] = {
     { cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address" },
     { cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure" },
     { cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported" },
+    { cudaErrorUnknown, "cudaErrorUnknown", "unknown error" },
 };
 
 EXPORT const char *cudaGetErrorName(cudaError_t error)
@@ -873,7 +922,7 @@ EXPORT const char *cudaGetErrorName(cudaError_t error)
     for (size_t i = 0; i < sizeof errnames / sizeof errnames[0]; i++)
         if (errnames[i].code == (int)error)
             return errnames[i].name;
-    return "cudaErrorUnknown";
+    return "unrecognized error code"; /* as CUDA answers for a code it does not know */
 }
 
 EXPORT const char *cudaGetErrorString(cudaError_t error)
@@ -881,7 +930,7 @@ EXPORT const char *cudaGetErrorString(cudaError_t error)
     for (size_t i = 0; i < sizeof errnames / sizeof errnames[0]; i++)
         if (errnames[i].code == (int)error)
             return errnames[i].text;
-    return "unknown error";
+    return "unrecognized error code";
 }
 
 /* ------------------------------------------------- streams and events
@@ -1001,7 +1050,7 @@ EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
     int ok = load_module(f->m);
     pthread_mutex_unlock(&rt.lock);
     if (ok < 0)
-        return set_error(cudaErrorInvalidPtx);
+        return set_error(f->m->load_err);
     int fi = mx_program_find_func(&f->m->prog, f->name);
     if (fi < 0)
         return set_error(cudaErrorInvalidDeviceFunction);

@@ -10,13 +10,15 @@
 #define EXPORT __attribute__((visibility("default")))
 #define NOT_SUPPORTED 801
 
+int rt_stub_error(int e); /* cudart.c: records e as the thread's last error */
+
 static int notsup(const char *name, int *said)
 {
     if (!*said) {
         *said = 1;
         fprintf(stderr, "morpheus: %s is not supported by the emulator (returns cudaErrorNotSupported)\n", name);
     }
-    return NOT_SUPPORTED;
+    return rt_stub_error(NOT_SUPPORTED);
 }
 
 #define STUB(name) EXPORT int name(void); EXPORT int name(void) { static int said; return notsup(#name, &said); }

@@ -22,4 +22,10 @@ __attribute__((visibility("default"))) struct mx_cuda_process *mx_cuda_process(v
 /* Appends one launch record to the stats file, if any. */
 __attribute__((visibility("default"))) void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l, int rc,
                                                                   const struct emu_stats *st);
+/* Device memory the program allocates (cudaMalloc, cuMemAlloc): emu_malloc
+ * and emu_free plus a ledger of live bytes; mx_cuda_mem_free() is the
+ * device size minus those bytes (what cudaMemGetInfo reports as free). */
+__attribute__((visibility("default"))) int mx_cuda_malloc(uint64_t size, uint64_t *addr);
+__attribute__((visibility("default"))) int mx_cuda_free(uint64_t addr);
+__attribute__((visibility("default"))) uint64_t mx_cuda_mem_free(void);
 #endif

@@ -1,0 +1,64 @@
+/* tests/cuda/not_supported.cu — a runtime function the emulator does not
+ * implement answers cudaErrorNotSupported (801), names itself on stderr
+ * (the program captures its own stderr to check), sets the last error like
+ * any failing call, and is not sticky: the device keeps working. */
+#define MX_TEST "not_supported"
+#include "mx_check.h"
+#include <unistd.h>
+
+__global__ void twice(int *p)
+{
+    p[threadIdx.x] = 2 * threadIdx.x;
+}
+
+/* Runs f with stderr going to a temporary file; returns what it wrote. */
+static char captured[4096];
+static cudaError_t with_stderr_captured(cudaError_t (*f)(void))
+{
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    EXPECT(tmp, "tmpfile() failed");
+    int saved = dup(2);
+    EXPECT(saved >= 0 && dup2(fileno(tmp), 2) >= 0, "cannot redirect stderr");
+    cudaError_t e = f();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(captured, 1, sizeof captured - 1, tmp);
+    captured[n] = 0;
+    fclose(tmp);
+    fputs(captured, stderr); /* pass it on, so it shows in the test log */
+    return e;
+}
+
+static void *managed;
+static cudaError_t call_malloc_managed(void) { return cudaMallocManaged(&managed, 1024, cudaMemAttachGlobal); }
+static cudaError_t call_malloc_async(void) { return cudaMallocAsync(&managed, 1024, 0); }
+
+int main(void)
+{
+    cudaError_t e = with_stderr_captured(call_malloc_managed);
+    EXPECT(e == cudaErrorNotSupported, "cudaMallocManaged returned %s (%d), expected cudaErrorNotSupported (801)",
+           cudaGetErrorName(e), (int)e);
+    EXPECT(strstr(captured, "cudaMallocManaged"), "stderr does not name cudaMallocManaged: \"%s\"", captured);
+    CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
+    CK(cudaGetLastError());
+
+    e = with_stderr_captured(call_malloc_async);
+    EXPECT(e == cudaErrorNotSupported, "cudaMallocAsync returned %s (%d)", cudaGetErrorName(e), (int)e);
+    EXPECT(strstr(captured, "cudaMallocAsync"), "stderr does not name cudaMallocAsync: \"%s\"", captured);
+    CK_ERR(cudaPeekAtLastError(), cudaErrorNotSupported);
+    CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
+
+    /* not sticky */
+    int *d, h[32];
+    CK(cudaMalloc(&d, sizeof h));
+    twice<<<1, 32>>>(d);
+    CK_LAUNCH();
+    CK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 32; i++)
+        EXPECT(h[i] == 2 * i, "after a not-supported call: [%d] = %d", i, h[i]);
+    CK(cudaFree(d));
+    return mx_pass();
+}
