@@ -612,7 +612,10 @@ int emu_fault(struct emu_warp *w, const struct emu_xinsn *x, int status, int lan
 
 void emu_fault_print(FILE *out, const struct emu_fault *f)
 {
-    fprintf(out, "========= %s (%s)\n", f->message, mx_strstatus(f->status));
+    if (strcmp(f->message, mx_strstatus(f->status)))
+        fprintf(out, "========= %s (%s)\n", f->message, mx_strstatus(f->status));
+    else
+        fprintf(out, "========= %s\n", f->message);
     if (f->status == MX_ELAUNCH || f->status == MX_ENOTFOUND || f->status == MX_EINVAL) {
         fprintf(out, "=========     kernel %s was not started\n", f->kernel);
         return;

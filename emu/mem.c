@@ -11,7 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static pthread_mutex_t *mtx(struct emu_device *d) { return (pthread_mutex_t *)d->lock; }
+/* d->lock: the allocator's mutex, and a reader-writer lock over the index of
+ * live allocations (d->sorted and the allocations' live flags), which
+ * guest accesses search from every host thread while device-side
+ * malloc/free may change it. */
+struct mem_locks {
+    pthread_mutex_t mu;
+    pthread_rwlock_t index;
+};
+static pthread_mutex_t *mtx(struct emu_device *d) { return &((struct mem_locks *)d->lock)->mu; }
+static pthread_rwlock_t *index_lock(struct emu_device *d) { return &((struct mem_locks *)d->lock)->index; }
 
 int emu_mem_init(struct emu_device *d);
 void emu_mem_fini(struct emu_device *d);
@@ -20,10 +29,11 @@ int emu_mem_init(struct emu_device *d)
 {
     d->npages = (d->cfg.mem_size + (1ull << PAGE_SHIFT) - 1) >> PAGE_SHIFT;
     d->pages = calloc(d->npages ? d->npages : 1, sizeof *d->pages);
-    d->lock = malloc(sizeof(pthread_mutex_t));
+    d->lock = malloc(sizeof(struct mem_locks));
     if (!d->pages || !d->lock)
         return MX_ENOMEM;
     pthread_mutex_init(mtx(d), NULL);
+    pthread_rwlock_init(index_lock(d), NULL);
     d->heap_top = MEM_GLOBAL_BASE + 256; /* address MEM_GLOBAL_BASE itself is never handed out */
     return MX_OK;
 }
@@ -39,6 +49,7 @@ void emu_mem_fini(struct emu_device *d)
     free(d->sorted);
     if (d->lock) {
         pthread_mutex_destroy(mtx(d));
+        pthread_rwlock_destroy(index_lock(d));
         free(d->lock);
     }
 }
@@ -97,8 +108,21 @@ static int alloc_locked(struct emu_device *d, uint64_t size, uint32_t align, con
 {
     if (align < 256)
         align = 256;
-    uint64_t base = (d->heap_top + align - 1) & ~(uint64_t)(align - 1);
     uint64_t sz = size ? size : 1;
+    /* first fit in the gaps freed allocations left between live ones, else
+     * past the highest one (freed memory is reused, as cudaMalloc does) */
+    uint64_t prev_end = MEM_GLOBAL_BASE + 256, base = 0;
+    for (uint32_t i = 0; i <= d->nsorted && !base; i++) {
+        uint64_t at = (prev_end + align - 1) & ~(uint64_t)(align - 1);
+        uint64_t limit = i < d->nsorted ? emu_alloc_at(d, d->sorted[i])->base : 0;
+        if (i < d->nsorted && at + sz <= limit)
+            base = at;
+        else if (i < d->nsorted) {
+            const struct emu_alloc *a = emu_alloc_at(d, d->sorted[i]);
+            prev_end = a->base + (a->size ? a->size : 1);
+        } else
+            base = at;
+    }
     if (base + sz > MEM_GLOBAL_BASE + d->cfg.mem_size || base + sz < base)
         return MX_ENOMEM;
     if (d->nallocs >= (uint32_t)ALLOC_CHUNK * ALLOC_MAX_CHUNKS)
@@ -112,10 +136,14 @@ static int alloc_locked(struct emu_device *d, uint64_t size, uint32_t align, con
     a->size = size;
     a->live = 1;
     snprintf(a->name, sizeof a->name, "%s", name ? name : "");
-    if (sorted_insert(d, idx))
+    pthread_rwlock_wrlock(index_lock(d));
+    int rc = sorted_insert(d, idx);
+    pthread_rwlock_unlock(index_lock(d));
+    if (rc)
         return MX_ENOMEM;
     __atomic_store_n(&d->nallocs, idx + 1, __ATOMIC_RELEASE);
-    d->heap_top = base + sz;
+    if (base + sz > d->heap_top)
+        d->heap_top = base + sz;
     *addr = base;
     return MX_OK;
 }
@@ -143,9 +171,11 @@ int emu_free(struct emu_device *d, uint64_t addr)
     for (uint32_t i = 0; i < d->nsorted; i++) {
         struct emu_alloc *a = emu_alloc_at(d, d->sorted[i]);
         if (a->base == addr && a->live && !a->name[0]) {
-            a->live = 0;
+            pthread_rwlock_wrlock(index_lock(d));
+            __atomic_store_n(&a->live, 0, __ATOMIC_RELAXED); /* the access fast paths read it unlocked */
             memmove(d->sorted + i, d->sorted + i + 1, (d->nsorted - i - 1) * sizeof *d->sorted);
             d->nsorted--;
+            pthread_rwlock_unlock(index_lock(d));
             /* give the pages back */
             uint64_t first = (a->base - MEM_GLOBAL_BASE + (1ull << PAGE_SHIFT) - 1) >> PAGE_SHIFT;
             uint64_t last = (a->base + a->size - MEM_GLOBAL_BASE) >> PAGE_SHIFT;
@@ -163,7 +193,7 @@ int emu_free(struct emu_device *d, uint64_t addr)
     return rc;
 }
 
-int emu_alloc_find(struct emu_device *d, uint64_t addr, uint64_t size)
+static int alloc_find_locked(struct emu_device *d, uint64_t addr, uint64_t size)
 {
     uint32_t lo = 0, hi = d->nsorted;
     while (lo < hi) {
@@ -181,11 +211,21 @@ int emu_alloc_find(struct emu_device *d, uint64_t addr, uint64_t size)
     return -1;
 }
 
+int emu_alloc_find(struct emu_device *d, uint64_t addr, uint64_t size)
+{
+    pthread_rwlock_rdlock(index_lock(d));
+    int i = alloc_find_locked(d, addr, size);
+    pthread_rwlock_unlock(index_lock(d));
+    return i;
+}
+
 int emu_alloc_nearest(struct emu_device *d, uint64_t addr)
 {
     int best = -1;
     uint64_t bestd = UINT64_MAX;
-    for (uint32_t i = 0; i < d->nallocs; i++) {
+    pthread_rwlock_rdlock(index_lock(d));
+    uint32_t n = __atomic_load_n(&d->nallocs, __ATOMIC_ACQUIRE);
+    for (uint32_t i = 0; i < n; i++) {
         const struct emu_alloc *a = emu_alloc_at(d, i);
         uint64_t dist = addr < a->base ? a->base - addr : addr >= a->base + a->size ? addr - (a->base + a->size) + 1 : 0;
         if (dist < bestd || (dist == bestd && a->live)) {
@@ -193,6 +233,7 @@ int emu_alloc_nearest(struct emu_device *d, uint64_t addr)
             best = (int)i;
         }
     }
+    pthread_rwlock_unlock(index_lock(d));
     return best;
 }
 
@@ -277,9 +318,9 @@ uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int sp, uin
     case SP_CONST: {
         struct emu_device *d = w->dev;
         uint32_t la = w->last_alloc;
-        if (la < d->nallocs) {
+        if (la < __atomic_load_n(&d->nallocs, __ATOMIC_RELAXED)) {
             const struct emu_alloc *a = emu_alloc_at(d, la);
-            if (addr - a->base < a->size && addr + size <= a->base + a->size && a->live)
+            if (addr - a->base < a->size && addr + size <= a->base + a->size && __atomic_load_n(&a->live, __ATOMIC_RELAXED))
                 goto ok;
         }
         int i = emu_alloc_find(d, addr, size);
