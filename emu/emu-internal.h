@@ -213,6 +213,7 @@ extern const struct emu_bind_row emu_bind_cvt[];   /* exec_cvt.c: cvt and friend
 extern const struct emu_bind_row emu_bind_mem[];   /* exec_mem.c: ld/st/atom/red/cvta/isspacep */
 extern const struct emu_bind_row emu_bind_ctrl[];  /* exec_ctrl.c: bra/brx/call/ret/exit/trap */
 extern const struct emu_bind_row emu_bind_sync[];  /* exec_sync.c: barriers, vote/shfl/match/redux, membar */
+extern const struct emu_bind_row emu_bind_tex[];   /* exec_tex.c: tex/txq on texture objects */
 extern const struct emu_bind_row emu_bind_ext[];   /* ext/: ISA extensions */
 
 /* ------------------------------------------------------------- memory
@@ -234,6 +235,7 @@ struct emu_alloc {
 #define ALLOC_CHUNK 4096
 #define ALLOC_MAX_CHUNKS 1024
 #define PAGE_SHIFT 16
+#define EMU_TEX_MAX 4096
 
 struct emu_device {
     struct emu_config cfg;
@@ -247,6 +249,8 @@ struct emu_device {
     uint32_t nsorted, sorted_cap;
     void *lock;                   /* pthread mutex guarding the allocator */
     uint64_t free_bytes_hint;
+    struct emu_tex_desc tex[EMU_TEX_MAX]; /* texture objects (exec_tex.c): handle = index + 1 */
+    uint8_t tex_live[EMU_TEX_MAX];
 };
 
 static inline struct emu_alloc *emu_alloc_at(const struct emu_device *d, uint32_t i)

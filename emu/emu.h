@@ -91,6 +91,31 @@ struct emu_launch {
 int emu_launch(struct emu_device *dev, struct emu_module *m, const struct emu_launch *l, struct emu_stats *stats,
                struct emu_fault *fault);
 
+/* Texture objects (cudaTextureObject_t): descriptors kept by the device,
+ * named by a nonzero 64-bit handle that kernels pass to tex/txq. */
+enum emu_tex_kind { EMU_TEX_UNSIGNED, EMU_TEX_SIGNED, EMU_TEX_FLOAT };
+enum emu_tex_addr { EMU_TEX_WRAP, EMU_TEX_CLAMP, EMU_TEX_MIRROR, EMU_TEX_BORDER }; /* = cudaTextureAddressMode */
+struct emu_tex_desc {
+    uint64_t base;               /* device address of texel (0,0,0) */
+    uint32_t width, height, depth; /* texels per dimension (1 when unused) */
+    uint32_t dims;               /* 1, 2 or 3 */
+    uint64_t pitch;              /* bytes per row (2D/3D); slice = pitch * height */
+    uint8_t channels;            /* 1, 2 or 4 */
+    uint8_t bits;                /* bits per channel: 8, 16 or 32 (16-bit float = half) */
+    uint8_t kind;                /* enum emu_tex_kind */
+    uint8_t read_normalized;     /* 8/16-bit integers read as floats in [0,1] / [-1,1] */
+    uint8_t filter_linear;       /* 0 point, 1 linear */
+    uint8_t norm_coords;         /* coordinates in [0,1) */
+    uint8_t linear_mem;          /* 1D linear memory (tex1Dfetch): out of range reads 0 */
+    uint8_t addr[3];             /* enum emu_tex_addr per dimension */
+};
+/* Registers a texture; *handle is never 0.  MX_EINVAL for a malformed
+ * descriptor, MX_ENOMEM when the table is full. */
+int emu_tex_create(struct emu_device *dev, const struct emu_tex_desc *desc, uint64_t *handle);
+int emu_tex_destroy(struct emu_device *dev, uint64_t handle);
+/* The descriptor of a live handle (copied), or MX_EINVAL. */
+int emu_tex_get(struct emu_device *dev, uint64_t handle, struct emu_tex_desc *desc);
+
 /* Prints a fault report the way compute-sanitizer does. */
 void emu_fault_print(FILE *out, const struct emu_fault *f);
 

@@ -29,6 +29,7 @@ static void build(void)
     add_table(emu_bind_mem);
     add_table(emu_bind_ctrl);
     add_table(emu_bind_sync);
+    add_table(emu_bind_tex);
     add_table(emu_bind_ext);
 }
 

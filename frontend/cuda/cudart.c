@@ -1110,3 +1110,315 @@ EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
 {
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
 }
+
+/* ------------------------------------------------ CUDA arrays and textures
+ * A CUDA array is a device allocation with a row pitch of width * element
+ * bytes (rows, then slices, contiguous), returned as an opaque cudaArray_t
+ * pointing at a host struct.  A texture object is a handle into the
+ * emulator's table of texture descriptors (emu_tex_create); the kernel's
+ * tex/txq instructions read through it (emu/exec_tex.c).  Not supported
+ * (cudaErrorNotSupported): layered and cube-map arrays, mipmapped arrays,
+ * resource views, channel formats other than 1/2/4 x 8/16/32-bit
+ * signed/unsigned/float.  Border colors other than 0 and sRGB are ignored. */
+
+#define RT_ARRAY_MAGIC 0x41525259u /* "ARRY" */
+struct rt_array {
+    uint32_t magic;
+    struct cudaChannelFormatDesc desc;
+    size_t width, height, depth;   /* as given: 0 for an unused dimension */
+    unsigned flags;
+    uint64_t dev;                  /* device address of element (0,0,0) */
+    size_t elem, pitch, rows;      /* bytes per element and per row; rows per slice (>= 1) */
+};
+
+static struct rt_array *rt_array_of(const void *a)
+{
+    struct rt_array *r = (struct rt_array *)(uintptr_t)a;
+    return r && r->magic == RT_ARRAY_MAGIC ? r : NULL;
+}
+
+/* Bytes per element of a channel format, 0 if the emulator cannot texture it. */
+static size_t chan_elem(const struct cudaChannelFormatDesc *d, int *channels, int *bits)
+{
+    int c[4] = { d->x, d->y, d->z, d->w }, n = 0;
+    for (int i = 0; i < 4; i++) {
+        if (c[i] && c[i] != d->x)
+            return 0;
+        if (c[i])
+            n++;
+    }
+    if ((n != 1 && n != 2 && n != 4) || (d->x != 8 && d->x != 16 && d->x != 32))
+        return 0;
+    if (d->f != cudaChannelFormatKindSigned && d->f != cudaChannelFormatKindUnsigned && d->f != cudaChannelFormatKindFloat)
+        return 0;
+    if (d->f == cudaChannelFormatKindFloat && d->x == 8)
+        return 0;
+    if (channels)
+        *channels = n;
+    if (bits)
+        *bits = d->x;
+    return (size_t)n * (size_t)d->x / 8;
+}
+
+EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f)
+{
+    struct cudaChannelFormatDesc d = { x, y, z, w, f };
+    return d;
+}
+
+static cudaError_t array_alloc(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t w, size_t h,
+                               size_t d, unsigned flags)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    if (!array || !desc || !w)
+        return set_error(cudaErrorInvalidValue);
+    *array = NULL;
+    if (flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather)) {
+        msg("cudaMalloc3DArray/cudaMallocArray: layered, cube-map and other special arrays are not supported by the emulator");
+        return set_error(cudaErrorNotSupported);
+    }
+    size_t elem = chan_elem(desc, NULL, NULL);
+    if (!elem) {
+        msg("CUDA array channel format (%d,%d,%d,%d kind %d) is not supported by the emulator", desc->x, desc->y,
+            desc->z, desc->w, (int)desc->f);
+        return set_error(cudaErrorNotSupported);
+    }
+    struct rt_array *a = calloc(1, sizeof *a);
+    if (!a)
+        return set_error(cudaErrorMemoryAllocation);
+    a->magic = RT_ARRAY_MAGIC;
+    a->desc = *desc;
+    a->width = w, a->height = h, a->depth = d, a->flags = flags;
+    a->elem = elem;
+    a->pitch = w * elem;
+    a->rows = h ? h : 1;
+    uint64_t bytes = (uint64_t)a->pitch * a->rows * (d ? d : 1);
+    if (mx_cuda_malloc(bytes, &a->dev)) {
+        free(a);
+        return set_error(cudaErrorMemoryAllocation);
+    }
+    *array = (cudaArray_t)(void *)a;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
+                                   size_t height, unsigned int flags)
+{
+    return array_alloc(array, desc, width, height, 0, flags);
+}
+
+EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent,
+                                     unsigned int flags)
+{
+    return array_alloc(array, desc, extent.width, extent.height, extent.depth, flags);
+}
+
+EXPORT cudaError_t cudaFreeArray(cudaArray_t array)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    if (!array)
+        return cudaSuccess;
+    struct rt_array *a = rt_array_of(array);
+    if (!a)
+        return set_error(cudaErrorInvalidValue);
+    mx_cuda_free(a->dev);
+    a->magic = 0;
+    free(a);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array)
+{
+    struct rt_array *a = rt_array_of(array);
+    if (!a || !desc)
+        return set_error(cudaErrorInvalidValue);
+    *desc = a->desc;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned int *flags,
+                                    cudaArray_t array)
+{
+    struct rt_array *a = rt_array_of(array);
+    if (!a)
+        return set_error(cudaErrorInvalidValue);
+    if (desc)
+        *desc = a->desc;
+    if (extent)
+        extent->width = a->width, extent->height = a->height, extent->depth = a->depth;
+    if (flags)
+        *flags = a->flags;
+    return cudaSuccess;
+}
+
+/* Rows [hOffset, +height) x bytes [wOffset, +width) of an array (first slice) to/from host or device memory. */
+static cudaError_t array_copy2d(struct rt_array *a, size_t wOffset, size_t hOffset, void *mem, size_t mpitch,
+                                size_t width, size_t height, enum cudaMemcpyKind kind, int to_array)
+{
+    if (!a)
+        return set_error(cudaErrorInvalidResourceHandle);
+    if (wOffset + width > a->pitch || hOffset + height > a->rows * (a->depth ? a->depth : 1) || (height > 1 && width > mpitch))
+        return set_error(cudaErrorInvalidValue);
+    if (kind == cudaMemcpyHostToHost || (to_array && kind == cudaMemcpyDeviceToHost) || (!to_array && kind == cudaMemcpyHostToDevice))
+        return set_error(cudaErrorInvalidMemcpyDirection);
+    for (size_t r = 0; r < height; r++) {
+        void *arow = (void *)(uintptr_t)(a->dev + (hOffset + r) * a->pitch + wOffset);
+        char *mrow = (char *)mem + r * mpitch;
+        cudaError_t e = to_array ? copy(arow, mrow, width, kind) : copy(mrow, arow, width, kind);
+        if (e)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
+                                       size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+    return array_copy2d(rt_array_of(dst), wOffset, hOffset, (void *)(uintptr_t)src, spitch, width, height, kind, 1);
+}
+
+EXPORT cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                            size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind,
+                                            cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
+}
+
+EXPORT cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                         size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+    return array_copy2d(rt_array_of(src), wOffset, hOffset, dst, dpitch, width, height, kind, 0);
+}
+
+EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
+                                              size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind,
+                                              cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
+}
+
+/* The array's rows are contiguous (pitch = width * element), so a linear
+ * copy from (wOffset, hOffset) continues on the next rows as CUDA's does. */
+static cudaError_t array_copy_linear(struct rt_array *a, size_t wOffset, size_t hOffset, void *mem, size_t count,
+                                     enum cudaMemcpyKind kind, int to_array)
+{
+    if (!a)
+        return set_error(cudaErrorInvalidResourceHandle);
+    size_t total = a->pitch * a->rows * (a->depth ? a->depth : 1), off = hOffset * a->pitch + wOffset;
+    if (wOffset > a->pitch || off > total || count > total - off)
+        return set_error(cudaErrorInvalidValue);
+    if (kind == cudaMemcpyHostToHost || (to_array && kind == cudaMemcpyDeviceToHost) || (!to_array && kind == cudaMemcpyHostToDevice))
+        return set_error(cudaErrorInvalidMemcpyDirection);
+    void *ap = (void *)(uintptr_t)(a->dev + off);
+    return to_array ? copy(ap, mem, count, kind) : copy(mem, ap, count, kind);
+}
+
+EXPORT cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,
+                                     enum cudaMemcpyKind kind)
+{
+    return array_copy_linear(rt_array_of(dst), wOffset, hOffset, (void *)(uintptr_t)src, count, kind, 1);
+}
+
+EXPORT cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,
+                                          enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return array_copy_linear(rt_array_of(dst), wOffset, hOffset, (void *)(uintptr_t)src, count, kind, 1);
+}
+
+EXPORT cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count,
+                                       enum cudaMemcpyKind kind)
+{
+    return array_copy_linear(rt_array_of(src), wOffset, hOffset, dst, count, kind, 0);
+}
+
+EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
+                                           const struct cudaTextureDesc *pTexDesc,
+                                           const struct cudaResourceViewDesc *pResViewDesc)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    if (!pTexObject || !pResDesc || !pTexDesc)
+        return set_error(cudaErrorInvalidValue);
+    *pTexObject = 0;
+    if (pResViewDesc) {
+        msg("cudaCreateTextureObject: resource views are not supported by the emulator");
+        return set_error(cudaErrorNotSupported);
+    }
+    struct emu_tex_desc t;
+    memset(&t, 0, sizeof t);
+    const struct cudaChannelFormatDesc *cd;
+    switch (pResDesc->resType) {
+    case cudaResourceTypeArray: {
+        struct rt_array *a = rt_array_of(pResDesc->res.array.array);
+        if (!a)
+            return set_error(cudaErrorInvalidResourceHandle);
+        cd = &a->desc;
+        t.base = a->dev;
+        t.width = (uint32_t)a->width, t.height = (uint32_t)a->height, t.depth = (uint32_t)a->depth;
+        t.dims = a->depth ? 3 : a->height ? 2 : 1;
+        t.pitch = a->pitch;
+        break;
+    }
+    case cudaResourceTypeLinear: {
+        cd = &pResDesc->res.linear.desc;
+        size_t e = chan_elem(cd, NULL, NULL);
+        if (!pResDesc->res.linear.devPtr || !e || pResDesc->res.linear.sizeInBytes / e == 0)
+            return set_error(e ? cudaErrorInvalidValue : cudaErrorNotSupported);
+        t.base = (uint64_t)(uintptr_t)pResDesc->res.linear.devPtr;
+        t.width = (uint32_t)(pResDesc->res.linear.sizeInBytes / e);
+        t.dims = 1;
+        t.linear_mem = 1;
+        break;
+    }
+    case cudaResourceTypePitch2D:
+        cd = &pResDesc->res.pitch2D.desc;
+        if (!pResDesc->res.pitch2D.devPtr || !pResDesc->res.pitch2D.width || !pResDesc->res.pitch2D.height)
+            return set_error(cudaErrorInvalidValue);
+        t.base = (uint64_t)(uintptr_t)pResDesc->res.pitch2D.devPtr;
+        t.width = (uint32_t)pResDesc->res.pitch2D.width, t.height = (uint32_t)pResDesc->res.pitch2D.height;
+        t.pitch = pResDesc->res.pitch2D.pitchInBytes;
+        t.dims = 2;
+        break;
+    default:
+        msg("cudaCreateTextureObject: mipmapped-array resources are not supported by the emulator");
+        return set_error(cudaErrorNotSupported);
+    }
+    int channels = 0, bits = 0;
+    if (!chan_elem(cd, &channels, &bits)) {
+        msg("cudaCreateTextureObject: channel format (%d,%d,%d,%d kind %d) is not supported by the emulator", cd->x, cd->y,
+            cd->z, cd->w, (int)cd->f);
+        return set_error(cudaErrorNotSupported);
+    }
+    t.channels = (uint8_t)channels;
+    t.bits = (uint8_t)bits;
+    t.kind = cd->f == cudaChannelFormatKindSigned ? EMU_TEX_SIGNED : cd->f == cudaChannelFormatKindUnsigned ? EMU_TEX_UNSIGNED : EMU_TEX_FLOAT;
+    t.read_normalized = pTexDesc->readMode == cudaReadModeNormalizedFloat;
+    t.filter_linear = pTexDesc->filterMode == cudaFilterModeLinear;
+    t.norm_coords = pTexDesc->normalizedCoords != 0;
+    for (int i = 0; i < 3; i++) {
+        int m = (int)pTexDesc->addressMode[i];
+        if (m < 0 || m > 3)
+            return set_error(cudaErrorInvalidValue);
+        t.addr[i] = (uint8_t)m; /* cudaAddressModeWrap/Clamp/Mirror/Border = EMU_TEX_* */
+    }
+    uint64_t h;
+    int rc = emu_tex_create(rt.dev, &t, &h);
+    if (rc)
+        return set_error(rc == MX_ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
+    *pTexObject = (cudaTextureObject_t)h;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    if (!texObject)
+        return cudaSuccess;
+    return emu_tex_destroy(rt.dev, (uint64_t)texObject) ? set_error(cudaErrorInvalidValue) : cudaSuccess;
+}
