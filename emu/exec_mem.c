@@ -108,8 +108,8 @@ static inline uint8_t *warp_span(struct emu_warp *w, const struct emu_xinsn *x, 
         return NULL;
     struct emu_device *d = w->dev;
     uint32_t la = w->last_alloc;
-    const struct emu_alloc *al = la < d->nallocs ? emu_alloc_at(d, la) : NULL;
-    if (!al || !al->live || lo < al->base || hi > al->base + al->size) {
+    const struct emu_alloc *al = la < __atomic_load_n(&d->nallocs, __ATOMIC_RELAXED) ? emu_alloc_at(d, la) : NULL;
+    if (!al || !__atomic_load_n(&al->live, __ATOMIC_RELAXED) || lo < al->base || hi > al->base + al->size) {
         int i = emu_alloc_find(d, lo, hi - lo);
         if (i < 0)
             return NULL; /* the per-lane path reports the fault */
@@ -299,13 +299,21 @@ static emu_fn bind_isspacep(const struct mx_insn *in, struct emu_xinsn *x) { (vo
 
 /* ------------------------------------------------------------- atomics */
 
-static uint64_t atom_apply(int op, int t, uint64_t old, uint64_t b, uint64_t c, int *ok)
+/* f32 bits with a subnormal flushed to a zero of the same sign. */
+static inline uint64_t ftz32(uint64_t v) { return (v & 0x7f800000u) ? (uint32_t)v : (uint32_t)v & 0x80000000u; }
+
+/* New memory value of one atomic.  ftz: atom/red.add.f32 on global memory,
+ * which flushes subnormal inputs and results to sign-preserving zero (on
+ * shared memory it does not). */
+static uint64_t atom_apply(int op, int t, uint64_t old, uint64_t b, uint64_t c, int ftz, int *ok)
 {
     unsigned bits = mx_type_size(t) * 8;
     int sg = mx_type_is_signed(t);
     *ok = 1;
     switch (op) {
     case MX_ATOMOP_ADD:
+        if (t == MX_T_F32 && ftz)
+            return ftz32(bits_f32(f32_of(ftz32(old)) + f32_of(ftz32(b))));
         if (t == MX_T_F32)
             return bits_f32(f32_of(old) + f32_of(b));
         if (t == MX_T_F64)
@@ -352,11 +360,11 @@ static int h_atom(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         if (!p)
             return EX_FAULT;
         uint64_t old, nv;
-        int ok;
+        int ok, ftz = x->space == SP_GLOBAL || (x->space == SP_GENERIC && a - MEM_SHARED_WIN >= MEM_WIN_SIZE);
         if (size == 4) {
             uint32_t o = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED);
             do {
-                nv = atom_apply(op, t, o, b[l], c ? c[l] : 0, &ok);
+                nv = atom_apply(op, t, o, b[l], c ? c[l] : 0, ftz, &ok);
                 if (!ok)
                     return emu_fault(w, x, MX_EUNSUPPORTED, l, a, size, "unsupported atomic operation");
             } while (!__atomic_compare_exchange_n((uint32_t *)p, &o, (uint32_t)nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
@@ -364,7 +372,7 @@ static int h_atom(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         } else if (size == 8) {
             uint64_t o = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
             do {
-                nv = atom_apply(op, t, o, b[l], c ? c[l] : 0, &ok);
+                nv = atom_apply(op, t, o, b[l], c ? c[l] : 0, ftz, &ok);
                 if (!ok)
                     return emu_fault(w, x, MX_EUNSUPPORTED, l, a, size, "unsupported atomic operation");
             } while (!__atomic_compare_exchange_n((uint64_t *)p, &o, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));

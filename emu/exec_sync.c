@@ -7,6 +7,7 @@
 int emu_cta_barrier_arrive(struct emu_warp *w, uint32_t bar, uint32_t count, uint32_t threads);
 int emu_cta_barrier_red(struct emu_warp *w, uint32_t bar, uint32_t count, uint32_t threads, uint32_t kind,
                         uint32_t dref, uint32_t votes);
+void emu_exit_parked(struct emu_warp *w);
 
 static uint32_t first_val(const uint64_t *v, uint32_t m) { return (uint32_t)v[__builtin_ctz(m)]; }
 
@@ -18,6 +19,7 @@ static int h_bar_sync(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     if (bar >= 16)
         return emu_fault(w, x, MX_EILLEGAL, -1, 0, 0, "barrier number %u out of range 0..15", bar);
     w->pc++;
+    emu_exit_parked(w); /* lanes waiting only to exit do not hold the barrier up */
     emu_cta_barrier_arrive(w, bar, cnt, (uint32_t)__builtin_popcount(m));
     return EX_YIELD;
 }
@@ -43,6 +45,7 @@ static int h_bar_red(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         return emu_fault(w, x, MX_EILLEGAL, -1, 0, 0, "barrier number %u out of range 0..15", bar);
     uint32_t votes = PSRC(3) & m;
     w->pc++;
+    emu_exit_parked(w);
     emu_cta_barrier_red(w, bar, cnt, (uint32_t)__builtin_popcount(m), x->in->mod[MX_MG_BAROP],
                         x->r[0] | (x->in->type[0] == MX_T_PRED ? REF_NEG : 0), votes);
     return EX_YIELD;

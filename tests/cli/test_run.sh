@@ -1,0 +1,185 @@
+#!/bin/bash
+# tests/cli/test_run.sh — shell-level tests of `morpheus run`: usage errors
+# with their exact messages and exit codes, buffer initialisers and
+# write-back compared byte for byte with references made here, --stats JSON,
+# faults, printf, --host-threads.  Usage: test_run.sh PATH/TO/morpheus
+# Prints one line per check and "N checks, M failed"; exits 1 if any failed.
+set -u
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 PATH/TO/morpheus" >&2
+    exit 2
+fi
+M=$1
+HERE=$(cd "$(dirname "$0")" && pwd)
+PTX=$HERE/run.ptx
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+checks=0
+failed=0
+
+ok() { checks=$((checks + 1)); echo "ok   $1"; }
+bad() { checks=$((checks + 1)); failed=$((failed + 1)); echo "FAIL $1"; shift; for l in "$@"; do echo "     $l"; done; }
+
+# run NAME -- ARGS...: runs morpheus with ARGS; $rc, $T/out, $T/err hold the result.
+run() {
+    "$M" "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+}
+
+# expect NAME CODE FIRST_STDERR_LINE -- ARGS...: exit code and the exact first line of stderr.
+expect() {
+    local name=$1 code=$2 line=$3
+    shift 4
+    run "$@"
+    local first
+    first=$(head -n 1 "$T/err")
+    if [ "$rc" -eq "$code" ] && [ "$first" = "$line" ]; then
+        ok "$name"
+    else
+        bad "$name" "exit $rc (want $code)" "stderr: $first" "want:   $line"
+    fi
+}
+
+# has NAME FILE TEXT: FILE contains TEXT (fixed string).
+has() {
+    if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1" "$(basename "$2") lacks: $3" "$(head -c 600 "$2")"; fi
+}
+
+# ------------------------------------------------------------------ help
+run run --help
+if [ "$rc" -eq 0 ] && head -n 1 "$T/out" | grep -q '^usage: morpheus run ' && [ ! -s "$T/err" ]; then
+    ok "run --help: exit 0, usage on stdout"
+else
+    bad "run --help" "exit $rc" "$(head -n 2 "$T/out")"
+fi
+run help run
+[ "$rc" -eq 0 ] && cmp -s "$T/out" <("$M" run --help) && ok "help run = run --help" || bad "help run" "exit $rc"
+
+# ------------------------------------------------------------------ usage errors (exit 2)
+expect "missing --grid" 2 "morpheus run: need FILE.ptx, KERNEL, --grid and --block" -- \
+    run "$PTX" axpi --block 32 -- 'u32[4]=zero' 'u32[4]=zero' u32:4 u32:1
+has "missing --grid prints the usage" "$T/err" "usage: morpheus run [OPTIONS] FILE.ptx KERNEL"
+expect "missing --block" 2 "morpheus run: need FILE.ptx, KERNEL, --grid and --block" -- \
+    run "$PTX" axpi --grid 1 -- 'u32[4]=zero' 'u32[4]=zero' u32:4 u32:1
+expect "missing kernel name" 2 "morpheus run: need FILE.ptx, KERNEL, --grid and --block" -- run "$PTX" --grid 1 --block 1
+expect "--grid without value" 2 "morpheus run: --grid needs a value" -- run "$PTX" axpi --block 1 --grid
+expect "--grid 0" 2 "morpheus run: bad --grid '0' (X[,Y[,Z]] with positive integers)" -- run "$PTX" axpi --grid 0 --block 1
+expect "--block 4,x" 2 "morpheus run: bad --block '4,x' (X[,Y[,Z]] with positive integers)" -- run "$PTX" axpi --grid 1 --block 4,x
+expect "--block 1,1,1,1" 2 "morpheus run: bad --block '1,1,1,1' (X[,Y[,Z]] with positive integers)" -- \
+    run "$PTX" axpi --grid 1 --block 1,1,1,1
+expect "unknown option" 2 "morpheus run: unknown option '--frobnicate' (see morpheus run --help)" -- \
+    run "$PTX" axpi --grid 1 --block 1 --frobnicate
+expect "stray argument before --" 2 "morpheus run: unexpected 'u32:4' (kernel arguments go after --)" -- \
+    run "$PTX" axpi --grid 1 --block 1 u32:4
+expect "unknown kernel lists the kernels" 2 "morpheus run: no kernel 'nope' in $PTX; kernels: axpi _Z4fillPyy oob spin hello" -- \
+    run "$PTX" nope --grid 1 --block 1
+expect "wrong argument count" 2 "morpheus run: kernel axpi takes 4 parameters, 1 given" -- \
+    run "$PTX" axpi --grid 1 --block 1 -- 'u32[4]=zero'
+expect "wrong argument count (none)" 2 "morpheus run: kernel axpi takes 4 parameters, 0 given" -- run "$PTX" axpi --grid 1 --block 1
+expect "bad TYPE" 2 "morpheus run: argument 1 'q32[4]=zero': unknown type (u8 u16 u32 u64 s8 s16 s32 s64 f32 f64)" -- \
+    run "$PTX" axpi --grid 1 --block 1 -- 'q32[4]=zero' 'u32[4]=zero' u32:4 u32:1
+expect "bad TYPE (scalar)" 2 "morpheus run: argument 3 'int:4': unknown type (u8 u16 u32 u64 s8 s16 s32 s64 f32 f64)" -- \
+    run "$PTX" axpi --grid 1 --block 1 -- 'u32[4]=zero' 'u32[4]=zero' int:4 u32:1
+expect "bad scalar value" 2 "morpheus run: argument 3: bad .u32 value '4x'" -- \
+    run "$PTX" axpi --grid 1 --block 1 -- 'u32[4]=zero' 'u32[4]=zero' u32:4x u32:1
+expect "scalar out of range" 2 "morpheus run: argument 4: bad .u32 value '4294967296'" -- \
+    run "$PTX" axpi --grid 1 --block 1 -- 'u32[4]=zero' 'u32[4]=zero' u32:4 u32:4294967296
+expect "scalar of the wrong size" 2 "morpheus run: argument 3 is .u64 (8 bytes) but parameter n is 4 bytes" -- \
+    run "$PTX" axpi --grid 1 --block 1 -- 'u32[4]=zero' 'u32[4]=zero' u64:4 u32:1
+expect "buffer for a 4-byte parameter" 2 "morpheus run: argument 3 is a buffer (8-byte address) but parameter n is 4 bytes" -- \
+    run "$PTX" axpi --grid 1 --block 1 -- 'u32[4]=zero' 'u32[4]=zero' 'u32[4]=zero' u32:1
+expect "unknown initialiser" 2 "morpheus run: argument 2: unknown initialiser 'ones' (zero, iota, fill:V, rand:SEED, file:PATH)" -- \
+    run "$PTX" axpi --grid 1 --block 1 -- 'u32[4]=zero' 'u32[4]=ones' u32:4 u32:1
+expect ">PATH on a scalar" 2 "morpheus run: argument 3: '>PATH' applies to buffers only" -- \
+    run "$PTX" axpi --grid 1 --block 1 -- 'u32[4]=zero' 'u32[4]=zero' "u32:4>$T/x" u32:1
+expect "empty >PATH" 2 "morpheus run: argument 1: empty output path after '>'" -- \
+    run "$PTX" axpi --grid 1 --block 1 -- 'u32[4]=zero>' 'u32[4]=zero' u32:4 u32:1
+printf 'abcdef' >"$T/short.bin"
+expect "file: of the wrong size" 2 "morpheus run: argument 2: $T/short.bin: has 6 bytes, the buffer needs 16" -- \
+    run "$PTX" axpi --grid 1 --block 1 -- 'u32[4]=zero' "u32[4]=file:$T/short.bin" u32:4 u32:1
+
+# ------------------------------------------------------------------ I/O errors (exit 3)
+expect "file:PATH missing" 3 "morpheus run: argument 2: $T/nope.bin: No such file or directory" -- \
+    run "$PTX" axpi --grid 1 --block 1 -- 'u32[4]=zero' "u32[4]=file:$T/nope.bin" u32:4 u32:1
+run run "$T/none.ptx" axpi --grid 1 --block 1
+[ "$rc" -eq 3 ] && grep -qF "$T/none.ptx" "$T/err" && ok "missing PTX file: exit 3" || bad "missing PTX file" "exit $rc" "$(cat "$T/err")"
+run run "$PTX" axpi --grid 1 --block 1 -- "u32[4]=zero>$T/no/such/dir/out.bin" 'u32[4]=zero' u32:4 u32:1
+[ "$rc" -eq 3 ] && grep -qF "morpheus run: cannot write $T/no/such/dir/out.bin" "$T/err" && ok "unwritable >PATH: exit 3" ||
+    bad "unwritable >PATH" "exit $rc" "$(cat "$T/err")"
+
+# ------------------------------------------------------------------ results
+# out[i] = 3 * in[i] + i for i < 1000, with in read from a file made here
+python3 - "$T" <<'PY'
+import struct, sys, random
+t = sys.argv[1]
+random.seed(7)
+vals = [random.randrange(0, 1 << 32) for _ in range(1024)]
+open(t + "/in.bin", "wb").write(struct.pack("<1024I", *vals))
+out = [((3 * v + i) & 0xffffffff) if i < 1000 else 0 for i, v in enumerate(vals)]
+open(t + "/want.bin", "wb").write(struct.pack("<1024I", *out))
+open(t + "/fill_want.bin", "wb").write(struct.pack("<96Q", *[(1 << 40) + i for i in range(96)]))
+open(t + "/iota_want.bin", "wb").write(struct.pack("<1024I", *range(1024)))
+PY
+run run -q "$PTX" axpi --grid 4 --block 256 -- "u32[1024]=zero>$T/out.bin" "u32[1024]=file:$T/in.bin>$T/in_back.bin" u32:1000 u32:3
+if [ "$rc" -eq 0 ] && cmp -s "$T/out.bin" "$T/want.bin"; then ok "write-back equals the reference"; else
+    bad "write-back" "exit $rc" "$(cat "$T/err")" "$(cmp "$T/out.bin" "$T/want.bin" 2>&1)"; fi
+cmp -s "$T/in_back.bin" "$T/in.bin" && ok "an input buffer written back is unchanged" || bad "input write-back" "$(cmp "$T/in_back.bin" "$T/in.bin" 2>&1)"
+[ ! -s "$T/err" ] && ok "-q: nothing on stderr" || bad "-q" "$(cat "$T/err")"
+[ "$(od -An -tu4 -j 4 -N 4 "$T/out.bin" | tr -d ' ')" = "$(od -An -tu4 -j 4 -N 4 "$T/want.bin" | tr -d ' ')" ] &&
+    ok "od agrees on out[1]" || bad "od out[1]"
+# the same with 4 host threads: byte-identical
+run run -q --host-threads 4 "$PTX" axpi --grid 4 --block 256 -- "u32[1024]=zero>$T/out4.bin" "u32[1024]=file:$T/in.bin" u32:1000 u32:3
+[ "$rc" -eq 0 ] && cmp -s "$T/out4.bin" "$T/want.bin" && ok "--host-threads 4: identical bytes" || bad "--host-threads 4" "exit $rc"
+# iota initialiser, read back unchanged (a = 0: out = i... and in stays iota)
+run run -q "$PTX" axpi --grid 1 --block 1024 -- "u32[1024]=zero" "u32[1024]=iota>$T/iota.bin" u32:1024 u32:0
+[ "$rc" -eq 0 ] && cmp -s "$T/iota.bin" "$T/iota_want.bin" && ok "iota initialiser" || bad "iota" "exit $rc"
+# fill: and the demangled kernel name
+run run -q "$PTX" fill --grid 3 --block 32 -- "u64[96]=fill:7>$T/fill.bin" u64:0x10000000000
+[ "$rc" -eq 0 ] && cmp -s "$T/fill.bin" "$T/fill_want.bin" && ok "demangled kernel name, u64 buffer" || bad "fill" "exit $rc" "$(cat "$T/err")"
+# summary line without -q
+run run "$PTX" axpi --grid 4 --block 256 -- 'u32[1024]=zero' 'u32[1024]=rand:1' u32:1000 u32:3
+has "summary line" "$T/err" "morpheus: axpi grid (4,1,1) block (256,1,1): "
+[ "$rc" -eq 0 ] && ok "rand: initialiser runs" || bad "rand:" "exit $rc"
+# --print
+run run -q --print 4 "$PTX" axpi --grid 1 --block 4 -- 'u32[4]=zero' 'u32[4]=fill:5' u32:4 u32:2
+[ "$rc" -eq 0 ] && has "--print" "$T/err" "morpheus: u32[4]=zero: 10 11 12 13" || bad "--print" "exit $rc"
+
+# ------------------------------------------------------------------ --stats
+run run -q --stats "$T/stats.json" "$PTX" axpi --grid 4 --block 256 -- 'u32[1024]=zero' 'u32[1024]=iota' u32:1000 u32:3
+if [ "$rc" -eq 0 ] && python3 - "$T/stats.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["kernel"] == "axpi", s
+assert s["grid"] == [4, 1, 1] and s["block"] == [256, 1, 1], s
+assert isinstance(s["warp_instructions"], int) and s["warp_instructions"] > 0, s
+assert isinstance(s["thread_instructions"], int) and s["thread_instructions"] >= s["warp_instructions"], s
+# 32 warps, every thread runs the same path up to the bound check: at most 32 thread instructions per warp instruction
+assert s["thread_instructions"] <= 32 * s["warp_instructions"], s
+assert isinstance(s["wall_seconds"], (int, float)) and s["wall_seconds"] >= 0, s
+assert s["status"] == "MX_OK", s
+assert s["ctas"] == 4 and s["warps"] == 32, s
+PY
+then ok "--stats JSON fields"; else bad "--stats JSON" "exit $rc" "$(cat "$T/stats.json" 2>/dev/null)"; fi
+
+# ------------------------------------------------------------------ faults (exit 1)
+run run "$PTX" oob --grid 2 --block 32 -- "u32[10]=zero>$T/oob.bin" u32:10
+if [ "$rc" -eq 1 ]; then ok "fault: exit 1"; else bad "fault exit" "exit $rc"; fi
+has "fault: kernel failed line" "$T/err" "morpheus: kernel oob failed"
+has "fault: message" "$T/err" "========= Invalid __global__ write of size 4 bytes at 0x"
+has "fault: PTX line" "$T/err" "at PTX line 68 (pc "
+has "fault: thread and block" "$T/err" "by thread (3,0,0) in block (1,0,0), warp 0 lane 3"
+has "fault: nearest allocation" "$T/err" "is 0 bytes after the nearest allocation at 0x"
+[ ! -e "$T/oob.bin" ] && ok "fault: no write-back" || bad "fault wrote the buffer back"
+[ ! -s "$T/out" ] && ok "fault: nothing on stdout" || bad "fault stdout" "$(cat "$T/out")"
+run run --max-insns 10000 --stats "$T/wd.json" "$PTX" spin --grid 1 --block 32
+[ "$rc" -eq 1 ] && ok "watchdog: exit 1" || bad "watchdog exit" "exit $rc"
+has "watchdog: message" "$T/err" "watchdog: kernel exceeded 10000 warp instructions"
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert s["status"]=="MX_EWATCHDOG", s' "$T/wd.json" &&
+    ok "watchdog: status in --stats" || bad "watchdog --stats"
+
+# ------------------------------------------------------------------ printf
+run run -q "$PTX" hello --grid 1 --block 64
+[ "$rc" -eq 0 ] && [ "$(cat "$T/out")" = "$(printf 'tid=0 ok\ntid=1 ok')" ] && ok "printf on stdout" || bad "printf" "exit $rc" "$(cat "$T/out")"
+
+echo "$checks checks, $failed failed"
+[ "$failed" -eq 0 ]

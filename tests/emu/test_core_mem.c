@@ -1,0 +1,291 @@
+/* tests/emu/test_core_mem.c — emu-core: ld/st of every width and vector
+ * shape, kernel parameters, module variables with initialisers (addresses of
+ * other variables included), generic addressing with the nvcc local-depot
+ * pattern, isspacep, dynamic shared memory, shared memory of a called
+ * function (kernels in ptx/mem.ptx). */
+#include "test_core.h"
+
+#include <stdlib.h>
+
+static uint64_t rnd(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void fill_random(void *p, size_t n, uint64_t seed)
+{
+    uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        b[i] = (uint8_t)rnd(&seed);
+}
+
+#define LD(T, p) ({ T v_; memcpy(&v_, (p), sizeof v_); v_; })
+
+MX_TEST(mem_every_scalar_width_and_sign_extension)
+{
+    struct ct c;
+    ct_open_file(&c, "mem.ptx");
+    enum { N = 32 };
+    uint8_t in[N * 16];
+    fill_random(in, sizeof in, 1);
+    /* make sure both signs of every narrow field occur */
+    for (int l = 0; l < N; l++) {
+        in[16 * l + 1] = (uint8_t)(l & 1 ? in[16 * l + 1] | 0x80 : in[16 * l + 1] & 0x7f);
+        in[16 * l + 3] = (uint8_t)(l & 2 ? in[16 * l + 3] | 0x80 : in[16 * l + 3] & 0x7f);
+        in[16 * l + 7] = (uint8_t)(l & 4 ? in[16 * l + 7] | 0x80 : in[16 * l + 7] & 0x7f);
+    }
+    in[16 * 5 + 1] = 0; /* a zero s8 for the setp check */
+    uint64_t din = ct_alloc(&c, sizeof in, in), dout = ct_alloc(&c, N * 128, NULL);
+    ct_run(&c, "widths", D3(1, 1, 1), D3(N, 1, 1), 0, 2, din, dout);
+    uint64_t got[N * 16], want[N * 16];
+    ct_read(&c, got, dout, sizeof got);
+    for (int l = 0; l < N; l++) {
+        const uint8_t *r = in + 16 * l;
+        uint64_t *w = want + 16 * l;
+        int8_t s8 = (int8_t)r[1];
+        int16_t s16 = LD(int16_t, r + 2);
+        uint16_t u16 = LD(uint16_t, r + 2);
+        uint32_t u32 = LD(uint32_t, r + 4);
+        uint32_t s8_32 = (uint32_t)(int32_t)s8;
+        uint16_t s8_16 = (uint16_t)(int16_t)s8;
+        w[0] = r[0];
+        w[1] = s8_32;
+        w[2] = s8_32 | (uint64_t)(s8_32 >> 4) << 32;
+        w[3] = u16 | (uint64_t)(uint32_t)(int32_t)s16 << 32;
+        w[4] = (uint64_t)(int64_t)s8;
+        w[5] = (uint64_t)(int64_t)s16;
+        w[6] = (uint64_t)(int64_t)(int32_t)u32;
+        w[7] = u32;
+        w[8] = LD(uint64_t, r + 8);
+        w[9] = u32;
+        w[10] = LD(uint64_t, r + 8);
+        w[11] = (uint32_t)(int32_t)(int16_t)s8_16 | (uint64_t)s8_16 << 32;
+        w[12] = (s8_32 == 0 ? 1u : 0u) | (s8 < 0 ? 2u : 0u);
+        w[13] = 0x78u | 0x5678ull << 16 | (uint64_t)s8_16 << 48;
+        w[14] = r[1];
+        w[15] = (uint32_t)((uint16_t)s16 | (uint32_t)s8_16 << 16);
+    }
+    assert_u64_array(got, want, N * 16);
+    ct_close(&c);
+}
+
+MX_TEST(mem_vector_loads_and_stores)
+{
+    struct ct c;
+    ct_open_file(&c, "mem.ptx");
+    enum { N = 40 };
+    uint8_t in[N * 64], got[N * 96], want[N * 96];
+    fill_random(in, sizeof in, 7);
+    uint64_t din = ct_alloc(&c, sizeof in, in), dout = ct_alloc(&c, sizeof got, NULL);
+    ct_run(&c, "vectors", D3(1, 1, 1), D3(N, 1, 1), 0, 2, din, dout);
+    ct_read(&c, got, dout, sizeof got);
+    for (int l = 0; l < N; l++) {
+        const uint8_t *r = in + 64 * l;
+        uint8_t *w = want + 96 * l;
+        memcpy(w, r, 32);
+        memcpy(w + 32, r + 44, 4);
+        memcpy(w + 36, r + 40, 4);
+        memcpy(w + 40, r + 36, 4);
+        memcpy(w + 44, r + 32, 4);
+        memcpy(w + 48, r + 48, 8);
+        w[56] = r[59];
+        w[57] = r[58];
+        w[58] = r[57];
+        w[59] = r[56];
+        memcpy(w + 60, r + 54, 2);
+        memcpy(w + 62, r + 48, 2);
+        for (int k = 0; k < 4; k++)
+            memcpy(w + 64 + 4 * k, r + 12 - 4 * k, 4);
+        memcpy(w + 80, r + 24, 8);
+        memcpy(w + 88, r + 16, 8);
+    }
+    for (size_t i = 0; i < sizeof got; i++)
+        if (got[i] != want[i])
+            fail_msg("lane %zu byte %zu: got 0x%02x want 0x%02x", i / 96, i % 96, got[i], want[i]);
+    ct_close(&c);
+}
+
+MX_TEST(mem_module_variables_and_initialisers)
+{
+    struct ct c;
+    ct_open_file(&c, "mem.ptx");
+    enum { N = 32 };
+    uint64_t out = ct_alloc(&c, N * 16, NULL), out2 = ct_alloc(&c, N * 8, NULL);
+    uint64_t gtab = 0, gptr = 0, gptr2 = 0, gcount = 0, sz = 0;
+    assert_int_equal(emu_module_symbol(c.mod, "gtab", &gtab, &sz), MX_OK);
+    assert_int_equal(sz, 16);
+    assert_int_equal(emu_module_symbol(c.mod, "gptr", &gptr, NULL), MX_OK);
+    assert_int_equal(emu_module_symbol(c.mod, "gptr2", &gptr2, NULL), MX_OK);
+    assert_int_equal(emu_module_symbol(c.mod, "gcount", &gcount, NULL), MX_OK);
+    assert_int_equal(emu_module_symbol(c.mod, "nosuch", &sz, NULL), MX_ENOTFOUND);
+    /* the initialisers that hold addresses were relocated at load time */
+    uint64_t v;
+    ct_read(&c, &v, gptr, 8);
+    assert_int_equal(v, gtab);
+    ct_read(&c, &v, gptr2, 8);
+    assert_int_equal(v, gtab + 8);
+    ct_run(&c, "modvars", D3(1, 1, 1), D3(N, 1, 1), 0, 2, out, out2);
+    uint32_t got[4 * N], want[4 * N];
+    uint64_t got2[N], want2[N];
+    static const uint32_t ctab[8] = { 3, 1, 4, 1, 5, 9, 2, 6 }, gt[4] = { 10, 20, 30, 40 };
+    static const uint8_t gb[5] = { 104, 105, 33, 0, 7 };
+    ct_read(&c, got, out, sizeof got);
+    ct_read(&c, got2, out2, sizeof got2);
+    for (uint32_t t = 0; t < N; t++) {
+        want[4 * t] = ctab[t % 8];
+        want[4 * t + 1] = gt[t % 4];
+        want[4 * t + 2] = gt[2 + t % 2];
+        want[4 * t + 3] = gb[t % 5];
+        want2[t] = 0x123456789abcdef0ull;
+    }
+    assert_u32_array(got, want, 4 * N);
+    assert_u64_array(got2, want2, N);
+    uint32_t g4[4], cnt;
+    ct_read(&c, g4, gtab, sizeof g4);
+    ct_read(&c, &cnt, gcount, 4);
+    assert_int_equal(cnt, 77);
+    assert_int_equal(g4[3], 41);
+    assert_int_equal(g4[0], 10);
+    ct_close(&c);
+}
+
+MX_TEST(mem_kernel_params_every_size_and_struct)
+{
+    struct ct c;
+    ct_open_file(&c, "mem.ptx");
+    uint8_t s[24] = { 0 };
+    uint32_t x = 0xcafebabe;
+    uint64_t y = 0x0102030405060708ull;
+    uint16_t z = 0x4242;
+    uint8_t wv = 0x99;
+    memcpy(s, &x, 4);
+    memcpy(s + 8, &y, 8);
+    memcpy(s + 16, &z, 2);
+    s[18] = wv;
+    double e = -2.5;
+    uint64_t eb;
+    memcpy(&eb, &e, 8);
+    uint64_t out = ct_alloc(&c, 56, NULL);
+    ct_run(&c, "params", D3(1, 1, 1), D3(1, 1, 1), 0, 7, (uint64_t)0xab, (uint64_t)0xbeef, (uint64_t)(uint32_t)-123456,
+           0x1122334455667788ull, eb, (uint64_t)(uintptr_t)s, out);
+    uint32_t got[14];
+    ct_read(&c, got, out, sizeof got);
+    uint32_t want[14] = { 0xab, 0xbeef, (uint32_t)-123456, 0, 0x55667788, 0x11223344, (uint32_t)eb, (uint32_t)(eb >> 32),
+                          0xcafebabe, 0, 0x05060708, 0x01020304, 0x4242, 0x99 };
+    assert_u32_array(got, want, 14);
+    ct_close(&c);
+}
+
+MX_TEST(mem_generic_addressing_cvta_isspacep_local_depot)
+{
+    struct ct c;
+    ct_open_file(&c, "mem.ptx");
+    enum { N = 100 };
+    uint64_t out = ct_alloc(&c, N * 32, NULL);
+    ct_run(&c, "generic", D3(2, 1, 1), D3(N, 1, 1), 0, 1, out);
+    uint32_t got[8 * N], want[8 * N];
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < N; t++) {
+        uint32_t *w = want + 8 * t;
+        w[0] = (N - 1 - t) * 5 + 11;
+        w[1] = 1;
+        w[2] = 1; /* shared address: shared only */
+        w[3] = 4; /* local address: local only */
+        w[4] = 2; /* global address: global only */
+        w[5] = t * 7 + 3;
+        w[6] = 1;
+        w[7] = t * 1000;
+    }
+    assert_u32_array(got, want, 8 * N);
+    ct_close(&c);
+}
+
+MX_TEST(mem_local_frames_and_pointer_to_caller_local)
+{
+    struct ct c;
+    ct_open_file(&c, "mem.ptx");
+    enum { N = 64 };
+    uint64_t out = ct_alloc(&c, N * 8, NULL);
+    ct_run(&c, "local_call", D3(1, 1, 1), D3(N, 1, 1), 0, 1, out);
+    uint32_t got[2 * N], want[2 * N];
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < N; t++) {
+        want[2 * t] = t + 0xbeef;
+        want[2 * t + 1] = t + 500;
+    }
+    assert_u32_array(got, want, 2 * N);
+    ct_close(&c);
+}
+
+MX_TEST(mem_dynamic_shared_next_to_static)
+{
+    struct ct c;
+    ct_open_file(&c, "mem.ptx");
+    enum { N = 256, DYN = N * 4 };
+    uint64_t out = ct_alloc(&c, N * 16, NULL);
+    ct_run(&c, "dynshared", D3(3, 1, 1), D3(N, 1, 1), DYN, 1, out);
+    uint32_t *got = calloc(4 * N, 4), *want = calloc(4 * N, 4);
+    assert_non_null(got);
+    assert_non_null(want);
+    ct_read(&c, got, out, 16 * N);
+    for (uint32_t t = 0; t < N; t++) {
+        want[4 * t] = (N - 1 - t) * 3 + 1;
+        want[4 * t + 1] = ((t + 1) % N) * 5 + 2;
+        want[4 * t + 2] = DYN;
+        want[4 * t + 3] = 1024 + DYN; /* static ssm + dynamic */
+    }
+    assert_u32_array(got, want, 4 * N);
+    free(got);
+    free(want);
+    ct_close(&c);
+}
+
+MX_TEST(mem_static_shared_of_called_function)
+{
+    struct ct c;
+    ct_open_file(&c, "mem.ptx");
+    enum { N = 128 };
+    uint64_t out = ct_alloc(&c, N * 4, NULL);
+    ct_run(&c, "func_shared", D3(2, 1, 1), D3(N, 1, 1), 0, 1, out);
+    uint32_t got[N], want[N];
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < N; t++)
+        want[t] = ((t + 1) % N) * ((t + 1) % N) + 0x5a5a;
+    assert_u32_array(got, want, N);
+    /* a .shared declared inside the .func body */
+    ct_run(&c, "func_shared_local", D3(2, 1, 1), D3(N, 1, 1), 0, 1, out);
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < N; t++)
+        want[t] = (t ^ 1) + 777;
+    assert_u32_array(got, want, N);
+    ct_close(&c);
+}
+
+/* Device-side malloc and free from many CTAs on 4 host threads, while the
+ * other CTAs access memory: every thread reads back what it wrote. */
+MX_TEST(mem_device_malloc_free_host_threads)
+{
+    enum { G = 96, B = 64, N = G * B };
+    for (int keep = 0; keep < 2; keep++) {
+        struct emu_config cfg;
+        emu_config_default(&cfg);
+        cfg.host_threads = 4;
+        struct ct c;
+        ct_open_file_cfg(&c, "mem.ptx", &cfg);
+        uint32_t *got = malloc(N * 4), *want = malloc(N * 4);
+        assert_non_null(got);
+        assert_non_null(want);
+        uint64_t out = ct_alloc(&c, N * 4, NULL);
+        ct_run(&c, "devmalloc", D3(G, 1, 1), D3(B, 1, 1), 0, 2, out, (uint64_t)keep);
+        ct_read(&c, got, out, N * 4);
+        for (uint32_t i = 0; i < N; i++)
+            want[i] = i;
+        assert_u32_array(got, want, N);
+        free(got);
+        free(want);
+        ct_close(&c);
+    }
+}

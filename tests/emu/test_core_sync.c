@@ -1,0 +1,297 @@
+/* tests/emu/test_core_sync.c — emu-core: CTA barriers (a tree reduction,
+ * bar.red popc/and/or) and the warp-level instructions (vote, shfl with the
+ * clamp/segment operand, match, redux, lane masks), each checked against a
+ * C model written from the PTX ISA definitions (kernels in ptx/sync.ptx). */
+#include "test_core.h"
+
+#include <stdlib.h>
+
+static uint32_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return (uint32_t)(z ^ (z >> 31));
+}
+
+MX_TEST(sync_tree_reduction_256_threads)
+{
+    struct ct c;
+    ct_open_file(&c, "sync.ptx");
+    enum { B = 256, G = 4 };
+    uint32_t in[B * G], want[G] = { 0 }, got[G];
+    uint64_t s = 3;
+    for (int i = 0; i < B * G; i++) {
+        in[i] = mix(&s) % 100000;
+        want[i / B] += in[i];
+    }
+    uint64_t din = ct_alloc(&c, sizeof in, in), dout = ct_alloc(&c, sizeof got, NULL);
+    ct_run(&c, "reduce", D3(G, 1, 1), D3(B, 1, 1), 0, 2, din, dout);
+    ct_read(&c, got, dout, sizeof got);
+    assert_u32_array(got, want, G);
+    ct_close(&c);
+}
+
+MX_TEST(sync_bar_red_popc_and_or)
+{
+    static const uint32_t cases[][2] = { { 96, 96 }, { 96, 70 }, { 80, 80 }, { 64, 1 }, { 128, 3 } }; /* block, live */
+    struct ct c;
+    ct_open_file(&c, "sync.ptx");
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        uint32_t nb = cases[k][0], live = cases[k][1];
+        uint32_t *got = calloc(nb * 8, 4), *want = calloc(nb * 8, 4);
+        assert_non_null(got);
+        assert_non_null(want);
+        uint64_t out = ct_alloc(&c, nb * 32, NULL);
+        ct_run(&c, "barred", D3(2, 1, 1), D3(nb, 1, 1), 0, 2, out, (uint64_t)live);
+        ct_read(&c, got, out, nb * 32);
+        uint32_t popc = 0;
+        for (uint32_t t = 0; t < live; t++)
+            popc += t % 3 == 0;
+        for (uint32_t t = 0; t < live; t++) {
+            uint32_t *w = want + 8 * t;
+            w[0] = popc;
+            w[1] = popc == live;
+            w[2] = popc != 0;
+            w[3] = live - popc;
+            w[4] = 1;
+            w[5] = 0;
+        }
+        assert_u32_array(got, want, nb * 8);
+        free(got);
+        free(want);
+    }
+    ct_close(&c);
+}
+
+MX_TEST(sync_vote_full_and_partial_mask)
+{
+    struct ct c;
+    ct_open_file(&c, "sync.ptx");
+    enum { W = 7, N = W * 32 };
+    uint32_t pat[W] = { 0, 0xffffffff, 0x0000ffff, 0xffff0000, 0x00010000, 0x12345678, 0x7fff7fff };
+    uint64_t dpat = ct_alloc(&c, sizeof pat, pat), out = ct_alloc(&c, N * 16, NULL);
+    ct_run(&c, "vote", D3(1, 1, 1), D3(N, 1, 1), 0, 2, out, dpat);
+    uint32_t got[4 * N], want[4 * N];
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < N; t++) {
+        uint32_t p = pat[t / 32], lane = t % 32, half = p & 0xffff;
+        uint32_t *w = want + 4 * t;
+        w[0] = p;
+        w[1] = (p == 0xffffffff) | (p != 0) << 1 | (p == 0 || p == 0xffffffff) << 2;
+        w[2] = lane < 16 ? half : 0xdead;
+        w[3] = lane < 16 ? ((half == 0xffff) | (half != 0) << 1 | (half == 0 || half == 0xffff) << 2) : 0xdead;
+    }
+    assert_u32_array(got, want, 4 * N);
+    ct_close(&c);
+}
+
+/* shfl.sync as the PTX ISA defines it, for lane `lane` of a warp whose
+ * lanes hold a[]; returns d and sets *p. */
+enum { SH_UP, SH_DOWN, SH_BFLY, SH_IDX };
+static uint32_t shfl_ref(int mode, const uint32_t a[32], uint32_t lane, uint32_t b, uint32_t c, uint32_t *p)
+{
+    uint32_t bval = b & 0x1f, cval = c & 0x1f, segmask = (c >> 8) & 0x1f;
+    int32_t maxLane = (int32_t)((lane & segmask) | (cval & ~segmask));
+    int32_t minLane = (int32_t)(lane & segmask);
+    int32_t j;
+    int pval;
+    switch (mode) {
+    case SH_UP: j = (int32_t)lane - (int32_t)bval; pval = j >= maxLane; break;
+    case SH_DOWN: j = (int32_t)lane + (int32_t)bval; pval = j <= maxLane; break;
+    case SH_BFLY: j = (int32_t)(lane ^ bval); pval = j <= maxLane; break;
+    default: j = minLane | (int32_t)(bval & ~segmask); pval = j <= maxLane; break;
+    }
+    if (!pval)
+        j = (int32_t)lane;
+    *p = (uint32_t)pval;
+    return a[j];
+}
+
+MX_TEST(sync_shfl_every_mode_clamp_and_segments)
+{
+    struct ct c;
+    ct_open_file(&c, "sync.ptx");
+    enum { N = 64 };
+    static const uint32_t cs[] = { 0x1f, 0x0, 0x101f, 0x1000, 0x181f, 0x1807, 0x1c03, 0x0f, 0x1e1f, 0x1f1f };
+    uint32_t btabs[6][32];
+    uint64_t s = 11;
+    for (int l = 0; l < 32; l++) {
+        btabs[0][l] = 1;
+        btabs[1][l] = 3;
+        btabs[2][l] = 16;
+        btabs[3][l] = 31;
+        btabs[4][l] = mix(&s) % 32;
+        btabs[5][l] = mix(&s); /* only b[4:0] counts */
+    }
+    uint64_t out = ct_alloc(&c, N * 64, NULL), dbt = ct_alloc(&c, 128, NULL);
+    for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++)
+        for (int bi = 0; bi < 6; bi++) {
+            assert_int_equal(emu_memcpy_htod(c.dev, dbt, btabs[bi], 128), MX_OK);
+            ct_run(&c, "shfl", D3(1, 1, 1), D3(N, 1, 1), 0, 3, out, dbt, (uint64_t)cs[ci]);
+            uint32_t got[16 * N], want[16 * N];
+            ct_read(&c, got, out, sizeof got);
+            for (uint32_t t = 0; t < N; t++) {
+                uint32_t a[32], lane = t % 32, *w = want + 16 * t, p;
+                for (uint32_t l = 0; l < 32; l++)
+                    a[l] = l * l + 100 + 1000 * (t / 32);
+                for (int m = 0; m < 4; m++) {
+                    w[2 * m] = shfl_ref(m, a, lane, btabs[bi][lane], cs[ci], &p);
+                    w[2 * m + 1] = p;
+                }
+                w[8] = w[6];
+                w[9] = shfl_ref(SH_UP, a, lane, 1, 0, &p);
+                w[10] = shfl_ref(SH_DOWN, a, lane, 2, 0x1f, &p);
+                w[11] = shfl_ref(SH_BFLY, a, lane, 16, 0x1f, &p);
+                w[12] = shfl_ref(SH_IDX, a, lane, 0, 0x101f, &p);
+                w[13] = w[14] = w[15] = 0;
+            }
+            for (uint32_t i = 0; i < 16 * N; i++)
+                if (got[i] != want[i])
+                    fail_msg("c=0x%x btab %d thread %u word %u: got %u want %u", cs[ci], bi, i / 16, i % 16, got[i], want[i]);
+        }
+    /* spot checks of the model against hand-computed values */
+    uint32_t a[32], p;
+    for (uint32_t l = 0; l < 32; l++)
+        a[l] = l;
+    assert_int_equal(shfl_ref(SH_UP, a, 17, 3, 0x1000, &p), 17); /* width 16: lane 17 - 3 < 16, keeps its own */
+    assert_int_equal(p, 0);
+    assert_int_equal(shfl_ref(SH_UP, a, 20, 3, 0x1000, &p), 17);
+    assert_int_equal(p, 1);
+    assert_int_equal(shfl_ref(SH_DOWN, a, 14, 3, 0x101f, &p), 14);
+    assert_int_equal(shfl_ref(SH_IDX, a, 21, 3, 0x101f, &p), 19);
+    assert_int_equal(shfl_ref(SH_BFLY, a, 5, 16, 0x1f, &p), 21);
+    ct_close(&c);
+}
+
+MX_TEST(sync_match_any_all_b32_b64)
+{
+    struct ct c;
+    ct_open_file(&c, "sync.ptx");
+    enum { N = 128 };
+    uint32_t in[N];
+    uint64_t s = 5;
+    for (int t = 0; t < N; t++)
+        in[t] = mix(&s) % 4;
+    for (int t = 64; t < 96; t++)
+        in[t] = 9; /* warp 2: uniform */
+    for (int t = 96; t < 128; t++)
+        in[t] = 3 + 3 * (t & 1); /* warp 3: uniform 64-bit value only in the low word... differs in the high word */
+    uint64_t din = ct_alloc(&c, sizeof in, in), out = ct_alloc(&c, N * 32, NULL);
+    ct_run(&c, "match", D3(1, 1, 1), D3(N, 1, 1), 0, 2, out, din);
+    uint32_t got[8 * N], want[8 * N];
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < N; t++) {
+        uint32_t base = t & ~31u, any32 = 0, any64 = 0, anyb = 0;
+        int all32 = 1, all64 = 1;
+        for (uint32_t l = 0; l < 32; l++) {
+            uint32_t u = base + l;
+            if (in[u] == in[t])
+                any32 |= 1u << l;
+            if (in[u] % 3 == in[t] % 3)
+                any64 |= 1u << l;
+            if (l < 20 && in[u] == in[t])
+                anyb |= 1u << l;
+            all32 &= in[u] == in[base];
+            all64 &= in[u] % 3 == in[base] % 3;
+        }
+        uint32_t *w = want + 8 * t;
+        w[0] = any32;
+        w[1] = all32 ? 0xffffffff : 0;
+        w[2] = (uint32_t)all32;
+        w[3] = any64;
+        w[4] = all64 ? 0xffffffff : 0;
+        w[5] = (uint32_t)all64;
+        w[6] = t % 32 < 20 ? anyb : 0;
+        w[7] = 0xffffffff;
+    }
+    assert_u32_array(got, want, 8 * N);
+    ct_close(&c);
+}
+
+MX_TEST(sync_redux_add_min_max_and_or_xor)
+{
+    struct ct c;
+    ct_open_file(&c, "sync.ptx");
+    enum { N = 96 };
+    uint32_t in[N];
+    uint64_t s = 8;
+    for (int t = 0; t < N; t++)
+        in[t] = mix(&s);
+    for (int t = 64; t < 96; t++)
+        in[t] = (uint32_t)(t - 80); /* small values of both signs */
+    uint64_t din = ct_alloc(&c, sizeof in, in), out = ct_alloc(&c, N * 64, NULL);
+    ct_run(&c, "redux", D3(1, 1, 1), D3(N, 1, 1), 0, 2, out, din);
+    uint32_t got[16 * N], want[16 * N];
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < N; t++) {
+        uint32_t *w = want + 16 * t;
+        for (int half = 0; half < 2; half++) {
+            uint32_t add = 0, minu = UINT32_MAX, maxu = 0, an = UINT32_MAX, o = 0, x = 0;
+            int32_t mins = INT32_MAX, maxs = INT32_MIN;
+            for (uint32_t l = 0; l < 32; l++) {
+                if (half && !(l & 1))
+                    continue;
+                uint32_t v = in[(t & ~31u) + l];
+                add += v;
+                minu = v < minu ? v : minu;
+                maxu = v > maxu ? v : maxu;
+                mins = (int32_t)v < mins ? (int32_t)v : mins;
+                maxs = (int32_t)v > maxs ? (int32_t)v : maxs;
+                an &= v;
+                o |= v;
+                x ^= v;
+            }
+            uint32_t r[8] = { add, minu, maxu, (uint32_t)mins, (uint32_t)maxs, an, o, x };
+            if (half && !(t & 1))
+                memset(r, 0, sizeof r);
+            memcpy(w + 8 * half, r, sizeof r);
+        }
+    }
+    assert_u32_array(got, want, 16 * N);
+    ct_close(&c);
+}
+
+MX_TEST(sync_lane_special_registers)
+{
+    struct ct c;
+    ct_open_file(&c, "sync.ptx");
+    enum { N = 80 };
+    uint64_t out = ct_alloc(&c, N * 32, NULL);
+    ct_run(&c, "lanes", D3(1, 1, 1), D3(N, 1, 1), 0, 1, out);
+    uint32_t got[8 * N], want[8 * N];
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < N; t++) {
+        uint32_t l = t % 32, *w = want + 8 * t, grp = 0;
+        for (uint32_t k = 0; k < 32 && (t & ~31u) + k < N; k++)
+            if (k % 5 == 2)
+                grp |= 1u << k;
+        w[0] = l;
+        w[1] = 1u << l;
+        w[2] = (uint32_t)((2ull << l) - 1);
+        w[3] = (1u << l) - 1;
+        w[4] = ~((1u << l) - 1);
+        w[5] = (uint32_t)~((2ull << l) - 1);
+        w[6] = l % 5 == 2 ? grp : 0;
+        w[7] = got[8 * t + 7]; /* %warpid: checked below */
+    }
+    assert_u32_array(got, want, 8 * N);
+    for (uint32_t t = 1; t < N; t++)
+        if (t % 32)
+            assert_int_equal(got[8 * t + 7], got[8 * (t - 1) + 7]);
+    ct_close(&c);
+}
+
+MX_TEST(sync_named_barriers_producer_consumer)
+{
+    struct ct c;
+    ct_open_file(&c, "sync.ptx");
+    uint64_t out = ct_alloc(&c, 64 * 4, NULL);
+    ct_run(&c, "prodcons", D3(3, 1, 1), D3(64, 1, 1), 0, 1, out);
+    uint32_t got[64], want[64];
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < 64; t++)
+        want[t] = t < 32 ? t * 7 + 1 + 1000 : (t - 32) * 7 + 1;
+    assert_u32_array(got, want, 64);
+    ct_close(&c);
+}
