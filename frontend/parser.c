@@ -987,6 +987,20 @@ static int resolve_reg(struct parser *p, const char *s, int n, uint32_t *slot, i
     return 0;
 }
 
+/* Decimal digits at s[0..n) (stops at the first non-digit; saturates): the
+ * source text need not be NUL-terminated, so no atoi/sscanf on it. */
+static uint32_t dec_prefix(const char *s, int n, int *used)
+{
+    uint64_t v = 0;
+    int i = 0;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+        if ((v = v * 10 + (uint64_t)(s[i] - '0')) > UINT32_MAX)
+            v = UINT32_MAX;
+    if (used)
+        *used = i;
+    return (uint32_t)v;
+}
+
 /* Special register: "%tid.x", "%envreg3". */
 static int resolve_sreg(const char *s, int n, int *sreg, int *comp)
 {
@@ -1019,7 +1033,7 @@ static int resolve_sreg(const char *s, int n, int *sreg, int *comp)
     r = mx_sreg_lookup(s, (size_t)k);
     if (r < 0 || mx_sreg_dims(r) <= 3)
         return -1;
-    int idx = atoi(s + k);
+    int idx = (int)dec_prefix(s + k, n - k, NULL);
     if (idx >= (int)mx_sreg_dims(r))
         return -1;
     *sreg = r;
@@ -2729,8 +2743,11 @@ static void version_directive(struct parser *p)
         err_tok(p, &p->tok, "expected a version number");
         return;
     }
-    unsigned maj = 0, min = 0;
-    if (sscanf(p->tok.s, "%u.%u", &maj, &min) < 1) {
+    int used = 0, used2 = 0;
+    unsigned maj = dec_prefix(p->tok.s, p->tok.len, &used), min = 0;
+    if (used < p->tok.len && p->tok.s[used] == '.')
+        min = dec_prefix(p->tok.s + used + 1, p->tok.len - used - 1, &used2);
+    if (!used || (used < p->tok.len && (p->tok.s[used] != '.' || used + 1 + used2 != p->tok.len))) {
         err_tok(p, &p->tok, "malformed version");
         advance(p);
         return;
@@ -2756,7 +2773,7 @@ static void target_directive(struct parser *p)
             return;
         }
         if (p->tok.len > 3 && !memcmp(p->tok.s, "sm_", 3)) {
-            p->prog->target_sm = (uint32_t)atoi(p->tok.s + 3);
+            p->prog->target_sm = dec_prefix(p->tok.s + 3, p->tok.len - 3, NULL);
             if (!p->prog->target_sm) {
                 err_tok(p, &p->tok, "malformed target");
             }
@@ -2769,7 +2786,7 @@ static void target_directive(struct parser *p)
         else if (is_word(&p->tok, "debug"))
             p->prog->target_flags |= 4;
         else if (p->tok.len > 8 && !memcmp(p->tok.s, "compute_", 8))
-            p->prog->target_sm = (uint32_t)atoi(p->tok.s + 8);
+            p->prog->target_sm = dec_prefix(p->tok.s + 8, p->tok.len - 8, NULL);
         else
             err_tok(p, &p->tok, "unknown target");
         advance(p);
