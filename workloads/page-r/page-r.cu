@@ -56,54 +56,7 @@ __global__ void pr_pull(const int *inptr, const int *insrc, const float *contrib
 #ifndef MX_CUDA_CLANG
 // ---- host: graph generation ------------------------------------------------
 
-// R-MAT quadrant thresholds out of 65536: a = .57, a+b = .76, a+b+c = .95.
-#define RMAT_A 37356u
-#define RMAT_AB 49807u
-#define RMAT_ABC 62259u
-
-// m directed R-MAT edges over 2^scale vertices, labels randomly permuted.
-static void rmat_edges(struct mxw *w, int scale, size_t m, int *src, int *dst)
-{
-    int n = 1 << scale;
-    for (size_t e = 0; e < m; e++) {
-        uint32_t u = 0, v = 0;
-        uint64_t bits = 0;
-        int left = 0;
-        for (int l = 0; l < scale; l++) {
-            if (!left) {
-                bits = mxw_rand(w);
-                left = 4;
-            }
-            uint32_t r = (uint32_t)(bits & 0xffffu);
-            bits >>= 16;
-            left--;
-            u = u << 1 | (r >= RMAT_AB);
-            v = v << 1 | ((r >= RMAT_A && r < RMAT_AB) || r >= RMAT_ABC);
-        }
-        src[e] = (int)u;
-        dst[e] = (int)v;
-    }
-    int *perm = (int *)malloc((size_t)n * sizeof *perm);
-    for (int i = 0; i < n; i++)
-        perm[i] = i;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)mxw_randu(w, (uint32_t)i + 1);
-        int t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-    for (size_t e = 0; e < m; e++) {
-        src[e] = perm[src[e]];
-        dst[e] = perm[dst[e]];
-    }
-    free(perm);
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
+#include "mx_rmat.h" // R-MAT edge generator and int comparison, shared with the other graph workloads
 
 struct csr {
     int n;       // vertices
