@@ -1,7 +1,8 @@
 /* workloads/common/mx_rmat.h — host-side graph generation shared by the
  * graph workloads (p-bfs, r-bfs, page-r): R-MAT edges (a=.57, b=.19, c=.19,
  * d=.05) over 2^scale vertices with randomly permuted labels, drawn from the
- * workload's seeded generator, and the int comparison used to sort them.
+ * workload's seeded generator, the int comparison used to sort them, and
+ * the CSR builder (directed or undirected, no self-loops or duplicates).
  * Include after mx_workload.h, in host code only. */
 #ifndef MX_RMAT_H
 #define MX_RMAT_H
@@ -53,6 +54,55 @@ static int cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
     return (x > y) - (x < y);
+}
+
+struct csr {
+    int n;       // vertices
+    int nnz;     // stored (directed) edges
+    int *rowptr; // n + 1 offsets into col
+    int *col;    // neighbours, sorted ascending within a row
+};
+
+// CSR of the m edges row[e] -> colv[e] (and colv[e] -> row[e] as well when
+// undirected), without self-loops or duplicates, each row sorted.  Rows are
+// sorted and de-duplicated at the end, so the fill order does not matter.
+static void csr_build(int n, size_t m, const int *row, const int *colv, int undirected, struct csr *g)
+{
+    int *deg = (int *)calloc((size_t)n + 1, sizeof *deg);
+    for (size_t e = 0; e < m; e++)
+        if (row[e] != colv[e]) {
+            deg[row[e]]++;
+            if (undirected)
+                deg[colv[e]]++;
+        }
+    int *start = (int *)malloc(((size_t)n + 1) * sizeof *start);
+    start[0] = 0;
+    for (int v = 0; v < n; v++)
+        start[v + 1] = start[v] + deg[v];
+    int *col = (int *)malloc((size_t)start[n] * sizeof *col + 1);
+    memcpy(deg, start, (size_t)n * sizeof *deg); // deg is now a fill cursor
+    for (size_t e = 0; e < m; e++)
+        if (row[e] != colv[e]) {
+            col[deg[row[e]]++] = colv[e];
+            if (undirected)
+                col[deg[colv[e]]++] = row[e];
+        }
+    g->n = n;
+    g->rowptr = (int *)malloc(((size_t)n + 1) * sizeof *g->rowptr);
+    int out = 0;
+    for (int v = 0; v < n; v++) {
+        int b = start[v], e = start[v + 1];
+        qsort(col + b, (size_t)(e - b), sizeof *col, cmp_int);
+        g->rowptr[v] = out;
+        for (int i = b; i < e; i++)
+            if (i == b || col[i] != col[i - 1])
+                col[out++] = col[i];
+    }
+    g->rowptr[n] = out;
+    g->nnz = out;
+    g->col = col;
+    free(start);
+    free(deg);
 }
 
 #endif

@@ -49,51 +49,6 @@ __global__ void pbfs_level(const int *rowptr, const int *col, int *level, int n,
 
 #include "mx_rmat.h" // R-MAT edge generator and int comparison, shared with the other graph workloads
 
-struct csr {
-    int n;       // vertices
-    int nnz;     // stored (directed) edges
-    int *rowptr; // n + 1 offsets into col
-    int *col;    // neighbours, sorted ascending within a row
-};
-
-// Undirected CSR of the edge list: both directions, no self-loops, no duplicates.
-static void csr_undirected(int n, size_t m, const int *src, const int *dst, struct csr *g)
-{
-    int *deg = (int *)calloc((size_t)n + 1, sizeof *deg);
-    for (size_t e = 0; e < m; e++)
-        if (src[e] != dst[e]) {
-            deg[src[e]]++;
-            deg[dst[e]]++;
-        }
-    int *start = (int *)malloc(((size_t)n + 1) * sizeof *start);
-    start[0] = 0;
-    for (int v = 0; v < n; v++)
-        start[v + 1] = start[v] + deg[v];
-    int *col = (int *)malloc((size_t)start[n] * sizeof *col + 1);
-    memcpy(deg, start, (size_t)n * sizeof *deg); // deg is now a fill cursor
-    for (size_t e = 0; e < m; e++)
-        if (src[e] != dst[e]) {
-            col[deg[src[e]]++] = dst[e];
-            col[deg[dst[e]]++] = src[e];
-        }
-    g->n = n;
-    g->rowptr = (int *)malloc(((size_t)n + 1) * sizeof *g->rowptr);
-    int out = 0;
-    for (int v = 0; v < n; v++) {
-        int b = start[v], e = start[v + 1];
-        qsort(col + b, (size_t)(e - b), sizeof *col, cmp_int);
-        g->rowptr[v] = out;
-        for (int i = b; i < e; i++)
-            if (i == b || col[i] != col[i - 1])
-                col[out++] = col[i];
-    }
-    g->rowptr[n] = out;
-    g->nnz = out;
-    g->col = col;
-    free(start);
-    free(deg);
-}
-
 // Host reference: queue BFS.
 static int bfs_ref(const struct csr *g, int source, int *level)
 {
@@ -128,7 +83,7 @@ int main(int argc, char **argv)
     int *src = (int *)malloc(m * sizeof *src), *dst = (int *)malloc(m * sizeof *dst);
     rmat_edges(&w, scale, m, src, dst);
     struct csr g;
-    csr_undirected(n, m, src, dst, &g);
+    csr_build(n, m, src, dst, 1, &g);
     free(src);
     free(dst);
     int source;

@@ -58,48 +58,6 @@ __global__ void pr_pull(const int *inptr, const int *insrc, const float *contrib
 
 #include "mx_rmat.h" // R-MAT edge generator and int comparison, shared with the other graph workloads
 
-struct csr {
-    int n;       // vertices
-    int nnz;     // stored edges
-    int *rowptr; // n + 1 offsets into col
-    int *col;    // sorted ascending within a row
-};
-
-// CSR keyed by row[] holding col[] (no self-loops, no duplicates).  With
-// row = dst and col = src this is the in-edge list of every vertex.
-static void csr_directed(int n, size_t m, const int *row, const int *colv, struct csr *g)
-{
-    int *deg = (int *)calloc((size_t)n + 1, sizeof *deg);
-    for (size_t e = 0; e < m; e++)
-        if (row[e] != colv[e])
-            deg[row[e]]++;
-    int *start = (int *)malloc(((size_t)n + 1) * sizeof *start);
-    start[0] = 0;
-    for (int v = 0; v < n; v++)
-        start[v + 1] = start[v] + deg[v];
-    int *col = (int *)malloc((size_t)start[n] * sizeof *col + 1);
-    memcpy(deg, start, (size_t)n * sizeof *deg); // deg is now a fill cursor
-    for (size_t e = 0; e < m; e++)
-        if (row[e] != colv[e])
-            col[deg[row[e]]++] = colv[e];
-    g->n = n;
-    g->rowptr = (int *)malloc(((size_t)n + 1) * sizeof *g->rowptr);
-    int out = 0;
-    for (int v = 0; v < n; v++) {
-        int b = start[v], e = start[v + 1];
-        qsort(col + b, (size_t)(e - b), sizeof *col, cmp_int);
-        g->rowptr[v] = out;
-        for (int i = b; i < e; i++)
-            if (i == b || col[i] != col[i - 1])
-                col[out++] = col[i];
-    }
-    g->rowptr[n] = out;
-    g->nnz = out;
-    g->col = col;
-    free(start);
-    free(deg);
-}
-
 // Host reference: the same operations in the same order as the kernels.
 static void pagerank_ref(const struct csr *in, const int *outdeg, int iters, float r0, float base, float *rank)
 {
@@ -131,7 +89,7 @@ int main(int argc, char **argv)
     int *src = (int *)malloc(m * sizeof *src), *dst = (int *)malloc(m * sizeof *dst);
     rmat_edges(&w, scale, m, src, dst);
     struct csr in;
-    csr_directed(n, m, dst, src, &in);
+    csr_build(n, m, dst, src, 0, &in); // in-edges: row = dst, col = src
     free(src);
     free(dst);
     int *outdeg = (int *)calloc((size_t)n, sizeof *outdeg);

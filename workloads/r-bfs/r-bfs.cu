@@ -60,41 +60,19 @@ __global__ void rbfs_update(bool *mask, bool *updating, bool *visited, bool *aga
 
 #include "mx_rmat.h" // R-MAT edge generator and int comparison, shared with the other graph workloads
 
-// Undirected adjacency of the edge list (both directions, no self-loops, no
-// duplicates): nodes[v] = (first, count) into *edges_out, sorted per vertex.
+// Undirected adjacency in Rodinia's layout: nodes[v] = (first, count) into
+// *edges_out (the shared CSR builder's rows).
 static int graph_undirected(int n, size_t m, const int *src, const int *dst, rbfs_node *nodes, int **edges_out)
 {
-    int *deg = (int *)calloc((size_t)n + 1, sizeof *deg);
-    for (size_t e = 0; e < m; e++)
-        if (src[e] != dst[e]) {
-            deg[src[e]]++;
-            deg[dst[e]]++;
-        }
-    int *start = (int *)malloc(((size_t)n + 1) * sizeof *start);
-    start[0] = 0;
-    for (int v = 0; v < n; v++)
-        start[v + 1] = start[v] + deg[v];
-    int *edges = (int *)malloc((size_t)start[n] * sizeof *edges + 1);
-    memcpy(deg, start, (size_t)n * sizeof *deg); // deg is now a fill cursor
-    for (size_t e = 0; e < m; e++)
-        if (src[e] != dst[e]) {
-            edges[deg[src[e]]++] = dst[e];
-            edges[deg[dst[e]]++] = src[e];
-        }
-    int out = 0;
+    struct csr g;
+    csr_build(n, m, src, dst, 1, &g);
     for (int v = 0; v < n; v++) {
-        int b = start[v], e = start[v + 1];
-        qsort(edges + b, (size_t)(e - b), sizeof *edges, cmp_int);
-        nodes[v].first = out;
-        for (int i = b; i < e; i++)
-            if (i == b || edges[i] != edges[i - 1])
-                edges[out++] = edges[i];
-        nodes[v].count = out - nodes[v].first;
+        nodes[v].first = g.rowptr[v];
+        nodes[v].count = g.rowptr[v + 1] - g.rowptr[v];
     }
-    free(start);
-    free(deg);
-    *edges_out = edges;
-    return out;
+    free(g.rowptr);
+    *edges_out = g.col;
+    return g.nnz;
 }
 
 // Host reference: queue BFS; returns the depth.
