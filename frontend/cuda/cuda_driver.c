@@ -79,6 +79,32 @@ EXPORT struct mx_cuda_process *mx_cuda_process(void)
     return &proc;
 }
 
+EXPORT int mx_cuda_launch(struct emu_module *mod, const struct mx_program *g, uint32_t func, const uint32_t grid[3],
+                          const uint32_t block[3], uint32_t shmem, void **args)
+{
+    const struct mx_func *k = &g->funcs[func];
+    uint8_t *params = calloc(1, k->param_size + 8);
+    if (!params)
+        return MX_ENOMEM;
+    for (uint32_t j = 0; j < k->nparams; j++) {
+        const struct mx_symbol *s = &g->syms[k->param + j];
+        memcpy(params + s->offset, args[j], s->size);
+    }
+    struct emu_launch l = { func, { grid[0], grid[1], grid[2] }, { block[0], block[1], block[2] }, shmem, params, k->param_size };
+    struct emu_stats st;
+    struct emu_fault fault;
+    fflush(stdout); /* the program's output so far comes before the kernel's printf */
+    int rc = emu_launch(proc.dev, mod, &l, &st, &fault);
+    fflush(stdout);
+    free(params);
+    mx_cuda_stats_record(mx_str(g, k->name), &l, rc, &st);
+    if (rc && rc != MX_ELAUNCH) {
+        fprintf(stderr, "morpheus: kernel %s faulted\n", mx_str(g, k->name));
+        emu_fault_print(stderr, &fault);
+    }
+    return rc;
+}
+
 EXPORT void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l, int rc, const struct emu_stats *st)
 {
     static unsigned launches;
@@ -555,33 +581,15 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, u
         fprintf(stderr, "morpheus: cuLaunchKernel: the 'extra' parameter form is not supported; pass kernelParams\n");
         return CUDA_ERROR_NOT_SUPPORTED;
     }
-    const struct mx_program *g = &f->m->prog;
-    const struct mx_func *k = &g->funcs[f->index];
+    const struct mx_func *k = &f->m->prog.funcs[f->index];
     if (k->nparams && !kernelParams)
         return CUDA_ERROR_INVALID_VALUE;
-    uint8_t *params = calloc(1, k->param_size + 8);
-    if (!params)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    for (uint32_t j = 0; j < k->nparams; j++) {
-        const struct mx_symbol *s = &g->syms[k->param + j];
-        memcpy(params + s->offset, kernelParams[j], s->size);
-    }
-    struct emu_launch l = { (uint32_t)f->index, { gx, gy, gz }, { bx, by, bz }, shmem, params, k->param_size };
-    struct emu_stats st;
-    struct emu_fault fault;
-    fflush(stdout);
-    int rc = emu_launch(proc.dev, f->m->mod, &l, &st, &fault);
-    fflush(stdout);
-    free(params);
-    mx_cuda_stats_record(mx_str(g, k->name), &l, rc, &st);
+    const uint32_t grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
+    int rc = mx_cuda_launch(f->m->mod, &f->m->prog, (uint32_t)f->index, grid, block, shmem, kernelParams);
     if (rc == MX_ELAUNCH)
         return CUDA_ERROR_INVALID_VALUE;
-    if (rc) {
-        fprintf(stderr, "morpheus: kernel %s faulted\n", mx_str(g, k->name));
-        emu_fault_print(stderr, &fault);
-        sticky = fault_to_cu(rc);
-        return sticky;
-    }
+    if (rc)
+        return sticky = fault_to_cu(rc);
     return CUDA_SUCCESS;
 }
 

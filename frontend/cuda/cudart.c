@@ -358,28 +358,11 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
             return set_error(cudaErrorInvalidDeviceFunction);
         }
     }
-    const struct mx_func *k = &g->funcs[f->index];
-    uint8_t *params = calloc(1, k->param_size + 8);
-    if (!params)
-        return set_error(cudaErrorMemoryAllocation);
-    for (uint32_t j = 0; j < k->nparams; j++) {
-        const struct mx_symbol *s = &g->syms[k->param + j];
-        memcpy(params + s->offset, args[j], s->size);
-    }
-    struct emu_launch l = { (uint32_t)f->index, { grid.x, grid.y, grid.z }, { block.x, block.y, block.z }, (uint32_t)shmem,
-                            params, k->param_size };
-    struct emu_stats st;
-    struct emu_fault fault;
-    fflush(stdout);
-    int rc = emu_launch(rt.dev, f->m->mod, &l, &st, &fault);
-    fflush(stdout);
-    free(params);
-    mx_cuda_stats_record(f->name, &l, rc, &st);
+    const uint32_t gd[3] = { grid.x, grid.y, grid.z }, bd[3] = { block.x, block.y, block.z };
+    int rc = mx_cuda_launch(f->m->mod, g, (uint32_t)f->index, gd, bd, (uint32_t)shmem, args);
     if (rc == MX_ELAUNCH)
         return set_error(cudaErrorInvalidConfiguration);
     if (rc) {
-        msg("kernel %s faulted", f->name);
-        emu_fault_print(stderr, &fault);
         rt.sticky = status_to_cuda(rc);
         return set_error(rt.sticky);
     }

@@ -19,6 +19,13 @@ struct mx_cuda_process {
 /* Creates the device on first call (reading MORPHEUS_* from the
  * environment); returns the process state, dev == NULL on failure. */
 __attribute__((visibility("default"))) struct mx_cuda_process *mx_cuda_process(void);
+/* Launches kernel `func` of a loaded module with the CUDA argument array
+ * `args` (one pointer per .param, as both APIs pass them), records its
+ * statistics and, on a fault, prints the report.  Returns the mx_status of
+ * emu_launch, or MX_ENOMEM. */
+__attribute__((visibility("default"))) int mx_cuda_launch(struct emu_module *mod, const struct mx_program *prog, uint32_t func,
+                                                          const uint32_t grid[3], const uint32_t block[3], uint32_t shmem,
+                                                          void **args);
 /* Appends one launch record to the stats file, if any. */
 __attribute__((visibility("default"))) void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l, int rc,
                                                                   const struct emu_stats *st);
