@@ -37,7 +37,7 @@ struct rt_module {
     struct emu_module *mod;
     int loaded;                   /* 1 ok, -1 failed */
     cudaError_t load_err;         /* when failed: cudaErrorNoKernelImageForDevice (no PTX), else cudaErrorInvalidPtx */
-    char err[512];
+    char err[640];                /* room for a diagnostic (512) and a prefix */
     struct rt_module *next;
 };
 
