@@ -147,7 +147,8 @@ static int h_ld(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     if (nv == 1) {
         uint64_t *d = x->r[0] == REF_NONE ? NULL : DST(0);
         uint64_t addr[WARP], lo;
-        FOR_LANES(m, addr[l] = lane_addr(w, x, base, l));
+        for (int l = 0; l < WARP; l++) /* every lane: only active ones are read, and the full loop vectorizes */
+            addr[l] = lane_addr(w, x, base, l);
         uint8_t *pl = warp_span(w, x, m, addr, size, &lo);
         if (pl && d) {
             if (size == 4 && !sgn)
@@ -196,7 +197,8 @@ static int h_st(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     if (nv == 1) {
         const uint64_t *v = SRC(1);
         uint64_t addr[WARP], lo;
-        FOR_LANES(m, addr[l] = lane_addr(w, x, base, l));
+        for (int l = 0; l < WARP; l++) /* every lane: only active ones are read, and the full loop vectorizes */
+            addr[l] = lane_addr(w, x, base, l);
         uint8_t *pl = warp_span(w, x, m, addr, size, &lo);
         if (pl) {
             /* lanes in lane order: the highest lane wins when addresses repeat */
