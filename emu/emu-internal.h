@@ -96,8 +96,15 @@ struct emu_simt {
     uint32_t pc;          /* where this entry resumes */
     uint32_t rpc;         /* reconvergence pc; RPC_NONE = the function's exit */
     uint32_t mask;        /* lanes of this entry */
+    uint32_t wait;        /* 0, or what its lanes wait for: barrier b as b + 1, or WAIT_WARPSYNC */
+    uint32_t need;        /* WAIT_WARPSYNC: the bar.warp.sync member mask */
 };
 #define RPC_NONE 0xffffffffu
+/* Independent thread scheduling (sm_70+): the lanes of a SIMT entry that
+ * reach bar.sync or bar.warp.sync park there (entry.wait set, entry.pc past
+ * the barrier) and the warp runs another of its diverged paths; the warp
+ * blocks (WS_BARRIER) only when no path can run. */
+#define WAIT_WARPSYNC 17
 
 struct emu_cta;
 struct emu_kernel;
@@ -120,7 +127,7 @@ struct emu_warp {
     uint32_t warp_id;         /* index in the CTA */
     uint32_t nthreads;        /* lanes that exist (last warp of a CTA may be partial) */
     uint32_t state;           /* WS_* */
-    uint32_t bar_id;          /* barrier waited on */
+    uint32_t bar_id;          /* what a blocked warp waits for (entry.wait - 1: barrier, 16: bar.warp.sync) */
     uint64_t insns;           /* warp instructions executed */
     uint64_t thread_insns;    /* thread instructions executed */
     uint64_t unit_insns[16];  /* warp instructions per enum mx_unit */
@@ -138,6 +145,7 @@ struct emu_warp {
     uint32_t red_ref;         /* bar.red waiting: destination ref (REF_NEG marks a predicate), REF_NONE if none */
     uint32_t red_kind;        /* MX_BAROP_* */
     uint32_t red_mask;        /* lanes that arrived */
+    uint32_t red_bar;         /* the barrier they arrived at */
     uint32_t last_alloc;      /* index of the allocation of the last global access (bounds-check fast path) */
 };
 

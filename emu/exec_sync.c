@@ -1,7 +1,8 @@
 /* emu/exec_sync.c — CTA barriers (bar/barrier .sync .arrive .red) and the
  * warp-synchronous instructions: vote, shfl, match, redux, activemask,
- * bar.warp.sync.  Warps of a CTA run in turn, so a warp is always converged
- * with itself; barriers block the warp until every live thread arrived. */
+ * bar.warp.sync.  Warps of a CTA run in turn; lanes at a barrier park until
+ * every live thread (or the count given) arrived, while the other diverged
+ * paths of their warp go on (independent thread scheduling, sm_70+). */
 #include "emu/interp.h"
 
 int emu_cta_barrier_arrive(struct emu_warp *w, uint32_t bar, uint32_t count, uint32_t threads);
@@ -11,17 +12,22 @@ void emu_exit_parked(struct emu_warp *w);
 
 static uint32_t first_val(const uint64_t *v, uint32_t m) { return (uint32_t)v[__builtin_ctz(m)]; }
 
-/* Opcode: bar.sync a{, b} / barrier.sync   Synopsis: wait until b (default: all live) threads arrived at barrier a */
+/* Opcode: bar.sync a{, b} / barrier.sync   Synopsis: wait until b (default: all live) threads arrived at barrier a
+ * The barrier counts threads (sm_70+): the executing lanes park at it and
+ * the warp goes on with its other diverged paths, which may arrive at the
+ * same barrier through another bar.sync. */
 static int h_bar_sync(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     uint32_t bar = first_val(SRC(0), m);
     uint32_t cnt = x->r[1] != REF_NONE ? first_val(SRC(1), m) : 0;
     if (bar >= 16)
         return emu_fault(w, x, MX_EILLEGAL, -1, 0, 0, "barrier number %u out of range 0..15", bar);
-    w->pc++;
     emu_exit_parked(w); /* lanes waiting only to exit do not hold the barrier up */
-    emu_cta_barrier_arrive(w, bar, cnt, (uint32_t)__builtin_popcount(m));
-    return EX_YIELD;
+    struct emu_simt *top = &w->simt[w->nsimt - 1];
+    top->pc = w->pc + 1;
+    top->wait = bar + 1;
+    emu_cta_barrier_arrive(w, bar, cnt, (uint32_t)__builtin_popcount(m)); /* may release it at once */
+    return emu_simt_pick(w) ? EX_JUMP : EX_YIELD;
 }
 
 /* Opcode: bar.arrive a, b   Synopsis: count lanes m as arrived at barrier a, do not wait */
@@ -31,7 +37,6 @@ static int h_bar_arrive(struct emu_warp *w, const struct emu_xinsn *x, uint32_t 
     if (bar >= 16)
         return emu_fault(w, x, MX_EILLEGAL, -1, 0, 0, "barrier number %u out of range 0..15", bar);
     emu_cta_barrier_arrive(w, bar, cnt, (uint32_t)__builtin_popcount(m));
-    w->state = WS_READY;
     return EX_NEXT;
 }
 
@@ -43,19 +48,27 @@ static int h_bar_red(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     uint32_t cnt = x->r[2] != REF_NONE ? first_val(SRC(2), m) : 0;
     if (bar >= 16)
         return emu_fault(w, x, MX_EILLEGAL, -1, 0, 0, "barrier number %u out of range 0..15", bar);
+    if (w->red_ref != REF_NONE)
+        return emu_fault(w, x, MX_EUNSUPPORTED, -1, 0, 0,
+                         "bar.red on two diverged paths of one warp at once is not supported");
     uint32_t votes = PSRC(3) & m;
-    w->pc++;
     emu_exit_parked(w);
+    struct emu_simt *top = &w->simt[w->nsimt - 1];
+    top->pc = w->pc + 1;
+    top->wait = bar + 1;
     emu_cta_barrier_red(w, bar, cnt, (uint32_t)__builtin_popcount(m), x->in->mod[MX_MG_BAROP],
                         x->r[0] | (x->in->type[0] == MX_T_PRED ? REF_NEG : 0), votes);
-    return EX_YIELD;
+    return emu_simt_pick(w) ? EX_JUMP : EX_YIELD;
 }
 
-/* Opcode: bar.warp.sync mask   Synopsis: lanes of the warp are converged already */
+/* Opcode: bar.warp.sync mask   Synopsis: wait until every non-exited lane of mask executed a bar.warp.sync
+ * Lanes of the mask on another diverged path are run until they arrive. */
 static int h_warp_sync(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
-    (void)w; (void)x; (void)m;
-    return EX_NEXT;
+    uint32_t need = first_val(SRC(0), m);
+    if (emu_warpsync_check(w, m, need))
+        return EX_NEXT;
+    return emu_simt_park(w, w->pc + 1, WAIT_WARPSYNC, need);
 }
 
 /* Opcode: activemask.b32 d   Synopsis: d = mask of the lanes executing */

@@ -66,7 +66,7 @@ static int simt_push(struct emu_warp *w, uint32_t pc, uint32_t rpc, uint32_t mas
         w->simt = s;
         w->simt_cap = nc;
     }
-    w->simt[w->nsimt++] = (struct emu_simt){ pc, rpc, mask };
+    w->simt[w->nsimt++] = (struct emu_simt){ pc, rpc, mask, 0, 0 };
     return 0;
 }
 
@@ -77,6 +77,73 @@ static void enter_frame(struct emu_warp *w)
     w->regs = fr->regs;
     w->preds = fr->preds;
     w->fend = f->first + f->ninsns;
+}
+
+/* Sets the warp to run its top SIMT entry or, when the top's lanes wait at a
+ * barrier, another diverged path of the current function whose lanes wait
+ * for nothing: the first such entry from the top down, moved to the top.
+ * An entry whose lanes overlap waiting lanes is an enclosing reconvergence
+ * entry, never a candidate; a path found this way reconverges into the
+ * entries below it as before.  Returns 1 when the warp can run, 0 when every
+ * path waits (the warp blocks in WS_BARRIER, pc past the barrier). */
+int emu_simt_pick(struct emu_warp *w)
+{
+    struct emu_simt *s = w->simt;
+    uint32_t top = w->nsimt - 1;
+    if (!s[top].wait) {
+        w->pc = s[top].pc;
+        w->active = s[top].mask & ~w->exited;
+        w->state = WS_READY;
+        return 1;
+    }
+    uint32_t base = w->frames[w->nframes - 1].simt_base, waiting = 0;
+    for (uint32_t i = base; i <= top; i++)
+        if (s[i].wait)
+            waiting |= s[i].mask;
+    for (uint32_t i = top; i-- > base + 1;) {
+        uint32_t m = s[i].mask & ~w->exited;
+        if (s[i].wait || !m || (m & waiting))
+            continue;
+        struct emu_simt e = s[i];
+        memmove(&s[i], &s[i + 1], (size_t)(top - i) * sizeof *s);
+        s[top] = e;
+        w->pc = e.pc;
+        w->active = m;
+        w->state = WS_READY;
+        return 1;
+    }
+    w->state = WS_BARRIER;
+    w->bar_id = s[top].wait - 1;
+    w->pc = s[top].pc;
+    w->active = s[top].mask & ~w->exited;
+    return 0;
+}
+
+/* Parks the running lanes (the top entry) until `wait` is satisfied and
+ * picks what the warp runs next; resume at pc. */
+int emu_simt_park(struct emu_warp *w, uint32_t pc, uint32_t wait, uint32_t need)
+{
+    struct emu_simt *top = &w->simt[w->nsimt - 1];
+    top->pc = pc;
+    top->wait = wait;
+    top->need = need;
+    return emu_simt_pick(w) ? EX_JUMP : EX_YIELD;
+}
+
+/* Releases the lanes parked at bar.warp.sync whose member lanes have all
+ * arrived (at any bar.warp.sync) or exited; `extra` are lanes arriving now.
+ * Returns 1 when every lane of `need` (the arriving lanes' mask) is there. */
+int emu_warpsync_check(struct emu_warp *w, uint32_t extra, uint32_t need)
+{
+    uint32_t arrived = extra, exists = w->nthreads == WARP ? FULL_MASK : (1u << w->nthreads) - 1;
+    for (uint32_t i = 0; i < w->nsimt; i++)
+        if (w->simt[i].wait == WAIT_WARPSYNC)
+            arrived |= w->simt[i].mask;
+    arrived |= w->exited | ~exists;
+    for (uint32_t i = 0; i < w->nsimt; i++)
+        if (w->simt[i].wait == WAIT_WARPSYNC && !(w->simt[i].need & ~arrived))
+            w->simt[i].wait = 0;
+    return !(need & ~arrived);
 }
 
 int emu_warp_start(struct emu_warp *w, uint32_t entry, uint32_t mask, uint8_t *kernel_params)
@@ -118,6 +185,8 @@ static int resume(struct emu_warp *w)
             struct emu_simt *top = &w->simt[w->nsimt - 1];
             top->mask &= ~w->exited;
             if (top->mask) {
+                if (top->wait)
+                    return emu_simt_pick(w) ? EX_JUMP : EX_YIELD;
                 w->pc = top->pc;
                 w->active = top->mask;
                 return EX_JUMP;
@@ -195,6 +264,7 @@ int emu_lanes_exit(struct emu_warp *w, uint32_t m)
     for (uint32_t i = 0; i < w->nframes; i++)
         w->frames[i].call_mask &= ~m;
     emu_cta_thread_exit(w, (uint32_t)__builtin_popcount(m));
+    emu_warpsync_check(w, 0, 0); /* exited lanes count as arrived at bar.warp.sync */
     w->active &= ~m;
     if (w->active)
         return EX_NEXT;
@@ -215,15 +285,20 @@ void emu_exit_parked(struct emu_warp *w)
         return;
     const struct mx_program *g = w->k->prog;
     const struct emu_xinsn *xs = w->k->x;
-    uint32_t leave = 0, f = 0;
-    for (uint32_t i = 0; i < w->nsimt; i++) {
-        while (f + 1 < w->nframes && w->frames[f + 1].simt_base <= i)
-            f++;
+    uint32_t leave = 0, f = w->nframes - 1, above = 0;
+    /* from the top down: an entry's lanes are at its pc only when no entry
+     * above holds them (a pending path above a reconvergence entry has not
+     * reached the reconvergence point yet) */
+    for (uint32_t i = w->nsimt; i-- > 0; above |= w->simt[i].mask) {
+        while (f > 0 && w->frames[f].simt_base > i)
+            f--;
         if (f + 1 < w->nframes && i + 1 == w->frames[f + 1].simt_base)
             continue; /* a caller's running entry: its pc is where it started, not the call */
         const struct mx_func *fn = &g->funcs[w->frames[f].func];
         uint32_t fend = fn->first + fn->ninsns;
-        uint32_t lanes = w->simt[i].mask & ~w->exited & ~w->active & ~leave, pc = w->simt[i].pc;
+        if (w->simt[i].wait)
+            continue; /* arrived at a barrier already: counted there */
+        uint32_t lanes = w->simt[i].mask & ~w->exited & ~w->active & ~above & ~leave, pc = w->simt[i].pc;
         for (int hop = 0; lanes && hop < 8 && pc <= fend; hop++) {
             if (pc == fend) { /* falling off the end: an implicit ret */
                 if (f == 0)
@@ -250,6 +325,7 @@ void emu_exit_parked(struct emu_warp *w)
     for (uint32_t i = 0; i < w->nframes; i++)
         w->frames[i].call_mask &= ~leave;
     emu_cta_thread_exit(w, (uint32_t)__builtin_popcount(leave));
+    emu_warpsync_check(w, 0, 0);
 }
 
 int emu_lanes_return(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
@@ -378,6 +454,12 @@ int emu_warp_run(struct emu_warp *w, uint32_t budget)
                 int r = resume(w);
                 if (r != EX_JUMP)
                     return r;
+                continue;
+            }
+            if (__builtin_expect(top->wait != 0, 0)) {
+                /* the lanes below wait at a barrier: run another path or block */
+                if (!emu_simt_pick(w))
+                    return EX_YIELD;
                 continue;
             }
             w->pc = top->pc;

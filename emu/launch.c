@@ -729,22 +729,32 @@ static int barrier_release(struct emu_cta *c)
         c->red_popc[b] = 0;
         for (uint32_t i = 0; i < c->nwarps; i++) {
             struct emu_warp *w = &c->warps[i];
-            if (w->state != WS_BARRIER || w->bar_id != (uint32_t)b)
+            uint32_t lanes = 0, f = 0;
+            for (uint32_t j = 0; j < w->nsimt; j++)
+                if (w->simt[j].wait == (uint32_t)b + 1) {
+                    w->simt[j].wait = 0;
+                    lanes |= w->simt[j].mask;
+                    while (f + 1 < w->nframes && w->frames[f + 1].simt_base <= j)
+                        f++; /* the frame the parked lanes belong to */
+                }
+            if (!lanes)
                 continue;
-            w->state = WS_READY;
             woken++;
-            if (w->red_ref == REF_NONE)
-                continue;
-            uint32_t ref = w->red_ref & ~REF_NEG, lanes = w->red_mask;
-            if (w->red_kind == MX_BAROP_POPC) {
-                for (int l = 0; l < WARP; l++)
-                    if (lanes >> l & 1)
-                        w->regs[(size_t)ref * WARP + l] = votes;
-            } else {
-                int r = w->red_kind == MX_BAROP_AND ? votes == arrived : votes != 0;
-                w->preds[ref] = (w->preds[ref] & ~lanes) | (r ? lanes : 0);
+            if (w->red_ref != REF_NONE && w->red_bar == (uint32_t)b) {
+                uint32_t ref = w->red_ref & ~REF_NEG;
+                lanes = w->red_mask;
+                if (w->red_kind == MX_BAROP_POPC) {
+                    for (int l = 0; l < WARP; l++)
+                        if (lanes >> l & 1)
+                            w->frames[f].regs[(size_t)ref * WARP + l] = votes;
+                } else {
+                    int r = w->red_kind == MX_BAROP_AND ? votes == arrived : votes != 0;
+                    w->frames[f].preds[ref] = (w->frames[f].preds[ref] & ~lanes) | (r ? lanes : 0);
+                }
+                w->red_ref = REF_NONE;
             }
-            w->red_ref = REF_NONE;
+            if (w->state == WS_BARRIER)
+                emu_simt_pick(w);
         }
     }
     return woken;
@@ -759,8 +769,6 @@ int emu_cta_barrier_arrive(struct emu_warp *w, uint32_t bar, uint32_t count, uin
     c->bar_arrived[bar] += threads;
     if (count)
         c->bar_expected[bar] = count;
-    w->state = WS_BARRIER;
-    w->bar_id = bar;
     barrier_release(c);
     return 0;
 }
@@ -773,6 +781,7 @@ int emu_cta_barrier_red(struct emu_warp *w, uint32_t bar, uint32_t count, uint32
     w->red_ref = dref;
     w->red_kind = kind;
     w->red_mask = w->active;
+    w->red_bar = bar;
     w->cta->red_popc[bar] += (uint32_t)__builtin_popcount(votes);
     return emu_cta_barrier_arrive(w, bar, count, threads);
 }
@@ -850,6 +859,38 @@ static void warp_recycle(struct emu_warp *w)
     w->simt_cap = simt_cap;
     w->local = local;
     w->local_cap = local_cap;
+}
+
+/* Where every blocked warp's parked lanes wait, for a deadlock report:
+ * "warp 0 waits at PTX line 12 (barrier 0)" when the whole warp waits at one
+ * place, "warp 1 lanes 0x0000ffff wait at PTX line 20 (bar.warp.sync
+ * 0xffffffff)" for one of its diverged paths. */
+static void deadlock_detail(const struct emu_cta *c, char *p, size_t cap)
+{
+    const struct emu_kernel *k = c->ls->k;
+    size_t n = 0;
+    for (uint32_t i = 0; i < c->nwarps && n + 120 < cap; i++) {
+        const struct emu_warp *w = &c->warps[i];
+        if (w->state != WS_BARRIER)
+            continue;
+        uint32_t live = (w->nthreads == WARP ? FULL_MASK : (1u << w->nthreads) - 1) & ~w->exited;
+        for (uint32_t j = w->nsimt; j-- > 0 && n + 120 < cap;) {
+            const struct emu_simt *e = &w->simt[j];
+            uint32_t lanes = e->mask & ~w->exited;
+            if (!e->wait || !lanes)
+                continue;
+            uint32_t pc = e->pc > 0 ? e->pc - 1 : 0, line = pc < k->prog->ninsns ? k->prog->insns[pc].line : 0;
+            n += (size_t)snprintf(p + n, cap - n, "%swarp %u ", n ? "; " : "", i);
+            if (lanes != live)
+                n += (size_t)snprintf(p + n, cap - n, "lanes 0x%08x wait", lanes);
+            else
+                n += (size_t)snprintf(p + n, cap - n, "waits");
+            if (e->wait == WAIT_WARPSYNC)
+                n += (size_t)snprintf(p + n, cap - n, " at PTX line %u (bar.warp.sync 0x%08x)", line, e->need);
+            else
+                n += (size_t)snprintf(p + n, cap - n, " at PTX line %u (barrier %u)", line, e->wait - 1);
+        }
+    }
 }
 
 static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint8_t *shared_buf, struct warp_pool *pool)
@@ -959,23 +1000,19 @@ static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint
             if (!w)
                 break;
             uint32_t b = w->bar_id;
-            uint32_t expect = c->bar_expected[b] ? c->bar_expected[b] : c->live_threads;
             uint32_t at = w->pc;
             w->pc = warp_pc(k, w); /* report the barrier the warp waits at */
-            emu_fault(w, &k->x[w->pc], MX_EDEADLOCK, -1, 0, 0,
-                      "barrier deadlock: barrier %u has %u of %u threads and no warp can make progress", b,
-                      c->bar_arrived[b], expect);
+            if (b < 16)
+                emu_fault(w, &k->x[w->pc], MX_EDEADLOCK, -1, 0, 0,
+                          "barrier deadlock: barrier %u has %u of %u threads and no warp can make progress", b,
+                          c->bar_arrived[b], c->bar_expected[b] ? c->bar_expected[b] : c->live_threads);
+            else
+                emu_fault(w, &k->x[w->pc], MX_EDEADLOCK, -1, 0, 0,
+                          "barrier deadlock: lanes wait at bar.warp.sync for lanes of their mask that never arrive, and no warp can make progress");
             w->pc = at;
             pthread_mutex_lock(&ls->fault_lock);
-            if (ls->fault.status == MX_EDEADLOCK && !memcmp(ls->fault.cta, c->ctaid, sizeof c->ctaid) && !ls->fault.detail[0]) {
-                char *p = ls->fault.detail;
-                size_t n = 0;
-                for (uint32_t i = 0; i < c->nwarps && n < sizeof ls->fault.detail - 80; i++)
-                    if (c->warps[i].state == WS_BARRIER)
-                        n += (size_t)snprintf(p + n, sizeof ls->fault.detail - n, "%swarp %u waits at PTX line %u (barrier %u)",
-                                              n ? "; " : "", i, k->prog->insns[warp_pc(k, &c->warps[i])].line,
-                                              c->warps[i].bar_id);
-            }
+            if (ls->fault.status == MX_EDEADLOCK && !memcmp(ls->fault.cta, c->ctaid, sizeof c->ctaid) && !ls->fault.detail[0])
+                deadlock_detail(c, ls->fault.detail, sizeof ls->fault.detail);
             pthread_mutex_unlock(&ls->fault_lock);
             rc = MX_EDEADLOCK;
             break;

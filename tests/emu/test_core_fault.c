@@ -243,7 +243,7 @@ MX_TEST(fault_barrier_deadlock)
     assert_int_equal(ct_launch(&c, "deadlock", D3(2, 1, 1), D3(64, 1, 1), 0, 0), MX_EDEADLOCK);
     ct_assert_fault(&c, MX_EDEADLOCK, "deadlock", D3(0, 0, 0), NULL, b0, "barrier deadlock");
     assert_contains(c.fault.message, "barrier 0 has 16 of 64 threads");
-    assert_contains(c.fault.detail, fmt("warp 0 waits at PTX line %u (barrier 0)", b0));
+    assert_contains(c.fault.detail, fmt("warp 0 lanes 0x0000ffff wait at PTX line %u (barrier 0)", b0)); /* lanes 16-31 wait to reconverge */
     assert_contains(c.fault.detail, fmt("warp 1 waits at PTX line %u (barrier 1)", b1));
     char *r = printed(&c.fault);
     assert_contains(r, "barrier deadlock");
@@ -372,7 +372,7 @@ MX_TEST(fault_reports_with_host_threads)
     unsigned b0 = ct_line_of(c.src, "@BAR0"), b1 = ct_line_of(c.src, "@BAR1");
     for (int rep = 0; rep < 5; rep++) {
         assert_int_equal(ct_launch(&c, "deadlock", D3(64, 1, 1), D3(64, 1, 1), 0, 0), MX_EDEADLOCK);
-        assert_string_equal(c.fault.detail, fmt("warp 0 waits at PTX line %u (barrier 0); warp 1 waits at PTX line %u (barrier 1)",
+        assert_string_equal(c.fault.detail, fmt("warp 0 lanes 0x0000ffff wait at PTX line %u (barrier 0); warp 1 waits at PTX line %u (barrier 1)",
                                                 b0, b1));
         assert_int_equal(c.fault.line, b0);
         assert_int_equal(ct_launch(&c, "spin", D3(64, 1, 1), D3(64, 1, 1), 0, 0), MX_EWATCHDOG);

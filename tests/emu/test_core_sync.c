@@ -295,3 +295,113 @@ MX_TEST(sync_named_barriers_producer_consumer)
     assert_u32_array(got, want, 64);
     ct_close(&c);
 }
+
+/* ---- barriers under independent thread scheduling (ptx/its.ptx): on
+ * sm_70+ bar.sync counts threads, so the two halves of a divergent warp may
+ * wait at two different bar.sync instructions, and bar.warp.sync waits for
+ * the lanes of its mask wherever they are. */
+
+static uint32_t its_val(uint32_t t) { return (t % 32 < 16 ? 100 : 200) + t; }
+
+MX_TEST(sync_divergent_halves_at_two_barriers)
+{
+    struct ct c;
+    ct_open_file(&c, "its.ptx");
+    static const uint32_t blocks[] = { 32, 64, 96, 256 };
+    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
+        uint32_t nb = blocks[k], got[256], done[256], want[256], wdone[256];
+        uint64_t out = ct_alloc(&c, nb * 4, NULL), dn = ct_alloc(&c, nb * 4, NULL);
+        ct_run(&c, "divbar", D3(3, 1, 1), D3(nb, 1, 1), 0, 2, out, dn);
+        ct_read(&c, got, out, nb * 4);
+        ct_read(&c, done, dn, nb * 4);
+        for (uint32_t t = 0; t < nb; t++) {
+            want[t] = its_val(nb - 1 - t);
+            wdone[t] = t + 1;
+        }
+        assert_u32_array(got, want, nb);
+        assert_u32_array(done, wdone, nb);
+    }
+    ct_close(&c);
+}
+
+MX_TEST(sync_divergent_barriers_joining_at_ret_lose_no_thread)
+{
+    struct ct c;
+    ct_open_file(&c, "its.ptx");
+    enum { B = 128 };
+    uint32_t done[B], want[B];
+    uint64_t dn = ct_alloc(&c, sizeof done, NULL);
+    ct_run(&c, "divbar_ret", D3(2, 1, 1), D3(B, 1, 1), 0, 1, dn);
+    ct_read(&c, done, dn, sizeof done);
+    for (uint32_t t = 0; t < B; t++)
+        want[t] = t + 1;
+    assert_u32_array(done, want, B);
+    ct_close(&c);
+}
+
+MX_TEST(sync_warp_sync_on_divergent_branches_full_and_partial_mask)
+{
+    struct ct c;
+    ct_open_file(&c, "its.ptx");
+    enum { B = 96 };
+    uint32_t got[B], got2[B], want[B], want2[B];
+    uint64_t out = ct_alloc(&c, sizeof got, NULL), out2 = ct_alloc(&c, sizeof got2, NULL);
+    ct_run(&c, "divwarpsync", D3(2, 1, 1), D3(B, 1, 1), 0, 2, out, out2);
+    ct_read(&c, got, out, sizeof got);
+    ct_read(&c, got2, out2, sizeof got2);
+    for (uint32_t t = 0; t < B; t++) {
+        want[t] = its_val(t ^ 16);
+        want2[t] = t % 32 < 16 ? 1000 + (t ^ 8) : 7;
+    }
+    assert_u32_array(got, want, B);
+    assert_u32_array(got2, want2, B);
+    ct_close(&c);
+}
+
+MX_TEST(sync_counted_barriers_and_arrive_on_part_of_the_cta)
+{
+    struct ct c;
+    ct_open_file(&c, "its.ptx");
+    enum { B = 128 };
+    uint32_t got[B], got2[64], want[B], want2[64];
+    uint64_t out = ct_alloc(&c, sizeof got, NULL), out2 = ct_alloc(&c, sizeof got2, NULL);
+    ct_run(&c, "countbar", D3(4, 1, 1), D3(B, 1, 1), 0, 2, out, out2);
+    ct_read(&c, got, out, sizeof got);
+    ct_read(&c, got2, out2, sizeof got2);
+    for (uint32_t t = 0; t < B; t++)
+        want[t] = 5 * (t ^ 32) + 1;
+    for (uint32_t t = 0; t < 64; t++)
+        want2[t] = 3 * t + 11;
+    assert_u32_array(got, want, B);
+    assert_u32_array(got2, want2, 64);
+    ct_close(&c);
+}
+
+MX_TEST(sync_warp_sync_counts_exited_lanes_as_arrived)
+{
+    struct ct c;
+    ct_open_file(&c, "its.ptx");
+    enum { B = 64 };
+    uint32_t got[B], want[B];
+    uint64_t out = ct_alloc(&c, sizeof got, NULL);
+    ct_run(&c, "warpsync_exit", D3(1, 1, 1), D3(B, 1, 1), 0, 1, out);
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < B; t++)
+        want[t] = t % 32 < 16 ? t + 1 : 0;
+    assert_u32_array(got, want, B);
+    ct_close(&c);
+}
+
+MX_TEST(sync_warp_sync_against_cta_barrier_is_a_reported_deadlock)
+{
+    struct ct c;
+    ct_open_file(&c, "its.ptx");
+    uint64_t out = ct_alloc(&c, 4, NULL);
+    int rc = ct_launch(&c, "warpsync_deadlock", D3(1, 1, 1), D3(32, 1, 1), 0, 1, out);
+    assert_int_equal(rc, MX_EDEADLOCK);
+    assert_non_null(strstr(c.fault.message, "deadlock"));
+    /* the report names both waits: the warp-sync lanes and the CTA barrier */
+    assert_non_null(strstr(c.fault.detail, "bar.warp.sync"));
+    assert_non_null(strstr(c.fault.detail, "barrier 0"));
+    ct_close(&c);
+}
