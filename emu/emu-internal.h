@@ -15,6 +15,7 @@
 #ifndef MX_EMU_INTERNAL_H
 #define MX_EMU_INTERNAL_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include "mx/program.h"
@@ -34,8 +35,8 @@
 #define REF_NEG 0x40000000u
 #define REF_NONE 0xffffffffu
 
-/* Special-register pseudo slots, relative to the first slot after the
- * function's own registers (emu_frame.nregs). */
+/* Special registers that are fixed for a warp.  Those a kernel reads get
+ * register rows after each frame's own registers (emu_kernel.sreg_row). */
 enum emu_sslot {
     SS_TID_X, SS_TID_Y, SS_TID_Z, SS_NTID_X, SS_NTID_Y, SS_NTID_Z,
     SS_CTAID_X, SS_CTAID_Y, SS_CTAID_Z, SS_NCTAID_X, SS_NCTAID_Y, SS_NCTAID_Z,
@@ -52,7 +53,9 @@ struct emu_xinsn;
 enum { EX_NEXT = 0,   /* go on with pc + 1 */
        EX_JUMP = 1,   /* the handler set w->pc (and maybe the SIMT stack) */
        EX_YIELD = 2,  /* warp blocked or finished: switch warps; w->pc already set */
-       EX_FAULT = 3   /* w->fault filled in; stop the kernel */ };
+       EX_FAULT = 3,  /* w->fault filled in; stop the kernel */
+       EX_WAIT = 4    /* a request that completes later: the warp waits (WS_WAIT_MEM) at this
+                       * instruction, whose handler runs again with w->completing set */ };
 
 typedef int (*emu_fn)(struct emu_warp *w, const struct emu_xinsn *x, uint32_t mask);
 
@@ -147,6 +150,9 @@ struct emu_warp {
     uint32_t red_mask;        /* lanes that arrived */
     uint32_t red_bar;         /* the barrier they arrived at */
     uint32_t last_alloc;      /* index of the allocation of the last global access (bounds-check fast path) */
+    uint8_t completing;       /* the handler runs to complete a request (see EX_WAIT) */
+    uint64_t ready_at;        /* SM clock at which the warp may issue again */
+    uint64_t age;             /* dispatch order on its SM (GTO's "oldest") */
 };
 
 /* A module bound for one kernel entry: every instruction of every function
@@ -163,12 +169,113 @@ struct emu_kernel {
     uint64_t *shared_off;         /* by symbol index: offset of a .shared variable in this kernel's layout */
     uint32_t shared_static;       /* bytes of static shared memory */
     uint32_t max_local;           /* bytes of local memory the deepest frame chain may use (estimate) */
+    uint32_t nsregs;              /* special registers the kernel reads: rows after each frame's registers */
+    uint8_t sreg_row[SS__COUNT];  /* enum emu_sslot -> row + 1 (0: not read) */
+    uint8_t sreg_list[SS__COUNT]; /* row -> enum emu_sslot */
 };
+
+/* ------------------------------------------------- the execution layer
+ * (sched.c).  A grid is one kernel launch; its CTAs are dispatched to SMs
+ * with room; each SM holds resident CTAs in slots and schedules their warps.
+ * The global clock advances in quanta: within one, SMs run independently
+ * (on any host thread); at its end everything that crosses SMs is applied
+ * in a fixed order (requests that wait, faults, CTA retirement, dispatch),
+ * so results and statistics do not depend on host threads. */
+struct emu_sm;
+
+struct emu_grid {
+    struct emu_device *dev;
+    struct emu_kernel *k;
+    struct emu_launch l;           /* copy of the launch */
+    uint8_t *params;               /* copy of the parameter buffer */
+    uint64_t ncta, ctas_done;
+    uint32_t first_sm;             /* CTA 0 is dealt to this SM, CTA i to SM (first_sm + i) mod N */
+    uint64_t *dealt;               /* per SM: CTAs it started so far */
+    uint32_t threads_per_cta, warps_per_cta;
+    uint64_t regs_per_cta, shared_per_cta;
+    uint64_t warp_insns, thread_insns, unit_insns[16]; /* of retired CTAs */
+    uint64_t issued;               /* warp instructions issued so far (watchdog) */
+    double t0;
+    struct emu_grid *next;         /* the device's active grids, in launch order */
+};
+
+struct emu_cta {
+    struct emu_grid *grid;         /* NULL: the slot is free */
+    struct emu_sm *sm;
+    uint32_t ctaid[3];
+    uint64_t id;                   /* linear CTA index in the grid */
+    uint8_t *shared;
+    uint64_t shared_size, shared_cap;
+    struct emu_warp *warps;        /* pool, reused from CTA to CTA */
+    uint32_t nwarps, warps_cap;
+    uint32_t nthreads;
+    uint32_t live_threads;         /* threads that have not exited */
+    uint32_t live_warps;
+    uint32_t bar_arrived[16];      /* threads arrived at each named barrier */
+    uint32_t bar_expected[16];     /* thread count given by bar.sync a, b (0 = all live) */
+    uint32_t red_popc[16];         /* bar.red: threads voting true */
+};
+
+enum { EMU_SM_COMPUTE, EMU_SM_CACHE };
+enum { EMU_SCHED_LRR, EMU_SCHED_GTO };
+
+struct emu_wait { struct emu_warp *w; uint64_t clock; uint32_t sm, seq; };
+
+struct emu_sm {
+    struct emu_device *dev;
+    uint32_t id, mode;
+    uint64_t clock;                /* cycles; with no timing model one per warp instruction issued */
+    uint32_t warps_used, threads_used, ctas_used;
+    uint64_t regs_used, shared_used;
+    struct emu_cta *slots;         /* max_ctas_per_sm CTA slots */
+    struct emu_warp **ws;          /* resident warps (scheduling order) */
+    uint32_t nws;
+    uint32_t rr;                   /* loose round-robin: last warp index issued */
+    struct emu_warp *greedy;       /* GTO: last warp issued */
+    uint64_t next_age;
+    struct emu_wait *waits;        /* warps in WS_WAIT_MEM, in issue order */
+    uint32_t nwaits, waits_cap;
+    int faulted;                   /* a fault this quantum (in fault / fault_clock) */
+    uint64_t fault_clock;
+    struct emu_fault fault;
+    int dirty;                     /* resident warps changed: rebuild ws */
+    int idle;                      /* no warp could issue before the quantum's end */
+};
+
+struct emu_module {
+    struct emu_device *dev;
+    const struct mx_program *prog;
+    uint64_t *addr;                /* by symbol: device address of .global/.const variables */
+    struct emu_kernel **kernels;   /* by function index, bound at first launch */
+    pthread_mutex_t lock;
+};
+
+int emu_mem_init(struct emu_device *d);
+void emu_mem_fini(struct emu_device *d);
+int emu_sched_init(struct emu_device *d);
+void emu_sched_fini(struct emu_device *d);
+/* The kernel `func` of a module, bound at its first use (NULL, *rc set, on failure). */
+struct emu_kernel *emu_module_kernel(struct emu_module *m, uint32_t func, int *rc);
+
+/* barrier.c: CTA barriers and thread exit. */
+int emu_cta_barrier_arrive(struct emu_warp *w, uint32_t bar, uint32_t count, uint32_t threads);
+int emu_cta_barrier_red(struct emu_warp *w, uint32_t bar, uint32_t count, uint32_t threads, uint32_t kind,
+                        uint32_t dref, uint32_t votes);
+void emu_cta_thread_exit(struct emu_warp *w, uint32_t nthreads);
+
+/* fault.c: reports of stopped warps. */
+/* The instruction a stopped warp is at (a barrier it waits at, the last one of a function it fell off). */
+uint32_t emu_warp_pc(const struct emu_warp *w);
+/* Where every blocked warp of CTA c waits ("warp 0 waits at PTX line 12 (barrier 0); ..."). */
+void emu_deadlock_detail(const struct emu_cta *c, char *p, size_t cap);
 
 /* Element j of the vector/list operand in slot i. */
 #define VREF(w, x, i, j) ((w)->k->vrefs[(x)->r[i] + (j)])
 
-enum { WS_READY, WS_BARRIER, WS_DONE };
+/* Warp states.  WS_BARRIER: lanes parked at bar.sync / bar.warp.sync and no
+ * other path can run; WS_WAIT_MEM: a request outstanding (EX_WAIT);
+ * WS_PARKED: asleep until woken (helper warps of cache-mode SMs). */
+enum { WS_READY, WS_BARRIER, WS_WAIT_MEM, WS_PARKED, WS_DONE };
 
 /* ----------------------------------------------------------- operand access */
 #define CONST_ROW(w, ref) ((const uint64_t *)(w)->consts[(ref) & ~REF_CONST])
@@ -257,6 +364,11 @@ struct emu_device {
     uint32_t nsorted, sorted_cap;
     void *lock;                   /* pthread mutex guarding the allocator */
     uint64_t free_bytes_hint;
+    struct emu_sm *sms;           /* cfg.num_sms SMs (sched.c) */
+    struct emu_grid *grids;       /* active grids, in launch order */
+    uint64_t clock;               /* global clock: start of the current quantum */
+    uint32_t rr_sm;               /* block scheduler: next SM to try */
+    void *pool;                   /* host worker threads (sched.c) */
     struct emu_tex_desc tex[EMU_TEX_MAX]; /* texture objects (exec_tex.c): handle = index + 1 */
     uint8_t tex_live[EMU_TEX_MAX];
 };

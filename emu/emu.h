@@ -25,7 +25,9 @@ struct emu_config {
     uint32_t ext_mask;           /* ISA extensions enabled (1 << enum mx_ext) */
     uint64_t watchdog_insns;     /* warp instructions per launch before the watchdog fires; 0 = off */
     double watchdog_seconds;     /* wall-clock limit per launch; 0 = off */
-    uint32_t host_threads;       /* host threads running CTAs (1 = deterministic single thread) */
+    uint32_t host_threads;       /* host threads running SMs (results do not depend on it) */
+    uint32_t quantum;            /* cycles the SMs run between two synchronisations of the global clock */
+    uint32_t sched_policy;       /* warp scheduler: 0 loose round-robin, 1 greedy-then-oldest */
     uint32_t local_per_thread;   /* bytes of local memory (stack) per thread */
     uint32_t max_call_depth;     /* nested calls per warp */
     uint32_t cc_major, cc_minor; /* compute capability reported (8.6 for RTX 3080) */

@@ -189,6 +189,35 @@ static int h_ld(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     return EX_NEXT;
 }
 
+/* Whether an access of lanes m may reach memory other SMs use (global
+ * memory, or a generic address outside the shared and local windows). */
+static int crosses_sms(const struct emu_warp *w, const struct emu_xinsn *x, const uint64_t *base, uint32_t m)
+{
+    if (x->space == SP_GLOBAL)
+        return 1;
+    if (x->space != SP_GENERIC || (x->flags & XF_LOCAL_FRAME))
+        return 0;
+    while (m) {
+        int l = __builtin_ctz(m);
+        m &= m - 1;
+        uint64_t a = lane_addr(w, x, base, l);
+        if (a - MEM_SHARED_WIN >= MEM_WIN_SIZE && a - MEM_LOCAL_WIN >= MEM_WIN_SIZE)
+            return 1;
+    }
+    return 0;
+}
+
+/* Opcode: ld.{volatile,relaxed,acquire}{.space}.type d, [a]   Synopsis: d = mem[a], observing other SMs' stores
+ * A strong load of memory other SMs write (a flag a producer sets) reads it
+ * at the quantum's end, when every SM has stopped: what it sees does not
+ * depend on host threads. */
+static int h_ld_strong(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
+{
+    if (!w->completing && crosses_sms(w, x, SRC(1), m))
+        return EX_WAIT;
+    return h_ld(w, x, m);
+}
+
 /* Opcode: st{.space}{.vN}.type [a], b   Synopsis: mem[a] = b */
 static int h_st(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
@@ -245,7 +274,10 @@ static emu_fn bind_ld(const struct mx_insn *in, struct emu_xinsn *x)
     x->aux2 = in->mod[MX_MG_VEC] ? 2u << (in->mod[MX_MG_VEC] - 1) : 1;
     if (x->size > 8)
         return NULL; /* .b128 */
-    return in->op == MX_OP_ST ? h_st : h_ld;
+    if (in->op == MX_OP_ST)
+        return h_st;
+    int sem = in->mod[MX_MG_SEM];
+    return sem == MX_SEM_VOLATILE || sem == MX_SEM_RELAXED || sem == MX_SEM_ACQUIRE ? h_ld_strong : h_ld;
 }
 
 /* Opcode: cvta{.to}.space.size d, a   Synopsis: d = generic <-> state-space address */
@@ -343,12 +375,16 @@ static uint64_t atom_apply(int op, int t, uint64_t old, uint64_t b, uint64_t c, 
 }
 
 /* Opcode: atom{.space}.op.type d, [a], b{, c} / red{.space}.op.type [a], b
- * Synopsis: d = mem[a]; mem[a] = op(mem[a], b{, c}) — lanes in lane order, atomically with respect to other host threads */
+ * Synopsis: d = mem[a]; mem[a] = op(mem[a], b{, c}) — lanes in lane order
+ * On memory other SMs use, the atomic is performed at the quantum's end, in
+ * the scheduler's fixed order (SM clock, SM, issue), never in host order. */
 static int h_atom(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     int is_red = x->in->op == MX_OP_RED;
     int ai = is_red ? 0 : 1, bi = ai + 1;
     const uint64_t *base = SRC(ai), *b = SRC(bi);
+    if (!w->completing && crosses_sms(w, x, base, m))
+        return EX_WAIT;
     const uint64_t *c = (!is_red && x->r[bi + 1] != REF_NONE) ? SRC(bi + 1) : NULL;
     uint64_t *d = (!is_red && x->r[0] != REF_NONE) ? DST(0) : NULL;
     int op = x->in->mod[MX_MG_ATOMOP], t = x->in->type[0];

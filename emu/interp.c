@@ -44,7 +44,7 @@ static int frame_alloc(struct emu_warp *w, struct emu_frame *fr, uint32_t fi)
 {
     const struct mx_func *f = &w->k->prog->funcs[fi];
     fr->func = fi;
-    fr->nregs = f->nregs + SS__COUNT;
+    fr->nregs = f->nregs + w->k->nsregs;
     if (need(&fr->regs, &fr->regs_cap, (size_t)fr->nregs * WARP * sizeof(uint64_t)) ||
         need(&fr->preds, &fr->preds_cap, (size_t)(f->npreds + 1) * sizeof(uint32_t)) ||
         need(&fr->param, &fr->param_cap, (size_t)f->param_size * WARP) ||
@@ -350,7 +350,10 @@ int emu_call(struct emu_warp *w, const struct emu_xinsn *x, uint32_t fi, uint32_
     struct emu_frame *caller = &w->frames[w->nframes - 1];
     const struct mx_func *cf = &g->funcs[caller->func];
     if (callee->flags & MX_FUNCF_DECL) {
-        /* no body: a host function (vprintf, malloc, ...) */
+        /* no body: a host function (vprintf, malloc, ...), called at the
+         * quantum's end so that output and allocations come in a fixed order */
+        if (!w->completing)
+            return EX_WAIT;
         int handled = 0;
         uint32_t np = x->in->opd[2].count, nr = x->in->opd[0].count;
         /* gather args: pass the caller's scratch with the symbols' offsets, via a packed copy per lane */
@@ -420,7 +423,7 @@ int emu_call(struct emu_warp *w, const struct emu_xinsn *x, uint32_t fi, uint32_
         }
     }
     memcpy(fr->regs + (size_t)callee->nregs * WARP, caller->regs + (size_t)cf->nregs * WARP,
-           SS__COUNT * WARP * sizeof(uint64_t));
+           (size_t)w->k->nsregs * WARP * sizeof(uint64_t));
     fr->local_base = (w->local_top + 15) & ~15ull;
     if (fr->local_base + callee->local_size > w->local_size)
         return emu_fault(w, x, MX_ESTACK, -1, 0, 0, "local memory (stack) of %llu bytes per thread exhausted by call to '%s'",
@@ -438,6 +441,21 @@ int emu_call(struct emu_warp *w, const struct emu_xinsn *x, uint32_t fi, uint32_
     w->pc = callee->first;
     w->active = m;
     return EX_JUMP;
+}
+
+int emu_warp_complete(struct emu_warp *w)
+{
+    const struct emu_xinsn *x = &w->k->x[w->pc];
+    uint32_t m = w->active;
+    if (x->guard != REF_NONE)
+        m &= emu_pred(w, x->guard);
+    w->state = WS_READY;
+    w->completing = 1;
+    int r = x->fn(w, x, m);
+    w->completing = 0;
+    if (r == EX_NEXT)
+        w->pc++;
+    return r;
 }
 
 int emu_warp_run(struct emu_warp *w, uint32_t budget)

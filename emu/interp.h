@@ -6,8 +6,11 @@
 /* Sets up frame 0 of a warp for kernel `entry` with lanes `mask`. */
 int emu_warp_start(struct emu_warp *w, uint32_t entry, uint32_t mask, uint8_t *kernel_params);
 /* Runs up to `budget` warp instructions; returns EX_YIELD, EX_NEXT (budget
- * used up, still ready) or EX_FAULT. */
+ * used up, still ready), EX_WAIT (a request outstanding at w->pc) or EX_FAULT. */
 int emu_warp_run(struct emu_warp *w, uint32_t budget);
+/* Completes the request a warp waits for: runs the instruction at w->pc
+ * again with w->completing set (it was counted when issued). */
+int emu_warp_complete(struct emu_warp *w);
 void emu_frame_release(struct emu_frame *f);
 
 /* SIMT control, for handlers: */

@@ -1,0 +1,78 @@
+/* emu/device.c — the emulated GPU's lifetime: configuration defaults,
+ * device creation (memory, SMs) and destruction.  Modules and binding are
+ * module.c; running grids on the SMs is sched.c. */
+#include "emu/emu-internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+void emu_config_default(struct emu_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->num_sms = 68;
+    c->max_warps_per_sm = 48;
+    c->max_threads_per_sm = 1536;
+    c->max_ctas_per_sm = 16;
+    c->max_threads_per_cta = 1024;
+    c->regs_per_sm = 65536;
+    c->max_regs_per_thread = 255;
+    c->shared_per_sm = 100 * 1024;
+    c->shared_per_cta = 99 * 1024;
+    c->mem_size = 10ull << 30;
+    c->watchdog_insns = 0;
+    c->watchdog_seconds = 0;
+    c->host_threads = 1;
+    c->quantum = 16384;
+    c->sched_policy = 0;
+    c->local_per_thread = 64 * 1024;
+    c->max_call_depth = 64;
+    c->cc_major = 8;
+    c->cc_minor = 6;
+}
+
+int emu_device_create(const struct emu_config *cfg, struct emu_device **out)
+{
+    *out = NULL;
+    if (mx_isa_init() < 0)
+        return MX_EINVAL;
+    struct emu_device *d = calloc(1, sizeof *d);
+    if (!d)
+        return MX_ENOMEM;
+    d->cfg = *cfg;
+    if (!d->cfg.mem_size || d->cfg.mem_size > (1ull << 40) || !d->cfg.num_sms || !d->cfg.max_threads_per_cta) {
+        free(d);
+        return MX_EINVAL;
+    }
+    if (!d->cfg.host_threads)
+        d->cfg.host_threads = 1;
+    if (!d->cfg.max_call_depth)
+        d->cfg.max_call_depth = 64;
+    if (!d->cfg.quantum)
+        d->cfg.quantum = 16384;
+    if (!d->cfg.max_ctas_per_sm || !d->cfg.max_warps_per_sm)
+        return free(d), MX_EINVAL;
+    int rc = emu_mem_init(d);
+    if (!rc)
+        rc = emu_sched_init(d);
+    if (rc) {
+        emu_sched_fini(d);
+        emu_mem_fini(d);
+        free(d);
+        return rc;
+    }
+    *out = d;
+    return MX_OK;
+}
+
+void emu_device_destroy(struct emu_device *d)
+{
+    if (!d)
+        return;
+    emu_sched_fini(d);
+    emu_mem_fini(d);
+    free(d);
+}
+
+const struct emu_config *emu_device_config(const struct emu_device *d) { return &d->cfg; }
+

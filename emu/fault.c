@@ -1,0 +1,124 @@
+/* emu/fault.c — fault reports in compute-sanitizer's terms: a warp that
+ * faults records where (kernel, CTA, thread, PTX line, address) in its SM;
+ * at the end of the quantum the scheduler keeps the earliest fault of all
+ * SMs (by SM clock, then SM index), so the report does not depend on host
+ * threads.  Also the wording of deadlock reports. */
+#include "emu/emu-internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int emu_fault(struct emu_warp *w, const struct emu_xinsn *x, int status, int lane, uint64_t addr, unsigned size,
+              const char *fmt, ...)
+{
+    struct emu_cta *c = w->cta;
+    struct emu_sm *sm = c->sm;
+    if (sm->faulted)
+        return EX_FAULT; /* the first fault of the SM this quantum stands */
+    sm->faulted = 1;
+    sm->fault_clock = sm->clock;
+    struct emu_fault *f = &sm->fault;
+    memset(f, 0, sizeof *f);
+    const struct mx_program *g = w->k->prog;
+    f->status = status;
+    snprintf(f->kernel, sizeof f->kernel, "%s", mx_str(g, g->funcs[w->k->entry].name));
+    memcpy(f->cta, c->ctaid, sizeof f->cta);
+    int ln = lane >= 0 ? lane : (w->active ? __builtin_ctz(w->active) : 0);
+    uint32_t t = w->warp_id * WARP + (uint32_t)ln;
+    const struct emu_launch *l = &c->grid->l;
+    f->tid[0] = t % l->block[0];
+    f->tid[1] = (t / l->block[0]) % l->block[1];
+    f->tid[2] = t / (l->block[0] * l->block[1]);
+    f->lane = lane;
+    f->warp = w->warp_id;
+    f->pc = w->pc;
+    f->line = x && x->in ? x->in->line : 0;
+    f->loc_file = x && x->in ? x->in->loc_file : 0;
+    f->loc_line = x && x->in ? x->in->loc_line : 0;
+    f->addr = addr;
+    f->size = size;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->message, sizeof f->message, fmt, ap);
+    va_end(ap);
+    if (status == MX_EMEMFAULT && addr >= MEM_GLOBAL_BASE) {
+        int a = emu_alloc_nearest(w->dev, addr);
+        if (a >= 0) {
+            const struct emu_alloc *al = emu_alloc_at(w->dev, (uint32_t)a);
+            const char *rel = addr < al->base ? "before" : "after";
+            uint64_t dist = addr < al->base ? al->base - addr : addr - (al->base + al->size);
+            snprintf(f->detail, sizeof f->detail, "Address 0x%llx is %llu bytes %s the nearest allocation %s%s%sat 0x%llx of size %llu bytes%s",
+                     (unsigned long long)addr, (unsigned long long)dist, rel, al->name[0] ? "'" : "", al->name,
+                     al->name[0] ? "' " : "", (unsigned long long)al->base, (unsigned long long)al->size,
+                     al->live ? "" : " (freed)");
+        }
+    }
+    return EX_FAULT;
+}
+
+void emu_fault_print(FILE *out, const struct emu_fault *f)
+{
+    if (strcmp(f->message, mx_strstatus(f->status)))
+        fprintf(out, "========= %s (%s)\n", f->message, mx_strstatus(f->status));
+    else
+        fprintf(out, "========= %s\n", f->message);
+    if (f->status == MX_ELAUNCH || f->status == MX_ENOTFOUND || f->status == MX_EINVAL) {
+        fprintf(out, "=========     kernel %s was not started\n", f->kernel);
+        return;
+    }
+    fprintf(out, "=========     at PTX line %u (pc %u) in kernel %s", f->line, f->pc, f->kernel);
+    if (f->loc_line)
+        fprintf(out, " [source file %u line %u]", f->loc_file, f->loc_line);
+    fputc('\n', out);
+    fprintf(out, "=========     by thread (%u,%u,%u) in block (%u,%u,%u), warp %u", f->tid[0], f->tid[1], f->tid[2],
+            f->cta[0], f->cta[1], f->cta[2], f->warp);
+    if (f->lane >= 0)
+        fprintf(out, " lane %d", f->lane);
+    fputc('\n', out);
+    if (f->detail[0])
+        fprintf(out, "=========     %s\n", f->detail);
+}
+
+uint32_t emu_warp_pc(const struct emu_warp *w)
+{
+    uint32_t pc = w->pc;
+    if (w->state == WS_BARRIER && pc > 0)
+        pc--;
+    if (pc >= w->fend && w->fend > 0)
+        pc = w->fend - 1;
+    return pc < w->k->prog->ninsns ? pc : 0;
+}
+
+/* Where every blocked warp's parked lanes wait, for a deadlock report:
+ * "warp 0 waits at PTX line 12 (barrier 0)" when the whole warp waits at one
+ * place, "warp 1 lanes 0x0000ffff wait at PTX line 20 (bar.warp.sync
+ * 0xffffffff)" for one of its diverged paths. */
+void emu_deadlock_detail(const struct emu_cta *c, char *p, size_t cap)
+{
+    const struct emu_kernel *k = c->grid->k;
+    size_t n = 0;
+    for (uint32_t i = 0; i < c->nwarps && n + 120 < cap; i++) {
+        const struct emu_warp *w = &c->warps[i];
+        if (w->state != WS_BARRIER)
+            continue;
+        uint32_t live = (w->nthreads == WARP ? FULL_MASK : (1u << w->nthreads) - 1) & ~w->exited;
+        for (uint32_t j = w->nsimt; j-- > 0 && n + 120 < cap;) {
+            const struct emu_simt *e = &w->simt[j];
+            uint32_t lanes = e->mask & ~w->exited;
+            if (!e->wait || !lanes)
+                continue;
+            uint32_t pc = e->pc > 0 ? e->pc - 1 : 0, line = pc < k->prog->ninsns ? k->prog->insns[pc].line : 0;
+            n += (size_t)snprintf(p + n, cap - n, "%swarp %u ", n ? "; " : "", i);
+            if (lanes != live)
+                n += (size_t)snprintf(p + n, cap - n, "lanes 0x%08x wait", lanes);
+            else
+                n += (size_t)snprintf(p + n, cap - n, "waits");
+            if (e->wait == WAIT_WARPSYNC)
+                n += (size_t)snprintf(p + n, cap - n, " at PTX line %u (bar.warp.sync 0x%08x)", line, e->need);
+            else
+                n += (size_t)snprintf(p + n, cap - n, " at PTX line %u (barrier %u)", line, e->wait - 1);
+        }
+    }
+}
+

@@ -1,0 +1,850 @@
+/* emu/sched.c — the execution layer: SMs as objects, the block scheduler,
+ * the warp schedulers and the global clock.
+ *
+ * A launch becomes a grid on the device's list of active grids.  The block
+ * scheduler deals its CTAs round-robin over the compute-mode SMs (CTA i of
+ * a grid to the (i mod N)-th SM after the grid's first), and each SM starts
+ * the next CTA dealt to it as soon as it has room (CTA slots, warps,
+ * threads, registers, shared memory): a CTA keeps its slot until its last
+ * warp is done.  An SM's decisions depend on its own state only, so SMs run
+ * many CTAs per quantum with their slots hot in the host's caches.
+ * Each SM schedules its resident warps (loose round-robin, or GTO) among
+ * those ready at its clock; with no timing model an instruction is one
+ * cycle, and a warp runs up to BATCH instructions per pick.
+ *
+ * The global clock advances in quanta of cfg.quantum cycles.  Within a
+ * quantum SMs share nothing but plain memory, so they run on any host thread
+ * in any order; what crosses SMs waits for the quantum's end and is applied
+ * there in a fixed order: requests that complete later (global atomics,
+ * strong loads, host calls, EX_WAIT) by (SM clock, SM, issue order), and
+ * faults (the earliest wins).  So results and statistics are the same for
+ * every number of host threads. */
+#include "emu/emu-internal.h"
+#include "emu/interp.h"
+
+#include <fenv.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BATCH 4096 /* warp instructions a warp runs per pick */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+uint8_t *emu_cta_shared(struct emu_cta *c, uint64_t *size)
+{
+    *size = c->shared_size;
+    return c->shared;
+}
+
+/* --------------------------------------------------------- warp schedulers */
+
+static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm)
+{
+    uint32_t n = sm->nws;
+    if (cfg->sched_policy == EMU_SCHED_GTO) {
+        /* greedy: the last warp while it can issue, else the oldest ready one */
+        struct emu_warp *g = sm->greedy;
+        if (g && g->state == WS_READY && g->ready_at <= sm->clock)
+            return g;
+        struct emu_warp *best = NULL;
+        for (uint32_t i = 0; i < n; i++) {
+            struct emu_warp *w = sm->ws[i];
+            if (w->state == WS_READY && w->ready_at <= sm->clock && (!best || w->age < best->age))
+                best = w;
+        }
+        sm->greedy = best;
+        return best;
+    }
+    /* loose round-robin: the next ready warp after the last one issued */
+    for (uint32_t k = 1; k <= n; k++) {
+        uint32_t i = (sm->rr + k) % n;
+        struct emu_warp *w = sm->ws[i];
+        if (w->state == WS_READY && w->ready_at <= sm->clock) {
+            sm->rr = i;
+            return w;
+        }
+    }
+    return NULL;
+}
+
+static int push_wait(struct emu_sm *sm, struct emu_warp *w)
+{
+    if (sm->nwaits == sm->waits_cap) {
+        uint32_t nc = sm->waits_cap ? sm->waits_cap * 2 : 64;
+        struct emu_wait *p = realloc(sm->waits, nc * sizeof *p);
+        if (!p)
+            return -1;
+        sm->waits = p;
+        sm->waits_cap = nc;
+    }
+    sm->waits[sm->nwaits] = (struct emu_wait){ w, sm->clock, sm->id, sm->nwaits };
+    sm->nwaits++;
+    return 0;
+}
+
+static void cta_retire(struct emu_cta *c);
+static int sm_fill(struct emu_sm *sm);
+static void sm_rebuild(const struct emu_config *cfg, struct emu_sm *sm);
+
+/* Runs SM sm until its clock reaches t_end or none of its warps can issue. */
+static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_end)
+{
+    sm->idle = 0;
+    while (sm->clock < t_end && !sm->faulted) {
+        struct emu_warp *w = sm_pick(cfg, sm);
+        if (!w) {
+            sm->idle = 1;
+            break;
+        }
+        uint64_t budget = t_end - sm->clock, before = w->insns;
+        int r = emu_warp_run(w, (uint32_t)(budget < BATCH ? budget : BATCH));
+        uint64_t ran = w->insns - before;
+        sm->clock += ran ? ran : 1;
+        __atomic_add_fetch(&w->cta->grid->issued, ran, __ATOMIC_RELAXED);
+        if (r == EX_WAIT) {
+            w->state = WS_WAIT_MEM;
+            if (push_wait(sm, w))
+                emu_fault(w, &w->k->x[w->pc], MX_ENOMEM, -1, 0, 0, "out of host memory for pending requests");
+        } else if (r == EX_FAULT) {
+            break;
+        } else if (w->state == WS_DONE && --w->cta->live_warps == 0) {
+            /* the CTA is done: its slot takes the next CTA dealt to this SM */
+            cta_retire(w->cta);
+            int rc = sm_fill(sm);
+            sm_rebuild(cfg, sm);
+            if (rc && !sm->faulted) {
+                sm->faulted = 1;
+                sm->fault_clock = sm->clock;
+                memset(&sm->fault, 0, sizeof sm->fault);
+                sm->fault.status = rc;
+                sm->fault.lane = -1;
+                snprintf(sm->fault.message, sizeof sm->fault.message, "cannot start a block on SM %u: %s", sm->id,
+                         mx_strstatus(rc));
+            }
+        }
+    }
+    if (sm->clock < t_end)
+        sm->clock = t_end; /* idle for the rest of the quantum */
+}
+
+/* ------------------------------------------------------ host worker threads
+ * host_threads - 1 workers and the launching thread share the SMs of each
+ * quantum; they meet at the quantum's end. */
+struct pool {
+    pthread_t *th;
+    uint32_t n;
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    uint64_t gen;
+    uint32_t busy;
+    int stop;
+    struct emu_device *dev;
+    uint32_t next_sm;
+    uint64_t t_end;
+};
+
+static void run_share(struct pool *p)
+{
+    struct emu_device *d = p->dev;
+    for (;;) {
+        uint32_t i = __atomic_fetch_add(&p->next_sm, 1, __ATOMIC_RELAXED);
+        if (i >= d->cfg.num_sms)
+            break;
+        if (d->sms[i].nws)
+            sm_run(&d->cfg, &d->sms[i], p->t_end);
+    }
+}
+
+static void *worker(void *arg)
+{
+    struct pool *p = arg;
+    /* Handlers assume round-to-nearest without flush-to-zero. */
+    fesetenv(FE_DFL_ENV);
+    uint64_t seen = 0;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (p->gen == seen && !p->stop)
+            pthread_cond_wait(&p->go, &p->mu);
+        if (p->stop)
+            break;
+        seen = p->gen;
+        pthread_mutex_unlock(&p->mu);
+        run_share(p);
+        pthread_mutex_lock(&p->mu);
+        if (--p->busy == 0)
+            pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static void run_quantum(struct emu_device *d, uint64_t t_end)
+{
+    struct pool *p = d->pool;
+    if (!p) {
+        for (uint32_t i = 0; i < d->cfg.num_sms; i++)
+            if (d->sms[i].nws)
+                sm_run(&d->cfg, &d->sms[i], t_end);
+        return;
+    }
+    p->t_end = t_end;
+    p->next_sm = 0;
+    pthread_mutex_lock(&p->mu);
+    p->busy = p->n;
+    p->gen++;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    run_share(p);
+    pthread_mutex_lock(&p->mu);
+    while (p->busy)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void pool_stop(struct pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    for (uint32_t i = 0; i < p->n; i++)
+        pthread_join(p->th[i], NULL);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->go);
+    pthread_cond_destroy(&p->done);
+    free(p->th);
+    free(p);
+}
+
+static struct pool *pool_start(struct emu_device *d, uint32_t nthreads)
+{
+    struct pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->dev = d;
+    p->th = calloc(nthreads, sizeof *p->th);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->go, NULL);
+    pthread_cond_init(&p->done, NULL);
+    if (p->th)
+        for (; p->n < nthreads; p->n++)
+            if (pthread_create(&p->th[p->n], NULL, worker, p))
+                break;
+    if (!p->n) {
+        pool_stop(p);
+        return NULL; /* run on the launching thread alone */
+    }
+    return p;
+}
+
+int emu_sched_init(struct emu_device *d)
+{
+    d->sms = calloc(d->cfg.num_sms, sizeof *d->sms);
+    if (!d->sms)
+        return MX_ENOMEM;
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
+        struct emu_sm *sm = &d->sms[i];
+        sm->dev = d;
+        sm->id = i;
+        sm->mode = EMU_SM_COMPUTE;
+        sm->slots = calloc(d->cfg.max_ctas_per_sm, sizeof *sm->slots);
+        sm->ws = calloc(d->cfg.max_warps_per_sm, sizeof *sm->ws);
+        if (!sm->slots || !sm->ws)
+            return MX_ENOMEM;
+        for (uint32_t s = 0; s < d->cfg.max_ctas_per_sm; s++)
+            sm->slots[s].sm = sm;
+    }
+    if (d->cfg.host_threads > 1)
+        d->pool = pool_start(d, d->cfg.host_threads - 1);
+    return MX_OK;
+}
+
+/* Frees everything a warp allocated (frames beyond the first included). */
+static void warp_release(struct emu_warp *w)
+{
+    for (uint32_t i = 0; i < w->frames_cap; i++) /* every frame ever used keeps buffers */
+        emu_frame_release(&w->frames[i]);
+    free(w->frames);
+    free(w->simt);
+    free(w->local);
+    memset(w, 0, sizeof *w);
+}
+
+void emu_sched_fini(struct emu_device *d)
+{
+    if (d->pool)
+        pool_stop(d->pool);
+    d->pool = NULL;
+    if (!d->sms)
+        return;
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
+        struct emu_sm *sm = &d->sms[i];
+        for (uint32_t s = 0; sm->slots && s < d->cfg.max_ctas_per_sm; s++) {
+            struct emu_cta *c = &sm->slots[s];
+            for (uint32_t j = 0; j < c->warps_cap; j++)
+                warp_release(&c->warps[j]);
+            free(c->warps);
+            free(c->shared);
+        }
+        free(sm->slots);
+        free(sm->ws);
+        free(sm->waits);
+    }
+    free(d->sms);
+    d->sms = NULL;
+}
+
+/* ----------------------------------------------------------- block scheduler */
+
+static int occupancy_check(const struct emu_device *d, const struct emu_kernel *k, const struct emu_launch *l,
+                           struct emu_fault *f)
+{
+    const struct emu_config *c = &d->cfg;
+    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    const char *why = NULL;
+    char buf[256];
+    const struct mx_func *e = &k->prog->funcs[k->entry];
+    if (!threads || !l->grid[0] || !l->grid[1] || !l->grid[2])
+        why = "grid and block dimensions must be at least 1";
+    else if (threads > c->max_threads_per_cta)
+        snprintf(buf, sizeof buf, "%llu threads per block exceed the limit of %u", (unsigned long long)threads,
+                 c->max_threads_per_cta), why = buf;
+    else if (l->block[2] > 64 || l->grid[1] > 65535 || l->grid[2] > 65535)
+        why = "block.z must be <= 64 and grid.y, grid.z <= 65535";
+    else if ((uint64_t)k->shared_static + l->dyn_smem > c->shared_per_cta)
+        snprintf(buf, sizeof buf, "%u bytes of shared memory per block exceed the limit of %u",
+                 k->shared_static + l->dyn_smem, c->shared_per_cta), why = buf;
+    else if (e->reqntid[0] && (e->reqntid[0] != l->block[0] || e->reqntid[1] != l->block[1] || e->reqntid[2] != l->block[2]))
+        snprintf(buf, sizeof buf, "block (%u,%u,%u) differs from .reqntid %u,%u,%u", l->block[0], l->block[1], l->block[2],
+                 e->reqntid[0], e->reqntid[1], e->reqntid[2]), why = buf;
+    else if (e->maxntid[0] && threads > (uint64_t)e->maxntid[0] * e->maxntid[1] * e->maxntid[2])
+        snprintf(buf, sizeof buf, "%llu threads exceed .maxntid", (unsigned long long)threads), why = buf;
+    if (!why)
+        return MX_OK;
+    memset(f, 0, sizeof *f);
+    f->status = MX_ELAUNCH;
+    f->lane = -1;
+    snprintf(f->kernel, sizeof f->kernel, "%s", mx_str(k->prog, e->name));
+    snprintf(f->message, sizeof f->message, "invalid launch configuration: %s", why);
+    return MX_ELAUNCH;
+}
+
+static void warp_init_sregs(struct emu_warp *w, const struct emu_launch *l, struct emu_cta *c, uint32_t nregs)
+{
+    /* only the rows the kernel reads: a CTA's start touches little memory */
+    uint64_t *r = w->regs + (size_t)nregs * WARP;
+    uint32_t t0 = w->warp_id * WARP, bx = l->block[0], bxy = l->block[0] * l->block[1];
+    const struct emu_config *cfg = &c->grid->dev->cfg;
+#define ROW(expr) for (uint32_t lane = 0, t = t0; lane < WARP; lane++, t++) { (void)t; row[lane] = (expr); } break
+    for (uint32_t i = 0; i < w->k->nsregs; i++) {
+        uint64_t *row = r + (size_t)i * WARP;
+        switch (w->k->sreg_list[i]) {
+        case SS_TID_X: ROW(t % bx);
+        case SS_TID_Y: ROW((t / bx) % l->block[1]);
+        case SS_TID_Z: ROW(t / bxy);
+        case SS_NTID_X: ROW(l->block[0]);
+        case SS_NTID_Y: ROW(l->block[1]);
+        case SS_NTID_Z: ROW(l->block[2]);
+        case SS_CTAID_X: ROW(c->ctaid[0]);
+        case SS_CTAID_Y: ROW(c->ctaid[1]);
+        case SS_CTAID_Z: ROW(c->ctaid[2]);
+        case SS_NCTAID_X: ROW(l->grid[0]);
+        case SS_NCTAID_Y: ROW(l->grid[1]);
+        case SS_NCTAID_Z: ROW(l->grid[2]);
+        case SS_LANEID: ROW(lane);
+        case SS_WARPID: ROW(w->warp_id);
+        case SS_NWARPID: ROW(cfg->max_warps_per_sm);
+        case SS_SMID: ROW(c->sm->id);
+        case SS_NSMID: ROW(cfg->num_sms);
+        case SS_GRIDID: ROW(1);
+        case SS_LANEMASK_EQ: ROW(1u << lane);
+        case SS_LANEMASK_LE: ROW((uint32_t)((2ull << lane) - 1));
+        case SS_LANEMASK_LT: ROW((1u << lane) - 1);
+        case SS_LANEMASK_GE: ROW(~((1u << lane) - 1));
+        case SS_LANEMASK_GT: ROW((uint32_t)~((2ull << lane) - 1));
+        case SS_DYN_SMEM: ROW(l->dyn_smem);
+        case SS_TOTAL_SMEM: ROW(c->shared_size);
+        case SS_ONE: ROW(1);
+        default: ROW(0); /* SS_ZERO */
+        }
+    }
+#undef ROW
+}
+
+/* Clears a pooled warp for a new CTA, keeping its buffers. */
+static void warp_recycle(struct emu_warp *w)
+{
+    struct emu_frame *frames = w->frames;
+    uint32_t frames_cap = w->frames_cap, simt_cap = w->simt_cap;
+    struct emu_simt *simt = w->simt;
+    uint8_t *local = w->local;
+    uint64_t local_cap = w->local_cap;
+    memset(w, 0, sizeof *w);
+    w->frames = frames;
+    w->frames_cap = frames_cap;
+    w->simt = simt;
+    w->simt_cap = simt_cap;
+    w->local = local;
+    w->local_cap = local_cap;
+}
+
+static int sm_fits(const struct emu_config *c, const struct emu_sm *sm, const struct emu_grid *g)
+{
+    return sm->mode == EMU_SM_COMPUTE && sm->ctas_used < c->max_ctas_per_sm &&
+           sm->warps_used + g->warps_per_cta <= c->max_warps_per_sm &&
+           sm->threads_used + g->threads_per_cta <= c->max_threads_per_sm &&
+           sm->regs_used + g->regs_per_cta <= c->regs_per_sm && sm->shared_used + g->shared_per_cta <= c->shared_per_sm;
+}
+
+/* The resident warps of an SM in slot order: the schedulers' view. */
+static void sm_rebuild(const struct emu_config *cfg, struct emu_sm *sm)
+{
+    sm->nws = 0;
+    for (uint32_t s = 0; s < cfg->max_ctas_per_sm; s++) {
+        struct emu_cta *c = &sm->slots[s];
+        if (c->grid)
+            for (uint32_t i = 0; i < c->nwarps; i++)
+                sm->ws[sm->nws++] = &c->warps[i];
+    }
+    sm->rr = sm->nws ? sm->nws - 1 : 0; /* the next pick starts at the first warp */
+    sm->greedy = NULL;
+}
+
+/* Starts CTA number id of grid g in a free slot of sm. */
+static int cta_start(struct emu_grid *g, struct emu_sm *sm, uint64_t id)
+{
+    struct emu_device *d = g->dev;
+    const struct emu_config *cfg = &d->cfg;
+    struct emu_kernel *k = g->k;
+    const struct emu_launch *l = &g->l;
+    const struct mx_func *e = &k->prog->funcs[k->entry];
+    struct emu_cta *c = NULL;
+    for (uint32_t s = 0; s < cfg->max_ctas_per_sm && !c; s++)
+        if (!sm->slots[s].grid)
+            c = &sm->slots[s];
+    if (!c)
+        return MX_ELIMIT;
+    c->id = id;
+    c->ctaid[0] = (uint32_t)(id % l->grid[0]);
+    c->ctaid[1] = (uint32_t)((id / l->grid[0]) % l->grid[1]);
+    c->ctaid[2] = (uint32_t)(id / ((uint64_t)l->grid[0] * l->grid[1]));
+    c->nthreads = g->threads_per_cta;
+    c->live_threads = c->nthreads;
+    c->nwarps = g->warps_per_cta;
+    c->live_warps = c->nwarps;
+    memset(c->bar_arrived, 0, sizeof c->bar_arrived);
+    memset(c->bar_expected, 0, sizeof c->bar_expected);
+    memset(c->red_popc, 0, sizeof c->red_popc);
+    c->shared_size = g->shared_per_cta;
+    if (c->shared_size > c->shared_cap) {
+        free(c->shared);
+        c->shared = malloc(c->shared_size);
+        c->shared_cap = c->shared ? c->shared_size : 0;
+        if (!c->shared)
+            return MX_ENOMEM;
+    }
+    if (c->shared_size)
+        memset(c->shared, 0, c->shared_size);
+    if (c->warps_cap < c->nwarps) {
+        struct emu_warp *pw = realloc(c->warps, c->nwarps * sizeof *pw);
+        if (!pw)
+            return MX_ENOMEM;
+        memset(pw + c->warps_cap, 0, (c->nwarps - c->warps_cap) * sizeof *pw);
+        c->warps = pw;
+        c->warps_cap = c->nwarps;
+    }
+    c->grid = g;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        struct emu_warp *w = &c->warps[i];
+        warp_recycle(w);
+        w->cta = c;
+        w->k = k;
+        w->dev = d;
+        w->warp_id = i;
+        w->age = sm->next_age++;
+        w->consts = (const uint64_t(*)[WARP])k->consts;
+        w->nthreads = c->nthreads - i * WARP < WARP ? c->nthreads - i * WARP : WARP;
+        w->cache_page = ~0ull;
+        w->red_ref = REF_NONE;
+        w->last_alloc = UINT32_MAX;
+        w->local_size = k->max_local;
+        if (w->local_size * WARP > w->local_cap) {
+            free(w->local);
+            w->local_cap = w->local_size * WARP;
+            w->local = malloc(w->local_cap);
+            if (!w->local) {
+                w->local_cap = 0;
+                return MX_ENOMEM;
+            }
+        }
+        if (w->local_size)
+            memset(w->local, 0, w->local_size * WARP);
+        uint32_t mask = w->nthreads == WARP ? FULL_MASK : (1u << w->nthreads) - 1;
+        int rc = emu_warp_start(w, k->entry, mask, g->params);
+        if (rc)
+            return rc;
+        warp_init_sregs(w, l, c, e->nregs);
+        w->ready_at = sm->clock;
+    }
+    sm->ctas_used++;
+    sm->warps_used += g->warps_per_cta;
+    sm->threads_used += g->threads_per_cta;
+    sm->regs_used += g->regs_per_cta;
+    sm->shared_used += g->shared_per_cta;
+    return MX_OK;
+}
+
+/* Frees the slot of a finished (or abandoned) CTA; its warps' counts go to
+ * its grid (sums: the same whatever order SMs retire in). */
+static void cta_retire(struct emu_cta *c)
+{
+    struct emu_grid *g = c->grid;
+    struct emu_sm *sm = c->sm;
+    uint64_t wi = 0, ti = 0, ui[16] = { 0 };
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        struct emu_warp *w = &c->warps[i];
+        wi += w->insns;
+        ti += w->thread_insns;
+        for (int u = 0; u < 16; u++)
+            ui[u] += w->unit_insns[u];
+    }
+    __atomic_add_fetch(&g->warp_insns, wi, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g->thread_insns, ti, __ATOMIC_RELAXED);
+    for (int u = 0; u < 16; u++)
+        if (ui[u])
+            __atomic_add_fetch(&g->unit_insns[u], ui[u], __ATOMIC_RELAXED);
+    sm->ctas_used--;
+    sm->warps_used -= g->warps_per_cta;
+    sm->threads_used -= g->threads_per_cta;
+    sm->regs_used -= g->regs_per_cta;
+    sm->shared_used -= g->shared_per_cta;
+    c->grid = NULL;
+    __atomic_add_fetch(&g->ctas_done, 1, __ATOMIC_RELEASE);
+}
+
+/* Starts on sm the next CTAs dealt to it, of the active grids in launch
+ * order, while it has room. */
+static int sm_fill(struct emu_sm *sm)
+{
+    if (sm->mode != EMU_SM_COMPUTE)
+        return MX_OK;
+    struct emu_device *d = sm->dev;
+    const struct emu_config *cfg = &d->cfg;
+    uint32_t n = cfg->num_sms;
+    for (struct emu_grid *g = d->grids; g; g = g->next) {
+        uint64_t first = (sm->id + n - g->first_sm) % n;
+        for (;;) {
+            uint64_t id = first + g->dealt[sm->id] * (uint64_t)n;
+            if (id >= g->ncta || !sm_fits(cfg, sm, g))
+                break;
+            int rc = cta_start(g, sm, id);
+            if (rc)
+                return rc;
+            g->dealt[sm->id]++;
+            sm->dirty = 1;
+        }
+    }
+    return MX_OK;
+}
+
+/* Starts what fits on every SM (a new grid arrived), before a quantum. */
+static int fill_all(struct emu_device *d, struct emu_fault *fault)
+{
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
+        struct emu_sm *sm = &d->sms[i];
+        int rc = sm_fill(sm);
+        if (rc) {
+            fault->status = rc;
+            snprintf(fault->message, sizeof fault->message, "cannot start a block on SM %u: %s", sm->id, mx_strstatus(rc));
+            return rc;
+        }
+        if (sm->dirty) {
+            sm_rebuild(&d->cfg, sm);
+            sm->dirty = 0;
+        }
+    }
+    return MX_OK;
+}
+
+/* ------------------------------------------------------- the quantum's end */
+
+static int wait_cmp(const void *a, const void *b)
+{
+    const struct emu_wait *x = a, *y = b;
+    if (x->clock != y->clock)
+        return x->clock < y->clock ? -1 : 1;
+    if (x->sm != y->sm)
+        return x->sm < y->sm ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Completes every request that waited this quantum, in (clock, SM, issue) order. */
+static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint32_t *scap)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++)
+        n += d->sms[i].nwaits;
+    if (!n)
+        return MX_OK;
+    if (n > *scap) {
+        struct emu_wait *p = realloc(*scratch, n * sizeof *p);
+        if (!p)
+            return MX_ENOMEM;
+        *scratch = p;
+        *scap = n;
+    }
+    struct emu_wait *all = *scratch;
+    n = 0;
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
+        struct emu_sm *sm = &d->sms[i];
+        memcpy(all + n, sm->waits, sm->nwaits * sizeof *all);
+        n += sm->nwaits;
+        sm->nwaits = 0;
+    }
+    qsort(all, n, sizeof *all, wait_cmp);
+    for (uint32_t i = 0; i < n; i++) {
+        struct emu_warp *w = all[i].w;
+        w->ready_at = w->cta->sm->clock;
+        emu_warp_complete(w);
+    }
+    return MX_OK;
+}
+
+/* The earliest fault of any SM this quantum (by SM clock, then SM), or 0. */
+static int take_fault(struct emu_device *d, struct emu_fault *fault)
+{
+    struct emu_sm *first = NULL;
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
+        struct emu_sm *sm = &d->sms[i];
+        if (sm->faulted && (!first || sm->fault_clock < first->fault_clock))
+            first = sm;
+    }
+    if (!first)
+        return MX_OK;
+    *fault = first->fault;
+    return fault->status ? fault->status : MX_EILLEGAL;
+}
+
+/* Stops every grid: resident CTAs give up their slots, nothing more is dispatched. */
+static void abort_all(struct emu_device *d)
+{
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
+        struct emu_sm *sm = &d->sms[i];
+        for (uint32_t s = 0; s < d->cfg.max_ctas_per_sm; s++)
+            if (sm->slots[s].grid)
+                cta_retire(&sm->slots[s]);
+        sm->nwaits = 0;
+        sm->faulted = 0;
+        sm_rebuild(&d->cfg, sm);
+    }
+    for (struct emu_grid *g = d->grids; g; g = g->next)
+        for (uint32_t i = 0; i < d->cfg.num_sms; i++)
+            g->dealt[i] = g->ncta; /* nothing more is started */
+}
+
+/* A CTA whose live warps all wait at barriers can never go on: report it. */
+static void find_deadlocks(struct emu_device *d)
+{
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
+        struct emu_sm *sm = &d->sms[i];
+        if (!sm->idle || sm->faulted)
+            continue;
+        for (uint32_t s = 0; s < d->cfg.max_ctas_per_sm && !sm->faulted; s++) {
+            struct emu_cta *c = &sm->slots[s];
+            if (!c->grid || !c->live_warps)
+                continue;
+            struct emu_warp *w = NULL;
+            int can_go = 0;
+            for (uint32_t j = 0; j < c->nwarps; j++) {
+                struct emu_warp *v = &c->warps[j];
+                if (v->state == WS_READY || v->state == WS_WAIT_MEM)
+                    can_go = 1;
+                else if (v->state == WS_BARRIER && !w)
+                    w = v;
+            }
+            if (can_go || !w)
+                continue;
+            const struct emu_kernel *k = c->grid->k;
+            uint32_t b = w->bar_id, at = w->pc;
+            w->pc = emu_warp_pc(w); /* report the barrier the warp waits at */
+            if (b < 16)
+                emu_fault(w, &k->x[w->pc], MX_EDEADLOCK, -1, 0, 0,
+                          "barrier deadlock: barrier %u has %u of %u threads and no warp can make progress", b,
+                          c->bar_arrived[b], c->bar_expected[b] ? c->bar_expected[b] : c->live_threads);
+            else
+                emu_fault(w, &k->x[w->pc], MX_EDEADLOCK, -1, 0, 0,
+                          "barrier deadlock: lanes wait at bar.warp.sync for lanes of their mask that never arrive, and no warp can make progress");
+            w->pc = at;
+            emu_deadlock_detail(c, sm->fault.detail, sizeof sm->fault.detail);
+        }
+    }
+}
+
+/* Stops a grid that ran past a watchdog limit: the fault names the first
+ * unfinished warp of its first resident CTA, the detail every unfinished
+ * warp of that CTA.  Returns 1 if it fired. */
+static int watchdog(struct emu_device *d, struct emu_grid *g)
+{
+    const struct emu_config *cfg = &d->cfg;
+    char msg[160];
+    if (cfg->watchdog_insns && g->issued > cfg->watchdog_insns)
+        snprintf(msg, sizeof msg, "watchdog: kernel exceeded %llu warp instructions (--max-insns)",
+                 (unsigned long long)cfg->watchdog_insns);
+    else if (cfg->watchdog_seconds > 0 && now() - g->t0 > cfg->watchdog_seconds)
+        snprintf(msg, sizeof msg, "watchdog: kernel ran longer than %.1f s (--timeout)", cfg->watchdog_seconds);
+    else
+        return 0;
+    for (uint32_t i = 0; i < cfg->num_sms; i++) {
+        struct emu_sm *sm = &d->sms[i];
+        for (uint32_t s = 0; s < cfg->max_ctas_per_sm; s++) {
+            struct emu_cta *c = &sm->slots[s];
+            if (c->grid != g || !c->live_warps)
+                continue;
+            struct emu_warp *w = NULL;
+            for (uint32_t j = 0; j < c->nwarps && !w; j++)
+                if (c->warps[j].state != WS_DONE)
+                    w = &c->warps[j];
+            uint32_t at = w->pc;
+            w->pc = emu_warp_pc(w);
+            emu_fault(w, &g->k->x[w->pc], MX_EWATCHDOG, -1, 0, 0, "%s", msg);
+            w->pc = at;
+            char *p = sm->fault.detail;
+            size_t len = 0, cap = sizeof sm->fault.detail;
+            for (uint32_t j = 0; j < c->nwarps && len + 64 < cap; j++)
+                if (c->warps[j].state != WS_DONE)
+                    len += (size_t)snprintf(p + len, cap - len, "%swarp %u at PTX line %u", len ? "; " : "still running: ", j,
+                                            g->k->prog->insns[emu_warp_pc(&c->warps[j])].line);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Runs the device until grid g completed or something faulted. */
+static int run_grid(struct emu_device *d, struct emu_grid *g, struct emu_fault *fault)
+{
+    struct emu_wait *scratch = NULL;
+    uint32_t scap = 0;
+    int rc = fill_all(d, fault);
+    while (!rc && __atomic_load_n(&g->ctas_done, __ATOMIC_ACQUIRE) < g->ncta) {
+        uint64_t t_end = d->clock + d->cfg.quantum;
+        run_quantum(d, t_end);
+        d->clock = t_end;
+        if ((rc = complete_waits(d, &scratch, &scap))) {
+            snprintf(fault->message, sizeof fault->message, "out of host memory for pending requests");
+            fault->status = rc;
+            break;
+        }
+        find_deadlocks(d);
+        if ((rc = take_fault(d, fault)))
+            break;
+        for (struct emu_grid *x = d->grids; x; x = x->next)
+            if (x->ctas_done < x->ncta && watchdog(d, x))
+                break;
+        if ((rc = take_fault(d, fault)))
+            break;
+    }
+    if (rc)
+        abort_all(d);
+    free(scratch);
+    return rc;
+}
+
+int emu_launch(struct emu_device *d, struct emu_module *m, const struct emu_launch *l, struct emu_stats *stats,
+               struct emu_fault *fault)
+{
+    struct emu_fault dummy;
+    if (!fault)
+        fault = &dummy;
+    memset(fault, 0, sizeof *fault);
+    fault->lane = -1;
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    const struct mx_program *prog = m->prog;
+    if (l->func >= prog->nfuncs || !(prog->funcs[l->func].flags & MX_FUNCF_ENTRY) ||
+        (prog->funcs[l->func].flags & MX_FUNCF_DECL)) {
+        fault->status = MX_ENOTFOUND;
+        snprintf(fault->message, sizeof fault->message, "function %u is not a kernel defined in this module", l->func);
+        return MX_ENOTFOUND;
+    }
+    const struct mx_func *e = &prog->funcs[l->func];
+    if (l->params_size < e->param_size) {
+        fault->status = MX_EINVAL;
+        snprintf(fault->message, sizeof fault->message, "kernel %s takes %u bytes of parameters, %zu given",
+                 mx_str(prog, e->name), e->param_size, l->params_size);
+        return MX_EINVAL;
+    }
+    int rc = MX_OK;
+    struct emu_kernel *k = emu_module_kernel(m, l->func, &rc);
+    if (!k) {
+        fault->status = rc;
+        snprintf(fault->message, sizeof fault->message, "out of memory binding the kernel");
+        return rc;
+    }
+    if ((rc = occupancy_check(d, k, l, fault)))
+        return rc;
+    const struct emu_config *cfg = &d->cfg;
+    struct emu_grid g;
+    memset(&g, 0, sizeof g);
+    g.dev = d;
+    g.k = k;
+    g.l = *l;
+    g.params = (uint8_t *)l->params; /* the launch is synchronous: the caller's buffer outlives it */
+    g.ncta = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    g.threads_per_cta = l->block[0] * l->block[1] * l->block[2];
+    g.warps_per_cta = (g.threads_per_cta + WARP - 1) / WARP;
+    /* registers: the PTX count, at most what lets one CTA fit an SM (ptxas would spill) */
+    uint64_t rpt = e->nregs < cfg->max_regs_per_thread ? e->nregs : cfg->max_regs_per_thread;
+    uint64_t fit = cfg->regs_per_sm / ((uint64_t)g.warps_per_cta * WARP);
+    g.regs_per_cta = (rpt < fit ? rpt : fit) * g.warps_per_cta * WARP;
+    g.shared_per_cta = (uint64_t)k->shared_static + l->dyn_smem;
+    g.t0 = now();
+    g.first_sm = d->rr_sm;
+    d->rr_sm = (uint32_t)((d->rr_sm + g.ncta) % cfg->num_sms); /* the next grid is dealt from where this one ends */
+    g.dealt = calloc(cfg->num_sms, sizeof *g.dealt);
+    if (!g.dealt) {
+        fault->status = MX_ENOMEM;
+        snprintf(fault->message, sizeof fault->message, "out of host memory for the grid");
+        return MX_ENOMEM;
+    }
+    struct emu_grid **tail = &d->grids;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = &g;
+    /* Handlers assume round-to-nearest without flush-to-zero: a host program
+     * built with -ffast-math (FTZ/DAZ set at start-up) must not change what
+     * its kernels compute.  Saved and restored around the run. */
+    fenv_t host_env;
+    fegetenv(&host_env);
+    fesetenv(FE_DFL_ENV);
+    rc = run_grid(d, &g, fault);
+    fesetenv(&host_env);
+    for (struct emu_grid **pp = &d->grids; *pp; pp = &(*pp)->next)
+        if (*pp == &g) {
+            *pp = g.next;
+            break;
+        }
+    free(g.dealt);
+    if (stats) {
+        stats->warp_insns = g.warp_insns;
+        memcpy(stats->unit_insns, g.unit_insns, sizeof stats->unit_insns);
+        stats->thread_insns = g.thread_insns;
+        stats->ctas = g.ncta;
+        stats->warps = g.ncta * g.warps_per_cta;
+        stats->wall_seconds = now() - g.t0;
+    }
+    if (rc) {
+        if (!fault->kernel[0])
+            snprintf(fault->kernel, sizeof fault->kernel, "%s", mx_str(prog, e->name));
+        return fault->status ? fault->status : rc;
+    }
+    return MX_OK;
+}
