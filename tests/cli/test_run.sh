@@ -2,7 +2,7 @@
 # tests/cli/test_run.sh — shell-level tests of `morpheus run`: usage errors
 # with their exact messages and exit codes, buffer initialisers and
 # write-back compared byte for byte with references made here, --stats JSON,
-# faults, printf, --host-threads.  Usage: test_run.sh PATH/TO/morpheus
+# faults, printf, --host-threads, local-memory limits.  Usage: test_run.sh PATH/TO/morpheus
 # Prints one line per check and "N checks, M failed"; exits 1 if any failed.
 set -u
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
@@ -176,6 +176,27 @@ run run --max-insns 10000 --stats "$T/wd.json" "$PTX" spin --grid 1 --block 32
 has "watchdog: message" "$T/err" "watchdog: kernel exceeded 10000 warp instructions"
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert s["status"]=="MX_EWATCHDOG", s' "$T/wd.json" &&
     ok "watchdog: status in --stats" || bad "watchdog --stats"
+
+# ------------------------------------------------------------------ local memory per thread (limit 512 KiB)
+EPTX=$(cd "$HERE/../emu/ptx" && pwd)
+expect "4 GiB + 64 B of local memory: refused, not wrapped" 1 \
+    "morpheus run: cannot load $EPTX/local_4g.ptx: kernel 'k' needs 4294967360 bytes of local memory per thread; the limit is 524288 (512 KiB)" -- \
+    run "$EPTX/local_4g.ptx" k --grid 1 --block 1 -- 'u32[1]=zero'
+expect "512 KiB + 1 B of local memory: refused" 1 \
+    "morpheus run: cannot load $EPTX/local_over.ptx: kernel 'over' needs 524289 bytes of local memory per thread; the limit is 524288 (512 KiB)" -- \
+    run "$EPTX/local_over.ptx" over --grid 1 --block 1 -- 'u32[1]=zero'
+# 100 KiB per thread: every word written and read back; the sums against Python's
+run run -q "$EPTX/local.ptx" rw100k --grid 2 --block 40 -- "u32[160]=zero>$T/local.bin" u32:77
+if [ "$rc" -eq 0 ] && python3 - "$T/local.bin" <<'PY'
+import struct, sys
+got = struct.unpack("<160I", open(sys.argv[1], "rb").read())
+n = 102400 // 4
+for g in range(80):
+    key = (g * 40503 + 77) & 0xffffffff
+    s = sum((((i * 0x9E3779B1) & 0xffffffff) ^ key) * ((i & 7) + 1) for i in range(n)) & 0xffffffff
+    assert got[2 * g] == s and got[2 * g + 1] == 0, (g, got[2 * g], s, got[2 * g + 1])
+PY
+then ok "100 KiB of local memory per thread: results"; else bad "100 KiB of local memory" "exit $rc" "$(cat "$T/err")"; fi
 
 # ------------------------------------------------------------------ printf
 run run -q "$PTX" hello --grid 1 --block 64
