@@ -25,7 +25,11 @@ struct emu_config {
     uint32_t ext_mask;           /* ISA extensions enabled (1 << enum mx_ext) */
     uint64_t watchdog_insns;     /* warp instructions per launch before the watchdog fires; 0 = off */
     double watchdog_seconds;     /* wall-clock limit per launch; 0 = off */
-    uint32_t host_threads;       /* host threads running CTAs (1 = deterministic single thread) */
+    uint32_t host_threads;       /* host threads running CTAs.  1: every run is the same.  More: CTAs run
+                                    concurrently, and a kernel whose result depends on the order of
+                                    atomics across CTAs (float atom.add sums, atomic tickets) may give
+                                    different results from run to run, until the scheduler makes
+                                    parallel runs deterministic */
     uint64_t local_per_thread;   /* bytes of call stack per thread for kernels that make calls
                                     (cudaLimitStackSize); at most EMU_LOCAL_MAX */
     uint32_t max_call_depth;     /* nested calls per warp */
