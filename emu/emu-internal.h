@@ -128,7 +128,7 @@ struct emu_warp {
     uint8_t *local;           /* per-thread local memory: local + lane * local_size */
     uint64_t local_size;      /* bytes of local memory per thread */
     uint64_t local_cap;       /* bytes mapped at `local` (reused across CTAs; all zero between them) */
-    uint64_t *local_pages;    /* bitmap of the LOCAL_PAGE-byte pages of `local` stored to in this CTA:
+    uint64_t *local_pages;    /* bitmap of the 2^LOCAL_PAGE_SHIFT-byte pages of `local` stored to in this CTA:
                                  only those are cleared for the next one, and pages never stored to
                                  cost no host memory (512 KiB per thread is 16 MiB per warp) */
     uint64_t local_top;       /* first free offset in each thread's local memory (frames) */

@@ -723,16 +723,24 @@ static void warp_init_sregs(struct emu_warp *w, const struct emu_launch *l, stru
     }
 }
 
-/* A warp's local memory: anonymous pages, zero until a thread stores to
- * them, so a large frame costs host memory only where it is used.  The
- * dirty-page bitmap comes with it.  0, or MX_ENOMEM with nothing held. */
+/* A warp's local memory.  From LOCAL_MMAP_MIN bytes on, anonymous pages,
+ * zero until a thread stores to them, so a large frame costs host memory
+ * only where it is used; smaller ones (nvcc's usual spill depots) come
+ * from calloc, cheaper for short launches.  The dirty-page bitmap comes
+ * with it.  0, or MX_ENOMEM with nothing held. */
+#define LOCAL_MMAP_MIN (256u << 10)
 static int local_map(struct emu_warp *w, uint64_t bytes)
 {
     uint64_t words = ((bytes >> LOCAL_PAGE_SHIFT) + 64) / 64;
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = bytes < LOCAL_MMAP_MIN ? calloc(1, bytes)
+                                     : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        p = NULL;
     w->local_pages = calloc(words, sizeof *w->local_pages);
-    if (p == MAP_FAILED || !w->local_pages) {
-        if (p != MAP_FAILED)
+    if (!p || !w->local_pages) {
+        if (p && bytes < LOCAL_MMAP_MIN)
+            free(p);
+        else if (p)
             munmap(p, bytes);
         free(w->local_pages);
         w->local_pages = NULL;
@@ -745,7 +753,9 @@ static int local_map(struct emu_warp *w, uint64_t bytes)
 
 static void local_unmap(struct emu_warp *w)
 {
-    if (w->local)
+    if (w->local && w->local_cap < LOCAL_MMAP_MIN)
+        free(w->local);
+    else if (w->local)
         munmap(w->local, w->local_cap);
     free(w->local_pages);
     w->local = NULL;
