@@ -22,6 +22,7 @@
 #include "emu/emu.h"
 
 #define WARP 32
+#define LOCAL_PAGE_SHIFT 12 /* granule of the local-memory dirty bitmap (emu_warp.local_pages) */
 #define FULL_MASK 0xffffffffu
 
 /* ---------------------------------------------------------------- refs
@@ -133,7 +134,10 @@ struct emu_warp {
     uint64_t unit_insns[16];  /* warp instructions per enum mx_unit */
     uint8_t *local;           /* per-thread local memory: local + lane * local_size */
     uint64_t local_size;      /* bytes of local memory per thread */
-    uint64_t local_cap;       /* bytes allocated at `local` (reused across CTAs) */
+    uint64_t local_cap;       /* bytes mapped at `local` (reused across CTAs; all zero between them) */
+    uint64_t *local_pages;    /* bitmap of the 2^LOCAL_PAGE_SHIFT-byte pages of `local` stored to in this CTA:
+                                 only those are cleared for the next one, and pages never stored to
+                                 cost no host memory (512 KiB per thread is 16 MiB per warp) */
     uint64_t local_top;       /* first free offset in each thread's local memory (frames) */
     struct emu_fault *fault;  /* where a fault report goes (the launch's) */
     uint64_t cache_page;      /* last device page touched (fast path), ~0 if none */
@@ -162,7 +166,7 @@ struct emu_kernel {
     uint32_t nvrefs;
     uint64_t *shared_off;         /* by symbol index: offset of a .shared variable in this kernel's layout */
     uint32_t shared_static;       /* bytes of static shared memory */
-    uint32_t max_local;           /* bytes of local memory the deepest frame chain may use (estimate) */
+    uint64_t max_local;           /* bytes of local memory per thread: the deepest frame chain (estimate) */
 };
 
 /* Element j of the vector/list operand in slot i. */

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 
 int emu_mem_init(struct emu_device *d);
@@ -48,7 +49,8 @@ int emu_device_create(const struct emu_config *cfg, struct emu_device **out)
     if (!d)
         return MX_ENOMEM;
     d->cfg = *cfg;
-    if (!d->cfg.mem_size || d->cfg.mem_size > (1ull << 40) || !d->cfg.num_sms || !d->cfg.max_threads_per_cta) {
+    if (!d->cfg.mem_size || d->cfg.mem_size > (1ull << 40) || !d->cfg.num_sms || !d->cfg.max_threads_per_cta ||
+        d->cfg.local_per_thread > EMU_LOCAL_MAX) {
         free(d);
         return MX_EINVAL;
     }
@@ -110,6 +112,18 @@ int emu_module_load(struct emu_device *dev, const struct mx_program *prog, struc
         return MX_ENOMEM;
     }
     pthread_mutex_init(&m->lock, NULL);
+    /* Local memory is per thread and bounded by the hardware: a frame over
+     * the limit is refused here, by name, rather than run in a truncated one. */
+    for (uint32_t i = 0; i < prog->nfuncs; i++) {
+        const struct mx_func *f = &prog->funcs[i];
+        if (!(f->flags & MX_FUNCF_DECL) && f->local_size > EMU_LOCAL_MAX) {
+            snprintf(err, errlen, "%s '%s' needs %llu bytes of local memory per thread; the limit is %u (%u KiB)",
+                     f->flags & MX_FUNCF_ENTRY ? "kernel" : "function", mx_str(prog, f->name),
+                     (unsigned long long)f->local_size, EMU_LOCAL_MAX, EMU_LOCAL_MAX >> 10);
+            emu_module_unload(m);
+            return MX_ELIMIT;
+        }
+    }
     for (uint32_t i = 0; i < prog->nsyms; i++) {
         const struct mx_symbol *s = &prog->syms[i];
         if (s->space != MX_SP_GLOBAL && s->space != MX_SP_CONST)
@@ -481,17 +495,23 @@ static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int 
     for (uint32_t i = 0; i < e->nshared; i++)
         k->shared_off[g->shared_layout[e->shared_layout + 2 * i]] = g->shared_layout[e->shared_layout + 2 * i + 1];
     k->shared_static = e->shared_size;
-    /* Local memory per thread: the frames of every function, or the whole
-     * configured stack when calls could recurse (any call plus any locals). */
-    uint64_t sum = 0;
+    /* Local memory per thread: the kernel's own frame when it makes no
+     * calls; with calls, room for its frame plus every device function's
+     * (any non-recursive chain), and at least the configured stack for
+     * recursion.  Never more than the hardware's limit: emu_module_load
+     * refused larger frames, a deeper chain faults with MX_ESTACK. */
+    uint64_t chain = (e->local_size + 15) & ~15ull;
     int calls = 0;
-    for (uint32_t fi = 0; fi < g->nfuncs; fi++)
-        sum += (g->funcs[fi].local_size + 15) & ~15u;
     for (uint32_t i = 0; i < g->ninsns && !calls; i++)
         calls = g->insns[i].op == MX_OP_CALL;
-    k->max_local = (uint32_t)((calls && sum) ? m->dev->cfg.local_per_thread : sum);
-    if (k->max_local > m->dev->cfg.local_per_thread)
-        k->max_local = m->dev->cfg.local_per_thread;
+    if (calls) {
+        for (uint32_t fi = 0; fi < g->nfuncs; fi++)
+            if (!(g->funcs[fi].flags & (MX_FUNCF_ENTRY | MX_FUNCF_DECL)))
+                chain += (g->funcs[fi].local_size + 15) & ~15ull;
+        if (chain && chain < m->dev->cfg.local_per_thread)
+            chain = m->dev->cfg.local_per_thread;
+    }
+    k->max_local = chain < EMU_LOCAL_MAX ? chain : EMU_LOCAL_MAX;
     const_row(&b, 0);
     for (uint32_t fi = 0; fi < g->nfuncs; fi++) {
         const struct mx_func *f = &g->funcs[fi];
@@ -703,6 +723,61 @@ static void warp_init_sregs(struct emu_warp *w, const struct emu_launch *l, stru
     }
 }
 
+/* A warp's local memory.  From LOCAL_MMAP_MIN bytes on, anonymous pages,
+ * zero until a thread stores to them, so a large frame costs host memory
+ * only where it is used; smaller ones (nvcc's usual spill depots) come
+ * from calloc, cheaper for short launches.  The dirty-page bitmap comes
+ * with it.  0, or MX_ENOMEM with nothing held. */
+#define LOCAL_MMAP_MIN (256u << 10)
+static int local_map(struct emu_warp *w, uint64_t bytes)
+{
+    uint64_t words = ((bytes >> LOCAL_PAGE_SHIFT) + 64) / 64;
+    void *p = bytes < LOCAL_MMAP_MIN ? calloc(1, bytes)
+                                     : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        p = NULL;
+    w->local_pages = calloc(words, sizeof *w->local_pages);
+    if (!p || !w->local_pages) {
+        if (p && bytes < LOCAL_MMAP_MIN)
+            free(p);
+        else if (p)
+            munmap(p, bytes);
+        free(w->local_pages);
+        w->local_pages = NULL;
+        return MX_ENOMEM;
+    }
+    w->local = p;
+    w->local_cap = bytes;
+    return MX_OK;
+}
+
+static void local_unmap(struct emu_warp *w)
+{
+    if (w->local && w->local_cap < LOCAL_MMAP_MIN)
+        free(w->local);
+    else if (w->local)
+        munmap(w->local, w->local_cap);
+    free(w->local_pages);
+    w->local = NULL;
+    w->local_pages = NULL;
+    w->local_cap = 0;
+}
+
+/* Zeroes the pages of local memory the last CTA stored to. */
+static void local_clean(struct emu_warp *w)
+{
+    if (!w->local)
+        return;
+    uint64_t words = ((w->local_cap >> LOCAL_PAGE_SHIFT) + 64) / 64;
+    for (uint64_t i = 0; i < words; i++)
+        for (uint64_t bits = w->local_pages[i]; bits; bits &= bits - 1) {
+            uint64_t off = (i * 64 + (uint64_t)__builtin_ctzll(bits)) << LOCAL_PAGE_SHIFT;
+            uint64_t n = w->local_cap - off < (1u << LOCAL_PAGE_SHIFT) ? w->local_cap - off : (1u << LOCAL_PAGE_SHIFT);
+            memset(w->local + off, 0, n);
+        }
+    memset(w->local_pages, 0, words * sizeof *w->local_pages);
+}
+
 /* Frees everything a warp allocated (frames beyond the first included). */
 static void warp_release(struct emu_warp *w)
 {
@@ -710,7 +785,7 @@ static void warp_release(struct emu_warp *w)
         emu_frame_release(&w->frames[i]);
     free(w->frames);
     free(w->simt);
-    free(w->local);
+    local_unmap(w);
     memset(w, 0, sizeof *w);
 }
 
@@ -844,14 +919,16 @@ static void watchdog_stop(struct emu_cta *c, const char *fmt, unsigned long long
  * local memory keep their capacity, so a CTA allocates nothing. */
 struct warp_pool { struct emu_warp *w; uint32_t n; };
 
-/* Clears a pooled warp for a new CTA, keeping its buffers. */
+/* Clears a pooled warp for a new CTA, keeping its buffers (local memory
+ * zeroed where the last CTA stored). */
 static void warp_recycle(struct emu_warp *w)
 {
+    local_clean(w);
     struct emu_frame *frames = w->frames;
     uint32_t frames_cap = w->frames_cap, simt_cap = w->simt_cap;
     struct emu_simt *simt = w->simt;
     uint8_t *local = w->local;
-    uint64_t local_cap = w->local_cap;
+    uint64_t local_cap = w->local_cap, *local_pages = w->local_pages;
     memset(w, 0, sizeof *w);
     w->frames = frames;
     w->frames_cap = frames_cap;
@@ -859,6 +936,7 @@ static void warp_recycle(struct emu_warp *w)
     w->simt_cap = simt_cap;
     w->local = local;
     w->local_cap = local_cap;
+    w->local_pages = local_pages;
 }
 
 /* Where every blocked warp's parked lanes wait, for a deadlock report:
@@ -935,17 +1013,10 @@ static int run_cta(struct launch_state *ls, uint64_t id, struct emu_cta *c, uint
         w->last_alloc = UINT32_MAX;
         w->local_size = k->max_local;
         if (w->local_size * WARP > w->local_cap) {
-            free(w->local);
-            w->local_cap = w->local_size * WARP;
-            w->local = malloc(w->local_cap);
-            if (!w->local) {
-                w->local_cap = 0;
-                rc = MX_ENOMEM;
+            local_unmap(w);
+            if ((rc = local_map(w, w->local_size * WARP)))
                 break;
-            }
         }
-        if (w->local_size)
-            memset(w->local, 0, w->local_size * WARP);
         uint32_t mask = w->nthreads == WARP ? FULL_MASK : (1u << w->nthreads) - 1;
         if ((rc = emu_warp_start(w, k->entry, mask, ls->params))) {
             break;

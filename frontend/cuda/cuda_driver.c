@@ -15,6 +15,7 @@
 
 #include "frontend/cuda/fatbin.h"
 #include "frontend/cuda/shared.h"
+#include "frontend/numopt.h"
 #include "frontend/ptx.h"
 #include "mx/status.h"
 
@@ -26,30 +27,32 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static CUresult sticky;
 static int initialized;
 
-static unsigned long long env_num(const char *name, unsigned long long def)
+/* A numeric MORPHEUS_* variable, checked as `morpheus exec` checks it
+ * (frontend/numopt.h); unset or empty keeps the default.  -1 after a
+ * message naming the variable. */
+static int env_num(const char *name, const struct fe_num *spec, uint64_t *u, double *d)
 {
     const char *v = getenv(name);
-    if (!v || !*v)
-        return def;
-    char *end;
-    unsigned long long x = strtoull(v, &end, 0);
-    if (*end) {
-        fprintf(stderr, "morpheus: ignoring %s='%s' (not a number)\n", name, v);
-        return def;
-    }
-    return x;
+    char err[256];
+    if (!v || !*v || !fe_num_parse(v, spec, u, d, err, sizeof err))
+        return 0;
+    fprintf(stderr, "morpheus: %s: %s\n", name, err);
+    return -1;
 }
 
 static void create(void)
 {
     emu_config_default(&proc.cfg);
-    proc.cfg.num_sms = (uint32_t)env_num("MORPHEUS_SMS", proc.cfg.num_sms);
-    proc.cfg.mem_size = env_num("MORPHEUS_MEM_MB", proc.cfg.mem_size >> 20) << 20;
-    proc.cfg.watchdog_insns = env_num("MORPHEUS_MAX_INSNS", 100000000000ull);
-    proc.cfg.host_threads = (uint32_t)env_num("MORPHEUS_HOST_THREADS", 1);
-    const char *t = getenv("MORPHEUS_TIMEOUT");
-    if (t && *t)
-        proc.cfg.watchdog_seconds = atof(t);
+    uint64_t sms = proc.cfg.num_sms, mem_mb = proc.cfg.mem_size >> 20, threads = 1;
+    proc.cfg.watchdog_insns = 100000000000ull; /* 10^11: about 18 minutes (documented in `morpheus exec --help`) */
+    int bad = env_num("MORPHEUS_SMS", &fe_num_sms, &sms, NULL);
+    bad |= env_num("MORPHEUS_MEM_MB", &fe_num_mem_mb, &mem_mb, NULL);
+    bad |= env_num("MORPHEUS_MAX_INSNS", &fe_num_max_insns, &proc.cfg.watchdog_insns, NULL);
+    bad |= env_num("MORPHEUS_HOST_THREADS", &fe_num_host_threads, &threads, NULL);
+    bad |= env_num("MORPHEUS_TIMEOUT", &fe_num_timeout, NULL, &proc.cfg.watchdog_seconds);
+    proc.cfg.num_sms = (uint32_t)sms;
+    proc.cfg.mem_size = mem_mb << 20;
+    proc.cfg.host_threads = (uint32_t)threads;
     const char *ext = getenv("MORPHEUS_ISA_EXT");
     if (ext && *ext) {
         char buf[256];
@@ -65,6 +68,13 @@ static void create(void)
     proc.cfg.ext_mask = proc.ext_mask;
     proc.quiet = getenv("MORPHEUS_QUIET") != NULL;
     proc.ptx_override = getenv("MORPHEUS_PTX");
+    if (bad) {
+        /* a bad setting is never replaced by a default: a watchdog the user
+           set must not silently be off */
+        proc.status = MX_EINVAL;
+        fprintf(stderr, "morpheus: the emulated device is not created\n");
+        return;
+    }
     const char *sp = getenv("MORPHEUS_STATS");
     if (sp && *sp && !(proc.stats = fopen(sp, "a")))
         fprintf(stderr, "morpheus: cannot open MORPHEUS_STATS file %s: %s\n", sp, strerror(errno));

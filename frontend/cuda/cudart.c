@@ -824,7 +824,7 @@ EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
     if (ensure_device())
         return set_error(cudaErrorInitializationError);
     if (limit == cudaLimitStackSize) {
-        rt.cfg.local_per_thread = (uint32_t)(value < (1u << 20) ? value : (1u << 20));
+        rt.cfg.local_per_thread = value < EMU_LOCAL_MAX ? value : EMU_LOCAL_MAX;
         return cudaSuccess;
     }
     if (limit == cudaLimitPrintfFifoSize || limit == cudaLimitMallocHeapSize)
