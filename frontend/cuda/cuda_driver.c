@@ -316,8 +316,11 @@ static CUresult load_image(CUmodule *module, const void *image, size_t known_len
     char *owned = NULL;
     size_t len;
     char err[512];
-    uint32_t magic;
-    memcpy(&magic, image, 4);
+    /* None of the binary magics has a zero byte, so text shorter than 4
+       bytes (even "") is PTX text: read no further than its end. */
+    uint32_t magic = 0;
+    if ((known_len ? known_len : strnlen(text, 4)) >= 4)
+        memcpy(&magic, image, 4);
     if (magic == 0xBA55ED50u || magic == 0x466243B1u) {
         const void *data = magic == 0x466243B1u ? fatbin_unwrap(image, err, sizeof err) : image;
         struct fatbin_ptx fp;

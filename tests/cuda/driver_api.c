@@ -2,11 +2,12 @@
  * (libcuda.so.1; built with the host C compiler, no nvcc): cuInit,
  * cuDriverGetVersion, cuDeviceGetCount/Get/GetName/TotalMem/GetAttribute,
  * cuCtxCreate, cuModuleLoad of a PTX file and cuModuleLoadData of the same
- * text, cuModuleGetFunction (and a name that is not there),
- * cuModuleGetGlobal (read an initialised __device__ variable, change it,
- * see the kernel use the new value), cuMemAlloc/cuMemcpyHtoD/DtoH/
- * cuMemsetD32/cuMemFree, cuLaunchKernel (1D and 2D), cuFuncGetAttribute,
- * cuCtxSynchronize, cuGetErrorName/String, cuModuleUnload, cuCtxDestroy.
+ * text (and of bad images: not PTX, shorter than 4 bytes, NULL),
+ * cuModuleGetFunction (and a name that is not there), cuModuleGetGlobal
+ * (read an initialised __device__ variable, change it, see the kernel use
+ * the new value), cuMemAlloc/cuMemcpyHtoD/DtoH/cuMemsetD32/cuMemFree,
+ * cuLaunchKernel (1D and 2D), cuFuncGetAttribute, cuCtxSynchronize,
+ * cuGetErrorName/String, cuModuleUnload, cuCtxDestroy.
  *
  *   driver_api PATH/driver_kernel.ptx          (see driver_kernel.cu) */
 #define MX_TEST "driver_api"
@@ -123,6 +124,10 @@ int main(int argc, char **argv)
     run_axpb(m2, 4096, 1, 1000);
     CUmodule m3;
     CU_ERR(cuModuleLoadData(&m3, ".version 9.0\n.target sm_80\n.address_size 64\nthis is not PTX\n"), CUDA_ERROR_INVALID_PTX);
+    /* images shorter than any binary magic are (bad) PTX text, read no further than their end (ASan build) */
+    CU_ERR(cuModuleLoadData(&m3, ""), CUDA_ERROR_INVALID_PTX);
+    CU_ERR(cuModuleLoadData(&m3, "x"), CUDA_ERROR_INVALID_PTX);
+    CU_ERR(cuModuleLoadData(&m3, NULL), CUDA_ERROR_INVALID_VALUE);
     free(text);
 
     /* ---- error names and strings */
