@@ -1,7 +1,8 @@
 /* frontend/cmd_exec.c — `morpheus exec`: runs an unmodified CUDA program on
  * the emulator by putting our libcudart.so.13 first on its library path and
- * passing the options to it through MORPHEUS_* environment variables.  The
- * program's stdout, stderr and exit status pass through untouched. */
+ * passing the options to it through MORPHEUS_* environment variables (in a
+ * sanitizer build it also preloads the ASan runtime).  The program's stdout,
+ * stderr and exit status pass through untouched. */
 #include "frontend/cli.h"
 #include "frontend/numopt.h"
 
@@ -99,6 +100,19 @@ static int cudart_dir(char *out, size_t len)
         return 0;
 #endif
     return -1;
+}
+
+/* Puts `first` at the front of the colon-separated list in variable `var`. */
+static int env_prepend(const char *var, const char *first)
+{
+    const char *old = getenv(var);
+    char *v = malloc(strlen(first) + (old ? strlen(old) : 0) + 2);
+    if (!v)
+        return -1;
+    sprintf(v, "%s%s%s", first, old && *old ? ":" : "", old && *old ? old : "");
+    int rc = setenv(var, v, 1);
+    free(v);
+    return rc;
 }
 
 /* Reads a --config file: each KEY=VALUE is checked and put in the
@@ -219,13 +233,17 @@ static int run_exec(int argc, char **argv)
         fprintf(stderr, "morpheus exec: cannot find the emulator's libcudart.so.13 (was it built? it needs the CUDA headers)\n");
         return CLI_EXIT_ERROR;
     }
-    const char *old = getenv("LD_LIBRARY_PATH");
-    char *lp = malloc(strlen(dir) + (old ? strlen(old) : 0) + 2);
-    if (!lp)
+    if (env_prepend("LD_LIBRARY_PATH", dir))
         return CLI_EXIT_ERROR;
-    sprintf(lp, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
-    setenv("LD_LIBRARY_PATH", lp, 1);
-    free(lp);
+#ifdef MX_ASAN_RUNTIME
+    /* A sanitizer build: the program (nvcc-built, not instrumented) loads our
+       instrumented libraries, and ASan must be first in its initial library
+       list, so its runtime is preloaded (once: also when the program itself
+       is instrumented, the dynamic linker loads it once). */
+    const char *pre = getenv("LD_PRELOAD");
+    if ((!pre || !strstr(pre, MX_ASAN_RUNTIME)) && env_prepend("LD_PRELOAD", MX_ASAN_RUNTIME))
+        return CLI_EXIT_ERROR;
+#endif
     execvp(argv[prog], argv + prog);
     fprintf(stderr, "morpheus exec: cannot run %s: %s\n", argv[prog], strerror(errno));
     return 127;
