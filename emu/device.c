@@ -40,7 +40,8 @@ int emu_device_create(const struct emu_config *cfg, struct emu_device **out)
     if (!d)
         return MX_ENOMEM;
     d->cfg = *cfg;
-    if (!d->cfg.mem_size || d->cfg.mem_size > (1ull << 40) || !d->cfg.num_sms || !d->cfg.max_threads_per_cta) {
+    if (!d->cfg.mem_size || d->cfg.mem_size > (1ull << 40) || !d->cfg.num_sms || !d->cfg.max_threads_per_cta ||
+        d->cfg.local_per_thread > EMU_LOCAL_MAX) {
         free(d);
         return MX_EINVAL;
     }

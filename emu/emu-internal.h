@@ -1,5 +1,5 @@
 /* emu/emu-internal.h — the contract between the interpreter core (interp.c,
- * launch.c) and the opcode families (exec_*.c).  Not visible outside emu/.
+ * sched.c, barrier.c) and the opcode families (exec_*.c).  Not visible outside emu/.
  *
  * Execution model: warp-wide.  A warp's registers are structure-of-arrays,
  * regs[slot * 32 + lane], 64 bits per lane whatever the declared type (a
@@ -23,6 +23,7 @@
 #include "emu/emu.h"
 
 #define WARP 32
+#define LOCAL_PAGE_SHIFT 12 /* granule of the local-memory dirty bitmap (emu_warp.local_pages) */
 #define FULL_MASK 0xffffffffu
 
 /* ---------------------------------------------------------------- refs
@@ -136,7 +137,10 @@ struct emu_warp {
     uint64_t unit_insns[16];  /* warp instructions per enum mx_unit */
     uint8_t *local;           /* per-thread local memory: local + lane * local_size */
     uint64_t local_size;      /* bytes of local memory per thread */
-    uint64_t local_cap;       /* bytes allocated at `local` (reused across CTAs) */
+    uint64_t local_cap;       /* bytes mapped at `local` (reused across CTAs; all zero between them) */
+    uint64_t *local_pages;    /* bitmap of the 2^LOCAL_PAGE_SHIFT-byte pages of `local` stored to in this CTA:
+                                 only those are cleared for the next one, and pages never stored to
+                                 cost no host memory (512 KiB per thread is 16 MiB per warp) */
     uint64_t local_top;       /* first free offset in each thread's local memory (frames) */
     struct emu_fault *fault;  /* where a fault report goes (the launch's) */
     uint64_t cache_page;      /* last device page touched (fast path), ~0 if none */
@@ -168,7 +172,7 @@ struct emu_kernel {
     uint32_t nvrefs;
     uint64_t *shared_off;         /* by symbol index: offset of a .shared variable in this kernel's layout */
     uint32_t shared_static;       /* bytes of static shared memory */
-    uint32_t max_local;           /* bytes of local memory the deepest frame chain may use (estimate) */
+    uint64_t max_local;           /* bytes of local memory per thread: the deepest frame chain (estimate) */
     uint32_t nsregs;              /* special registers the kernel reads: rows after each frame's registers */
     uint8_t sreg_row[SS__COUNT];  /* enum emu_sslot -> row + 1 (0: not read) */
     uint8_t sreg_list[SS__COUNT]; /* row -> enum emu_sslot */

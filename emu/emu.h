@@ -25,13 +25,22 @@ struct emu_config {
     uint32_t ext_mask;           /* ISA extensions enabled (1 << enum mx_ext) */
     uint64_t watchdog_insns;     /* warp instructions per launch before the watchdog fires; 0 = off */
     double watchdog_seconds;     /* wall-clock limit per launch; 0 = off */
-    uint32_t host_threads;       /* host threads running SMs (results do not depend on it) */
+    uint32_t host_threads;       /* host threads running SMs.  Results of programs without data races
+                                    on global memory do not depend on it; see sched.c */
     uint32_t quantum;            /* cycles the SMs run between two synchronisations of the global clock */
     uint32_t sched_policy;       /* warp scheduler: 0 loose round-robin, 1 greedy-then-oldest */
-    uint32_t local_per_thread;   /* bytes of local memory (stack) per thread */
+    uint64_t local_per_thread;   /* bytes of call stack per thread for kernels that make calls
+                                    (cudaLimitStackSize); at most EMU_LOCAL_MAX */
     uint32_t max_call_depth;     /* nested calls per warp */
     uint32_t cc_major, cc_minor; /* compute capability reported (8.6 for RTX 3080) */
 };
+
+/* Local memory one thread may use, frames and call stack together: 512 KiB
+ * on every compute capability from 7.0 up (CUDA Programming Guide,
+ * "Technical Specifications per Compute Capability": maximum amount of local
+ * memory per thread).  A module with a function whose .local variables need
+ * more does not load (MX_ELIMIT), as ptxas refuses it. */
+#define EMU_LOCAL_MAX (512u * 1024u)
 
 void emu_config_default(struct emu_config *c);
 
@@ -74,7 +83,9 @@ int emu_memset(struct emu_device *dev, uint64_t dst, int value, uint64_t n);
 uint64_t emu_mem_used(const struct emu_device *dev); /* bytes of host memory backing device pages */
 
 /* Loads a program onto the device: allocates and initialises its .global and
- * .const variables.  The program must outlive the module. */
+ * .const variables.  The program must outlive the module.  MX_ELIMIT (err
+ * names the function, its size and the limit) when a function's .local
+ * variables exceed EMU_LOCAL_MAX per thread. */
 int emu_module_load(struct emu_device *dev, const struct mx_program *prog, struct emu_module **out, char *err, size_t errlen);
 void emu_module_unload(struct emu_module *m);
 /* Device address of a module-scope variable, or 0 with MX_ENOTFOUND. */

@@ -356,7 +356,13 @@ uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int sp, uin
             oob(w, x, SP_LOCAL, addr, size, lane, write);
             return NULL;
         }
-        return w->local + (size_t)lane * w->local_size + addr;
+        uint64_t off = (uint64_t)lane * w->local_size + addr;
+        if (write) { /* the pages of the first and last byte: an access never spans more than two */
+            w->local_pages[off >> (LOCAL_PAGE_SHIFT + 6)] |= 1ull << ((off >> LOCAL_PAGE_SHIFT) & 63);
+            uint64_t end = off + size - 1;
+            w->local_pages[end >> (LOCAL_PAGE_SHIFT + 6)] |= 1ull << ((end >> LOCAL_PAGE_SHIFT) & 63);
+        }
+        return w->local + off;
     default:
         emu_fault(w, x, MX_EILLEGAL, lane, addr, size, "memory access to the %s space through an address", space_text(sp));
         return NULL;

@@ -33,6 +33,18 @@ int emu_module_load(struct emu_device *dev, const struct mx_program *prog, struc
         return MX_ENOMEM;
     }
     pthread_mutex_init(&m->lock, NULL);
+    /* Local memory is per thread and bounded by the hardware: a frame over
+     * the limit is refused here, by name, rather than run in a truncated one. */
+    for (uint32_t i = 0; i < prog->nfuncs; i++) {
+        const struct mx_func *f = &prog->funcs[i];
+        if (!(f->flags & MX_FUNCF_DECL) && f->local_size > EMU_LOCAL_MAX) {
+            snprintf(err, errlen, "%s '%s' needs %llu bytes of local memory per thread; the limit is %u (%u KiB)",
+                     f->flags & MX_FUNCF_ENTRY ? "kernel" : "function", mx_str(prog, f->name),
+                     (unsigned long long)f->local_size, EMU_LOCAL_MAX, EMU_LOCAL_MAX >> 10);
+            emu_module_unload(m);
+            return MX_ELIMIT;
+        }
+    }
     for (uint32_t i = 0; i < prog->nsyms; i++) {
         const struct mx_symbol *s = &prog->syms[i];
         if (s->space != MX_SP_GLOBAL && s->space != MX_SP_CONST)
@@ -419,17 +431,23 @@ static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int 
     for (uint32_t i = 0; i < e->nshared; i++)
         k->shared_off[g->shared_layout[e->shared_layout + 2 * i]] = g->shared_layout[e->shared_layout + 2 * i + 1];
     k->shared_static = e->shared_size;
-    /* Local memory per thread: the frames of every function, or the whole
-     * configured stack when calls could recurse (any call plus any locals). */
-    uint64_t sum = 0;
+    /* Local memory per thread: the kernel's own frame when it makes no
+     * calls; with calls, room for its frame plus every device function's
+     * (any non-recursive chain), and at least the configured stack for
+     * recursion.  Never more than the hardware's limit: emu_module_load
+     * refused larger frames, a deeper chain faults with MX_ESTACK. */
+    uint64_t chain = (e->local_size + 15) & ~15ull;
     int calls = 0;
-    for (uint32_t fi = 0; fi < g->nfuncs; fi++)
-        sum += (g->funcs[fi].local_size + 15) & ~15u;
     for (uint32_t i = 0; i < g->ninsns && !calls; i++)
         calls = g->insns[i].op == MX_OP_CALL;
-    k->max_local = (uint32_t)((calls && sum) ? m->dev->cfg.local_per_thread : sum);
-    if (k->max_local > m->dev->cfg.local_per_thread)
-        k->max_local = m->dev->cfg.local_per_thread;
+    if (calls) {
+        for (uint32_t fi = 0; fi < g->nfuncs; fi++)
+            if (!(g->funcs[fi].flags & (MX_FUNCF_ENTRY | MX_FUNCF_DECL)))
+                chain += (g->funcs[fi].local_size + 15) & ~15ull;
+        if (chain && chain < m->dev->cfg.local_per_thread)
+            chain = m->dev->cfg.local_per_thread;
+    }
+    k->max_local = chain < EMU_LOCAL_MAX ? chain : EMU_LOCAL_MAX;
     const_row(&b, 0);
     for (uint32_t fi = 0; fi < g->nfuncs; fi++) {
         const struct mx_func *f = &g->funcs[fi];

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define BATCH 4096 /* warp instructions a warp runs per pick */
@@ -267,6 +268,61 @@ int emu_sched_init(struct emu_device *d)
     return MX_OK;
 }
 
+/* A warp's local memory.  From LOCAL_MMAP_MIN bytes on, anonymous pages,
+ * zero until a thread stores to them, so a large frame costs host memory
+ * only where it is used; smaller ones (nvcc's usual spill depots) come
+ * from calloc, cheaper for short launches.  The dirty-page bitmap comes
+ * with it.  0, or MX_ENOMEM with nothing held. */
+#define LOCAL_MMAP_MIN (256u << 10)
+static int local_map(struct emu_warp *w, uint64_t bytes)
+{
+    uint64_t words = ((bytes >> LOCAL_PAGE_SHIFT) + 64) / 64;
+    void *p = bytes < LOCAL_MMAP_MIN ? calloc(1, bytes)
+                                     : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        p = NULL;
+    w->local_pages = calloc(words, sizeof *w->local_pages);
+    if (!p || !w->local_pages) {
+        if (p && bytes < LOCAL_MMAP_MIN)
+            free(p);
+        else if (p)
+            munmap(p, bytes);
+        free(w->local_pages);
+        w->local_pages = NULL;
+        return MX_ENOMEM;
+    }
+    w->local = p;
+    w->local_cap = bytes;
+    return MX_OK;
+}
+
+static void local_unmap(struct emu_warp *w)
+{
+    if (w->local && w->local_cap < LOCAL_MMAP_MIN)
+        free(w->local);
+    else if (w->local)
+        munmap(w->local, w->local_cap);
+    free(w->local_pages);
+    w->local = NULL;
+    w->local_pages = NULL;
+    w->local_cap = 0;
+}
+
+/* Zeroes the pages of local memory the last CTA stored to. */
+static void local_clean(struct emu_warp *w)
+{
+    if (!w->local)
+        return;
+    uint64_t words = ((w->local_cap >> LOCAL_PAGE_SHIFT) + 64) / 64;
+    for (uint64_t i = 0; i < words; i++)
+        for (uint64_t bits = w->local_pages[i]; bits; bits &= bits - 1) {
+            uint64_t off = (i * 64 + (uint64_t)__builtin_ctzll(bits)) << LOCAL_PAGE_SHIFT;
+            uint64_t n = w->local_cap - off < (1u << LOCAL_PAGE_SHIFT) ? w->local_cap - off : (1u << LOCAL_PAGE_SHIFT);
+            memset(w->local + off, 0, n);
+        }
+    memset(w->local_pages, 0, words * sizeof *w->local_pages);
+}
+
 /* Frees everything a warp allocated (frames beyond the first included). */
 static void warp_release(struct emu_warp *w)
 {
@@ -274,7 +330,7 @@ static void warp_release(struct emu_warp *w)
         emu_frame_release(&w->frames[i]);
     free(w->frames);
     free(w->simt);
-    free(w->local);
+    local_unmap(w);
     memset(w, 0, sizeof *w);
 }
 
@@ -379,14 +435,16 @@ static void warp_init_sregs(struct emu_warp *w, const struct emu_launch *l, stru
 #undef ROW
 }
 
-/* Clears a pooled warp for a new CTA, keeping its buffers. */
+/* Clears a pooled warp for a new CTA, keeping its buffers (local memory
+ * zeroed where the last CTA stored). */
 static void warp_recycle(struct emu_warp *w)
 {
+    local_clean(w);
     struct emu_frame *frames = w->frames;
     uint32_t frames_cap = w->frames_cap, simt_cap = w->simt_cap;
     struct emu_simt *simt = w->simt;
     uint8_t *local = w->local;
-    uint64_t local_cap = w->local_cap;
+    uint64_t local_cap = w->local_cap, *local_pages = w->local_pages;
     memset(w, 0, sizeof *w);
     w->frames = frames;
     w->frames_cap = frames_cap;
@@ -394,6 +452,7 @@ static void warp_recycle(struct emu_warp *w)
     w->simt_cap = simt_cap;
     w->local = local;
     w->local_cap = local_cap;
+    w->local_pages = local_pages;
 }
 
 static int sm_fits(const struct emu_config *c, const struct emu_sm *sm, const struct emu_grid *g)
@@ -477,16 +536,11 @@ static int cta_start(struct emu_grid *g, struct emu_sm *sm, uint64_t id)
         w->last_alloc = UINT32_MAX;
         w->local_size = k->max_local;
         if (w->local_size * WARP > w->local_cap) {
-            free(w->local);
-            w->local_cap = w->local_size * WARP;
-            w->local = malloc(w->local_cap);
-            if (!w->local) {
-                w->local_cap = 0;
-                return MX_ENOMEM;
-            }
+            local_unmap(w);
+            int rc = local_map(w, w->local_size * WARP);
+            if (rc)
+                return rc;
         }
-        if (w->local_size)
-            memset(w->local, 0, w->local_size * WARP);
         uint32_t mask = w->nthreads == WARP ? FULL_MASK : (1u << w->nthreads) - 1;
         int rc = emu_warp_start(w, k->entry, mask, g->params);
         if (rc)

@@ -24,4 +24,11 @@ extern const struct cli_cmd cli_cmd_check, cli_cmd_dis, cli_cmd_isa, cli_cmd_run
  * returns -1 for an unknown name. */
 int cli_parse_ext(const char *list, uint32_t *mask);
 
+struct fe_num;
+/* The one way a command reads a numeric option: value v of option opt of
+ * command cmd ("run"), parsed strictly by fe_num_parse (frontend/numopt.h)
+ * into *u or *d.  On a bad value prints "morpheus CMD: OPT: expected ...,
+ * got 'V'" and returns -1; the caller exits with CLI_EXIT_USAGE. */
+int cli_num(const char *cmd, const char *opt, const char *v, const struct fe_num *spec, uint64_t *u, double *d);
+
 #endif

@@ -6,6 +6,7 @@
  * full workload suite lands. */
 #include "frontend/bench_ref.h"
 #include "frontend/cli.h"
+#include "frontend/numopt.h"
 #include "frontend/ptx.h"
 #include "emu/emu.h"
 #include "mx/status.h"
@@ -28,11 +29,13 @@ static const char bench_help[] =
     "Options:\n"
     "  --size small|default|large  problem sizes (small: for tests, < 1 s)\n"
     "  --ptx FILE          benchmark PTX (default: workloads/bench/bench.nvcc.ptx)\n"
-    "  --host-threads N    run blocks on N host threads\n"
+    "  --host-threads N    run blocks on N host threads, 1 to 256 (default 1; each\n"
+    "                      result is still checked bit for bit against C)\n"
     "  --json FILE         also write the results as JSON\n"
-    "  --repeat N          run each kernel N times on one device, report the fastest\n"
-    "                      (default 2: the first run also pays for allocating the\n"
-    "                      SMs' warp pools, as a program's first launch does)\n"
+    "  --repeat N          run each kernel N times on one device, 1 to 256, report\n"
+    "                      the fastest (default 2: the first run also pays for\n"
+    "                      allocating the SMs' warp pools, as a program's first\n"
+    "                      launch does)\n"
     "\n"
     "Exit status 0 only if every result matches its reference.\n";
 
@@ -356,16 +359,19 @@ static int run_bench(int argc, char **argv)
             json_path = v;
             i++;
         } else if ((!strcmp(a, "--host-threads") || !strcmp(a, "--repeat")) && v) {
-            int x = atoi(v);
-            if (x < 1 || x > 256) {
-                fprintf(stderr, "morpheus bench: bad %s '%s'\n", a, v);
+            static const struct fe_num repeats = { FE_NUM_UINT, 1, 256, NULL };
+            uint64_t x;
+            if (cli_num("bench", a, v, a[2] == 'h' ? &fe_num_host_threads : &repeats, &x, NULL))
                 return CLI_EXIT_USAGE;
-            }
             if (a[2] == 'h')
-                threads = x;
+                threads = (int)x;
             else
-                repeat = x;
+                repeat = (int)x;
             i++;
+        } else if (!v && (!strcmp(a, "--size") || !strcmp(a, "--ptx") || !strcmp(a, "--json") ||
+                          !strcmp(a, "--host-threads") || !strcmp(a, "--repeat"))) {
+            fprintf(stderr, "morpheus bench: %s needs a value\n", a);
+            return CLI_EXIT_USAGE;
         } else if (a[0] == '-') {
             fprintf(stderr, "morpheus bench: unknown option '%s'\n%s", a, bench_help);
             return CLI_EXIT_USAGE;

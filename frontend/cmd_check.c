@@ -1,6 +1,7 @@
 /* frontend/cmd_check.c — `morpheus check`, `morpheus dis` and `morpheus isa`:
  * the front-end commands (parse and validate, disassemble, list the ISA). */
 #include "frontend/cli.h"
+#include "frontend/numopt.h"
 #include "frontend/ptx.h"
 #include "isa/disasm.h"
 #include "mx/status.h"
@@ -26,6 +27,15 @@ int cli_parse_ext(const char *list, uint32_t *mask)
         *mask |= 1u << e;
     }
     return 0;
+}
+
+int cli_num(const char *cmd, const char *opt, const char *v, const struct fe_num *spec, uint64_t *u, double *d)
+{
+    char err[256];
+    if (!fe_num_parse(v, spec, u, d, err, sizeof err))
+        return 0;
+    fprintf(stderr, "morpheus %s: %s: %s\n", cmd, opt, err);
+    return -1;
 }
 
 static double now(void)
@@ -88,13 +98,14 @@ static int run_check(int argc, char **argv)
         } else if (!strncmp(a, "--isa-ext=", 10)) {
             if (cli_parse_ext(a + 10, &opt.ext_mask))
                 return CLI_EXIT_USAGE;
-        } else if (!strcmp(a, "--max-errors") && i + 1 < argc) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 100000) {
-                fprintf(stderr, "morpheus check: --max-errors needs a number from 1 to 100000\n");
+        } else if ((!strcmp(a, "--isa-ext") || !strcmp(a, "--max-errors")) && i + 1 >= argc) {
+            fprintf(stderr, "morpheus check: %s needs a value\n", a);
+            return CLI_EXIT_USAGE;
+        } else if (!strcmp(a, "--max-errors")) {
+            static const struct fe_num max_errors = { FE_NUM_UINT, 1, 100000, NULL };
+            uint64_t v;
+            if (cli_num("check", a, argv[++i], &max_errors, &v, NULL))
                 return CLI_EXIT_USAGE;
-            }
             opt.max_errors = (unsigned)v;
         } else if (!strcmp(a, "--stats")) {
             stats = 1;

@@ -2,6 +2,7 @@
  * arguments written on the command line (scalars and device buffers with
  * initialisers), writes buffers back to files, reports faults and stats. */
 #include "frontend/cli.h"
+#include "frontend/numopt.h"
 #include "frontend/ptx.h"
 #include "emu/emu.h"
 #include "mx/status.h"
@@ -30,18 +31,28 @@ static const char run_help[] =
     "Options:\n"
     "  --grid X[,Y[,Z]]     grid dimensions in blocks (required)\n"
     "  --block X[,Y[,Z]]    block dimensions in threads (required)\n"
-    "  --dyn-smem BYTES     dynamic shared memory per block\n"
+    "  --dyn-smem BYTES     dynamic shared memory per block (default 0)\n"
     "  --stats FILE.json    write launch statistics (JSON) to FILE\n"
     "  --isa-ext NAME       enable an ISA extension (e.g. indirect-mov)\n"
-    "  --max-insns N        watchdog: stop after N warp instructions (default 10^10)\n"
-    "  --timeout SECONDS    watchdog: stop after this much wall-clock time (default off)\n"
-    "  --host-threads N     run blocks on N host threads (results are identical)\n"
-    "  --sms N              emulated SMs (default 68)\n"
+    "  --max-insns N        watchdog: stop the kernel after N warp instructions\n"
+    "                       (default 10^10, about 2 minutes of emulation; 0: no limit)\n"
+    "  --timeout SECONDS    watchdog: stop the kernel after this much wall-clock time\n"
+    "                       (default 0: no limit)\n"
+    "  --host-threads N     run blocks on N host threads, 1 to 256 (default 1).  With\n"
+    "                       N > 1 blocks run concurrently: a kernel whose result\n"
+    "                       depends on the order of atomics across blocks (e.g. a\n"
+    "                       float atom.add sum) may give different results from\n"
+    "                       run to run; with 1 every run is the same\n"
+    "  --sms N              emulated SMs, 1 to 4096 (default 68)\n"
     "  --print N            print the first N elements of every buffer after the run\n"
     "  -q, --quiet          no summary line on stderr\n"
     "\n"
-    "Exit status: 0 if the kernel completed, 1 if it faulted (the report is on\n"
-    "stderr, in compute-sanitizer's terms), 2 on a usage error, 3 on I/O errors.\n";
+    "Counts are decimal or 0x hexadecimal integers, seconds decimal; a value that\n"
+    "is not a number in its range (a sign, NaN, trailing text) is a usage error.\n"
+    "\n"
+    "Exit status: 0 if the kernel completed, 1 if it faulted or did not load (the\n"
+    "report is on stderr, in compute-sanitizer's terms), 2 on a usage error, 3 on\n"
+    "I/O errors.\n";
 
 struct arg {
     int type;            /* enum mx_type */
@@ -52,22 +63,25 @@ struct arg {
     const char *text;
 };
 
-static int dims(const char *s, uint32_t d[3])
+/* --grid/--block X[,Y[,Z]]: each a strict integer from 1 to 2^31 - 1. */
+static int dims(const char *opt, const char *s, uint32_t d[3])
 {
+    static const struct fe_num dim = { FE_NUM_UINT, 1, 0x7fffffff, "X[,Y[,Z]] of integers from 1 to 2147483647" };
+    char part[32], err[128];
     d[0] = d[1] = d[2] = 1;
-    char *end;
+    const char *p = s;
     for (int i = 0; i < 3; i++) {
-        errno = 0;
-        unsigned long v = strtoul(s, &end, 0);
-        if (end == s || errno || v == 0 || v > 0x7fffffffUL)
-            return -1;
+        size_t n = strcspn(p, ",");
+        uint64_t v;
+        snprintf(part, sizeof part, "%.*s", (int)(n < sizeof part - 1 ? n : sizeof part - 1), p);
+        if (n >= sizeof part || fe_num_parse(part, &dim, &v, NULL, err, sizeof err))
+            break;
         d[i] = (uint32_t)v;
-        if (!*end)
+        if (!p[n])
             return 0;
-        if (*end != ',')
-            return -1;
-        s = end + 1;
+        p += n + 1;
     }
+    fprintf(stderr, "morpheus run: %s: expected %s, got '%s'\n", opt, dim.expect, s);
     return -1;
 }
 
@@ -280,7 +294,7 @@ static int run_run(int argc, char **argv)
     const char *file = NULL, *kname = NULL, *stats_path = NULL;
     uint32_t grid[3] = { 0, 0, 0 }, block[3] = { 0, 0, 0 }, dyn = 0;
     int have_grid = 0, have_block = 0, quiet = 0, argi = argc;
-    unsigned long print_n = 0;
+    uint64_t print_n = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -298,26 +312,20 @@ static int run_run(int argc, char **argv)
     } while (0)
         if (!strcmp(a, "--grid")) {
             NEEDV();
-            if (dims(v, grid)) {
-                fprintf(stderr, "morpheus run: bad --grid '%s' (X[,Y[,Z]] with positive integers)\n", v);
+            if (dims(a, v, grid))
                 return CLI_EXIT_USAGE;
-            }
             have_grid = 1;
         } else if (!strcmp(a, "--block")) {
             NEEDV();
-            if (dims(v, block)) {
-                fprintf(stderr, "morpheus run: bad --block '%s' (X[,Y[,Z]] with positive integers)\n", v);
+            if (dims(a, v, block))
                 return CLI_EXIT_USAGE;
-            }
             have_block = 1;
         } else if (!strcmp(a, "--dyn-smem")) {
+            static const struct fe_num dyn_smem = { FE_NUM_UINT, 0, 1u << 30, NULL };
+            uint64_t x;
             NEEDV();
-            char *end;
-            unsigned long x = strtoul(v, &end, 0);
-            if (*end || end == v || x > (1ul << 30)) {
-                fprintf(stderr, "morpheus run: bad --dyn-smem '%s'\n", v);
+            if (cli_num("run", a, v, &dyn_smem, &x, NULL))
                 return CLI_EXIT_USAGE;
-            }
             dyn = (uint32_t)x;
         } else if (!strcmp(a, "--stats")) {
             NEEDV();
@@ -328,31 +336,21 @@ static int run_run(int argc, char **argv)
                 return CLI_EXIT_USAGE;
         } else if (!strcmp(a, "--max-insns")) {
             NEEDV();
-            char *end;
-            cfg.watchdog_insns = strtoull(v, &end, 0);
-            if (*end || end == v) {
-                fprintf(stderr, "morpheus run: bad --max-insns '%s'\n", v);
+            if (cli_num("run", a, v, &fe_num_max_insns, &cfg.watchdog_insns, NULL))
                 return CLI_EXIT_USAGE;
-            }
         } else if (!strcmp(a, "--timeout")) {
             NEEDV();
-            char *end;
-            cfg.watchdog_seconds = strtod(v, &end);
-            if (*end || end == v || cfg.watchdog_seconds < 0) {
-                fprintf(stderr, "morpheus run: bad --timeout '%s'\n", v);
+            if (cli_num("run", a, v, &fe_num_timeout, NULL, &cfg.watchdog_seconds))
                 return CLI_EXIT_USAGE;
-            }
         } else if (!strcmp(a, "--host-threads") || !strcmp(a, "--sms") || !strcmp(a, "--print")) {
+            static const struct fe_num print = { FE_NUM_UINT, 0, UINT64_MAX, NULL };
+            uint64_t x;
             NEEDV();
-            char *end;
-            unsigned long x = strtoul(v, &end, 0);
-            if (*end || end == v || (strcmp(a, "--print") && (x < 1 || x > 4096))) {
-                fprintf(stderr, "morpheus run: bad %s '%s'\n", a, v);
+            if (cli_num("run", a, v, a[2] == 'h' ? &fe_num_host_threads : a[2] == 's' ? &fe_num_sms : &print, &x, NULL))
                 return CLI_EXIT_USAGE;
-            }
-            if (!strcmp(a, "--host-threads"))
+            if (a[2] == 'h')
                 cfg.host_threads = (uint32_t)x;
-            else if (!strcmp(a, "--sms"))
+            else if (a[2] == 's')
                 cfg.num_sms = (uint32_t)x;
             else
                 print_n = x;

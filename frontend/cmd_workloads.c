@@ -4,6 +4,7 @@
  * against its host reference), kernels launched, thread-instructions, wall
  * time and rate, summed from the per-launch statistics. */
 #include "frontend/cli.h"
+#include "frontend/numopt.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -36,7 +37,9 @@ static const char wl_help[] =
     "  --stats DIR                 keep per-launch JSON records in DIR/NAME.jsonl\n"
     "  --json FILE                 write the table as JSON\n"
     "  --all                       every application\n"
-    "  --host-threads N            run blocks on N host threads\n"
+    "  --host-threads N            run blocks on N host threads, 1 to 256 (default 1;\n"
+    "                              with N > 1, results that depend on the order of\n"
+    "                              atomics across blocks may differ from run to run)\n"
     "\n"
     "Exit status 0 only if every application passes.\n";
 
@@ -245,11 +248,14 @@ static int run_workloads(int argc, char **argv)
         } else if (!strcmp(a, "--json") && v) {
             json = v, i++;
         } else if (!strcmp(a, "--host-threads") && v) {
-            threads = atoi(v), i++;
-            if (threads < 1 || threads > 256) {
-                fprintf(stderr, "morpheus workloads: bad --host-threads\n");
+            uint64_t x;
+            if (cli_num("workloads", a, v, &fe_num_host_threads, &x, NULL))
                 return CLI_EXIT_USAGE;
-            }
+            threads = (int)x, i++;
+        } else if (!v && (!strcmp(a, "--size") || !strcmp(a, "--compiler") || !strcmp(a, "--stats") ||
+                          !strcmp(a, "--json") || !strcmp(a, "--host-threads"))) {
+            fprintf(stderr, "morpheus workloads: %s needs a value\n", a);
+            return CLI_EXIT_USAGE;
         } else if (!strcmp(a, "--all")) {
             for (size_t k = 0; k < NALL; k++)
                 sel[k] = 1;

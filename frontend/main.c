@@ -35,7 +35,8 @@ static void usage(FILE *out)
             "  --version      print the version and exit\n"
             "\n"
             "Exit status: 0 on success, 1 if the input is invalid or a kernel faulted,\n"
-            "2 on a usage error, 3 on an I/O or internal error.\n");
+            "2 on a usage error (an unknown option, a missing value, or a value that is\n"
+            "not a number in its range), 3 on an I/O or internal error.\n");
 }
 
 int main(int argc, char **argv)

@@ -847,7 +847,7 @@ static void var_decl(struct parser *p, int space, uint32_t flags, int in_func)
             struct mx_func *f = &p->prog->funcs[p->fn];
             if (space == MX_SP_LOCAL) {
                 s->offset = align_up(f->local_size, s->align);
-                f->local_size = (uint32_t)(s->offset + s->size);
+                f->local_size = s->offset + s->size;
             } else if (space == MX_SP_PARAM) {
                 s->offset = align_up(f->scratch_size, s->align);
                 f->scratch_size = (uint32_t)(s->offset + s->size);

@@ -3,7 +3,10 @@
  * emulated device (shared.h).  Modules come from PTX text or nvcc
  * fatbinaries (cuModuleLoad/LoadData/LoadDataEx); kernels launch with
  * cuLaunchKernel.  A kernel fault is reported on stderr and is sticky, as on
- * a GPU (CUDA_ERROR_ILLEGAL_ADDRESS and friends). */
+ * a GPU (CUDA_ERROR_ILLEGAL_ADDRESS and friends).  Modules, functions and
+ * streams are handles of handle.c: a function belongs to its module (asking
+ * twice gives the same handle) and dies with it; a stale or made-up handle
+ * answers CUDA_ERROR_INVALID_HANDLE. */
 #include <cuda.h>
 
 #include <errno.h>
@@ -15,6 +18,7 @@
 
 #include "frontend/cuda/fatbin.h"
 #include "frontend/cuda/shared.h"
+#include "frontend/numopt.h"
 #include "frontend/ptx.h"
 #include "mx/status.h"
 
@@ -26,30 +30,32 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static CUresult sticky;
 static int initialized;
 
-static unsigned long long env_num(const char *name, unsigned long long def)
+/* A numeric MORPHEUS_* variable, checked as `morpheus exec` checks it
+ * (frontend/numopt.h); unset or empty keeps the default.  -1 after a
+ * message naming the variable. */
+static int env_num(const char *name, const struct fe_num *spec, uint64_t *u, double *d)
 {
     const char *v = getenv(name);
-    if (!v || !*v)
-        return def;
-    char *end;
-    unsigned long long x = strtoull(v, &end, 0);
-    if (*end) {
-        fprintf(stderr, "morpheus: ignoring %s='%s' (not a number)\n", name, v);
-        return def;
-    }
-    return x;
+    char err[256];
+    if (!v || !*v || !fe_num_parse(v, spec, u, d, err, sizeof err))
+        return 0;
+    fprintf(stderr, "morpheus: %s: %s\n", name, err);
+    return -1;
 }
 
 static void create(void)
 {
     emu_config_default(&proc.cfg);
-    proc.cfg.num_sms = (uint32_t)env_num("MORPHEUS_SMS", proc.cfg.num_sms);
-    proc.cfg.mem_size = env_num("MORPHEUS_MEM_MB", proc.cfg.mem_size >> 20) << 20;
-    proc.cfg.watchdog_insns = env_num("MORPHEUS_MAX_INSNS", 100000000000ull);
-    proc.cfg.host_threads = (uint32_t)env_num("MORPHEUS_HOST_THREADS", 1);
-    const char *t = getenv("MORPHEUS_TIMEOUT");
-    if (t && *t)
-        proc.cfg.watchdog_seconds = atof(t);
+    uint64_t sms = proc.cfg.num_sms, mem_mb = proc.cfg.mem_size >> 20, threads = 1;
+    proc.cfg.watchdog_insns = 100000000000ull; /* 10^11: about 18 minutes (documented in `morpheus exec --help`) */
+    int bad = env_num("MORPHEUS_SMS", &fe_num_sms, &sms, NULL);
+    bad |= env_num("MORPHEUS_MEM_MB", &fe_num_mem_mb, &mem_mb, NULL);
+    bad |= env_num("MORPHEUS_MAX_INSNS", &fe_num_max_insns, &proc.cfg.watchdog_insns, NULL);
+    bad |= env_num("MORPHEUS_HOST_THREADS", &fe_num_host_threads, &threads, NULL);
+    bad |= env_num("MORPHEUS_TIMEOUT", &fe_num_timeout, NULL, &proc.cfg.watchdog_seconds);
+    proc.cfg.num_sms = (uint32_t)sms;
+    proc.cfg.mem_size = mem_mb << 20;
+    proc.cfg.host_threads = (uint32_t)threads;
     const char *ext = getenv("MORPHEUS_ISA_EXT");
     if (ext && *ext) {
         char buf[256];
@@ -65,6 +71,13 @@ static void create(void)
     proc.cfg.ext_mask = proc.ext_mask;
     proc.quiet = getenv("MORPHEUS_QUIET") != NULL;
     proc.ptx_override = getenv("MORPHEUS_PTX");
+    if (bad) {
+        /* a bad setting is never replaced by a default: a watchdog the user
+           set must not silently be off */
+        proc.status = MX_EINVAL;
+        fprintf(stderr, "morpheus: the emulated device is not created\n");
+        return;
+    }
     const char *sp = getenv("MORPHEUS_STATS");
     if (sp && *sp && !(proc.stats = fopen(sp, "a")))
         fprintf(stderr, "morpheus: cannot open MORPHEUS_STATS file %s: %s\n", sp, strerror(errno));
@@ -134,13 +147,12 @@ EXPORT void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l,
 
 /* ------------------------------------------------------------------ */
 
-struct CUmod_st {
+/* What a CUmodule handle stands for.  (CUmodule, CUfunction and CUstream
+ * values are handles of handle.c, never pointers to these.) */
+struct cu_module {
     struct mx_program prog;
     struct emu_module *mod;
-};
-struct CUfunc_st {
-    struct CUmod_st *m;
-    int index;
+    CUfunction *fn;              /* handle per prog.funcs entry, NULL until asked for */
 };
 struct CUctx_st { int dummy; };
 static struct CUctx_st the_ctx;
@@ -276,6 +288,8 @@ EXPORT CUresult cuCtxSynchronize(void)
 
 EXPORT CUresult cuCtxPushCurrent(CUcontext ctx)
 {
+    if (ctx != &the_ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
     current = ctx;
     return CUDA_SUCCESS;
 }
@@ -290,6 +304,8 @@ EXPORT CUresult cuCtxPopCurrent(CUcontext *pctx)
 
 EXPORT CUresult cuCtxSetCurrent(CUcontext ctx)
 {
+    if (ctx && ctx != &the_ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
     current = ctx;
     return CUDA_SUCCESS;
 }
@@ -304,12 +320,17 @@ EXPORT CUresult cuCtxGetDevice(CUdevice *dev)
 static CUresult load_image(CUmodule *module, const void *image, size_t known_len, const char *name)
 {
     READY();
+    if (!module || !image)
+        return CUDA_ERROR_INVALID_VALUE;
     const char *text = image;
     char *owned = NULL;
     size_t len;
     char err[512];
-    uint32_t magic;
-    memcpy(&magic, image, 4);
+    /* None of the binary magics has a zero byte, so text shorter than 4
+       bytes (even "") is PTX text: read no further than its end. */
+    uint32_t magic = 0;
+    if ((known_len ? known_len : strnlen(text, 4)) >= 4)
+        memcpy(&magic, image, 4);
     if (magic == 0xBA55ED50u || magic == 0x466243B1u) {
         const void *data = magic == 0x466243B1u ? fatbin_unwrap(image, err, sizeof err) : image;
         struct fatbin_ptx fp;
@@ -325,7 +346,7 @@ static CUresult load_image(CUmodule *module, const void *image, size_t known_len
     } else {
         len = known_len ? known_len : strlen(text);
     }
-    struct CUmod_st *m = calloc(1, sizeof *m);
+    struct cu_module *m = calloc(1, sizeof *m);
     if (!m) {
         free(owned);
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -347,7 +368,16 @@ static CUresult load_image(CUmodule *module, const void *image, size_t known_len
         free(m);
         return rc == MX_ENOMEM ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_IMAGE;
     }
-    *module = m;
+    uintptr_t h = 0;
+    if (!(m->fn = calloc(m->prog.nfuncs ? m->prog.nfuncs : 1, sizeof *m->fn)) ||
+        !(h = mx_cuda_handle_new(MX_CUDA_MODULE, m, 0))) {
+        free(m->fn);
+        emu_module_unload(m->mod);
+        mx_program_free(&m->prog);
+        free(m);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    *module = (CUmodule)h;
     return CUDA_SUCCESS;
 }
 
@@ -374,38 +404,66 @@ EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname)
     return r;
 }
 
-EXPORT CUresult cuModuleUnload(CUmodule m)
+static struct cu_module *module_of(CUmodule h)
 {
-    if (!m)
+    void *m;
+    return mx_cuda_handle_get(h, MX_CUDA_MODULE, &m, NULL) ? NULL : m;
+}
+
+/* The module and function index behind a live CUfunction, or NULL. */
+static struct cu_module *function_of(CUfunction h, uint32_t *index)
+{
+    void *m;
+    return mx_cuda_handle_get(h, MX_CUDA_FUNCTION, &m, index) ? NULL : m;
+}
+
+/* Unloading kills the module's function handles with it. */
+EXPORT CUresult cuModuleUnload(CUmodule h)
+{
+    void *obj;
+    if (mx_cuda_handle_free(h, MX_CUDA_MODULE, &obj, NULL))
         return CUDA_ERROR_INVALID_HANDLE;
+    struct cu_module *m = obj;
+    for (uint32_t i = 0; i < m->prog.nfuncs; i++)
+        if (m->fn[i])
+            mx_cuda_handle_free(m->fn[i], MX_CUDA_FUNCTION, NULL, NULL);
+    free(m->fn);
     emu_module_unload(m->mod);
     mx_program_free(&m->prog);
     free(m);
     return CUDA_SUCCESS;
 }
 
-EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule m, const char *name)
+EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule h, const char *name)
 {
     READY();
+    struct cu_module *m = module_of(h);
     if (!m)
         return CUDA_ERROR_INVALID_HANDLE;
+    if (!hfunc || !name)
+        return CUDA_ERROR_INVALID_VALUE;
     int fi = mx_program_find_func(&m->prog, name);
     if (fi < 0 || !(m->prog.funcs[fi].flags & MX_FUNCF_ENTRY))
         return CUDA_ERROR_NOT_FOUND;
-    struct CUfunc_st *f = calloc(1, sizeof *f);
+    pthread_mutex_lock(&lock);
+    if (!m->fn[fi])
+        m->fn[fi] = (CUfunction)mx_cuda_handle_new(MX_CUDA_FUNCTION, m, (uint32_t)fi);
+    CUfunction f = m->fn[fi];
+    pthread_mutex_unlock(&lock);
     if (!f)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    f->m = m;
-    f->index = fi;
     *hfunc = f;
     return CUDA_SUCCESS;
 }
 
-EXPORT CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const char *name)
+EXPORT CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule h, const char *name)
 {
     READY();
+    struct cu_module *m = module_of(h);
+    if (!m)
+        return CUDA_ERROR_INVALID_HANDLE;
     uint64_t a, sz;
-    if (!m || emu_module_symbol(m->mod, name, &a, &sz))
+    if (!name || emu_module_symbol(m->mod, name, &a, &sz))
         return CUDA_ERROR_NOT_FOUND;
     if (dptr)
         *dptr = a;
@@ -417,7 +475,13 @@ EXPORT CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule m, 
 EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction f)
 {
     READY();
-    const struct mx_func *k = &f->m->prog.funcs[f->index];
+    uint32_t fi;
+    struct cu_module *m = function_of(f, &fi);
+    if (!m)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!pi)
+        return CUDA_ERROR_INVALID_VALUE;
+    const struct mx_func *k = &m->prog.funcs[fi];
     switch (attrib) {
     case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = (int)proc.cfg.max_threads_per_cta; break;
     case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = (int)k->shared_size; break;
@@ -425,7 +489,7 @@ EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunct
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)k->local_size; break;
     case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = (int)(k->nregs < 255 ? k->nregs : 255); break;
     case CU_FUNC_ATTRIBUTE_PTX_VERSION: case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
-        *pi = (int)(f->m->prog.version_major * 10 + f->m->prog.version_minor);
+        *pi = (int)(m->prog.version_major * 10 + m->prog.version_minor);
         break;
     default: return CUDA_ERROR_INVALID_VALUE;
     }
@@ -527,7 +591,8 @@ EXPORT CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
 
 EXPORT CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s)
 {
-    (void)s;
+    if (!mx_cuda_stream_ok(s))
+        return CUDA_ERROR_INVALID_HANDLE;
     return cuMemcpyDtoH(dst, src, n);
 }
 
@@ -573,19 +638,20 @@ static CUresult fault_to_cu(int st)
 EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,
                                unsigned int bz, unsigned int shmem, CUstream hStream, void **kernelParams, void **extra)
 {
-    (void)hStream;
     READY();
-    if (!f)
+    uint32_t fi;
+    struct cu_module *m = function_of(f, &fi);
+    if (!m || !mx_cuda_stream_ok(hStream))
         return CUDA_ERROR_INVALID_HANDLE;
     if (extra) {
         fprintf(stderr, "morpheus: cuLaunchKernel: the 'extra' parameter form is not supported; pass kernelParams\n");
         return CUDA_ERROR_NOT_SUPPORTED;
     }
-    const struct mx_func *k = &f->m->prog.funcs[f->index];
+    const struct mx_func *k = &m->prog.funcs[fi];
     if (k->nparams && !kernelParams)
         return CUDA_ERROR_INVALID_VALUE;
     const uint32_t grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
-    int rc = mx_cuda_launch(f->m->mod, &f->m->prog, (uint32_t)f->index, grid, block, shmem, kernelParams);
+    int rc = mx_cuda_launch(m->mod, &m->prog, fi, grid, block, shmem, kernelParams);
     if (rc == MX_ELAUNCH)
         return CUDA_ERROR_INVALID_VALUE;
     if (rc)
@@ -593,24 +659,27 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, u
     return CUDA_SUCCESS;
 }
 
+/* Work runs to completion when it is issued: a stream is only a handle
+ * (handle.c), shared with the runtime API's cudaStream_t. */
 EXPORT CUresult cuStreamCreate(CUstream *s, unsigned int flags)
 {
     (void)flags;
-    *s = (CUstream)calloc(1, 16);
+    READY();
+    if (!s)
+        return CUDA_ERROR_INVALID_VALUE;
+    *s = (CUstream)mx_cuda_handle_new(MX_CUDA_STREAM, NULL, 0);
     return *s ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
 EXPORT CUresult cuStreamDestroy(CUstream s)
 {
-    free(s);
-    return CUDA_SUCCESS;
+    return mx_cuda_handle_free(s, MX_CUDA_STREAM, NULL, NULL) ? CUDA_ERROR_INVALID_HANDLE : CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuStreamSynchronize(CUstream s)
 {
-    (void)s;
     READY();
-    return CUDA_SUCCESS;
+    return mx_cuda_stream_ok(s) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 struct cuerr { CUresult code; const char *name, *text; };

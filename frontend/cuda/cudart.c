@@ -9,7 +9,10 @@
  *
  * The device, its configuration (MORPHEUS_* environment, set by `morpheus
  * exec` from its options) and the statistics file belong to libcuda.so.1
- * (shared.h), so the runtime and driver APIs share one GPU. */
+ * (shared.h), so the runtime and driver APIs share one GPU.  Streams, events
+ * and CUDA arrays are handles of handle.c (shared with the driver API): a
+ * destroyed or made-up one answers cudaErrorInvalidResourceHandle (or
+ * cudaErrorInvalidValue where CUDA documents that), never a crash. */
 #include <cuda_runtime_api.h>
 
 #include <errno.h>
@@ -97,6 +100,9 @@ static cudaError_t set_error(cudaError_t e)
         last_error = e;
     return e;
 }
+
+/* A stream argument must be a default stream or a live handle. */
+#define CHECK_STREAM(s) do { if (!mx_cuda_stream_ok(s)) return set_error(cudaErrorInvalidResourceHandle); } while (0)
 
 /* For cudart_stubs.c: a not-supported call is a failing call like any other. */
 int rt_stub_error(int e);
@@ -374,10 +380,10 @@ EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 bl
 EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                       cudaStream_t stream)
 {
-    (void)stream;
     struct rt_func *f = find_func(kernel);
     if (!f)
         return set_error(cudaErrorInvalidDeviceFunction);
+    CHECK_STREAM(stream);
     return launch(f, gridDim, blockDim, args, sharedMem);
 }
 
@@ -391,10 +397,10 @@ EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, di
 
 EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream)
 {
-    (void)stream;
     struct rt_func *f = find_func(func);
     if (!f)
         return set_error(cudaErrorInvalidDeviceFunction);
+    CHECK_STREAM(stream);
     return launch(f, gridDim, blockDim, args, sharedMem);
 }
 
@@ -443,6 +449,8 @@ static int pinned_find(const void *p)
 EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
     CHECK_STICKY();
+    if (!ptr)
+        return set_error(cudaErrorInvalidValue);
     *ptr = malloc(size ? size : 1);
     if (!*ptr)
         return set_error(cudaErrorMemoryAllocation);
@@ -471,14 +479,21 @@ EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
     return cudaMallocHost(pHost, size);
 }
 
+/* Frees only what cudaMallocHost/cudaHostAlloc returned: anything else
+ * (freed already, interior, made up) is cudaErrorInvalidValue. */
 EXPORT cudaError_t cudaFreeHost(void *ptr)
 {
     CHECK_STICKY();
+    if (!ptr)
+        return cudaSuccess;
     pthread_mutex_lock(&rt.lock);
     int i = pinned_find(ptr);
-    if (i >= 0)
+    int ok = i >= 0 && pinned[i].base == ptr;
+    if (ok)
         pinned[i] = pinned[--npinned];
     pthread_mutex_unlock(&rt.lock);
+    if (!ok)
+        return set_error(cudaErrorInvalidValue);
     free(ptr);
     return cudaSuccess;
 }
@@ -521,7 +536,7 @@ static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcp
 EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) { return copy(dst, src, count, kind); }
 EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
+    CHECK_STREAM(stream);
     return copy(dst, src, count, kind);
 }
 
@@ -549,7 +564,7 @@ EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 
 EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
-    (void)stream;
+    CHECK_STREAM(stream);
     return cudaMemset(devPtr, value, count);
 }
 
@@ -627,14 +642,14 @@ EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t co
 EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                            enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
+    CHECK_STREAM(stream);
     return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                              enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
+    CHECK_STREAM(stream);
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 
@@ -824,7 +839,7 @@ EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
     if (ensure_device())
         return set_error(cudaErrorInitializationError);
     if (limit == cudaLimitStackSize) {
-        rt.cfg.local_per_thread = (uint32_t)(value < (1u << 20) ? value : (1u << 20));
+        rt.cfg.local_per_thread = value < EMU_LOCAL_MAX ? value : EMU_LOCAL_MAX;
         return cudaSuccess;
     }
     if (limit == cudaLimitPrintfFifoSize || limit == cudaLimitMallocHeapSize)
@@ -922,7 +937,9 @@ EXPORT const char *cudaGetErrorString(cudaError_t error)
 
 EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s)
 {
-    *s = (cudaStream_t)calloc(1, 16);
+    if (!s)
+        return set_error(cudaErrorInvalidValue);
+    *s = (cudaStream_t)mx_cuda_handle_new(MX_CUDA_STREAM, NULL, 0);
     return *s ? cudaSuccess : set_error(cudaErrorMemoryAllocation);
 }
 EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags)
@@ -935,36 +952,53 @@ EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int fl
     (void)flags, (void)priority;
     return cudaStreamCreate(s);
 }
+/* The default streams (0, legacy, per-thread) cannot be destroyed. */
 EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
-    free(s);
+    if (mx_cuda_handle_free(s, MX_CUDA_STREAM, NULL, NULL))
+        return set_error(cudaErrorInvalidResourceHandle);
     return cudaSuccess;
 }
 EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
-    (void)s;
+    CHECK_STREAM(s);
     return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
 }
 EXPORT cudaError_t cudaStreamQuery(cudaStream_t s)
 {
-    (void)s;
+    CHECK_STREAM(s);
     return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
 }
+
+static struct rt_event *event_of(cudaEvent_t e)
+{
+    void *ev;
+    return mx_cuda_handle_get(e, MX_CUDA_EVENT, &ev, NULL) ? NULL : ev;
+}
+
 EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int flags)
 {
-    (void)s, (void)e, (void)flags;
+    (void)flags;
+    CHECK_STREAM(s);
+    if (!event_of(e))
+        return set_error(cudaErrorInvalidResourceHandle);
     return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
 }
 EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *userData)
 {
-    (void)s;
     CHECK_STICKY();
+    CHECK_STREAM(s);
+    if (!fn)
+        return set_error(cudaErrorInvalidValue);
     fn(userData);
     return cudaSuccess;
 }
 EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *userData, unsigned int flags)
 {
     (void)flags;
+    CHECK_STREAM(s);
+    if (!cb)
+        return set_error(cudaErrorInvalidValue);
     cb(s, rt.sticky, userData);
     return cudaSuccess;
 }
@@ -978,8 +1012,17 @@ static double now(void)
 
 EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e)
 {
-    *e = (cudaEvent_t)calloc(1, sizeof(struct rt_event));
-    return *e ? cudaSuccess : set_error(cudaErrorMemoryAllocation);
+    if (!e)
+        return set_error(cudaErrorInvalidValue);
+    struct rt_event *ev = calloc(1, sizeof *ev);
+    uintptr_t h = ev ? mx_cuda_handle_new(MX_CUDA_EVENT, ev, 0) : 0;
+    if (!h) {
+        free(ev);
+        *e = NULL;
+        return set_error(cudaErrorMemoryAllocation);
+    }
+    *e = (cudaEvent_t)h;
+    return cudaSuccess;
 }
 EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int flags)
 {
@@ -988,33 +1031,40 @@ EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int flags)
 }
 EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e)
 {
-    free(e);
+    void *ev;
+    if (mx_cuda_handle_free(e, MX_CUDA_EVENT, &ev, NULL))
+        return set_error(cudaErrorInvalidResourceHandle);
+    free(ev);
     return cudaSuccess;
 }
 EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 {
-    (void)s;
-    if (!e)
+    struct rt_event *ev = event_of(e);
+    if (!ev || !mx_cuda_stream_ok(s))
         return set_error(cudaErrorInvalidResourceHandle);
-    ((struct rt_event *)e)->t = now();
-    ((struct rt_event *)e)->recorded = 1;
+    ev->t = now();
+    ev->recorded = 1;
     return cudaSuccess;
 }
 EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e)
 {
-    (void)e;
+    if (!event_of(e))
+        return set_error(cudaErrorInvalidResourceHandle);
     return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
 }
 EXPORT cudaError_t cudaEventQuery(cudaEvent_t e)
 {
-    (void)e;
+    if (!event_of(e))
+        return set_error(cudaErrorInvalidResourceHandle);
     return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
 }
 EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
-    struct rt_event *a = (struct rt_event *)start, *b = (struct rt_event *)end;
+    struct rt_event *a = event_of(start), *b = event_of(end);
     if (!a || !b)
         return set_error(cudaErrorInvalidResourceHandle);
+    if (!ms)
+        return set_error(cudaErrorInvalidValue);
     if (!a->recorded || !b->recorded)
         return set_error(cudaErrorInvalidResourceHandle);
     *ms = (float)((b->t - a->t) * 1e3);
@@ -1104,9 +1154,7 @@ EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
  * resource views, channel formats other than 1/2/4 x 8/16/32-bit
  * signed/unsigned/float.  Border colors other than 0 and sRGB are ignored. */
 
-#define RT_ARRAY_MAGIC 0x41525259u /* "ARRY" */
 struct rt_array {
-    uint32_t magic;
     struct cudaChannelFormatDesc desc;
     size_t width, height, depth;   /* as given: 0 for an unused dimension */
     unsigned flags;
@@ -1114,10 +1162,11 @@ struct rt_array {
     size_t elem, pitch, rows;      /* bytes per element and per row; rows per slice (>= 1) */
 };
 
+/* The array behind a live cudaArray_t (a handle of handle.c), or NULL. */
 static struct rt_array *rt_array_of(const void *a)
 {
-    struct rt_array *r = (struct rt_array *)(uintptr_t)a;
-    return r && r->magic == RT_ARRAY_MAGIC ? r : NULL;
+    void *r;
+    return mx_cuda_handle_get(a, MX_CUDA_ARRAY, &r, NULL) ? NULL : r;
 }
 
 /* Bytes per element of a channel format, 0 if the emulator cannot texture it. */
@@ -1170,7 +1219,6 @@ static cudaError_t array_alloc(cudaArray_t *array, const struct cudaChannelForma
     struct rt_array *a = calloc(1, sizeof *a);
     if (!a)
         return set_error(cudaErrorMemoryAllocation);
-    a->magic = RT_ARRAY_MAGIC;
     a->desc = *desc;
     a->width = w, a->height = h, a->depth = d, a->flags = flags;
     a->elem = elem;
@@ -1181,7 +1229,13 @@ static cudaError_t array_alloc(cudaArray_t *array, const struct cudaChannelForma
         free(a);
         return set_error(cudaErrorMemoryAllocation);
     }
-    *array = (cudaArray_t)(void *)a;
+    uintptr_t handle = mx_cuda_handle_new(MX_CUDA_ARRAY, a, 0);
+    if (!handle) {
+        mx_cuda_free(a->dev);
+        free(a);
+        return set_error(cudaErrorMemoryAllocation);
+    }
+    *array = (cudaArray_t)handle;
     return cudaSuccess;
 }
 
@@ -1203,11 +1257,11 @@ EXPORT cudaError_t cudaFreeArray(cudaArray_t array)
     CHECK_DEVICE();
     if (!array)
         return cudaSuccess;
-    struct rt_array *a = rt_array_of(array);
-    if (!a)
+    void *obj;
+    if (mx_cuda_handle_free(array, MX_CUDA_ARRAY, &obj, NULL))
         return set_error(cudaErrorInvalidValue);
+    struct rt_array *a = obj;
     mx_cuda_free(a->dev);
-    a->magic = 0;
     free(a);
     return cudaSuccess;
 }
@@ -1266,7 +1320,7 @@ EXPORT cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, siz
                                             size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind,
                                             cudaStream_t stream)
 {
-    (void)stream;
+    CHECK_STREAM(stream);
     return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
 }
 
@@ -1280,7 +1334,7 @@ EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArra
                                               size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind,
                                               cudaStream_t stream)
 {
-    (void)stream;
+    CHECK_STREAM(stream);
     return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
 }
 
@@ -1309,7 +1363,7 @@ EXPORT cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOf
 EXPORT cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,
                                           enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
+    CHECK_STREAM(stream);
     return array_copy_linear(rt_array_of(dst), wOffset, hOffset, (void *)(uintptr_t)src, count, kind, 1);
 }
 

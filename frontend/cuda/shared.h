@@ -35,4 +35,19 @@ __attribute__((visibility("default"))) void mx_cuda_stats_record(const char *ker
 __attribute__((visibility("default"))) int mx_cuda_malloc(uint64_t size, uint64_t *addr);
 __attribute__((visibility("default"))) int mx_cuda_free(uint64_t addr);
 __attribute__((visibility("default"))) uint64_t mx_cuda_mem_free(void);
+
+/* Opaque handles of both APIs (handle.c): tagged, generation-counted slot
+ * numbers, so a destroyed or made-up handle is told apart from a live one
+ * without reading freed memory. */
+enum mx_cuda_kind { MX_CUDA_MODULE = 1, MX_CUDA_FUNCTION, MX_CUDA_STREAM, MX_CUDA_EVENT, MX_CUDA_ARRAY };
+/* A new handle for `obj` (and a number `aux` kept with it); 0 when out of memory. */
+__attribute__((visibility("default"))) uintptr_t mx_cuda_handle_new(enum mx_cuda_kind kind, void *obj, uint32_t aux);
+/* 0 and the object (and aux) if `h` is a live handle of that kind, else -1. */
+__attribute__((visibility("default"))) int mx_cuda_handle_get(const void *h, enum mx_cuda_kind kind, void **obj, uint32_t *aux);
+/* As mx_cuda_handle_get, and `h` (and every copy of it) is dead from now on;
+ * the caller frees the object. */
+__attribute__((visibility("default"))) int mx_cuda_handle_free(const void *h, enum mx_cuda_kind kind, void **obj, uint32_t *aux);
+/* Whether `s` is a stream: the default (0), the legacy or per-thread one
+ * (1, 2), or a live handle from cudaStreamCreate/cuStreamCreate. */
+__attribute__((visibility("default"))) int mx_cuda_stream_ok(const void *s);
 #endif

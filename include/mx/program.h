@@ -159,7 +159,8 @@ struct mx_func {
     uint32_t param_size;   /* bytes of the incoming parameter buffer */
     uint32_t ret_size;     /* bytes of the return parameter buffer */
     uint32_t scratch_size; /* bytes of .param variables declared in the body (call arguments) */
-    uint32_t local_size;   /* bytes of .local variables of this function's frame */
+    uint64_t local_size;   /* bytes of .local variables of this function's frame (64-bit: a
+                              4 GiB array must not wrap to a small frame) */
     uint32_t shared_size;  /* entries: static shared bytes incl. every reachable function's */
     uint32_t shared_align;
     uint32_t shared_layout;  /* entries: first (sym, offset) pair in prog->shared_layout */

@@ -2,7 +2,7 @@
 # tests/cli/test_run.sh — shell-level tests of `morpheus run`: usage errors
 # with their exact messages and exit codes, buffer initialisers and
 # write-back compared byte for byte with references made here, --stats JSON,
-# faults, printf, --host-threads.  Usage: test_run.sh PATH/TO/morpheus
+# faults, printf, --host-threads, local-memory limits.  Usage: test_run.sh PATH/TO/morpheus
 # Prints one line per check and "N checks, M failed"; exits 1 if any failed.
 set -u
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
@@ -12,38 +12,7 @@ fi
 M=$1
 HERE=$(cd "$(dirname "$0")" && pwd)
 PTX=$HERE/run.ptx
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-checks=0
-failed=0
-
-ok() { checks=$((checks + 1)); echo "ok   $1"; }
-bad() { checks=$((checks + 1)); failed=$((failed + 1)); echo "FAIL $1"; shift; for l in "$@"; do echo "     $l"; done; }
-
-# run NAME -- ARGS...: runs morpheus with ARGS; $rc, $T/out, $T/err hold the result.
-run() {
-    "$M" "$@" >"$T/out" 2>"$T/err"
-    rc=$?
-}
-
-# expect NAME CODE FIRST_STDERR_LINE -- ARGS...: exit code and the exact first line of stderr.
-expect() {
-    local name=$1 code=$2 line=$3
-    shift 4
-    run "$@"
-    local first
-    first=$(head -n 1 "$T/err")
-    if [ "$rc" -eq "$code" ] && [ "$first" = "$line" ]; then
-        ok "$name"
-    else
-        bad "$name" "exit $rc (want $code)" "stderr: $first" "want:   $line"
-    fi
-}
-
-# has NAME FILE TEXT: FILE contains TEXT (fixed string).
-has() {
-    if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1" "$(basename "$2") lacks: $3" "$(head -c 600 "$2")"; fi
-}
+. "$HERE/lib.sh"
 
 # ------------------------------------------------------------------ help
 run run --help
@@ -63,10 +32,44 @@ expect "missing --block" 2 "morpheus run: need FILE.ptx, KERNEL, --grid and --bl
     run "$PTX" axpi --grid 1 -- 'u32[4]=zero' 'u32[4]=zero' u32:4 u32:1
 expect "missing kernel name" 2 "morpheus run: need FILE.ptx, KERNEL, --grid and --block" -- run "$PTX" --grid 1 --block 1
 expect "--grid without value" 2 "morpheus run: --grid needs a value" -- run "$PTX" axpi --block 1 --grid
-expect "--grid 0" 2 "morpheus run: bad --grid '0' (X[,Y[,Z]] with positive integers)" -- run "$PTX" axpi --grid 0 --block 1
-expect "--block 4,x" 2 "morpheus run: bad --block '4,x' (X[,Y[,Z]] with positive integers)" -- run "$PTX" axpi --grid 1 --block 4,x
-expect "--block 1,1,1,1" 2 "morpheus run: bad --block '1,1,1,1' (X[,Y[,Z]] with positive integers)" -- \
-    run "$PTX" axpi --grid 1 --block 1,1,1,1
+DIMS="X[,Y[,Z]] of integers from 1 to 2147483647"
+for g in 0 -1 ' 4' 2147483648 4, ,4 1.5; do
+    expect "--grid '$g'" 2 "morpheus run: --grid: expected $DIMS, got '$g'" -- run "$PTX" axpi --grid "$g" --block 1
+done
+expect "--block 4,x" 2 "morpheus run: --block: expected $DIMS, got '4,x'" -- run "$PTX" axpi --grid 1 --block 4,x
+expect "--block 1,1,1,1" 2 "morpheus run: --block: expected $DIMS, got '1,1,1,1'" -- run "$PTX" axpi --grid 1 --block 1,1,1,1
+
+# Every numeric option is parsed strictly: a bad value is a usage error
+# naming the option, the value and what is expected (none of them may turn
+# the watchdog off, as nan, -1 and 12abc once did).
+# badval OPTION VALUE EXPECTED: `run OPTION VALUE ...` exits 2 with that message.
+badval() {
+    expect "$1 '$2'" 2 "morpheus run: $1: expected $3, got '$2'" -- run "$1" "$2" "$PTX" spin --grid 1 --block 1
+}
+for v in nan -nan -1 -0 inf infinity 1e400 1e-400 '' ' 5' 5s 0x10 1,5; do badval --timeout "$v" "a number of seconds >= 0"; done
+for v in -1 12abc 1.5 1e9 0x '' +5 ' 5' 18446744073709551616; do
+    badval --max-insns "$v" "a number of warp instructions >= 0"
+done
+for v in 0 257 -1 abc 2x; do badval --host-threads "$v" "an integer from 1 to 256"; done
+for v in 0 4097 abc -68; do badval --sms "$v" "an integer from 1 to 4096"; done
+for v in -1 4k 1073741825; do badval --dyn-smem "$v" "an integer from 0 to 1073741824"; done
+for v in -1 x; do badval --print "$v" "an integer >= 0"; done
+expect "--timeout without value" 2 "morpheus run: --timeout needs a value" -- run "$PTX" spin --grid 1 --block 1 --timeout
+# good values: hexadecimal counts, decimal seconds, 0 = no limit
+run run --max-insns 0x400 "$PTX" spin --grid 1 --block 32
+[ "$rc" -eq 1 ] && has "--max-insns 0x400 is 1024" "$T/err" "watchdog: kernel exceeded 1024 warp instructions" || bad "--max-insns 0x400" "exit $rc"
+run run --max-insns 0 --timeout 0.3 "$PTX" spin --grid 1 --block 32
+[ "$rc" -eq 1 ] && has "--max-insns 0: no instruction limit, --timeout 0.3 stops it" "$T/err" "watchdog: kernel ran longer than 0.3 s (--timeout)" ||
+    bad "--max-insns 0 --timeout 0.3" "exit $rc" "$(cat "$T/err")"
+# --help states the defaults and what 0 means, and promises no identical
+# results with several host threads (atomics across blocks run in any order)
+run run --help
+grep -qi "identical" "$T/out" && bad "--help: --host-threads promises identical results" || ok "--help: no promise of identical results"
+has "--help: --host-threads may differ" "$T/out" "may give different results from"
+has "--help: --max-insns default" "$T/out" "(default 10^10, about 2 minutes of emulation; 0: no limit)"
+has "--help: --timeout default" "$T/out" "--timeout SECONDS    watchdog: stop the kernel after this much wall-clock time"
+grep -A1 -e '--timeout SECONDS' "$T/out" | grep -qF "(default 0: no limit)" && ok "--help: --timeout default 0: no limit" ||
+    bad "--help: --timeout default" "$(grep -A1 -e '--timeout' "$T/out")"
 expect "unknown option" 2 "morpheus run: unknown option '--frobnicate' (see morpheus run --help)" -- \
     run "$PTX" axpi --grid 1 --block 1 --frobnicate
 expect "stray argument before --" 2 "morpheus run: unexpected 'u32:4' (kernel arguments go after --)" -- \
@@ -177,9 +180,29 @@ has "watchdog: message" "$T/err" "watchdog: kernel exceeded 10000 warp instructi
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert s["status"]=="MX_EWATCHDOG", s' "$T/wd.json" &&
     ok "watchdog: status in --stats" || bad "watchdog --stats"
 
+# ------------------------------------------------------------------ local memory per thread (limit 512 KiB)
+EPTX=$(cd "$HERE/../emu/ptx" && pwd)
+expect "4 GiB + 64 B of local memory: refused, not wrapped" 1 \
+    "morpheus run: cannot load $EPTX/local_4g.ptx: kernel 'k' needs 4294967360 bytes of local memory per thread; the limit is 524288 (512 KiB)" -- \
+    run "$EPTX/local_4g.ptx" k --grid 1 --block 1 -- 'u32[1]=zero'
+expect "512 KiB + 1 B of local memory: refused" 1 \
+    "morpheus run: cannot load $EPTX/local_over.ptx: kernel 'over' needs 524289 bytes of local memory per thread; the limit is 524288 (512 KiB)" -- \
+    run "$EPTX/local_over.ptx" over --grid 1 --block 1 -- 'u32[1]=zero'
+# 100 KiB per thread: every word written and read back; the sums against Python's
+run run -q "$EPTX/local.ptx" rw100k --grid 2 --block 40 -- "u32[160]=zero>$T/local.bin" u32:77
+if [ "$rc" -eq 0 ] && python3 - "$T/local.bin" <<'PY'
+import struct, sys
+got = struct.unpack("<160I", open(sys.argv[1], "rb").read())
+n = 102400 // 4
+for g in range(80):
+    key = (g * 40503 + 77) & 0xffffffff
+    s = sum((((i * 0x9E3779B1) & 0xffffffff) ^ key) * ((i & 7) + 1) for i in range(n)) & 0xffffffff
+    assert got[2 * g] == s and got[2 * g + 1] == 0, (g, got[2 * g], s, got[2 * g + 1])
+PY
+then ok "100 KiB of local memory per thread: results"; else bad "100 KiB of local memory" "exit $rc" "$(cat "$T/err")"; fi
+
 # ------------------------------------------------------------------ printf
 run run -q "$PTX" hello --grid 1 --block 64
 [ "$rc" -eq 0 ] && [ "$(cat "$T/out")" = "$(printf 'tid=0 ok\ntid=1 ok')" ] && ok "printf on stdout" || bad "printf" "exit $rc" "$(cat "$T/out")"
 
-echo "$checks checks, $failed failed"
-[ "$failed" -eq 0 ]
+finish

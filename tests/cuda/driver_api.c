@@ -2,73 +2,16 @@
  * (libcuda.so.1; built with the host C compiler, no nvcc): cuInit,
  * cuDriverGetVersion, cuDeviceGetCount/Get/GetName/TotalMem/GetAttribute,
  * cuCtxCreate, cuModuleLoad of a PTX file and cuModuleLoadData of the same
- * text, cuModuleGetFunction (and a name that is not there),
- * cuModuleGetGlobal (read an initialised __device__ variable, change it,
- * see the kernel use the new value), cuMemAlloc/cuMemcpyHtoD/DtoH/
- * cuMemsetD32/cuMemFree, cuLaunchKernel (1D and 2D), cuFuncGetAttribute,
- * cuCtxSynchronize, cuGetErrorName/String, cuModuleUnload, cuCtxDestroy.
+ * text (and of bad images: not PTX, shorter than 4 bytes, NULL),
+ * cuModuleGetFunction (and a name that is not there), cuModuleGetGlobal
+ * (read an initialised __device__ variable, change it, see the kernel use
+ * the new value), cuMemAlloc/cuMemcpyHtoD/DtoH/cuMemsetD32/cuMemFree,
+ * cuLaunchKernel (1D and 2D), cuFuncGetAttribute, cuCtxSynchronize,
+ * cuGetErrorName/String, cuModuleUnload, cuCtxDestroy.
  *
  *   driver_api PATH/driver_kernel.ptx          (see driver_kernel.cu) */
-#include <cuda.h>
-
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define NAME "driver_api"
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("FAIL %s: ", NAME);
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    exit(1);
-}
-
-static const char *errname(CUresult r)
-{
-    const char *s = NULL;
-    return cuGetErrorName(r, &s) == CUDA_SUCCESS && s ? s : "(unnamed)";
-}
-
-#define CU(call)                                                                                    \
-    do {                                                                                            \
-        CUresult r_ = (call);                                                                       \
-        if (r_ != CUDA_SUCCESS)                                                                     \
-            fail("line %d: %s returned %s (%d)", __LINE__, #call, errname(r_), (int)r_);            \
-    } while (0)
-#define CU_ERR(call, want)                                                                          \
-    do {                                                                                            \
-        CUresult r_ = (call);                                                                       \
-        if (r_ != (want))                                                                           \
-            fail("line %d: %s returned %s (%d), expected %s", __LINE__, #call, errname(r_), (int)r_, #want); \
-    } while (0)
-#define EXPECT(cond, ...)                                                                           \
-    do {                                                                                            \
-        if (!(cond))                                                                                \
-            fail(__VA_ARGS__);                                                                      \
-    } while (0)
-
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *t = malloc((size_t)n + 1);
-    if (!t || fread(t, 1, (size_t)n, f) != (size_t)n)
-        fail("cannot read %s", path);
-    t[n] = 0;
-    fclose(f);
-    return t;
-}
+#define MX_TEST "driver_api"
+#include "mx_cu_check.h"
 
 /* Runs axpb from module m on n elements and checks y = a * x + offset. */
 static void run_axpb(CUmodule m, int n, int a, int offset)
@@ -181,6 +124,10 @@ int main(int argc, char **argv)
     run_axpb(m2, 4096, 1, 1000);
     CUmodule m3;
     CU_ERR(cuModuleLoadData(&m3, ".version 9.0\n.target sm_80\n.address_size 64\nthis is not PTX\n"), CUDA_ERROR_INVALID_PTX);
+    /* images shorter than any binary magic are (bad) PTX text, read no further than their end (ASan build) */
+    CU_ERR(cuModuleLoadData(&m3, ""), CUDA_ERROR_INVALID_PTX);
+    CU_ERR(cuModuleLoadData(&m3, "x"), CUDA_ERROR_INVALID_PTX);
+    CU_ERR(cuModuleLoadData(&m3, NULL), CUDA_ERROR_INVALID_VALUE);
     free(text);
 
     /* ---- error names and strings */
@@ -196,6 +143,6 @@ int main(int argc, char **argv)
     CU(cuModuleUnload(m1));
     CU(cuModuleUnload(m2));
     CU(cuCtxDestroy(ctx));
-    printf("PASS %s\n", NAME);
+    printf("PASS %s\n", MX_TEST);
     return 0;
 }

@@ -5,7 +5,9 @@
  * variants on a stream and on the default stream, cudaMallocPitch +
  * cudaMemcpy2D + cudaMemset2D (with a kernel walking the pitched rows),
  * cudaMemGetInfo, cudaPointerGetAttributes, cudaMallocHost/cudaFreeHost and
- * cudaHostAlloc. */
+ * cudaHostAlloc.  Freeing what was freed already or never allocated
+ * (cudaFree, cudaFreeHost) answers cudaErrorInvalidValue and is not
+ * sticky. */
 #define MX_TEST "memory_api"
 #include "mx_check.h"
 
@@ -154,6 +156,13 @@ int main(void)
     CK(cudaFree(big));
     CK(cudaMemGetInfo(&free1, &total1));
     EXPECT(free1 == free0, "after cudaFree, free is %zu, was %zu before the allocation", free1, free0);
+    /* freed twice, an interior pointer, a host pointer: invalid, and nothing changes */
+    CK_ERR(cudaFree(big), cudaErrorInvalidValue);
+    CK_ERR(cudaFree(d1 + 16), cudaErrorInvalidValue);
+    CK_ERR(cudaFree(h), cudaErrorInvalidValue);
+    CK_ERR(cudaGetLastError(), cudaErrorInvalidValue);
+    CK(cudaMemGetInfo(&free1, &total1));
+    EXPECT(free1 == free0, "after bad cudaFree calls, free is %zu, was %zu", free1, free0);
 
     /* ---- cudaPointerGetAttributes */
     struct cudaPointerAttributes pa;
@@ -185,6 +194,17 @@ int main(void)
         EXPECT(pin2[i] == (i ^ 0x5a5a) * 5, "pinned round trip: [%d] = %d", i, pin2[i]);
     CK(cudaFreeHost(pin));
     CK(cudaFreeHost(pin2));
+    /* freed twice, an interior pointer, plain malloc memory: invalid, nothing freed */
+    CK_ERR(cudaFreeHost(pin), cudaErrorInvalidValue);
+    CK(cudaMallocHost((void **)&pin, bytes));
+    CK_ERR(cudaFreeHost(pin + 1), cudaErrorInvalidValue);
+    CK_ERR(cudaFreeHost(h), cudaErrorInvalidValue);
+    CK(cudaPointerGetAttributes(&pa, pin));
+    EXPECT(pa.type == cudaMemoryTypeHost, "after bad cudaFreeHost calls, cudaMallocHost memory has type %d", (int)pa.type);
+    CK(cudaFreeHost(pin));
+    CK(cudaFreeHost(NULL));
+    CK_ERR(cudaGetLastError(), cudaErrorInvalidValue);
+    CK(cudaGetLastError());
     void *port;
     CK(cudaHostAlloc(&port, 256, cudaHostAllocPortable));
     CK(cudaFreeHost(port));

@@ -5,7 +5,9 @@
  * cudaStreamAddCallback running in stream order after the work issued
  * before them (they check the data the stream produced), and two
  * independent pipelines interleaved on two streams giving correct
- * results. */
+ * results.  Destroyed and made-up streams and events (destroyed twice, used
+ * after destruction, a host pointer, a handle of the other kind) answer
+ * cudaErrorInvalidResourceHandle, and the error is not sticky. */
 #define MX_TEST "streams_events"
 #include "mx_check.h"
 
@@ -171,6 +173,41 @@ int main(void)
     CK(cudaStreamDestroy(s1));
     CK(cudaStreamDestroy(s2));
     CK(cudaStreamDestroy(s3));
+
+    /* ---- destroyed and made-up handles: cudaErrorInvalidResourceHandle, not sticky */
+    int junk[32];
+    memset(junk, 0, sizeof junk);
+    cudaStream_t fake_s = (cudaStream_t)(void *)junk;
+    cudaEvent_t fake_e = (cudaEvent_t)(void *)junk;
+    CK_ERR(cudaStreamDestroy(s1), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaStreamDestroy(s4), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaStreamDestroy(fake_s), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaStreamSynchronize(s2), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaStreamQuery(fake_s), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaMemcpyAsync(rx, x1, sizeof(int), cudaMemcpyDeviceToHost, s3), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaMemsetAsync(x1, 0, sizeof(int), s1), cudaErrorInvalidResourceHandle);
+    iota_scaled<<<m / 128, 128, 0, s1>>>(x1, m, 5);
+    CK_ERR(cudaGetLastError(), cudaErrorInvalidResourceHandle);
+    CK(cudaMemcpy(rx, x1, m * sizeof(int), cudaMemcpyDeviceToHost));
+    EXPECT(rx[m - 1] == 9 * (m - 1), "a launch on a destroyed stream ran: x[%d] = %d", m - 1, rx[m - 1]);
+    CK_ERR(cudaEventDestroy(start), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaEventDestroy(fake_e), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaEventDestroy((cudaEvent_t)(void *)s2), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaEventRecord(stop, 0), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaEventSynchronize(ready), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaEventQuery(fake_e), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaEventElapsedTime(&ms, start, stop), cudaErrorInvalidResourceHandle);
+    CK_ERR(cudaStreamWaitEvent(0, plain, 0), cudaErrorInvalidResourceHandle);
+    cudaEvent_t e2;
+    cudaStream_t s5;
+    CK(cudaEventCreate(&e2));
+    CK(cudaStreamCreate(&s5));
+    CK_ERR(cudaStreamDestroy((cudaStream_t)(void *)e2), cudaErrorInvalidResourceHandle);
+    CK(cudaEventRecord(e2, s5));
+    CK(cudaEventSynchronize(e2));
+    CK(cudaStreamDestroy(s5));
+    CK(cudaEventDestroy(e2));
+    CK(cudaDeviceSynchronize());
     CK(cudaFreeHost(pinned));
     int *bufs[] = { a, b, c, x1, x2, y1, y2 };
     for (int i = 0; i < 7; i++)

@@ -7,7 +7,9 @@
  * a host model of the fetch rules of the CUDA programming guide ("Texture
  * Fetching": x_B = x - 0.5, weights in 9-bit fixed point with 8 fractional
  * bits).  Also the array API: channel descriptors, cudaArrayGetInfo,
- * cudaMemcpy2DToArray / cudaMemcpyToArray / cudaMemcpy2DFromArray. */
+ * cudaMemcpy2DToArray / cudaMemcpyToArray / cudaMemcpy2DFromArray; a
+ * freed array is refused by cudaFreeArray (cudaErrorInvalidValue), the
+ * copies and cudaCreateTextureObject (cudaErrorInvalidResourceHandle). */
 #define MX_TEST "texture"
 #include "mx_check.h"
 
@@ -273,6 +275,20 @@ int main(void)
     CK(cudaFreeArray(af));
     CK(cudaFreeArray(au));
     CK(cudaFreeArray(a1));
+    CK_ERR(cudaFreeArray(af), cudaErrorInvalidValue);
+    CK_ERR(cudaFreeArray((cudaArray_t)(void *)hx), cudaErrorInvalidValue);
+    CK_ERR(cudaMemcpyToArray(a1, 0, 0, hx, sizeof(float), cudaMemcpyHostToDevice), cudaErrorInvalidResourceHandle);
+    {
+        struct cudaResourceDesc rd;
+        memset(&rd, 0, sizeof rd);
+        rd.resType = cudaResourceTypeArray;
+        rd.res.array.array = au;
+        struct cudaTextureDesc td;
+        memset(&td, 0, sizeof td);
+        cudaTextureObject_t t;
+        CK_ERR(cudaCreateTextureObject(&t, &rd, &td, NULL), cudaErrorInvalidResourceHandle);
+    }
+    CK_ERR(cudaGetLastError(), cudaErrorInvalidResourceHandle);
     CK(cudaFree(df));
     CK(cudaFree(di));
     CK(cudaFree(dof));

@@ -1,7 +1,8 @@
 #!/bin/sh
-# tests/cuda/check_output.sh — runs a command and checks what it printed,
-# for the CUDA tests whose verdict is in their output rather than (only) in
-# their exit status.
+# tests/common/check_output.sh — runs a command and checks its exit status
+# and what it printed, for tests whose verdict is in their output rather
+# than (only) in their exit status (CUDA programs, `morpheus check` on a bad
+# file).
 #
 #   check_output.sh [--stdout FILE] [--stdout-has TEXT]... [--stderr-has TEXT]...
 #                   [--status N] -- COMMAND [ARGS...]
@@ -9,8 +10,10 @@
 #   --stdout FILE       stdout must equal FILE exactly (a diff is shown if not)
 #   --stdout-has TEXT   stdout must contain TEXT (a fixed string; repeatable)
 #   --stderr-has TEXT   stderr must contain TEXT (a fixed string; repeatable)
-#   --status N          the exit status must be N (default 0); "nonzero"
-#                       accepts any failure that is not a signal or 127
+#   --status N          the exit status must be exactly N (default 0); a
+#                       nonzero N also needs a message to look for
+#                       (--stderr-has or --stdout-has): a failure passes only
+#                       for the reason the caller expects
 # Prints `PASS NAME` or `FAIL NAME: reason` (NAME from MX_TEST_NAME, else
 # the command's base name) and exits 0 or 1.
 set -u
@@ -32,6 +35,13 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ $# -gt 0 ] || { echo "check_output.sh: no command" >&2; exit 2; }
+case $want_status in
+'' | *[!0-9]*) echo "check_output.sh: --status needs a number, got '$want_status'" >&2; exit 2 ;;
+esac
+if [ "$want_status" -ne 0 ] && [ ! -s "$stderr_has_file" ] && [ ! -s "$stdout_has_file" ]; then
+    echo "check_output.sh: --status $want_status needs --stderr-has or --stdout-has (the message expected)" >&2
+    exit 2
+fi
 name=${MX_TEST_NAME:-$(basename "$1")}
 
 "$@" >"$out" 2>"$err"
@@ -46,11 +56,7 @@ fail() {
     echo "FAIL $name: $*"
     exit 1
 }
-if [ "$want_status" = nonzero ]; then
-    [ "$status" -ne 0 ] && [ "$status" -lt 126 ] || fail "exit status $status, expected a clean failure (1..125)"
-else
-    [ "$status" -eq "$want_status" ] || fail "exit status $status, expected $want_status"
-fi
+[ "$status" -eq "$want_status" ] || fail "exit status $status, expected $want_status"
 if [ -n "$want_stdout" ]; then
     diff -u "$want_stdout" "$out" >&2 || fail "stdout differs from $want_stdout (diff above, on stderr)"
 fi
