@@ -43,7 +43,7 @@ enum emu_sslot {
     SS_CTAID_X, SS_CTAID_Y, SS_CTAID_Z, SS_NCTAID_X, SS_NCTAID_Y, SS_NCTAID_Z,
     SS_LANEID, SS_WARPID, SS_NWARPID, SS_SMID, SS_NSMID, SS_GRIDID,
     SS_LANEMASK_EQ, SS_LANEMASK_LE, SS_LANEMASK_LT, SS_LANEMASK_GE, SS_LANEMASK_GT,
-    SS_DYN_SMEM, SS_TOTAL_SMEM, SS_ZERO, SS_ONE,
+    SS_DYN_SMEM, SS_TOTAL_SMEM, SS_ENVREG1, SS_ENVREG2, SS_ZERO, SS_ONE,
     SS__COUNT
 };
 
@@ -200,7 +200,11 @@ struct emu_grid {
     uint64_t warp_insns, thread_insns, unit_insns[16]; /* of retired CTAs */
     uint64_t issued;               /* warp instructions issued so far (watchdog) */
     double t0;
-    struct emu_grid *next;         /* the device's active grids, in launch order */
+    int finished;                  /* every CTA done, or stopped by a fault */
+    struct emu_grid *after;        /* starts once this grid finished (stream order), or NULL */
+    int status;                    /* MX_OK, or why it stopped */
+    struct emu_fault fault;        /* the report when status != MX_OK */
+    struct emu_grid *next;         /* the device's started grids, in launch order, until waited for */
 };
 
 struct emu_cta {
@@ -241,6 +245,7 @@ struct emu_sm {
     uint32_t nwaits, waits_cap;
     int faulted;                   /* a fault this quantum (in fault / fault_clock) */
     uint64_t fault_clock;
+    struct emu_grid *fault_grid;   /* the grid of the faulting CTA (NULL: the SM itself) */
     struct emu_fault fault;
     int dirty;                     /* resident warps changed: rebuild ws */
     int idle;                      /* no warp could issue before the quantum's end */

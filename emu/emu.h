@@ -97,9 +97,31 @@ struct emu_launch {
     uint32_t dyn_smem;           /* dynamic shared memory bytes */
     const void *params;          /* kernel parameter buffer, laid out as the .param list */
     size_t params_size;
+    uint64_t grid_workspace;     /* cooperative launch: device address of at least 8 zeroed bytes that
+                                    grid-wide sync (cooperative_groups' grid.sync) counts arrivals in;
+                                    kernels read it as %envreg1 (high half) and %envreg2 (low half), as
+                                    nvcc's code expects; 0: not cooperative (grid.sync traps) */
 };
 
-/* Runs a kernel to completion.  Returns MX_OK or the fault status; *fault is
+/* Kernels side by side.  emu_grid_start() starts a kernel without waiting:
+ * its CTAs share the SMs with every other started grid, and all of them make
+ * progress while some emu_grid_wait() runs the device (the device runs only
+ * inside a wait, on the waiting thread and the configured host threads).
+ * It returns MX_OK and the grid, or a launch error (fault filled, nothing
+ * started).  With `after` (a started grid, not yet waited for) its CTAs
+ * start only once `after` finished: stream order without the host waiting.
+ * emu_grid_wait() returns when grid g finished: its status, its
+ * statistics and fault report, and frees g.  A fault stops every started
+ * grid, as a lost context does on a GPU: the faulting grid returns the
+ * fault, the others MX_EABORTED.  emu_grid_done() tells, without running
+ * anything, whether g finished. */
+struct emu_grid;
+int emu_grid_start(struct emu_device *dev, struct emu_module *m, const struct emu_launch *l, struct emu_grid *after,
+                   struct emu_fault *fault, struct emu_grid **g);
+int emu_grid_wait(struct emu_device *dev, struct emu_grid *g, struct emu_stats *stats, struct emu_fault *fault);
+int emu_grid_done(const struct emu_grid *g);
+
+/* Runs a kernel to completion (emu_grid_start + emu_grid_wait).  Returns MX_OK or the fault status; *fault is
  * filled on a fault, *stats always (both may be NULL). */
 int emu_launch(struct emu_device *dev, struct emu_module *m, const struct emu_launch *l, struct emu_stats *stats,
                struct emu_fault *fault);

@@ -223,6 +223,7 @@ static int is_dyn_sreg(int s)
 static int sreg_slot(int s, int comp)
 {
     switch (s) {
+    case MX_SREG_ENVREG: return comp == 1 ? SS_ENVREG1 : comp == 2 ? SS_ENVREG2 : SS_ZERO;
     case MX_SREG_TID: return SS_TID_X + comp;
     case MX_SREG_NTID: return SS_NTID_X + comp;
     case MX_SREG_CTAID: return SS_CTAID_X + comp;

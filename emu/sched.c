@@ -124,6 +124,7 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
             if (rc && !sm->faulted) {
                 sm->faulted = 1;
                 sm->fault_clock = sm->clock;
+                sm->fault_grid = NULL;
                 memset(&sm->fault, 0, sizeof sm->fault);
                 sm->fault.status = rc;
                 sm->fault.lane = -1;
@@ -428,6 +429,8 @@ static void warp_init_sregs(struct emu_warp *w, const struct emu_launch *l, stru
         case SS_LANEMASK_GT: ROW((uint32_t)~((2ull << lane) - 1));
         case SS_DYN_SMEM: ROW(l->dyn_smem);
         case SS_TOTAL_SMEM: ROW(c->shared_size);
+        case SS_ENVREG1: ROW(l->grid_workspace >> 32);
+        case SS_ENVREG2: ROW((uint32_t)l->grid_workspace);
         case SS_ONE: ROW(1);
         default: ROW(0); /* SS_ZERO */
         }
@@ -594,6 +597,8 @@ static int sm_fill(struct emu_sm *sm)
     const struct emu_config *cfg = &d->cfg;
     uint32_t n = cfg->num_sms;
     for (struct emu_grid *g = d->grids; g; g = g->next) {
+        if (g->after && !g->after->finished)
+            continue; /* waits for its stream's previous kernel */
         uint64_t first = (sm->id + n - g->first_sm) % n;
         for (;;) {
             uint64_t id = first + g->dealt[sm->id] * (uint64_t)n;
@@ -672,8 +677,9 @@ static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint3
     return MX_OK;
 }
 
-/* The earliest fault of any SM this quantum (by SM clock, then SM), or 0. */
-static int take_fault(struct emu_device *d, struct emu_fault *fault)
+/* The earliest fault of any SM this quantum (by SM clock, then SM), or 0;
+ * *culprit: the grid whose CTA faulted. */
+static int take_fault(struct emu_device *d, struct emu_fault *fault, struct emu_grid **culprit)
 {
     struct emu_sm *first = NULL;
     for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
@@ -684,24 +690,8 @@ static int take_fault(struct emu_device *d, struct emu_fault *fault)
     if (!first)
         return MX_OK;
     *fault = first->fault;
+    *culprit = first->fault_grid;
     return fault->status ? fault->status : MX_EILLEGAL;
-}
-
-/* Stops every grid: resident CTAs give up their slots, nothing more is dispatched. */
-static void abort_all(struct emu_device *d)
-{
-    for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
-        struct emu_sm *sm = &d->sms[i];
-        for (uint32_t s = 0; s < d->cfg.max_ctas_per_sm; s++)
-            if (sm->slots[s].grid)
-                cta_retire(&sm->slots[s]);
-        sm->nwaits = 0;
-        sm->faulted = 0;
-        sm_rebuild(&d->cfg, sm);
-    }
-    for (struct emu_grid *g = d->grids; g; g = g->next)
-        for (uint32_t i = 0; i < d->cfg.num_sms; i++)
-            g->dealt[i] = g->ncta; /* nothing more is started */
 }
 
 /* A CTA whose live warps all wait at barriers can never go on: report it. */
@@ -782,46 +772,98 @@ static int watchdog(struct emu_device *d, struct emu_grid *g)
     return 0;
 }
 
-/* Runs the device until grid g completed or something faulted. */
-static int run_grid(struct emu_device *d, struct emu_grid *g, struct emu_fault *fault)
+/* Every started grid stops: resident CTAs give up their slots, nothing
+ * more is started.  The grid whose CTA faulted gets the report; the others
+ * end with MX_EABORTED (a fault loses the context, as on a GPU). */
+static void abort_all(struct emu_device *d, struct emu_grid *culprit, int rc, const struct emu_fault *fault)
+{
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
+        struct emu_sm *sm = &d->sms[i];
+        for (uint32_t s = 0; s < d->cfg.max_ctas_per_sm; s++)
+            if (sm->slots[s].grid)
+                cta_retire(&sm->slots[s]);
+        sm->nwaits = 0;
+        sm->faulted = 0;
+        sm_rebuild(&d->cfg, sm);
+    }
+    for (struct emu_grid *g = d->grids; g; g = g->next) {
+        for (uint32_t i = 0; i < d->cfg.num_sms; i++)
+            g->dealt[i] = g->ncta; /* nothing more is started */
+        if (g->finished)
+            continue;
+        g->finished = 1;
+        if (g == culprit || !culprit) {
+            g->status = rc;
+            g->fault = *fault;
+        } else {
+            g->status = MX_EABORTED;
+            g->fault.status = MX_EABORTED;
+            g->fault.lane = -1;
+            snprintf(g->fault.message, sizeof g->fault.message, "stopped: kernel %s faulted (%s)", fault->kernel,
+                     mx_strstatus(rc));
+        }
+    }
+}
+
+/* Runs the device until grid g finished (the other started grids run too). */
+static void run_grid(struct emu_device *d, struct emu_grid *g)
 {
     struct emu_wait *scratch = NULL;
     uint32_t scap = 0;
-    int rc = fill_all(d, fault);
-    while (!rc && __atomic_load_n(&g->ctas_done, __ATOMIC_ACQUIRE) < g->ncta) {
+    struct emu_fault fault;
+    int first = 1;
+    while (!g->finished) {
+        int newly = 0;
+        for (struct emu_grid *x = d->grids; x; x = x->next)
+            if (!x->finished && __atomic_load_n(&x->ctas_done, __ATOMIC_ACQUIRE) == x->ncta)
+                x->finished = newly = 1;
+        if (g->finished)
+            break;
+        if ((newly || first) && fill_all(d, &fault)) { /* grids waiting for those start now */
+            abort_all(d, NULL, fault.status, &fault);
+            break;
+        }
+        first = 0;
+        int resident = 0;
+        for (uint32_t i = 0; i < d->cfg.num_sms && !resident; i++)
+            resident = d->sms[i].nws != 0;
+        if (!resident) { /* cannot happen: g waits for nothing and fits an SM; never spin */
+            fault.status = MX_EDEADLOCK;
+            snprintf(fault.message, sizeof fault.message, "kernel %s cannot start: no block of it fits an idle device",
+                     mx_str(g->k->prog, g->k->prog->funcs[g->k->entry].name));
+            abort_all(d, g, MX_EDEADLOCK, &fault);
+            break;
+        }
         uint64_t t_end = d->clock + d->cfg.quantum;
         run_quantum(d, t_end);
         d->clock = t_end;
-        if ((rc = complete_waits(d, &scratch, &scap))) {
-            snprintf(fault->message, sizeof fault->message, "out of host memory for pending requests");
-            fault->status = rc;
+        memset(&fault, 0, sizeof fault);
+        fault.lane = -1;
+        int rc = complete_waits(d, &scratch, &scap);
+        if (rc) {
+            snprintf(fault.message, sizeof fault.message, "out of host memory for pending requests");
+            fault.status = rc;
+            abort_all(d, NULL, rc, &fault);
             break;
         }
         find_deadlocks(d);
-        if ((rc = take_fault(d, fault)))
-            break;
-        for (struct emu_grid *x = d->grids; x; x = x->next)
-            if (x->ctas_done < x->ncta && watchdog(d, x))
-                break;
-        if ((rc = take_fault(d, fault)))
-            break;
+        struct emu_grid *culprit = NULL;
+        if (!(rc = take_fault(d, &fault, &culprit)))
+            for (struct emu_grid *x = d->grids; x; x = x->next)
+                if (!x->finished && x->ctas_done < x->ncta && watchdog(d, x)) {
+                    rc = take_fault(d, &fault, &culprit);
+                    break;
+                }
+        if (rc)
+            abort_all(d, culprit, rc, &fault);
     }
-    if (rc)
-        abort_all(d);
     free(scratch);
-    return rc;
 }
 
-int emu_launch(struct emu_device *d, struct emu_module *m, const struct emu_launch *l, struct emu_stats *stats,
-               struct emu_fault *fault)
+/* Checks a launch and binds its kernel; MX_OK or the error, with fault filled. */
+static int launch_check(struct emu_device *d, struct emu_module *m, const struct emu_launch *l, struct emu_kernel **kp,
+                        struct emu_fault *fault)
 {
-    struct emu_fault dummy;
-    if (!fault)
-        fault = &dummy;
-    memset(fault, 0, sizeof *fault);
-    fault->lane = -1;
-    if (stats)
-        memset(stats, 0, sizeof *stats);
     const struct mx_program *prog = m->prog;
     if (l->func >= prog->nfuncs || !(prog->funcs[l->func].flags & MX_FUNCF_ENTRY) ||
         (prog->funcs[l->func].flags & MX_FUNCF_DECL)) {
@@ -843,62 +885,132 @@ int emu_launch(struct emu_device *d, struct emu_module *m, const struct emu_laun
         snprintf(fault->message, sizeof fault->message, "out of memory binding the kernel");
         return rc;
     }
-    if ((rc = occupancy_check(d, k, l, fault)))
+    *kp = k;
+    return occupancy_check(d, k, l, fault);
+}
+
+int emu_grid_start(struct emu_device *d, struct emu_module *m, const struct emu_launch *l, struct emu_grid *after,
+                   struct emu_fault *fault, struct emu_grid **out)
+{
+    struct emu_fault dummy;
+    if (!fault)
+        fault = &dummy;
+    memset(fault, 0, sizeof *fault);
+    fault->lane = -1;
+    *out = NULL;
+    struct emu_kernel *k = NULL;
+    int rc = launch_check(d, m, l, &k, fault);
+    if (rc) {
+        snprintf(fault->kernel, sizeof fault->kernel, "%s",
+                 l->func < m->prog->nfuncs ? mx_str(m->prog, m->prog->funcs[l->func].name) : "?");
         return rc;
+    }
     const struct emu_config *cfg = &d->cfg;
-    struct emu_grid g;
-    memset(&g, 0, sizeof g);
-    g.dev = d;
-    g.k = k;
-    g.l = *l;
-    g.params = (uint8_t *)l->params; /* the launch is synchronous: the caller's buffer outlives it */
-    g.ncta = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    g.threads_per_cta = l->block[0] * l->block[1] * l->block[2];
-    g.warps_per_cta = (g.threads_per_cta + WARP - 1) / WARP;
-    /* registers: the PTX count, at most what lets one CTA fit an SM (ptxas would spill) */
-    uint64_t rpt = e->nregs < cfg->max_regs_per_thread ? e->nregs : cfg->max_regs_per_thread;
-    uint64_t fit = cfg->regs_per_sm / ((uint64_t)g.warps_per_cta * WARP);
-    g.regs_per_cta = (rpt < fit ? rpt : fit) * g.warps_per_cta * WARP;
-    g.shared_per_cta = (uint64_t)k->shared_static + l->dyn_smem;
-    g.t0 = now();
-    g.first_sm = d->rr_sm;
-    d->rr_sm = (uint32_t)((d->rr_sm + g.ncta) % cfg->num_sms); /* the next grid is dealt from where this one ends */
-    g.dealt = calloc(cfg->num_sms, sizeof *g.dealt);
-    if (!g.dealt) {
+    const struct mx_func *e = &m->prog->funcs[l->func];
+    struct emu_grid *g = calloc(1, sizeof *g);
+    if (g) {
+        g->dealt = calloc(cfg->num_sms, sizeof *g->dealt);
+        g->params = malloc(l->params_size ? l->params_size : 1);
+    }
+    if (!g || !g->dealt || !g->params) {
+        if (g) {
+            free(g->dealt);
+            free(g->params);
+        }
+        free(g);
         fault->status = MX_ENOMEM;
         snprintf(fault->message, sizeof fault->message, "out of host memory for the grid");
         return MX_ENOMEM;
     }
+    memcpy(g->params, l->params, l->params_size); /* the caller's buffer may go before the grid runs */
+    g->dev = d;
+    g->k = k;
+    g->l = *l;
+    g->after = after;
+    g->l.params = g->params;
+    g->ncta = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    g->threads_per_cta = l->block[0] * l->block[1] * l->block[2];
+    g->warps_per_cta = (g->threads_per_cta + WARP - 1) / WARP;
+    /* registers: the PTX count, at most what lets one CTA fit an SM (ptxas would spill) */
+    uint64_t rpt = e->nregs < cfg->max_regs_per_thread ? e->nregs : cfg->max_regs_per_thread;
+    uint64_t fit = cfg->regs_per_sm / ((uint64_t)g->warps_per_cta * WARP);
+    g->regs_per_cta = (rpt < fit ? rpt : fit) * g->warps_per_cta * WARP;
+    g->shared_per_cta = (uint64_t)k->shared_static + l->dyn_smem;
+    g->t0 = now();
+    g->first_sm = d->rr_sm;
+    d->rr_sm = (uint32_t)((d->rr_sm + g->ncta) % cfg->num_sms); /* the next grid is dealt from where this one ends */
     struct emu_grid **tail = &d->grids;
     while (*tail)
         tail = &(*tail)->next;
-    *tail = &g;
+    *tail = g;
+    /* start what fits now: the SMs are idle while the host runs */
+    if ((rc = fill_all(d, fault))) {
+        struct emu_fault f = *fault;
+        abort_all(d, g, rc, &f);
+    }
+    *out = g;
+    return MX_OK;
+}
+
+int emu_grid_done(const struct emu_grid *g)
+{
+    return g->finished || g->ctas_done == g->ncta;
+}
+
+int emu_grid_wait(struct emu_device *d, struct emu_grid *g, struct emu_stats *stats, struct emu_fault *fault)
+{
     /* Handlers assume round-to-nearest without flush-to-zero: a host program
      * built with -ffast-math (FTZ/DAZ set at start-up) must not change what
      * its kernels compute.  Saved and restored around the run. */
     fenv_t host_env;
     fegetenv(&host_env);
     fesetenv(FE_DFL_ENV);
-    rc = run_grid(d, &g, fault);
+    run_grid(d, g);
     fesetenv(&host_env);
     for (struct emu_grid **pp = &d->grids; *pp; pp = &(*pp)->next)
-        if (*pp == &g) {
-            *pp = g.next;
+        if (*pp == g) {
+            *pp = g->next;
             break;
         }
-    free(g.dealt);
+    for (struct emu_grid *x = d->grids; x; x = x->next)
+        if (x->after == g)
+            x->after = NULL; /* g finished: nothing to wait for any more */
     if (stats) {
-        stats->warp_insns = g.warp_insns;
-        memcpy(stats->unit_insns, g.unit_insns, sizeof stats->unit_insns);
-        stats->thread_insns = g.thread_insns;
-        stats->ctas = g.ncta;
-        stats->warps = g.ncta * g.warps_per_cta;
-        stats->wall_seconds = now() - g.t0;
+        memset(stats, 0, sizeof *stats);
+        stats->warp_insns = g->warp_insns;
+        memcpy(stats->unit_insns, g->unit_insns, sizeof stats->unit_insns);
+        stats->thread_insns = g->thread_insns;
+        stats->ctas = g->ncta;
+        stats->warps = g->ncta * g->warps_per_cta;
+        stats->wall_seconds = now() - g->t0;
     }
-    if (rc) {
-        if (!fault->kernel[0])
-            snprintf(fault->kernel, sizeof fault->kernel, "%s", mx_str(prog, e->name));
-        return fault->status ? fault->status : rc;
+    int rc = g->status;
+    if (fault) {
+        if (rc) {
+            *fault = g->fault;
+            if (!fault->kernel[0])
+                snprintf(fault->kernel, sizeof fault->kernel, "%s", mx_str(g->k->prog, g->k->prog->funcs[g->k->entry].name));
+            if (!fault->status)
+                fault->status = rc;
+        } else {
+            memset(fault, 0, sizeof *fault);
+            fault->lane = -1;
+        }
     }
-    return MX_OK;
+    free(g->dealt);
+    free(g->params);
+    free(g);
+    return rc;
+}
+
+int emu_launch(struct emu_device *d, struct emu_module *m, const struct emu_launch *l, struct emu_stats *stats,
+               struct emu_fault *fault)
+{
+    struct emu_grid *g;
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    int rc = emu_grid_start(d, m, l, NULL, fault, &g);
+    if (rc)
+        return rc;
+    return emu_grid_wait(d, g, stats, fault);
 }

@@ -86,7 +86,7 @@ static int launch(struct bctx *b, const char *name, uint32_t gx, uint32_t gy, ui
         snprintf(b->err, sizeof b->err, "kernel %s not found in the benchmark PTX", name);
         return -1;
     }
-    struct emu_launch l = { (uint32_t)fi, { gx, gy, 1 }, { bx, by, 1 }, 0, params, psize };
+    struct emu_launch l = { (uint32_t)fi, { gx, gy, 1 }, { bx, by, 1 }, 0, params, psize, 0 };
     struct emu_stats st;
     struct emu_fault f;
     int rc = emu_launch(b->dev, b->mod, &l, &st, &f);

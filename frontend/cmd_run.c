@@ -509,7 +509,7 @@ static int run_run(int argc, char **argv)
             goto out;
         }
     }
-    struct emu_launch l = { (uint32_t)fi, { grid[0], grid[1], grid[2] }, { block[0], block[1], block[2] }, dyn, params, k->param_size };
+    struct emu_launch l = { (uint32_t)fi, { grid[0], grid[1], grid[2] }, { block[0], block[1], block[2] }, dyn, params, k->param_size, 0 };
     struct emu_stats st;
     struct emu_fault fault;
     fflush(stdout);

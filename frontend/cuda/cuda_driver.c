@@ -92,10 +92,85 @@ EXPORT struct mx_cuda_process *mx_cuda_process(void)
     return &proc;
 }
 
+/* Kernels launched on streams other than the legacy default stream run side
+ * by side: started (emu_grid_start) and waited for at the next call that
+ * needs their results (mx_cuda_sync).  The first fault is kept: every
+ * later sync returns it, in both APIs. */
+struct pending {
+    struct emu_grid *g;
+    const void *stream;
+    const char *kernel;
+    struct emu_launch l;
+};
+static struct pending *pend;
+static size_t npend, pend_cap;
+static int first_fault;
+static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int is_legacy(const void *stream) { return stream == NULL || stream == (const void *)1; /* cudaStreamLegacy */ }
+
+/* Waits for one started grid: statistics record and fault report. */
+static int finish(struct pending *p)
+{
+    struct emu_stats st;
+    struct emu_fault fault;
+    fflush(stdout); /* the program's output so far comes before the kernel's printf */
+    int rc = emu_grid_wait(proc.dev, p->g, &st, &fault);
+    fflush(stdout);
+    if (p->l.grid_workspace)
+        emu_free(proc.dev, p->l.grid_workspace);
+    mx_cuda_stats_record(p->kernel, &p->l, rc, &st);
+    if (rc && rc != MX_ELAUNCH && rc != MX_EABORTED) {
+        fprintf(stderr, "morpheus: kernel %s faulted\n", p->kernel);
+        emu_fault_print(stderr, &fault);
+    }
+    if (rc && !first_fault)
+        first_fault = rc;
+    return rc;
+}
+
+EXPORT int mx_cuda_sync(const void *stream, int all)
+{
+    pthread_mutex_lock(&run_lock);
+    for (size_t i = 0; i < npend;) {
+        if (all || pend[i].stream == stream) {
+            finish(&pend[i]);
+            memmove(&pend[i], &pend[i + 1], (npend - i - 1) * sizeof *pend);
+            npend--;
+        } else {
+            i++;
+        }
+    }
+    int rc = first_fault;
+    pthread_mutex_unlock(&run_lock);
+    return rc;
+}
+
+EXPORT int mx_cuda_busy(const void *stream, int all)
+{
+    pthread_mutex_lock(&run_lock);
+    int n = 0;
+    for (size_t i = 0; i < npend; i++)
+        n += all || pend[i].stream == stream;
+    pthread_mutex_unlock(&run_lock);
+    return n;
+}
+
+EXPORT void mx_cuda_clear_fault(void)
+{
+    pthread_mutex_lock(&run_lock);
+    first_fault = 0;
+    pthread_mutex_unlock(&run_lock);
+}
+
 EXPORT int mx_cuda_launch(struct emu_module *mod, const struct mx_program *g, uint32_t func, const uint32_t grid[3],
-                          const uint32_t block[3], uint32_t shmem, void **args)
+                          const uint32_t block[3], uint32_t shmem, void **args, const void *stream, int cooperative)
 {
     const struct mx_func *k = &g->funcs[func];
+    /* the legacy default stream waits for every other stream's kernels */
+    int rc = is_legacy(stream) ? mx_cuda_sync(NULL, 1) : mx_cuda_sync(NULL, 0);
+    if (rc)
+        return rc;
     uint8_t *params = calloc(1, k->param_size + 8);
     if (!params)
         return MX_ENOMEM;
@@ -103,19 +178,57 @@ EXPORT int mx_cuda_launch(struct emu_module *mod, const struct mx_program *g, ui
         const struct mx_symbol *s = &g->syms[k->param + j];
         memcpy(params + s->offset, args[j], s->size);
     }
-    struct emu_launch l = { func, { grid[0], grid[1], grid[2] }, { block[0], block[1], block[2] }, shmem, params, k->param_size };
-    struct emu_stats st;
+    struct pending p = { NULL, stream, mx_str(g, k->name),
+                         { func, { grid[0], grid[1], grid[2] }, { block[0], block[1], block[2] }, shmem, NULL, k->param_size, 0 } };
     struct emu_fault fault;
-    fflush(stdout); /* the program's output so far comes before the kernel's printf */
-    int rc = emu_launch(proc.dev, mod, &l, &st, &fault);
-    fflush(stdout);
-    free(params);
-    mx_cuda_stats_record(mx_str(g, k->name), &l, rc, &st);
-    if (rc && rc != MX_ELAUNCH) {
-        fprintf(stderr, "morpheus: kernel %s faulted\n", mx_str(g, k->name));
-        emu_fault_print(stderr, &fault);
+    p.l.params = params;
+    pthread_mutex_lock(&run_lock);
+    /* cooperative: the grid-sync workspace nvcc's grid.sync() reads through %envreg1/2 */
+    if (cooperative && (emu_malloc(proc.dev, 16, &p.l.grid_workspace) || emu_memset(proc.dev, p.l.grid_workspace, 0, 16))) {
+        pthread_mutex_unlock(&run_lock);
+        free(params);
+        return MX_ENOMEM;
     }
-    return rc;
+    /* stream order: it starts when the last kernel still pending on its stream finished */
+    struct emu_grid *after = NULL;
+    for (size_t i = 0; i < npend; i++)
+        if (pend[i].stream == stream)
+            after = pend[i].g;
+    rc = emu_grid_start(proc.dev, mod, &p.l, after, &fault, &p.g);
+    free(params); /* the grid keeps its own copy */
+    p.l.params = NULL;
+    if (rc && p.l.grid_workspace)
+        emu_free(proc.dev, p.l.grid_workspace);
+    if (rc) {
+        pthread_mutex_unlock(&run_lock);
+        struct emu_stats st;
+        memset(&st, 0, sizeof st);
+        mx_cuda_stats_record(p.kernel, &p.l, rc, &st);
+        if (rc != MX_ELAUNCH) {
+            fprintf(stderr, "morpheus: kernel %s faulted\n", p.kernel);
+            emu_fault_print(stderr, &fault);
+        }
+        return rc;
+    }
+    if (is_legacy(stream)) { /* runs to completion, as the legacy stream orders everything after it */
+        rc = finish(&p);
+        pthread_mutex_unlock(&run_lock);
+        return rc;
+    }
+    if (npend == pend_cap) {
+        size_t nc = pend_cap ? pend_cap * 2 : 16;
+        struct pending *np = realloc(pend, nc * sizeof *np);
+        if (!np) {
+            rc = finish(&p);
+            pthread_mutex_unlock(&run_lock);
+            return rc;
+        }
+        pend = np;
+        pend_cap = nc;
+    }
+    pend[npend++] = p;
+    pthread_mutex_unlock(&run_lock);
+    return MX_OK;
 }
 
 EXPORT void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l, int rc, const struct emu_stats *st)
@@ -280,9 +393,19 @@ EXPORT CUresult cuCtxDestroy(CUcontext ctx)
     return CUDA_SUCCESS;
 }
 
+static CUresult fault_to_cu(int st);
+/* Waits for the kernels of `stream` (every stream: all); a fault among them is sticky. */
+#define SYNC(stream, all)                                \
+    do {                                                 \
+        int rc_ = mx_cuda_sync((stream), (all));         \
+        if (rc_)                                         \
+            return sticky = fault_to_cu(rc_);            \
+    } while (0)
+
 EXPORT CUresult cuCtxSynchronize(void)
 {
     READY();
+    SYNC(NULL, 1);
     return CUDA_SUCCESS;
 }
 
@@ -420,6 +543,7 @@ static struct cu_module *function_of(CUfunction h, uint32_t *index)
 /* Unloading kills the module's function handles with it. */
 EXPORT CUresult cuModuleUnload(CUmodule h)
 {
+    mx_cuda_sync(NULL, 1); /* kernels still running use the module */
     void *obj;
     if (mx_cuda_handle_free(h, MX_CUDA_MODULE, &obj, NULL))
         return CUDA_ERROR_INVALID_HANDLE;
@@ -565,6 +689,7 @@ EXPORT CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 
 EXPORT CUresult cuMemFree(CUdeviceptr dptr)
 {
+    mx_cuda_sync(NULL, 1); /* as cuMemFree synchronizes on a GPU */
     READY();
     return mx_cuda_free(dptr) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
@@ -580,12 +705,14 @@ EXPORT CUresult cuMemGetInfo(size_t *free_, size_t *total)
 EXPORT CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
 {
     READY();
+    SYNC(NULL, 1);
     return emu_memcpy_htod(proc.dev, dst, src, n) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
 {
     READY();
+    SYNC(NULL, 1);
     return emu_memcpy_dtoh(proc.dev, dst, src, n) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
@@ -599,6 +726,7 @@ EXPORT CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream
 EXPORT CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
     READY();
+    SYNC(NULL, 1);
     void *tmp = malloc(n ? n : 1);
     if (!tmp)
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -610,12 +738,14 @@ EXPORT CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
 EXPORT CUresult cuMemsetD8(CUdeviceptr dst, unsigned char uc, size_t n)
 {
     READY();
+    SYNC(NULL, 1);
     return emu_memset(proc.dev, dst, uc, n) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuMemsetD32(CUdeviceptr dst, unsigned int ui, size_t n)
 {
     READY();
+    SYNC(NULL, 1);
     for (size_t i = 0; i < n; i++)
         if (emu_memcpy_htod(proc.dev, dst + 4 * i, &ui, 4))
             return CUDA_ERROR_INVALID_VALUE;
@@ -651,7 +781,7 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, u
     if (k->nparams && !kernelParams)
         return CUDA_ERROR_INVALID_VALUE;
     const uint32_t grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
-    int rc = mx_cuda_launch(m->mod, &m->prog, fi, grid, block, shmem, kernelParams);
+    int rc = mx_cuda_launch(m->mod, &m->prog, fi, grid, block, shmem, kernelParams, hStream, 0);
     if (rc == MX_ELAUNCH)
         return CUDA_ERROR_INVALID_VALUE;
     if (rc)
@@ -659,8 +789,8 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, u
     return CUDA_SUCCESS;
 }
 
-/* Work runs to completion when it is issued: a stream is only a handle
- * (handle.c), shared with the runtime API's cudaStream_t. */
+/* A stream is a handle (handle.c), shared with the runtime API's
+ * cudaStream_t; the kernels launched on it are waited for in mx_cuda_sync. */
 EXPORT CUresult cuStreamCreate(CUstream *s, unsigned int flags)
 {
     (void)flags;
@@ -679,7 +809,10 @@ EXPORT CUresult cuStreamDestroy(CUstream s)
 EXPORT CUresult cuStreamSynchronize(CUstream s)
 {
     READY();
-    return mx_cuda_stream_ok(s) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    if (!mx_cuda_stream_ok(s))
+        return CUDA_ERROR_INVALID_HANDLE;
+    SYNC(s, s == NULL || s == (CUstream)1);
+    return CUDA_SUCCESS;
 }
 
 struct cuerr { CUresult code; const char *name, *text; };

@@ -62,7 +62,7 @@ struct rt_var {
     struct rt_var *next;
 };
 
-struct rt_event { double t; int recorded; };
+struct rt_event { double t; int recorded, pending; cudaStream_t stream; };
 
 static struct {
     pthread_mutex_t lock;
@@ -229,8 +229,11 @@ EXPORT void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
 EXPORT void __cudaUnregisterFatBinary(void **handle);
 EXPORT void __cudaUnregisterFatBinary(void **handle)
 {
-    /* Called at exit; the process is going away.  Flush what must be flushed. */
+    /* Called at exit; the process is going away.  Kernels still running are
+     * finished (their output and reports appear, as at a GPU context's end);
+     * flush what must be flushed. */
     (void)handle;
+    mx_cuda_sync(NULL, 1);
     fflush(stdout);
 }
 
@@ -343,7 +346,8 @@ static cudaError_t status_to_cuda(int st)
     }
 }
 
-static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args, size_t shmem)
+static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t stream,
+                          int cooperative)
 {
     if (rt.sticky)
         return set_error(rt.sticky);
@@ -365,7 +369,7 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
         }
     }
     const uint32_t gd[3] = { grid.x, grid.y, grid.z }, bd[3] = { block.x, block.y, block.z };
-    int rc = mx_cuda_launch(f->m->mod, g, (uint32_t)f->index, gd, bd, (uint32_t)shmem, args);
+    int rc = mx_cuda_launch(f->m->mod, g, (uint32_t)f->index, gd, bd, (uint32_t)shmem, args, stream, cooperative);
     if (rc == MX_ELAUNCH)
         return set_error(cudaErrorInvalidConfiguration);
     if (rc) {
@@ -384,7 +388,7 @@ EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 bl
     if (!f)
         return set_error(cudaErrorInvalidDeviceFunction);
     CHECK_STREAM(stream);
-    return launch(f, gridDim, blockDim, args, sharedMem);
+    return launch(f, gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
@@ -392,7 +396,8 @@ EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, di
 EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                            cudaStream_t stream)
 {
-    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+    /* compiled with --default-stream per-thread: stream 0 is the per-thread default stream */
+    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream ? stream : cudaStreamPerThread);
 }
 
 EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream)
@@ -401,13 +406,27 @@ EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDi
     if (!f)
         return set_error(cudaErrorInvalidDeviceFunction);
     CHECK_STREAM(stream);
-    return launch(f, gridDim, blockDim, args, sharedMem);
+    return launch(f, gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 /* ------------------------------------------------------------ memory */
 
 #define CHECK_STICKY() do { if (rt.sticky) return set_error(rt.sticky); } while (0)
 #define CHECK_DEVICE() do { cudaError_t e_ = ensure_device(); if (e_) return set_error(e_); } while (0)
+
+/* Kernels on streams other than the legacy default stream run side by side
+ * until a call needs their results: this waits for those of stream s (of
+ * every stream for the legacy default stream), and the first fault of the
+ * process becomes the sticky error. */
+static int is_legacy(cudaStream_t s) { return s == 0 || s == cudaStreamLegacy; }
+static cudaError_t drain(cudaStream_t s)
+{
+    int rc = mx_cuda_sync(s, is_legacy(s));
+    if (rc && !rt.sticky)
+        rt.sticky = status_to_cuda(rc);
+    return rt.sticky;
+}
+#define DRAIN(s) do { if (drain(s)) return set_error(rt.sticky); } while (0)
 
 EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
@@ -428,6 +447,7 @@ EXPORT cudaError_t cudaFree(void *devPtr)
 {
     CHECK_STICKY();
     CHECK_DEVICE();
+    DRAIN(0);
     if (mx_cuda_free((uint64_t)(uintptr_t)devPtr))
         return set_error(cudaErrorInvalidValue);
     return cudaSuccess;
@@ -508,6 +528,7 @@ static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcp
 {
     CHECK_STICKY();
     CHECK_DEVICE();
+    DRAIN(0); /* a copy sees what the kernels before it wrote */
     if (!count)
         return cudaSuccess;
     if (kind == cudaMemcpyDefault)
@@ -557,6 +578,7 @@ EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
     CHECK_STICKY();
     CHECK_DEVICE();
+    DRAIN(0);
     if (emu_memset(rt.dev, (uint64_t)(uintptr_t)devPtr, value, count))
         return set_error(cudaErrorInvalidValue);
     return cudaSuccess;
@@ -796,7 +818,8 @@ EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, 
     case cudaDevAttrMemoryClockRate: *value = 9501000; break;
     case cudaDevAttrUnifiedAddressing: *value = 1; break;
     case cudaDevAttrConcurrentKernels: *value = 1; break;
-    case cudaDevAttrManagedMemory: case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrCooperativeLaunch:
+    case cudaDevAttrCooperativeLaunch: *value = 1; break; /* cudaLaunchCooperativeKernel, grid.sync() */
+    case cudaDevAttrManagedMemory: case cudaDevAttrConcurrentManagedAccess:
     case cudaDevAttrCanMapHostMemory: case cudaDevAttrIntegrated: case cudaDevAttrEccEnabled: *value = 0; break;
     default:
         msg("cudaDeviceGetAttribute: attribute %d is not modelled by the emulator", (int)attr);
@@ -807,9 +830,8 @@ EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, 
 
 EXPORT cudaError_t cudaDeviceSynchronize(void)
 {
-    if (rt.sticky)
-        return set_error(rt.sticky);
-    return cudaSuccess; /* kernels run to completion at launch */
+    DRAIN(0);
+    return cudaSuccess;
 }
 
 EXPORT cudaError_t cudaThreadSynchronize(void);
@@ -818,6 +840,8 @@ EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize();
 EXPORT cudaError_t cudaDeviceReset(void)
 {
     /* keeps registrations; reloads modules on next use and clears the sticky error */
+    mx_cuda_sync(NULL, 1);
+    mx_cuda_clear_fault();
     pthread_mutex_lock(&rt.lock);
     for (struct rt_module *m = rt.modules; m; m = m->next) {
         emu_module_unload(m->mod);
@@ -962,12 +986,16 @@ EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s)
 EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
     CHECK_STREAM(s);
-    return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
+    DRAIN(s);
+    return cudaSuccess;
 }
+/* Kernels make progress only while the host waits for them: a query waits
+ * (what it reports is true when it returns). */
 EXPORT cudaError_t cudaStreamQuery(cudaStream_t s)
 {
     CHECK_STREAM(s);
-    return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
+    DRAIN(s);
+    return cudaSuccess;
 }
 
 static struct rt_event *event_of(cudaEvent_t e)
@@ -980,8 +1008,11 @@ EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned i
 {
     (void)flags;
     CHECK_STREAM(s);
-    if (!event_of(e))
+    struct rt_event *ev = event_of(e);
+    if (!ev)
         return set_error(cudaErrorInvalidResourceHandle);
+    if (ev->recorded)
+        DRAIN(ev->stream);
     return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
 }
 EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *userData)
@@ -990,6 +1021,7 @@ EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *use
     CHECK_STREAM(s);
     if (!fn)
         return set_error(cudaErrorInvalidValue);
+    DRAIN(s); /* runs after the stream's work */
     fn(userData);
     return cudaSuccess;
 }
@@ -999,6 +1031,7 @@ EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb
     CHECK_STREAM(s);
     if (!cb)
         return set_error(cudaErrorInvalidValue);
+    drain(s); /* runs after the stream's work, and is told its status */
     cb(s, rt.sticky, userData);
     return cudaSuccess;
 }
@@ -1042,21 +1075,37 @@ EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
     struct rt_event *ev = event_of(e);
     if (!ev || !mx_cuda_stream_ok(s))
         return set_error(cudaErrorInvalidResourceHandle);
-    ev->t = now();
+    /* completes when the stream's work so far completes: now if it has none
+     * running, else when that work is waited for (event_done) */
+    ev->stream = s;
     ev->recorded = 1;
+    ev->pending = mx_cuda_busy(s, is_legacy(s));
+    if (!ev->pending)
+        ev->t = now();
     return cudaSuccess;
+}
+static cudaError_t event_done(struct rt_event *ev)
+{
+    if (ev->recorded && ev->pending) {
+        drain(ev->stream);
+        ev->pending = 0;
+        ev->t = now();
+    }
+    return rt.sticky;
 }
 EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e)
 {
-    if (!event_of(e))
+    struct rt_event *ev = event_of(e);
+    if (!ev)
         return set_error(cudaErrorInvalidResourceHandle);
-    return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
+    return event_done(ev) ? set_error(rt.sticky) : cudaSuccess;
 }
 EXPORT cudaError_t cudaEventQuery(cudaEvent_t e)
 {
-    if (!event_of(e))
+    struct rt_event *ev = event_of(e);
+    if (!ev)
         return set_error(cudaErrorInvalidResourceHandle);
-    return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
+    return event_done(ev) ? set_error(rt.sticky) : cudaSuccess;
 }
 EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
@@ -1067,11 +1116,39 @@ EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_
         return set_error(cudaErrorInvalidValue);
     if (!a->recorded || !b->recorded)
         return set_error(cudaErrorInvalidResourceHandle);
+    if (a->pending || b->pending)
+        return set_error(cudaErrorNotReady); /* as on a GPU: synchronize on the end event first */
     *ms = (float)((b->t - a->t) * 1e3);
     return cudaSuccess;
 }
 
 /* ------------------------------------------- functions and occupancy */
+
+/* All blocks of a cooperative launch are resident at once (that is what
+ * makes grid.sync() possible): more blocks than the SMs hold at the
+ * occupancy cudaOccupancyMaxActiveBlocksPerMultiprocessor reports is
+ * cudaErrorCooperativeLaunchTooLarge, as on a GPU. */
+EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                               cudaStream_t stream)
+{
+    struct rt_func *f = find_func(func);
+    if (!f)
+        return set_error(cudaErrorInvalidDeviceFunction);
+    CHECK_STREAM(stream);
+    int per_sm = 0;
+    uint64_t threads = (uint64_t)blockDim.x * blockDim.y * blockDim.z;
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, threads > INT32_MAX ? INT32_MAX : (int)threads,
+                                                                  sharedMem);
+    if (e)
+        return e;
+    uint64_t blocks = (uint64_t)gridDim.x * gridDim.y * gridDim.z;
+    if (blocks > (uint64_t)per_sm * rt.cfg.num_sms) {
+        msg("cudaLaunchCooperativeKernel: %llu blocks do not fit at once (%d per SM x %u SMs)", (unsigned long long)blocks,
+            per_sm, rt.cfg.num_sms);
+        return set_error(cudaErrorCooperativeLaunchTooLarge);
+    }
+    return launch(f, gridDim, blockDim, args, sharedMem, stream, 1);
+}
 
 EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
@@ -1128,6 +1205,8 @@ EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
     int by_threads = (int)c->max_threads_per_sm / blockSize;
     int regs = a.numRegs ? a.numRegs : 1;
     int by_regs = (int)c->regs_per_sm / (regs * warps * 32);
+    if (by_regs < 1)
+        by_regs = 1; /* ptxas fits one block's registers (spilling), and so does the emulator */
     size_t sm = a.sharedSizeBytes + dynamicSMemSize;
     int by_smem = sm ? (int)(c->shared_per_sm / sm) : (int)c->max_ctas_per_sm;
     int n = (int)c->max_ctas_per_sm;
@@ -1255,6 +1334,7 @@ EXPORT cudaError_t cudaFreeArray(cudaArray_t array)
 {
     CHECK_STICKY();
     CHECK_DEVICE();
+    DRAIN(0);
     if (!array)
         return cudaSuccess;
     void *obj;
@@ -1296,6 +1376,7 @@ static cudaError_t array_copy2d(struct rt_array *a, size_t wOffset, size_t hOffs
 {
     if (!a)
         return set_error(cudaErrorInvalidResourceHandle);
+    DRAIN(0);
     if (wOffset + width > a->pitch || hOffset + height > a->rows * (a->depth ? a->depth : 1) || (height > 1 && width > mpitch))
         return set_error(cudaErrorInvalidValue);
     if (kind == cudaMemcpyHostToHost || (to_array && kind == cudaMemcpyDeviceToHost) || (!to_array && kind == cudaMemcpyHostToDevice))
@@ -1345,6 +1426,7 @@ static cudaError_t array_copy_linear(struct rt_array *a, size_t wOffset, size_t 
 {
     if (!a)
         return set_error(cudaErrorInvalidResourceHandle);
+    DRAIN(0);
     size_t total = a->pitch * a->rows * (a->depth ? a->depth : 1), off = hOffset * a->pitch + wOffset;
     if (wOffset > a->pitch || off > total || count > total - off)
         return set_error(cudaErrorInvalidValue);

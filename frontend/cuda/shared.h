@@ -20,12 +20,25 @@ struct mx_cuda_process {
  * environment); returns the process state, dev == NULL on failure. */
 __attribute__((visibility("default"))) struct mx_cuda_process *mx_cuda_process(void);
 /* Launches kernel `func` of a loaded module with the CUDA argument array
- * `args` (one pointer per .param, as both APIs pass them), records its
- * statistics and, on a fault, prints the report.  Returns the mx_status of
- * emu_launch, or MX_ENOMEM. */
+ * `args` (one pointer per .param, as both APIs pass them) on `stream`.  On
+ * the legacy default stream (NULL or cudaStreamLegacy) it first waits for
+ * every other kernel, then runs the kernel to completion; on any other
+ * stream the kernel is started and runs side by side with the others until
+ * mx_cuda_sync waits for it.  Statistics are recorded and a fault report
+ * printed when a kernel is waited for.  `cooperative`: the kernel gets a
+ * grid-sync workspace (cudaLaunchCooperativeKernel; the caller checked that
+ * its blocks fit the SMs at once).  Returns MX_OK, a launch error
+ * (MX_ELAUNCH: nothing started), or the first fault seen so far. */
 __attribute__((visibility("default"))) int mx_cuda_launch(struct emu_module *mod, const struct mx_program *prog, uint32_t func,
                                                           const uint32_t grid[3], const uint32_t block[3], uint32_t shmem,
-                                                          void **args);
+                                                          void **args, const void *stream, int cooperative);
+/* Waits for the kernels started on `stream` (every stream if `all`), in
+ * launch order; returns the first fault of the process so far (MX_OK if none). */
+__attribute__((visibility("default"))) int mx_cuda_sync(const void *stream, int all);
+/* How many started kernels of `stream` (of every stream if `all`) were not waited for yet. */
+__attribute__((visibility("default"))) int mx_cuda_busy(const void *stream, int all);
+/* Forgets the first fault (cudaDeviceReset). */
+__attribute__((visibility("default"))) void mx_cuda_clear_fault(void);
 /* Appends one launch record to the stats file, if any. */
 __attribute__((visibility("default"))) void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l, int rc,
                                                                   const struct emu_stats *st);

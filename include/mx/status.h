@@ -25,7 +25,8 @@
     X(EDEADLOCK, "barrier deadlock")                                         \
     X(EWATCHDOG, "watchdog: kernel ran past its limit")                      \
     X(ESTACK, "call stack overflow")                                         \
-    X(EHOSTCALL, "device-to-host call failed")
+    X(EHOSTCALL, "device-to-host call failed")                               \
+    X(EABORTED, "stopped by a fault in another kernel")
 
 enum mx_status {
 #define X(name, desc) MX_##name,

@@ -331,7 +331,7 @@ MX_TEST(fault_invalid_launch_configuration)
     assert_contains(c.fault.message, "256 threads exceed .maxntid");
     ct_run(&c, "max128", D3(1, 1, 1), D3(8, 16, 1), 0, 0);
     /* a function index that is not a kernel */
-    struct emu_launch l = { 0, { 1, 1, 1 }, { 1, 1, 1 }, 0, NULL, 0 };
+    struct emu_launch l = { 0, { 1, 1, 1 }, { 1, 1, 1 }, 0, NULL, 0, 0 };
     for (l.func = 0; l.func < c.p.prog.nfuncs && (c.p.prog.funcs[l.func].flags & MX_FUNCF_ENTRY); l.func++)
         ;
     assert_true(l.func < c.p.prog.nfuncs);

@@ -197,7 +197,7 @@ void ct_assert_alive_(struct ct *c, const char *file, int line)
         print_error("device unusable after the fault: malloc\n");
         _fail(file, line);
     }
-    struct emu_launch l = { 0, { 2, 1, 1 }, { 64, 1, 1 }, 0, &out, 8 };
+    struct emu_launch l = { 0, { 2, 1, 1 }, { 64, 1, 1 }, 0, &out, 8, 0 };
     struct emu_fault f;
     int rc = emu_launch(c->dev, m, &l, NULL, &f);
     uint32_t got[128];

@@ -74,7 +74,7 @@ static int run(uint32_t ext, uint32_t shift, uint32_t idxmask, uint32_t seed, ui
     memcpy(params + 8, &shift, 4);
     memcpy(params + 12, &idxmask, 4);
     memcpy(params + 16, &seed, 4);
-    struct emu_launch l = { (uint32_t)mx_program_find_func(&prog, "k"), { 1, 1, 1 }, { 64, 1, 1 }, 0, params, sizeof params };
+    struct emu_launch l = { (uint32_t)mx_program_find_func(&prog, "k"), { 1, 1, 1 }, { 64, 1, 1 }, 0, params, sizeof params, 0 };
     rc = emu_launch(dev, mod, &l, NULL, f);
     if (!rc)
         assert_int_equal(emu_memcpy_dtoh(dev, out, d, 64 * 4), MX_OK);

@@ -42,7 +42,7 @@ static void wraps_at_32_bits(void **state)
     assert_int_equal(emu_module_load(dev, &prog, &mod, err, sizeof err), MX_OK);
     uint64_t d;
     assert_int_equal(emu_malloc(dev, 63 * 4, &d), MX_OK);
-    struct emu_launch l = { (uint32_t)mx_program_find_func(&prog, "k"), { 1, 1, 1 }, { 63, 1, 1 }, 0, &d, 8 };
+    struct emu_launch l = { (uint32_t)mx_program_find_func(&prog, "k"), { 1, 1, 1 }, { 63, 1, 1 }, 0, &d, 8, 0 };
     struct emu_fault f;
     assert_int_equal(emu_launch(dev, mod, &l, NULL, &f), MX_OK);
     uint32_t out[63];
