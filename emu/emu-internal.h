@@ -44,6 +44,7 @@ enum emu_sslot {
     SS_LANEID, SS_WARPID, SS_NWARPID, SS_SMID, SS_NSMID, SS_GRIDID,
     SS_LANEMASK_EQ, SS_LANEMASK_LE, SS_LANEMASK_LT, SS_LANEMASK_GE, SS_LANEMASK_GT,
     SS_DYN_SMEM, SS_TOTAL_SMEM, SS_ENVREG1, SS_ENVREG2, SS_ZERO, SS_ONE,
+    SS_SINK,              /* where a '_' value destination writes (never read) */
     SS__COUNT
 };
 
@@ -299,8 +300,13 @@ static inline uint32_t emu_pred(const struct emu_warp *w, uint32_t ref)
     return (ref & REF_NEG) ? ~m : m;
 }
 #define PSRC(i) emu_pred(w, x->r[i])
-/* Writes lane mask v to predicate slot i for the lanes in m. */
-#define PDST(i, v) (w->preds[x->r[i]] = (w->preds[x->r[i]] & ~m) | ((v) & m))
+/* Writes lane mask v to predicate slot i for the lanes in m; a '_'
+ * predicate destination (REF_NONE) writes nothing. */
+#define PDST(i, v)                                                             \
+    do {                                                                       \
+        if (x->r[i] != REF_NONE)                                               \
+            w->preds[x->r[i]] = (w->preds[x->r[i]] & ~m) | ((v) & m);          \
+    } while (0)
 
 /* Runs the body (the remaining arguments, commas allowed) once per lane set
  * in mask `m_`, with `l` the lane index; the full-mask case is a plain
@@ -326,7 +332,21 @@ static inline uint32_t emu_pred(const struct emu_warp *w, uint32_t ref)
  * executes it, or NULL if that form is not implemented (the launch then
  * fails with "unsupported instruction" naming file:line).  Binders may also
  * set x->aux/aux2/flags/size.  Each exec_*.c file exports one table of
- * {op, binder} rows, listed in exec.c. */
+ * {op, binder} rows, listed in exec.c.
+ *
+ * The program comes from the front end, but no handler may depend on its
+ * validator for memory safety.  Before any binder runs, emu_bind_verify()
+ * (exec.c) checks what is generic: every register, predicate, symbol,
+ * label, function and vector element an operand names exists; each
+ * operand's kind fits its slot in the opcode's format (a destination is a
+ * register, predicate, sink or vector; a source is no label or address...);
+ * required operands are present; vectors appear only in opcodes whose
+ * binder checks their shape (emu_bind_verify's list); call lists name
+ * .param variables that fit the caller's and callee's buffers.  A binder
+ * checks what its handler relies on beyond that (a .vN access has a vector
+ * of exactly N elements, ...) and returns emu_bind_invalid() when the
+ * instruction is malformed.  Either way the instruction is bound to a
+ * handler that stops the kernel with MX_EILLEGAL "invalid instruction". */
 typedef emu_fn (*emu_binder)(const struct mx_insn *in, struct emu_xinsn *x);
 struct emu_bind_row { int op; emu_binder bind; };
 #define EMU_BIND_END { -1, NULL }
@@ -339,6 +359,31 @@ extern const struct emu_bind_row emu_bind_ctrl[];  /* exec_ctrl.c: bra/brx/call/
 extern const struct emu_bind_row emu_bind_sync[];  /* exec_sync.c: barriers, vote/shfl/match/redux, membar */
 extern const struct emu_bind_row emu_bind_tex[];   /* exec_tex.c: tex/txq on texture objects */
 extern const struct emu_bind_row emu_bind_ext[];   /* ext/: ISA extensions */
+
+/* Why an instruction is malformed (emu_bind_invalid). */
+enum emu_bad {
+    EMU_BAD_OPCODE = 1, /* opcode, types or modifiers not a form opcodes.def allows */
+    EMU_BAD_GUARD,      /* guard is not a predicate of the function */
+    EMU_BAD_REF,        /* operand names a register/symbol/label/function that does not exist */
+    EMU_BAD_KIND,       /* operand kind does not fit its slot */
+    EMU_BAD_MISSING,    /* a required operand is absent */
+    EMU_BAD_VEC,        /* operand is not a vector of the element count the instruction needs */
+    EMU_BAD_CALL,       /* call list element is not a .param variable that fits the buffers */
+};
+/* Binds x to the "invalid instruction" trap: operand `slot` (-1: none) is
+ * malformed for reason `why`; `count` is the vector width expected
+ * (EMU_BAD_VEC).  Returns that handler, for a binder to return. */
+emu_fn emu_bind_invalid(struct emu_xinsn *x, enum emu_bad why, int slot, unsigned count);
+/* Checks the generic operand rules above for instruction `in` of function
+ * `fi`.  Returns 0 when they hold; otherwise binds x to the "invalid
+ * instruction" trap and returns -1 (x->r and x->guard must be REF_NONE). */
+int emu_bind_verify(const struct mx_program *g, uint32_t fi, const struct mx_insn *in, struct emu_xinsn *x);
+/* 0 if call `in` made in function cf passes and receives .param variables
+ * that fit its own scratch buffer and the parameter buffers of function
+ * `callee` (a defined function or a host function, not a kernel), as the
+ * call and return paths copy them; else an enum emu_bad, with *slot (may
+ * be NULL) the operand at fault. */
+int emu_call_fits(const struct mx_program *g, const struct mx_func *cf, const struct mx_insn *in, uint32_t callee, int *slot);
 
 /* ------------------------------------------------------------- memory
  * Generic address layout: global memory (device allocations and module

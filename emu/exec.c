@@ -1,10 +1,15 @@
 /* emu/exec.c — chooses the handler of each instruction: the binder tables of
  * every opcode family, merged once into a per-opcode list and tried in
  * order; plus the few handlers the core itself needs (dynamic special
- * registers, local-variable addresses, and the "unsupported" trap). */
+ * registers, local-variable addresses, the "unsupported" trap), and the
+ * generic operand checks every instruction passes before its binder runs
+ * (emu_bind_verify: a malformed program stops with "invalid instruction"
+ * instead of crashing the host). */
 #include "emu/interp.h"
+#include "isa/opdtype.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <time.h>
 
 #define MAX_BINDERS 4
@@ -33,11 +38,12 @@ static void build(void)
     add_table(emu_bind_ext);
 }
 
+static pthread_once_t built = PTHREAD_ONCE_INIT;
+
 emu_fn emu_bind_lookup(const struct mx_insn *in, struct emu_xinsn *x);
 emu_fn emu_bind_lookup(const struct mx_insn *in, struct emu_xinsn *x)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, build);
+    pthread_once(&built, build);
     for (int i = 0; i < MAX_BINDERS && binders[in->op][i]; i++) {
         emu_fn fn = binders[in->op][i](in, x);
         if (fn)
@@ -46,19 +52,352 @@ emu_fn emu_bind_lookup(const struct mx_insn *in, struct emu_xinsn *x)
     return NULL;
 }
 
+/* The instruction's spelling for a report ("ld.global.v4.u32"), robust to
+ * out-of-range opcode, modifier and type values. */
+static void insn_name(const struct mx_insn *in, char *name, size_t size)
+{
+    const struct mx_opinfo *oi = mx_opinfo(in->op);
+    if (!oi) {
+        snprintf(name, size, "opcode #%u", (unsigned)in->op);
+        return;
+    }
+    size_t n = (size_t)snprintf(name, size, "%s", oi->mnemonic);
+    for (int g = 0; g < oi->ngroups && n < size; g++)
+        if (in->mod[oi->groups[g]])
+            n += (size_t)snprintf(name + n, size - n, ".%s", mx_mod_name(oi->groups[g], in->mod[oi->groups[g]]));
+    for (int t = 0; t < MX_MAX_TYPES && n < size; t++)
+        if (in->type[t])
+            n += (size_t)snprintf(name + n, size - n, ".%s", mx_type_name(in->type[t]));
+}
+
 /* Opcode: (any form the emulator does not implement)   Synopsis: stop the kernel with a clear report */
 static int h_unsupported(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     char name[96];
-    const struct mx_opinfo *oi = mx_opinfo(x->in->op);
-    size_t n = (size_t)snprintf(name, sizeof name, "%s", oi->mnemonic);
-    for (int g = 0; g < oi->ngroups && n < sizeof name; g++)
-        if (x->in->mod[oi->groups[g]])
-            n += (size_t)snprintf(name + n, sizeof name - n, ".%s", mx_mod_name(oi->groups[g], x->in->mod[oi->groups[g]]));
-    for (int t = 0; t < MX_MAX_TYPES && n < sizeof name; t++)
-        if (x->in->type[t])
-            n += (size_t)snprintf(name + n, sizeof name - n, ".%s", mx_type_name(x->in->type[t]));
+    insn_name(x->in, name, sizeof name);
     return emu_fault(w, x, MX_EUNSUPPORTED, __builtin_ctz(m), 0, 0, "unsupported instruction '%s' (not implemented by the emulator yet)", name);
+}
+
+/* ----------------------------------------------------- malformed instructions */
+
+/* Opcode: (an instruction the front end should have rejected)
+ * Synopsis: stop the kernel with a report saying what is malformed.
+ * x->aux: why | (slot + 1) << 8 | expected vector width << 16. */
+static int h_invalid(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
+{
+    static const char *const what[] = {
+        [EMU_BAD_OPCODE] = "its opcode, types and modifiers are not a form the opcode table allows",
+        [EMU_BAD_GUARD] = "its guard is not a predicate register of the function",
+        [EMU_BAD_REF] = "names a register, predicate, symbol, label, function or vector element that does not exist",
+        [EMU_BAD_KIND] = "is not a kind of operand this instruction takes there",
+        [EMU_BAD_MISSING] = "is missing",
+        [EMU_BAD_VEC] = "is not a vector of the instruction's width",
+        [EMU_BAD_CALL] = "is not a list of .param variables that fit the caller's and the callee's parameter buffers",
+    };
+    char name[96], opd[48] = "";
+    unsigned why = x->aux & 0xff, slot = (x->aux >> 8) & 0xff, count = x->aux >> 16;
+    insn_name(x->in, name, sizeof name);
+    if (slot)
+        snprintf(opd, sizeof opd, "operand %u ", slot - 1);
+    if (why == EMU_BAD_VEC && count)
+        return emu_fault(w, x, MX_EILLEGAL, __builtin_ctz(m), 0, 0,
+                         "invalid instruction '%s': %sis not a vector of %u elements (malformed program)", name, opd, count);
+    return emu_fault(w, x, MX_EILLEGAL, __builtin_ctz(m), 0, 0, "invalid instruction '%s': %s%s (malformed program)", name, opd,
+                     why < sizeof what / sizeof what[0] && what[why] ? what[why] : "is malformed");
+}
+
+emu_fn emu_bind_invalid(struct emu_xinsn *x, enum emu_bad why, int slot, unsigned count)
+{
+    x->aux = (uint32_t)why | (uint32_t)(slot + 1) << 8 | (count > 0xffff ? 0xffff : count) << 16;
+    return h_invalid;
+}
+
+/* Opcodes whose binders check the shape of their vector operands; any
+ * other opcode that has a binder has handlers that read every operand as
+ * one register, so a vector there is malformed.  Opcodes with no binder at
+ * all may keep theirs (they stop as unsupported). */
+static int takes_vectors(int op)
+{
+    switch (op) {
+    case MX_OP_LD: case MX_OP_LDU: case MX_OP_ST: case MX_OP_MOV: case MX_OP_TEX: case MX_OP_ATOM: case MX_OP_RED:
+        return 1;
+    default:
+        return !binders[op][0];
+    }
+}
+
+/* 0, or EMU_BAD_REF when a plain operand names something that does not exist. */
+static int ref_ok(const struct mx_program *g, const struct mx_func *f, const struct mx_operand *o)
+{
+    switch (o->kind) {
+    case MX_OPD_REG: return o->reg < f->nregs ? 0 : EMU_BAD_REF;
+    case MX_OPD_PRED: return o->reg < f->npreds ? 0 : EMU_BAD_REF;
+    case MX_OPD_SREG: return o->reg < MX_SREG__COUNT && o->imm >= 0 && o->imm < (int64_t)mx_sreg_dims((int)o->reg) ? 0 : EMU_BAD_REF;
+    case MX_OPD_SYM: return o->reg < g->nsyms ? 0 : EMU_BAD_REF;
+    case MX_OPD_IMM: case MX_OPD_SINK: return 0;
+    default: return EMU_BAD_KIND;
+    }
+}
+
+/* Elements [first, first + count) of prog->vec exist. */
+static int vec_in_range(const struct mx_program *g, uint32_t first, uint32_t count)
+{
+    return !count || (count <= g->nvec && first <= g->nvec - count);
+}
+
+/* 0, or why operand o of function f names something that does not exist
+ * or has elements of the wrong kind.  Vector elements: plain values and
+ * sinks (no predicates, no nesting); call lists: symbols; target lists:
+ * labels; a texture operand ends with a coordinate vector of registers and
+ * immediates. */
+static int operand_ok(const struct mx_program *g, const struct mx_func *f, const struct mx_operand *o)
+{
+    switch (o->kind) {
+    case MX_OPD_NONE: case MX_OPD_IMM: case MX_OPD_SINK: case MX_OPD_REG: case MX_OPD_PRED: case MX_OPD_SREG:
+    case MX_OPD_SYM:
+        return ref_ok(g, f, o);
+    case MX_OPD_ADDR:
+        return (o->reg == MX_NONE || o->reg < f->nregs) && (o->sym == MX_NONE || o->sym < g->nsyms) ? 0 : EMU_BAD_REF;
+    case MX_OPD_FUNC: case MX_OPD_PROTO:
+        return o->reg < g->nfuncs ? 0 : EMU_BAD_REF;
+    case MX_OPD_LABEL:
+        return o->reg >= f->first && o->reg <= f->first + f->ninsns ? 0 : EMU_BAD_REF;
+    case MX_OPD_INDREG:
+        return o->sym <= f->nregs && o->reg <= f->nregs - o->sym && o->imm >= 0 && o->imm < (int64_t)f->nregs ? 0 : EMU_BAD_REF;
+    case MX_OPD_VEC: case MX_OPD_LIST: case MX_OPD_TEXADDR: case MX_OPD_TARGETS:
+        if (!vec_in_range(g, o->reg, o->count))
+            return EMU_BAD_REF;
+        /* [tex, {coords}] / [tex, sampler, {coords}]: the coordinates come last */
+        if (o->kind == MX_OPD_TEXADDR && (o->count < 2 || g->vec[o->reg + o->count - 1].kind != MX_OPD_VEC))
+            return EMU_BAD_KIND;
+        for (uint32_t e = 0; e < o->count; e++) {
+            const struct mx_operand *eo = &g->vec[o->reg + e];
+            int bad;
+            if (o->kind == MX_OPD_TARGETS)
+                bad = eo->kind != MX_OPD_LABEL ? EMU_BAD_KIND : operand_ok(g, f, eo);
+            else if (o->kind == MX_OPD_LIST)
+                bad = eo->kind != MX_OPD_SYM ? EMU_BAD_CALL : ref_ok(g, f, eo);
+            else if (eo->kind == MX_OPD_PRED)
+                bad = EMU_BAD_KIND;
+            else if (o->kind == MX_OPD_TEXADDR && eo->kind == MX_OPD_VEC && e + 1 == o->count) {
+                bad = vec_in_range(g, eo->reg, eo->count) ? 0 : EMU_BAD_REF;
+                for (uint32_t c = 0; !bad && c < eo->count; c++) {
+                    const struct mx_operand *co = &g->vec[eo->reg + c];
+                    bad = co->kind != MX_OPD_REG && co->kind != MX_OPD_IMM ? EMU_BAD_KIND : ref_ok(g, f, co);
+                }
+            } else if (o->kind == MX_OPD_TEXADDR && eo->kind == MX_OPD_SINK)
+                bad = EMU_BAD_KIND;
+            else
+                bad = ref_ok(g, f, eo);
+            if (bad)
+                return bad;
+        }
+        return 0;
+    default:
+        return EMU_BAD_KIND;
+    }
+}
+
+/* Sizes as emu_call() (interp.c) copies them: min(argument, parameter)
+ * bytes to a defined function; to a host function up to 8 bytes per
+ * argument and 16 of the first return value.  EMU_BAD_REF for a callee
+ * whose own parameter table is out of range. */
+int emu_call_fits(const struct mx_program *g, const struct mx_func *cf, const struct mx_insn *in, uint32_t callee, int *slot)
+{
+    int dummy;
+    if (!slot)
+        slot = &dummy;
+    *slot = 1;
+    const struct mx_func *c = &g->funcs[callee];
+    if (c->flags & (MX_FUNCF_ENTRY | MX_FUNCF_PROTO))
+        return EMU_BAD_KIND; /* not something a call can run */
+    int host = (c->flags & MX_FUNCF_DECL) != 0;
+    for (int side = 0; side < 2; side++) {
+        const struct mx_operand *lst = &in->opd[side ? 2 : 0];
+        uint32_t first = side ? c->param : c->ret, n = side ? c->nparams : c->nrets;
+        uint64_t lim = side ? c->param_size : c->ret_size;
+        if (n && (first >= g->nsyms || n > g->nsyms - first))
+            return EMU_BAD_REF;
+        uint32_t k = lst->count < n ? lst->count : n;
+        *slot = side ? 2 : 0;
+        if (host && !side)
+            k = k ? 1 : 0; /* a host call returns one value of at most 16 bytes */
+        for (uint32_t j = 0; j < k; j++) {
+            const struct mx_symbol *s = &g->syms[g->vec[lst->reg + j].reg], *p = &g->syms[first + j];
+            uint64_t bytes = host ? (side ? (p->size < 8 ? p->size : 8) : (s->size < 16 ? s->size : 16))
+                                  : (s->size < p->size ? s->size : p->size);
+            if (s->offset > cf->scratch_size || bytes > cf->scratch_size - s->offset)
+                return EMU_BAD_CALL;
+            if (!host && (p->offset > lim || bytes > lim - p->offset))
+                return EMU_BAD_CALL;
+        }
+    }
+    return 0;
+}
+
+/* Call operands: (rets) list, target (function or address register),
+ * (args) list, optional prototype or target list. */
+static int call_ok(const struct mx_program *g, const struct mx_func *f, const struct mx_insn *in, int *slot)
+{
+    static const uint8_t need[4][4] = { { MX_OPD_LIST, MX_OPD_NONE }, { MX_OPD_FUNC, MX_OPD_REG },
+                                        { MX_OPD_LIST, MX_OPD_NONE }, { MX_OPD_NONE, MX_OPD_PROTO, MX_OPD_TARGETS } };
+    /* the front end always writes four slots; the call path reads them all */
+    if (in->nopd != 4) {
+        *slot = in->nopd < 4 ? in->nopd : 4;
+        return in->nopd < 4 ? EMU_BAD_MISSING : EMU_BAD_KIND;
+    }
+    for (int s = 0; s < 4; s++) {
+        const struct mx_operand *o = &in->opd[s];
+        *slot = s;
+        int kind = o->kind;
+        if (kind != need[s][0] && kind != need[s][1] && (s != 3 || kind != need[s][2]))
+            return s == 1 && kind == MX_OPD_NONE ? EMU_BAD_MISSING : EMU_BAD_KIND;
+        if (kind == MX_OPD_NONE) {
+            if (o->count)
+                return EMU_BAD_KIND; /* an absent list has no elements (its count is read) */
+            continue;
+        }
+        if (s == 3 && kind == MX_OPD_TARGETS)
+            continue; /* a .branchtargets name: never read (the target comes from the register) */
+        int bad = operand_ok(g, f, o);
+        if (bad)
+            return s == 0 || s == 2 ? EMU_BAD_CALL : bad;
+        /* list elements are .param variables (bind_insn took their symbol indices) */
+        if (kind == MX_OPD_LIST)
+            for (uint32_t e = 0; e < o->count; e++)
+                if (g->syms[g->vec[o->reg + e].reg].space != MX_SP_PARAM)
+                    return EMU_BAD_CALL;
+    }
+    if (in->opd[1].kind == MX_OPD_FUNC)
+        return emu_call_fits(g, f, in, in->opd[1].reg, slot);
+    /* indirect: h_call_ind checks the callee it finds; here the caller's side */
+    for (int s = 0; s <= 2; s += 2)
+        for (uint32_t e = 0; e < in->opd[s].count; e++) {
+            const struct mx_symbol *sy = &g->syms[g->vec[in->opd[s].reg + e].reg];
+            if (sy->offset > f->scratch_size || sy->size > f->scratch_size - sy->offset) {
+                *slot = s;
+                return EMU_BAD_CALL;
+            }
+        }
+    return 0;
+}
+
+/* Format kinds (isa/opcodes.def) each operand kind may fill. */
+static int kind_fits(char fk, int kind)
+{
+    switch (fk) {
+    case MX_FK_DST: return kind == MX_OPD_REG || kind == MX_OPD_PRED || kind == MX_OPD_SINK || kind == MX_OPD_VEC;
+    case MX_FK_PAIR: return kind == MX_OPD_PRED || kind == MX_OPD_SINK;
+    case MX_FK_SRC:
+        return kind == MX_OPD_REG || kind == MX_OPD_PRED || kind == MX_OPD_IMM || kind == MX_OPD_SREG || kind == MX_OPD_SYM ||
+               kind == MX_OPD_FUNC || kind == MX_OPD_VEC;
+    case MX_FK_PRED: return kind == MX_OPD_PRED || kind == MX_OPD_IMM || kind == MX_OPD_SREG;
+    case MX_FK_MEM: return kind == MX_OPD_ADDR || kind == MX_OPD_TEXADDR;
+    case MX_FK_LABEL: return kind == MX_OPD_LABEL;
+    case MX_FK_TARGETS: return kind == MX_OPD_TARGETS || kind == MX_OPD_LABEL;
+    case MX_FK_INDREG: return kind == MX_OPD_REG || kind == MX_OPD_INDREG || kind == MX_OPD_SINK;
+    default: return 0;
+    }
+}
+
+/* Types and modifiers as the opcode table allows them (isa/opcodes.def:
+ * each type slot from its type set, required slots present, modifiers
+ * only from the opcode's groups), plus the rules the table cannot express
+ * that handlers rely on: the mode modifier that selects what a handler
+ * writes (vote/bar.red write a register or a predicate by it) agrees with
+ * the type the destination operand was checked against. */
+static int types_and_modifiers_ok(const struct mx_insn *in, const struct mx_opinfo *oi)
+{
+    for (int t = 0; t < MX_MAX_TYPES; t++) {
+        int ty = in->type[t];
+        if (t >= oi->ntypes ? ty != MX_T_NONE
+                            : ty == MX_T_NONE ? t < oi->ntypes_req : ty >= MX_T__COUNT || !(oi->typemask[t] >> ty & 1))
+            return 0;
+    }
+    uint8_t allowed[MX_MG__COUNT] = { 0 };
+    for (int g = 0; g < oi->ngroups; g++)
+        allowed[oi->groups[g]] = 1;
+    for (int g = 0; g < MX_MG__COUNT; g++)
+        if (in->mod[g] && (!allowed[g] || in->mod[g] > mx_mg_nvalues(g)))
+            return 0;
+    switch (in->op) {
+    case MX_OP_ATOM: case MX_OP_RED: return in->mod[MX_MG_ATOMOP] != 0;
+    case MX_OP_SETP: return in->mod[MX_MG_CMP] != 0;
+    case MX_OP_SHFL: return in->mod[MX_MG_SHFL] != 0;
+    case MX_OP_VOTE: return in->mod[MX_MG_VOTE] && (in->mod[MX_MG_VOTE] == MX_VOTE_BALLOT) == (in->type[0] != MX_T_PRED);
+    case MX_OP_BAR_RED: case MX_OP_BARRIER_RED:
+        return in->mod[MX_MG_BAROP] && (in->mod[MX_MG_BAROP] == MX_BAROP_POPC) == (in->type[0] != MX_T_PRED);
+    default: return 1;
+    }
+}
+
+/* 0, or why `in` breaks the generic rules; *slot: the operand (-1: none). */
+static int verify(const struct mx_program *g, uint32_t fi, const struct mx_insn *in, int *slot)
+{
+    const struct mx_func *f = &g->funcs[fi];
+    const struct mx_opinfo *oi = mx_opinfo(in->op);
+    *slot = -1;
+    if (!oi || in->nopd > MX_MAX_OPD)
+        return EMU_BAD_OPCODE;
+    if (!types_and_modifiers_ok(in, oi))
+        return EMU_BAD_OPCODE;
+    if (in->guard != MX_NONE && in->guard >= f->npreds)
+        return EMU_BAD_GUARD;
+    if (in->ipdom != MX_NONE && (in->ipdom < f->first || in->ipdom > f->first + f->ninsns))
+        return EMU_BAD_REF; /* the SIMT stack would resume there */
+    for (int s = in->nopd; s < MX_MAX_OPD; s++)
+        if (in->opd[s].kind != MX_OPD_NONE) {
+            *slot = s; /* binders look at in->opd[] */
+            return EMU_BAD_KIND;
+        }
+    if (in->op == MX_OP_CALL)
+        return call_ok(g, f, in, slot);
+    if (in->nopd > oi->nopd) {
+        *slot = oi->nopd;
+        return EMU_BAD_KIND;
+    }
+    unsigned req = 0;
+    for (int s = 0; s < oi->nopd; s++) {
+        const struct mx_operand *o = &in->opd[s];
+        int kind = s < in->nopd ? o->kind : MX_OPD_NONE;
+        char fk = oi->kinds[s];
+        int optional = fk == MX_FK_PAIR || s == oi->optmid || req >= oi->nreq;
+        req += !optional;
+        *slot = s;
+        if (kind == MX_OPD_NONE) {
+            if (!optional)
+                return EMU_BAD_MISSING;
+            continue;
+        }
+        if (!kind_fits(fk, kind) || (kind == MX_OPD_VEC && !takes_vectors(in->op)) ||
+            (kind == MX_OPD_TEXADDR && oi->unit != MX_UNIT_TEX))
+            return EMU_BAD_KIND;
+        /* a predicate slot holds a predicate (or a constant); a value slot never does */
+        int pslot = mx_opd_type(in, s) == MX_T_PRED;
+        if (pslot ? !(kind == MX_OPD_PRED || kind == MX_OPD_IMM || kind == MX_OPD_SINK ||
+                      (kind == MX_OPD_SREG && mx_sreg_type((int)o->reg) == MX_T_PRED))
+                  : kind == MX_OPD_PRED)
+            return EMU_BAD_KIND;
+        /* a written predicate is never negated (bind_insn would fold !p into the slot) */
+        if (kind == MX_OPD_PRED && (o->flags & MX_OPDF_NEG) && (fk == MX_FK_DST || fk == MX_FK_PAIR))
+            return EMU_BAD_KIND;
+        int bad = operand_ok(g, f, o);
+        if (bad)
+            return bad;
+    }
+    *slot = -1;
+    return 0;
+}
+
+int emu_bind_verify(const struct mx_program *g, uint32_t fi, const struct mx_insn *in, struct emu_xinsn *x)
+{
+    pthread_once(&built, build);
+    int slot, why = verify(g, fi, in, &slot);
+    if (!why)
+        return 0;
+    x->fn = emu_bind_invalid(x, (enum emu_bad)why, slot, 0);
+    x->unit = mx_opinfo(in->op) ? mx_opinfo(in->op)->unit : MX_UNIT_CTRL;
+    return -1;
 }
 
 static uint64_t monotonic_ns(void)

@@ -69,10 +69,15 @@ static int h_call_ind(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
             return emu_fault(w, x, MX_EUNSUPPORTED, l, a[l], 0, "unsupported: lanes of one warp call different functions through a pointer");
     }
     uint64_t fi = (t - FUNC_ADDR_BASE) / 16;
-    if (t < FUNC_ADDR_BASE || (t - FUNC_ADDR_BASE) % 16 || fi >= w->k->prog->nfuncs ||
-        (w->k->prog->funcs[fi].flags & (MX_FUNCF_ENTRY | MX_FUNCF_PROTO)))
+    const struct mx_program *g = w->k->prog;
+    if (t < FUNC_ADDR_BASE || (t - FUNC_ADDR_BASE) % 16 || fi >= g->nfuncs ||
+        (g->funcs[fi].flags & (MX_FUNCF_ENTRY | MX_FUNCF_PROTO)))
         return emu_fault(w, x, MX_EILLEGAL, first, t, 0, "indirect call to 0x%llx, which is not a function address",
                          (unsigned long long)t);
+    /* the binder checked the lists against the caller only: now the callee is known */
+    if (emu_call_fits(g, &g->funcs[w->frames[w->nframes - 1].func], x->in, (uint32_t)fi, NULL))
+        return emu_fault(w, x, MX_EILLEGAL, first, t, 0, "indirect call to '%s': the argument or return list does not fit its parameters",
+                         mx_str(g, g->funcs[fi].name));
     return emu_call(w, x, (uint32_t)fi, m);
 }
 

@@ -18,7 +18,6 @@
 #define CA_BITS(a) ((a) & 0xff)          /* integer width of the integer side */
 #define CA_OUT(a) (((a) >> 8) & 0xff)    /* bits written (register width for a signed result) */
 #define CA_SIGNED 0x10000u               /* integer side is signed */
-#define CA_NANHI 0x20000u                /* NaN -> 1 << (bits-1) instead of 0 */
 #define CA_MODE(a) (((a) >> 20) & 7)     /* enum fpr_mode */
 #define CA_FTZ 0x1000000u
 #define CA_SAT 0x2000000u
@@ -118,21 +117,23 @@ FPR_INLINE double rint_mode(double x, int irnd)
 
 /* Opcode: cvt.irnd{.ftz}{.sat}.itype.{f16,bf16,f32,f64} d, a
    Synopsis: d = a rounded to an integer per .irnd, clamped to the range of
-   itype; NaN gives 0, or 1 << (width-1) for an f64 source or 64-bit result */
+   itype (infinities included); NaN gives 0 for every source and result
+   width (PTX ISA, cvt: "In float-to-integer conversion, NaN inputs are
+   converted to 0"), as the GPU does */
 FPR_INLINE int f2i(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m, int k, int irnd)
 {
     const uint64_t *A = SRC(1);
     uint64_t *D = DST(0);
     const unsigned a = x->aux, bits = CA_BITS(a), ob = CA_OUT(a);
     const int sgn = !!(a & CA_SIGNED), ftz = !!(a & CA_FTZ);
-    const uint64_t umax = bits >= 64 ? ~0ull : (1ull << bits) - 1, nanv = (a & CA_NANHI) ? 1ull << (bits - 1) : 0;
+    const uint64_t umax = bits >= 64 ? ~0ull : (1ull << bits) - 1;
     const double lim = ldexp(1.0, (int)bits - sgn); /* first value above the range */
     const int64_t hi = (int64_t)(umax >> 1), lo = -hi - 1;
     FOR_LANES(m, {
         double v = fsrc(A[l], k, ftz);
         uint64_t r;
         if (v != v) {
-            r = nanv;
+            r = 0;
         } else {
             double t = rint_mode(v, irnd);
             if (sgn)
@@ -490,8 +491,7 @@ static emu_fn bind_cvt(const struct mx_insn *in, struct emu_xinsn *x)
             r = MX_IRND_RZI; /* PTX requires a rounding; C's truncation if none was written */
         if (relu || satf)
             return NULL;
-        x->aux = db | (ds ? out_bits(in, db) : db) << 8 | (ds ? CA_SIGNED : 0) |
-                 ((sk == K_F64 || db == 64) ? CA_NANHI : 0) | fl;
+        x->aux = db | (ds ? out_bits(in, db) : db) << 8 | (ds ? CA_SIGNED : 0) | fl;
         return t_f2i[sk][r - MX_IRND_RNI];
     }
 

@@ -282,11 +282,27 @@ FPR_INLINE float rcp_approx(float a)
     return fpr_f32(fpr_ftz32(fpr_b32(r)));
 }
 
+/* div.approx.f32 is a * (1/b) through the reciprocal unit, so |b| > 2^126
+ * gives a zero reciprocal and a zero quotient (NaN for an infinite a), as
+ * the PTX ISA documents.  Without .ftz "subnormal numbers are supported"
+ * (PTX ISA, div): a subnormal divisor is not a zero, its reciprocal (up to
+ * 2^149, past the f32 range) is formed in double and the quotient rounded
+ * once to f32, within the 2-ulp bound.  (The GPU's fmodf, whose fast path
+ * divides by a subnormal y with div.approx.f32, depends on it.)  With .ftz
+ * the caller has flushed b to zero: the quotient is infinite. */
+FPR_INLINE float div_approx(float a, float b)
+{
+    if (b != 0.0f && __builtin_fabsf(b) < 0x1p-126f)
+        return (float)((double)a * (1.0 / (double)b));
+    return a * rcp_approx(b);
+}
+
 /* Opcode: {rcp,sqrt,rsqrt,sin,cos,lg2,ex2}.approx{.ftz}.f32 d, a; tanh.approx.f32 d, a;
            div.approx{.ftz}.f32 d, a, b; div.full{.ftz}.f32 d, a, b
    Synopsis: d = f(a) within the documented error bound: the correctly
    rounded value of f (computed in double), except rcp.approx/div.approx,
-   which flush like the hardware reciprocal unit (see rcp_approx). */
+   which flush like the hardware reciprocal unit (see rcp_approx and
+   div_approx). */
 FPR_INLINE int f32_approx(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m, int op, int ftz)
 {
     const uint64_t *A = SRC(1), *B = (op == AP_DIV || op == AP_DIVFULL) ? SRC(2) : A;
@@ -303,7 +319,7 @@ FPR_INLINE int f32_approx(struct emu_warp *w, const struct emu_xinsn *x, uint32_
         case AP_LG2: r = (float)log2((double)fa); break;
         case AP_EX2: r = (float)exp2((double)fa); break;
         case AP_TANH: r = (float)tanh((double)fa); break;
-        case AP_DIV: r = fa * rcp_approx(fpr_f32(f32_in(B[l], ftz))); break;
+        case AP_DIV: r = div_approx(fa, fpr_f32(f32_in(B[l], ftz))); break;
         default: {
             float fb = fpr_f32(f32_in(B[l], ftz));
             r = fa / fb;

@@ -266,15 +266,29 @@ static int h_st(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     return EX_NEXT;
 }
 
+/* The shapes h_ld/h_st rely on: an [address] operand; data that is one
+ * register (ld: or '_'; st: or a value) without .vN, and a vector of
+ * exactly N elements with it (elements were checked by emu_bind_verify). */
 static emu_fn bind_ld(const struct mx_insn *in, struct emu_xinsn *x)
 {
-    int t = in->type[0];
+    int t = in->type[0], st = in->op == MX_OP_ST, ds = st ? 1 : 0, as = st ? 0 : 1;
+    unsigned nv = in->mod[MX_MG_VEC] ? 2u << (in->mod[MX_MG_VEC] - 1) : 1;
     x->size = (uint8_t)mx_type_size(t);
     x->flags |= mx_type_is_signed(t) ? 1 : 0;
-    x->aux2 = in->mod[MX_MG_VEC] ? 2u << (in->mod[MX_MG_VEC] - 1) : 1;
+    x->aux2 = nv;
     if (x->size > 8)
         return NULL; /* .b128 */
-    if (in->op == MX_OP_ST)
+    if (x->size != 1 && x->size != 2 && x->size != 4 && x->size != 8)
+        return emu_bind_invalid(x, EMU_BAD_OPCODE, -1, 0); /* no data type */
+    if (in->nopd < 2 || in->opd[as].kind != MX_OPD_ADDR)
+        return emu_bind_invalid(x, EMU_BAD_KIND, as, 0);
+    const struct mx_operand *d = &in->opd[ds];
+    if (nv > 1 && (d->kind != MX_OPD_VEC || d->count != nv))
+        return emu_bind_invalid(x, EMU_BAD_VEC, ds, nv);
+    if (nv == 1 && !(d->kind == MX_OPD_REG || (st ? d->kind == MX_OPD_IMM || d->kind == MX_OPD_SREG || d->kind == MX_OPD_SYM
+                                                  : d->kind == MX_OPD_SINK)))
+        return emu_bind_invalid(x, EMU_BAD_KIND, ds, 0);
+    if (st)
         return h_st;
     int sem = in->mod[MX_MG_SEM];
     return sem == MX_SEM_VOLATILE || sem == MX_SEM_RELAXED || sem == MX_SEM_ACQUIRE ? h_ld_strong : h_ld;
@@ -429,6 +443,13 @@ static emu_fn bind_atom(const struct mx_insn *in, struct emu_xinsn *x)
     x->size = (uint8_t)mx_type_size(in->type[0]);
     if (in->mod[MX_MG_VEC] || (x->size != 4 && x->size != 8))
         return NULL;
+    /* h_atom reads one register or value per operand and an [address] */
+    int ai = in->op == MX_OP_RED ? 0 : 1;
+    if (in->opd[ai].kind != MX_OPD_ADDR)
+        return emu_bind_invalid(x, EMU_BAD_KIND, ai, 0);
+    for (int s = 0; s < in->nopd; s++)
+        if (in->opd[s].kind == MX_OPD_VEC)
+            return emu_bind_invalid(x, EMU_BAD_KIND, s, 0);
     if ((in->type[0] == MX_T_F32 || in->type[0] == MX_T_F64) && in->mod[MX_MG_ATOMOP] != MX_ATOMOP_ADD &&
         in->mod[MX_MG_ATOMOP] != MX_ATOMOP_EXCH)
         return NULL;

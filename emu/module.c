@@ -302,10 +302,13 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
     struct emu_xinsn *x = &k->x[ii];
     memset(x, 0, sizeof *x);
     x->in = in;
-    x->guard = in->guard == MX_NONE ? REF_NONE : (in->guard | (in->guard_neg ? REF_NEG : 0));
-    int special = 0;
+    x->guard = REF_NONE;
     for (int s = 0; s < MX_MAX_OPD; s++)
         x->r[s] = REF_NONE;
+    if (emu_bind_verify(g, fi, in, x))
+        return; /* malformed: bound to the "invalid instruction" trap */
+    x->guard = in->guard == MX_NONE ? REF_NONE : (in->guard | (in->guard_neg ? REF_NEG : 0));
+    int special = 0;
     for (int s = 0; s < in->nopd; s++) {
         const struct mx_operand *o = &in->opd[s];
         switch (o->kind) {
@@ -317,8 +320,15 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
             else
                 x->r[s] = const_row(b, (uint64_t)o->imm);
             break;
+        case MX_OPD_SINK:
+            /* '_': a value destination writes a scratch row; a predicate one stays REF_NONE (PDST skips it) */
+            if (mx_opd_type(in, s) != MX_T_PRED)
+                x->r[s] = f->nregs + sreg_row(k, SS_SINK);
+            break;
         case MX_OPD_SREG:
-            if (is_dyn_sreg((int)o->reg)) {
+            if (mx_opd_type(in, s) == MX_T_PRED)
+                x->r[s] = REF_CONST | 0; /* %is_explicit_cluster: false (one CTA per cluster, none explicit) */
+            else if (is_dyn_sreg((int)o->reg)) {
                 special = 1; /* mov from %clock etc. */
                 x->aux2 = o->reg;
                 x->r[s] = f->nregs + sreg_row(k, SS_ZERO);
@@ -381,6 +391,7 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
                 case MX_OPD_SREG:
                     v = f->nregs + sreg_row(k, sreg_slot((int)eo->reg, (int)eo->imm));
                     break;
+                case MX_OPD_SINK: v = f->nregs + sreg_row(k, SS_SINK); break;
                 default: v = REF_NONE; break;
                 }
                 push_vref(b, v);

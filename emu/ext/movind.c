@@ -50,6 +50,8 @@ static emu_fn bind_movind(const struct mx_insn *in, struct emu_xinsn *x)
 {
     int wr = in->opd[0].kind == MX_OPD_INDREG;
     const struct mx_operand *ind = &in->opd[wr ? 0 : 1];
+    if (ind->kind != MX_OPD_INDREG || in->opd[wr ? 1 : 0].kind == MX_OPD_INDREG)
+        return emu_bind_invalid(x, EMU_BAD_KIND, wr ? 1 : 0, 0); /* exactly one side is %range[%i] */
     x->aux = ind->sym;                      /* range length */
     x->aux2 = (uint32_t)ind->imm;           /* index register slot */
     x->flags = (ind->flags & MX_OPDF_BASE32) ? 1 : 0;

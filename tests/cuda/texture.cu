@@ -2,8 +2,13 @@
  * tex1Dfetch<float> / <int> on linear memory (out of range reads 0);
  * tex1D<float> on a 1D cudaArray with linear filtering; tex2D<float> on a
  * 2D cudaArray with point and linear filtering (clamp and border),
- * normalized coordinates with wrap (point and linear), and unsigned char
- * read as normalized float (point and linear).  Checked bit for bit against
+ * normalized coordinates with wrap and with mirror (point and linear, 1D
+ * and 2D: CUDA allows both only with normalized coordinates), and
+ * unsigned char read as normalized float (point and linear).  Mirror is
+ * the guide's formula: x becomes frac(x) where floor(x) is even and
+ * 1 - frac(x) where it is odd; texel indices past an edge (the linear
+ * filter's neighbours, x = 1.0 after an odd floor) reflect back into the
+ * texture (-1 -> 0, N -> N-1, period 2N).  Checked bit for bit against
  * a host model of the fetch rules of the CUDA programming guide ("Texture
  * Fetching": x_B = x - 0.5, weights in 9-bit fixed point with 8 fractional
  * bits).  Also the array API: channel descriptors, cudaArrayGetInfo,
@@ -55,6 +60,11 @@ static int address(int i, int n, int mode)
         i %= n;
         return i < 0 ? i + n : i;
     }
+    if (mode == A_MIRROR) { /* 0 .. n-1, n-1 .. 0, 0 .. n-1, ... */
+        int p = i % (2 * n);
+        p = p < 0 ? p + 2 * n : p;
+        return p < n ? p : 2 * n - 1 - p;
+    }
     if (mode == A_BORDER)
         return i < 0 || i >= n ? -1 : i;
     return i < 0 ? 0 : i >= n ? n - 1 : i;
@@ -72,12 +82,15 @@ static float model_fetch(const struct model *m, float x, float y)
     int mode = m->mode;
     for (int d = 0; d < m->dims; d++) {
         if (m->norm) {
+            float fl = floorf(u[d]);
             if (mode == A_WRAP)
-                u[d] = u[d] - floorf(u[d]);
+                u[d] = u[d] - fl;
+            else if (mode == A_MIRROR)
+                u[d] = ((long)fl & 1) ? 1.0f - (u[d] - fl) : u[d] - fl;
             u[d] *= (float)n[d];
         }
     }
-    if (!m->norm && mode == A_WRAP)
+    if (!m->norm && (mode == A_WRAP || mode == A_MIRROR))
         mode = A_CLAMP;
     if (!m->linear) {
         int i = address((int)floorf(u[0]), n[0], mode);
@@ -223,6 +236,8 @@ int main(void)
         hxn[k] = (float)((seed >> 8) % 8192) / 2048.0f - 1.5f; /* [-1.5, 2.5) */
         seed = seed * 1103515245u + 12345u;
         hyn[k] = (float)((seed >> 8) % 8192) / 2048.0f - 1.5f;
+        if (k % 16 == 1) /* integers and halves: floor(x) odd with frac 0 mirrors to 1.0 */
+            hxn[k] = (float)(k / 16 % 9) * 0.5f - 1.5f, hyn[k] = (float)(k / 16 % 7) * 0.5f - 1.0f;
     }
     float *dx, *dy, *dxn, *dyn, *dout;
     CK(cudaMalloc(&dx, sizeof hx));
@@ -248,6 +263,11 @@ int main(void)
         { "2D uchar normalized-float point", au, 2, 0, 0, cudaAddressModeClamp, 1 },
         { "2D uchar normalized-float linear wrap", au, 2, 1, 1, cudaAddressModeWrap, 1 },
         { "1D float linear clamp", a1, 1, 1, 0, cudaAddressModeClamp, 0 },
+        { "2D float point normalized mirror", af, 2, 0, 1, cudaAddressModeMirror, 0 },
+        { "2D float linear normalized mirror", af, 2, 1, 1, cudaAddressModeMirror, 0 },
+        { "1D float point normalized mirror", a1, 1, 0, 1, cudaAddressModeMirror, 0 },
+        { "1D float linear normalized mirror", a1, 1, 1, 1, cudaAddressModeMirror, 0 },
+        { "2D uchar normalized-float linear mirror", au, 2, 1, 1, cudaAddressModeMirror, 1 },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const struct cas *k = &cases[c];

@@ -1,5 +1,5 @@
 /* tests/emu/test_core_mem.c — emu-core: ld/st of every width and vector
- * shape, kernel parameters, module variables with initialisers (addresses of
+ * shape, sign extension on the per-lane paths, kernel parameters, module variables with initialisers (addresses of
  * other variables included), generic addressing with the nvcc local-depot
  * pattern, isspacep, dynamic shared memory, shared memory of a called
  * function (kernels in ptx/mem.ptx). */
@@ -69,6 +69,84 @@ MX_TEST(mem_every_scalar_width_and_sign_extension)
         w[15] = (uint32_t)((uint16_t)s16 | (uint32_t)s8_16 << 16);
     }
     assert_u64_array(got, want, N * 16);
+    ct_close(&c);
+}
+
+/* Narrow loads take a per-lane path (emu_mem_lane or the .param buffer)
+ * wherever the warp-wide fast path does not apply: .local, .const, kernel
+ * .param through a register address, generic addresses of .local, a warp
+ * whose global accesses straddle a device page, vectors.
+ * Each must sign-extend .s8/.s16/.s32 (to the register width: u32 slots
+ * for 32-bit registers, u64 for 64-bit ones) and zero-extend .u8/.u16 of
+ * values with the high bit set.  Reference: C's integer conversions of the
+ * pattern bytes (kernel "subword", which documents the slots). */
+MX_TEST(mem_narrow_loads_sign_extend_on_per_lane_paths)
+{
+    struct ct c;
+    ct_open_file(&c, "mem.ptx");
+    uint64_t pa, psize;
+    assert_int_equal(emu_module_symbol(c.mod, "sxpat", &pa, &psize), MX_OK);
+    assert_int_equal(psize, 32);
+    uint8_t pat[32];
+    ct_read(&c, pat, pa, sizeof pat);
+    /* the pattern must hold negative and non-negative bytes, halfwords and words */
+    int neg[3] = { 0 }, pos[3] = { 0 };
+    for (int i = 0; i < 32; i++) {
+        neg[0] += pat[i] >> 7;
+        neg[1] += (i & 1) && (pat[i] >> 7);
+        neg[2] += (i & 3) == 3 && (pat[i] >> 7);
+    }
+    pos[0] = 32 - neg[0], pos[1] = 16 - neg[1], pos[2] = 8 - neg[2];
+    for (int k = 0; k < 3; k++)
+        assert_true(neg[k] >= 2 && pos[k] >= 2);
+    assert_true(pat[7] >> 7 || pat[15] >> 7); /* an odd word is negative (second element of ld.v2.s32) */
+
+    /* the straddling copy: 128 bytes (the pattern 4 times) centred on a page boundary */
+    uint64_t big = ct_alloc(&c, 3u << 16, NULL);
+    uint64_t boundary = ((big - 0x0000700000000000ull + 0xffff) & ~0xffffull) + 0x0000700000000000ull;
+    if (boundary - big < 64)
+        boundary += 0x10000;
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(emu_memcpy_htod(c.dev, boundary - 64 + 32 * k, pat, 32), MX_OK);
+    enum { N = 32 };
+    uint64_t in = ct_alloc(&c, 32, pat), out = ct_alloc(&c, N * 512, NULL);
+    ct_run(&c, "subword", D3(1, 1, 1), D3(N, 1, 1), 0, 4, in, out, boundary - 64, (uint64_t)(uintptr_t)pat);
+    uint64_t got[N * 64], want[N * 64];
+    ct_read(&c, got, out, sizeof got);
+    memset(want, 0, sizeof want);
+    for (int l = 0; l < N; l++) {
+        uint64_t *w = want + 64 * l;
+        /* the seven loads of one path from byte b, halfword h and word wd of the pattern */
+#define SEVEN(slot, b, h, wd)                                                                      \
+        do {                                                                                       \
+            int8_t s8 = (int8_t)pat[b];                                                            \
+            int16_t s16 = LD(int16_t, pat + 2 * (h));                                              \
+            int32_t s32 = LD(int32_t, pat + 4 * (wd));                                             \
+            w[(slot) + 0] = (uint32_t)(int32_t)s8;                                                 \
+            w[(slot) + 1] = (uint64_t)(int64_t)s8;                                                 \
+            w[(slot) + 2] = pat[b];                                                                \
+            w[(slot) + 3] = (uint32_t)(int32_t)s16;                                                \
+            w[(slot) + 4] = (uint64_t)(int64_t)s16;                                                \
+            w[(slot) + 5] = (uint16_t)s16;                                                         \
+            w[(slot) + 6] = (uint64_t)(int64_t)s32;                                                \
+        } while (0)
+        SEVEN(0, l % 32, l % 16, l % 8);         /* .local */
+        SEVEN(7, l % 32, l % 16, l % 8);         /* .const */
+        SEVEN(14, l % 32, l % 16, l % 8);        /* kernel .param */
+        SEVEN(21, l % 32, l % 16, l % 8);        /* generic .local */
+        SEVEN(28, (16 + l) % 32, l % 16, l % 8); /* global, straddling */
+#undef SEVEN
+        int b = 2 * (l % 16), h = 2 * (l % 8), d = 2 * (l % 4);
+        w[35] = (uint32_t)(int32_t)(int8_t)pat[b];
+        w[36] = (uint32_t)(int32_t)(int8_t)pat[b + 1];
+        w[37] = pat[b];
+        w[38] = pat[b + 1];
+        w[39] = (uint32_t)(int32_t)LD(int16_t, pat + 2 * h);
+        w[40] = (uint32_t)(int32_t)LD(int16_t, pat + 2 * h + 2);
+        w[41] = (uint64_t)(int64_t)LD(int32_t, pat + 4 * d);
+        w[42] = (uint64_t)(int64_t)LD(int32_t, pat + 4 * d + 4);
+    }
+    assert_u64_array(got, want, N * 64);
     ct_close(&c);
 }
 

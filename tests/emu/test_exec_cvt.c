@@ -171,7 +171,8 @@ static void float_inputs(struct buf *b, int k)
     static const double around[] = { 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 127.5, 128.5, -128.5, 255.5, 256.0, 65535.5,
                                      65536.0, 32767.5, -32768.5, 2147483647.0, 2147483648.0, -2147483648.0,
                                      -2147483649.0, 4294967295.0, 4294967296.0, 9223372036854775807.0,
-                                     -9223372036854775808.0, 18446744073709551615.0, 0.49999999999999994, 1e-300 };
+                                     -9223372036854775808.0, 18446744073709551615.0, 0.49999999999999994, 1e-300,
+                                     -1.0, 127.0, 128.0, -129.0, -32769.0, 32768.0, 65536.5, -4294967296.0 };
     for (size_t i = 0; i < sizeof around / sizeof around[0]; i++)
         for (int s = -2; s <= 2; s++) {
             if (k == S_F32) {
@@ -211,8 +212,8 @@ MX_TEST(cvt_float_to_int_all_roundings)
                     for (size_t i = 0; i < b.n; i++) {
                         f128 x = fval(b.a[i], k, ftz);
                         __int128 v;
-                        if (x != x) /* PTX: 0, or 1 << (width-1) for an f64 source or a 64-bit result */
-                            v = (k == S_F64 || dt->bits == 64) ? (__int128)1 << (dt->bits - 1) : 0;
+                        if (x != x) /* PTX ISA, cvt: "In float-to-integer conversion, NaN inputs are converted to 0" */
+                            v = 0;
                         else {
                             v = q_rint(x, r);
                             v = v < imin(dt) ? imin(dt) : v > imax(dt) ? imax(dt) : v;
@@ -613,10 +614,19 @@ MX_TEST(cvt_known_cases)
         { "cvt.rna.tf32.f32", "b32", "f32", 0x3f801000, 0x3f802000 },      /* tie away from zero */
         { "cvt.rn.tf32.f32", "b32", "f32", 0x3f801000, 0x3f800000 },
         { "cvt.rna.satfinite.tf32.f32", "b32", "f32", 0x7f7fffff, 0x7f7fe000 },
-        { "cvt.rzi.s32.f32", "s32", "f32", 0x7fc00000, 0 },                /* NaN -> 0 */
-        { "cvt.rzi.s64.f32", "s64", "f32", 0x7fc00000, 0x8000000000000000ull }, /* 64-bit result: 1 << 63 */
-        { "cvt.rzi.u32.f64", "u32", "f64", 0x7ff8000000000000ull, 0x80000000 }, /* f64 source: 1 << 31 */
-        { "cvt.rzi.u8.f64", "u16", "f64", 0x7ff8000000000000ull, 0x80 },
+        { "cvt.rzi.s32.f32", "s32", "f32", 0x7fc00000, 0 },                /* NaN -> 0 (PTX ISA, as the GPU) */
+        { "cvt.rzi.s64.f32", "s64", "f32", 0x7fc00000, 0 },                /* also for a 64-bit result */
+        { "cvt.rzi.s64.f64", "s64", "f64", 0xfff8000000000001ull, 0 },     /* and an f64 source */
+        { "cvt.rni.u64.f64", "u64", "f64", 0x7ff0000000000001ull, 0 },     /* signalling NaN */
+        { "cvt.rzi.u32.f64", "u32", "f64", 0x7ff8000000000000ull, 0 },
+        { "cvt.rzi.u8.f64", "u16", "f64", 0x7ff8000000000000ull, 0 },
+        { "cvt.rmi.s16.f16", "s16", "b16", 0x7e00, 0 },
+        { "cvt.rpi.u64.bf16", "u64", "b16", 0xffc1, 0 },
+        { "cvt.rzi.s64.f32", "s64", "f32", 0xff800000, 0x8000000000000000ull }, /* -inf saturates */
+        { "cvt.rzi.s64.f64", "s64", "f64", 0x43e0000000000000ull, 0x7fffffffffffffffull }, /* 2^63 saturates */
+        { "cvt.rzi.u64.f32", "u64", "f32", 0x5f800000, 0xffffffffffffffffull }, /* 2^64 saturates */
+        { "cvt.rzi.u64.f64", "u64", "f64", 0x43efffffffffffffull, 0xfffffffffffff800ull }, /* just below 2^64 */
+        { "cvt.rmi.u64.f32", "u64", "f32", 0x80000000, 0 },                /* -0.0 -> 0 */
         { "cvt.rni.s32.f32", "s32", "f32", 0x40200000, 2 },                /* 2.5 -> 2 */
         { "cvt.rni.s32.f32", "s32", "f32", 0x40600000, 4 },                /* 3.5 -> 4 */
         { "cvt.rni.s32.f32", "s32", "f32", 0xc0200000, 0xfffffffeu },      /* -2.5 -> -2 */

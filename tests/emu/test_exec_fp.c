@@ -1222,3 +1222,59 @@ MX_TEST(direct_mode_and_rounding_restored)
     vec_free(&v);
     fpt_mode = saved;
 }
+
+/* Regression (fmodf(FLT_MIN, 2^-149) gave inf, tests/emu/test_regress_fmodf.c):
+ * without .ftz div.approx.f32 supports subnormal numbers (PTX ISA, div), so a
+ * subnormal divisor is not a zero: the quotient is a/b within the
+ * documented 2 ulp; exact where a/b is a power of two.  With .ftz the
+ * divisor is flushed to a zero of its sign: the quotient is infinite. */
+MX_TEST(approx_div_subnormal_divisor)
+{
+    struct {
+        uint32_t a, b, want;
+    } k[] = {
+        { 0x00800000, 0x00000001, 0x4b000000 }, /* 2^-126 / 2^-149 = 2^23 */
+        { 0x80800000, 0x00000001, 0xcb000000 },
+        { 0x00000200, 0x00000001, 0x44000000 }, /* subnormal / subnormal: 2^9 */
+        { 0x3f800000, 0x00400000, 0x7f000000 }, /* 1 / 2^-127 = 2^127 */
+        { 0x3f800000, 0x00000001, 0x7f800000 }, /* 2^149: overflows to inf */
+        { 0x00000000, 0x80000003, 0x80000000 }, /* 0 / -subnormal = -0 */
+        { 0x7f800000, 0x00000001, 0x7f800000 },
+    };
+    struct fpt_op o = { "div.approx.f32", "f32", "f32", "f32" };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        uint64_t a = k[i].a, b = k[i].b, d = 0;
+        fpt_run(&o, 1, &a, &b, NULL, &d);
+        if (d != k[i].want)
+            fail_msg("div.approx.f32(%08x, %08x): got %08llx want %08x", k[i].a, k[i].b, (unsigned long long)d, k[i].want);
+    }
+    /* random subnormal divisors, dividends that keep the quotient normal */
+    enum { N = 4000 };
+    uint64_t *a = malloc(N * 8), *b = malloc(N * 8), *d = malloc(N * 8);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(d);
+    for (int i = 0; i < N; i++) {
+        uint32_t bb = (uint32_t)fpt_rand() & 0x807fffffu;
+        b[i] = bb ? bb : 1;
+        int e = 1 + (int)(fpt_rand() % 100); /* biased exponent of a: quotient below 2^100 */
+        a[i] = ((uint32_t)fpt_rand() & 0x807fffffu) | (uint32_t)e << 23;
+    }
+    fpt_run(&o, N, a, b, NULL, d);
+    for (int i = 0; i < N; i++) {
+        long double q = (long double)fpr_f32((uint32_t)a[i]) / (long double)fpr_f32((uint32_t)b[i]);
+        long double err = fabsl((long double)fpr_f32((uint32_t)d[i]) - q) / ulp32(q);
+        if (!(err <= 2.0L))
+            fail_msg("div.approx.f32(%08llx, %08llx) = %08llx: %.2Lf ulp from a/b", (unsigned long long)a[i],
+                     (unsigned long long)b[i], (unsigned long long)d[i], err);
+    }
+    /* .ftz: the subnormal divisor is a zero of its sign */
+    struct fpt_op oz = { "div.approx.ftz.f32", "f32", "f32", "f32" };
+    uint64_t za[2] = { 0x3f800000, 0x3f800000 }, zb[2] = { 0x00000001, 0x807fffff }, zd[2];
+    fpt_run(&oz, 2, za, zb, NULL, zd);
+    assert_int_equal(zd[0], 0x7f800000);
+    assert_int_equal(zd[1], 0xff800000);
+    free(a);
+    free(b);
+    free(d);
+}
