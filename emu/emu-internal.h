@@ -76,6 +76,11 @@ struct emu_xinsn {
     uint8_t unit;                 /* enum mx_unit of the opcode (statistics) */
 };
 
+/* emu_xinsn.flags of memory operands, set by the binder (module.c) for the
+ * memory handlers (exec_mem.c); the low bits are the handlers' own. */
+#define XF_BASE32 0x40      /* the address register holds 32 bits: [reg+imm] wraps at 2^32 */
+#define XF_LOCAL_FRAME 0x80 /* [local_sym+off]: add the frame's local base */
+
 enum emu_space { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONST, SP_PARAM_KERNEL,
                  SP_PARAM_FUNC, SP_PARAM_RET, SP_PARAM_SCRATCH };
 

@@ -3,8 +3,6 @@
  * emu_mem_lane(), which bounds-checks it and resolves generic addresses. */
 #include "emu/interp.h"
 
-#define XF_LOCAL_FRAME 0x80 /* set by the binder: [local_sym+off] needs the frame's local base */
-#define XF_BASE32 0x40      /* set by the binder: the address register is 32-bit */
 
 static inline uint64_t lane_addr(const struct emu_warp *w, const struct emu_xinsn *x, const uint64_t *base, int l)
 {

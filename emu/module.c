@@ -351,7 +351,7 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
             x->r[s] = o->reg != MX_NONE ? o->reg : const_row(b, 0);
             x->off = o->imm;
             if (o->flags & MX_OPDF_BASE32)
-                x->flags |= 0x40; /* XF_BASE32: the address register holds 32 bits */
+                x->flags |= XF_BASE32;
             int sp = in->mod[MX_MG_SPACE];
             x->space = sp == MX_SPACE_GLOBAL ? SP_GLOBAL : sp == MX_SPACE_SHARED || sp == MX_SPACE_SHARED_CTA ? SP_SHARED
                      : sp == MX_SPACE_LOCAL ? SP_LOCAL : sp == MX_SPACE_CONST ? SP_CONST
@@ -365,7 +365,7 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
                     x->off += (int64_t)sy->offset;
                 } else if (ss == SP_LOCAL) {
                     x->off += (int64_t)sy->offset;
-                    x->flags |= 0x80; /* XF_LOCAL_FRAME: add the frame's local base */
+                    x->flags |= XF_LOCAL_FRAME;
                     if (x->space == SP_GENERIC)
                         x->space = SP_LOCAL;
                 } else {
