@@ -41,7 +41,7 @@ static FILE *devnull;
  * a log shows the harness really runs kernels. */
 static void print_counts(void)
 {
-    if (fk_quiet_exit)
+    if (fk_quiet_exit || !fk_counts.inputs) /* a fork-mode parent runs nothing itself */
         return;
     fprintf(stderr, "fuzz_kernel: %llu inputs, %llu parsed, %llu loaded, %llu launches (%llu completed, %llu watchdog), "
             "%llu warp instructions\n", (unsigned long long)fk_counts.inputs, (unsigned long long)fk_counts.parsed,
