@@ -99,8 +99,8 @@ static inline uint8_t *warp_span(struct emu_warp *w, const struct emu_xinsn *x, 
         *lo_out = lo;
         return sh + lo;
     }
-    if (lo < MEM_GLOBAL_BASE)
-        return NULL;
+    if (lo < MEM_GLOBAL_BASE || hi > UINT64_MAX - size)
+        return NULL; /* the per-lane path reports it (an address that wraps is in no allocation) */
     hi += size;
     if (((lo - MEM_GLOBAL_BASE) >> PAGE_SHIFT) != ((hi - 1 - MEM_GLOBAL_BASE) >> PAGE_SHIFT))
         return NULL;

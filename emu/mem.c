@@ -206,7 +206,8 @@ static int alloc_find_locked(struct emu_device *d, uint64_t addr, uint64_t size)
     if (!lo)
         return -1;
     const struct emu_alloc *a = emu_alloc_at(d, d->sorted[lo - 1]);
-    if (addr >= a->base && addr + size <= a->base + a->size && a->live)
+    /* in [base, base + size) without wrapping: [0xfff...8, +8) is no allocation */
+    if (addr >= a->base && size <= a->size && addr - a->base <= a->size - size && a->live)
         return (int)d->sorted[lo - 1];
     return -1;
 }

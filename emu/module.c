@@ -362,14 +362,14 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
                 int ss = sym_space(sy);
                 if (ss >= SP_PARAM_KERNEL) {
                     x->space = (uint8_t)ss;
-                    x->off += (int64_t)sy->offset;
+                    x->off = (int64_t)((uint64_t)x->off + sy->offset); /* wraps like the address it feeds, never signed overflow */
                 } else if (ss == SP_LOCAL) {
-                    x->off += (int64_t)sy->offset;
+                    x->off = (int64_t)((uint64_t)x->off + sy->offset); /* wraps like the address it feeds, never signed overflow */
                     x->flags |= XF_LOCAL_FRAME;
                     if (x->space == SP_GENERIC)
                         x->space = SP_LOCAL;
                 } else {
-                    x->off += (int64_t)sym_value(k, o->sym);
+                    x->off = (int64_t)((uint64_t)x->off + sym_value(k, o->sym));
                     if (x->space == SP_GENERIC)
                         x->space = (uint8_t)ss;
                 }

@@ -412,3 +412,29 @@ MX_TEST(fault_indirect_call_divergent_targets_unsupported)
     assert_module_fine(&c);
     ct_close(&c);
 }
+
+/* Addresses whose end wraps past 2^64 are in no allocation: a clean fault
+ * (warp-wide and per-lane paths), never a host crash; host copies to such an
+ * address are refused.  Parameter offsets that overflow int64 are out of the
+ * parameter space.  (Found by tests/fuzz/fuzz_kernel.) */
+MX_TEST(fault_address_wrapping_past_2_64)
+{
+    struct ct c;
+    ct_open_file(&c, "fault.ptx");
+    uint64_t buf = ct_alloc(&c, 256, NULL);
+    assert_int_equal(ct_launch(&c, "wrap_warp", D3(1, 1, 1), D3(32, 1, 1), 0, 1, buf), MX_EMEMFAULT);
+    ct_assert_fault(&c, MX_EMEMFAULT, "wrap_warp", D3(0, 0, 0), D3(0, 0, 0), ct_line_of(c.src, "@WRAPW"),
+                    "Invalid __global__ write of size 8 bytes at 0xfffffffffffffff8");
+    assert_int_equal(ct_launch(&c, "wrap_lane", D3(1, 1, 1), D3(32, 1, 1), 0, 1, buf), MX_EMEMFAULT);
+    ct_assert_fault(&c, MX_EMEMFAULT, "wrap_lane", D3(0, 0, 0), D3(0, 0, 0), ct_line_of(c.src, "@WRAPL"),
+                    "Invalid __global__ read of size 8 bytes at 0xfffffffffffffff8");
+    uint8_t host[16] = { 0 };
+    assert_int_equal(emu_memcpy_htod(c.dev, 0xfffffffffffffff8ull, host, 8), MX_EINVAL);
+    assert_int_equal(emu_memcpy_dtoh(c.dev, host, 0xfffffffffffffff8ull, 8), MX_EINVAL);
+    assert_int_equal(emu_memcpy_htod(c.dev, buf + 248, host, 16), MX_EINVAL); /* past the end, no wrap */
+    assert_int_equal(ct_launch(&c, "param_ovf", D3(1, 1, 1), D3(32, 1, 1), 0, 2, (uint64_t)1, (uint64_t)2), MX_EMEMFAULT);
+    assert_int_equal(c.fault.line, ct_line_of(c.src, "@POVF"));
+    assert_contains(c.fault.message, "outside the 8-byte parameter space");
+    assert_module_fine(&c);
+    ct_close(&c);
+}
