@@ -664,6 +664,8 @@ static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint3
     n = 0;
     for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
         struct emu_sm *sm = &d->sms[i];
+        if (!sm->nwaits)
+            continue; /* (sm->waits may still be NULL) */
         memcpy(all + n, sm->waits, sm->nwaits * sizeof *all);
         n += sm->nwaits;
         sm->nwaits = 0;
