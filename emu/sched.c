@@ -397,6 +397,8 @@ static int occupancy_check(const struct emu_device *d, const struct emu_kernel *
 static void warp_init_sregs(struct emu_warp *w, const struct emu_launch *l, struct emu_cta *c, uint32_t nregs)
 {
     /* only the rows the kernel reads: a CTA's start touches little memory */
+    if (!w->k->nsregs)
+        return; /* (a kernel without registers has no register file at all) */
     uint64_t *r = w->regs + (size_t)nregs * WARP;
     uint32_t t0 = w->warp_id * WARP, bx = l->block[0], bxy = l->block[0] * l->block[1];
     const struct emu_config *cfg = &c->grid->dev->cfg;
