@@ -97,6 +97,7 @@ struct parser {
     /* current function */
     int32_t fn;
     struct plabel *labels; uint32_t nlabels, labels_cap;
+    uint32_t *lhash; uint32_t lhcap; /* open-addressing index of labels: slot -> labels[] index + 1, 0 empty */
     struct fixup *fix; uint32_t nfix, fix_cap;
     uint16_t loc_file; uint32_t loc_line;
 
@@ -1043,11 +1044,63 @@ static int resolve_sreg(const char *s, int n, int *sreg, int *comp)
 
 /* ---------------------------------------------------------------- labels */
 
-static uint32_t label_ref(struct parser *p, const char *s, int n, const struct fe_token *at)
+/* Slot of label name s in p->lhash: the one holding it, or the empty slot
+ * where it would go.  lhcap is a power of two, at most half full. */
+static uint32_t label_slot(const struct parser *p, const char *s, int n)
+{
+    uint32_t mask = p->lhcap - 1, i = hashname(s, n) & mask;
+    for (;;) {
+        uint32_t h = p->lhash[i];
+        if (!h || (p->labels[h - 1].len == n && !memcmp(p->labels[h - 1].name, s, (size_t)n)))
+            return i;
+        i = (i + 1) & mask;
+    }
+}
+
+/* The current function's label record of s, or NULL. */
+static const struct plabel *label_find(const struct parser *p, const char *s, int n)
+{
+    if (!p->nlabels)
+        return NULL;
+    uint32_t h = p->lhash[label_slot(p, s, n)];
+    return h ? &p->labels[h - 1] : NULL;
+}
+
+/* Doubles the label index (labels are per function; the index is cleared
+ * label by label in label_reset, so a big table costs nothing later). */
+static int label_rehash(struct parser *p)
+{
+    uint32_t nc = p->lhcap ? p->lhcap * 2 : 256;
+    uint32_t *h = calloc(nc, sizeof *h);
+    if (!h)
+        return -1;
+    free(p->lhash);
+    p->lhash = h;
+    p->lhcap = nc;
+    for (uint32_t i = 0; i < p->nlabels; i++)
+        h[label_slot(p, p->labels[i].name, p->labels[i].len)] = i + 1;
+    return 0;
+}
+
+/* Forgets the labels of the function just parsed. */
+static void label_reset(struct parser *p)
 {
     for (uint32_t i = 0; i < p->nlabels; i++)
-        if (p->labels[i].len == n && !memcmp(p->labels[i].name, s, (size_t)n))
-            return p->labels[i].label;
+        p->lhash[label_slot(p, p->labels[i].name, p->labels[i].len)] = 0;
+    p->nlabels = 0;
+}
+
+/* Label index of name s in the current function, created (undefined) at its
+ * first reference; hashed, so a function of N labels resolves in O(N). */
+static uint32_t label_ref(struct parser *p, const char *s, int n, const struct fe_token *at)
+{
+    const struct plabel *old = label_find(p, s, n);
+    if (old)
+        return old->label;
+    if ((p->nlabels + 1) * 2 > p->lhcap && label_rehash(p)) {
+        oom(p);
+        return MX_NONE;
+    }
     if (grow((void **)&p->labels, &p->labels_cap, p->nlabels + 1, sizeof *p->labels)) {
         oom(p);
         return MX_NONE;
@@ -1056,7 +1109,8 @@ static uint32_t label_ref(struct parser *p, const char *s, int n, const struct f
     if (li == MX_NONE)
         return MX_NONE;
     p->prog->labels[li] = (struct mx_label){ intern(p, s, (size_t)n), MX_NONE, (uint32_t)p->fn };
-    p->labels[p->nlabels++] = (struct plabel){ s, n, li, at->line, at->col };
+    p->labels[p->nlabels] = (struct plabel){ s, n, li, at->line, at->col };
+    p->lhash[label_slot(p, s, n)] = ++p->nlabels;
     return li;
 }
 
@@ -1536,12 +1590,11 @@ static int lower_value(struct parser *p, struct lctx *c, const struct raw *r, in
         o->type = (uint8_t)et;
         return 0;
     }
-    for (uint32_t i = 0; i < p->nlabels; i++)
-        if (p->labels[i].len == r->nlen && !memcmp(p->labels[i].name, r->name, (size_t)r->nlen)) {
-            fe_error(p->diag, r->line, r->col, r->name, r->nlen, "label '%.*s' cannot be an operand of '%s'",
-                     r->nlen, r->name, c->oi->mnemonic);
-            return -1;
-        }
+    if (label_find(p, r->name, r->nlen)) {
+        fe_error(p->diag, r->line, r->col, r->name, r->nlen, "label '%.*s' cannot be an operand of '%s'",
+                 r->nlen, r->name, c->oi->mnemonic);
+        return -1;
+    }
     if (r->name[0] == '%')
         fe_error(p->diag, r->line, r->col, r->name, r->nlen, "undefined register '%.*s'", r->nlen, r->name);
     else
@@ -2462,7 +2515,7 @@ static void function(struct parser *p, uint32_t linkflags)
     f->ev_first = p->prog->nevents;
     item(p, MX_EV_FUNC_DEF, fi);
     p->fn = (int32_t)fi;
-    p->nlabels = 0;
+    label_reset(p);
     p->nfix = 0;
     p->loc_file = 0;
     p->loc_line = 0;
@@ -3125,6 +3178,7 @@ int fe_parse_ptx(const char *src, size_t len, const char *name, const struct fe_
     free(P.b);
     free(P.heads);
     free(P.labels);
+    free(P.lhash);
     free(P.fix);
     prog->ext_mask = P.opt->ext_mask;
     if (P.oom)
