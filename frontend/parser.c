@@ -1465,6 +1465,14 @@ static uint32_t push_vec(struct parser *p, int n)
 
 static int lower_value(struct parser *p, struct lctx *c, const struct raw *r, int et, struct mx_operand *o, int dst, int nest);
 
+/* Opcodes whose data operands are one value, or a {vector} of exactly N
+ * values when .vN is written (ld, ldu, st, atom, red, suld, sust). */
+static int vec_data_op(int op)
+{
+    return op == MX_OP_LD || op == MX_OP_ST || op == MX_OP_LDU || op == MX_OP_ATOM || op == MX_OP_RED ||
+           op == MX_OP_SULD || op == MX_OP_SUST;
+}
+
 /* {a, b, c, d} */
 static int lower_vec(struct parser *p, struct lctx *c, const struct raw *r, int et, struct mx_operand *o, int dst, int nest)
 {
@@ -1491,8 +1499,8 @@ static int lower_vec(struct parser *p, struct lctx *c, const struct raw *r, int 
         return -1;
     } else if (c->in->op == MX_OP_WMMA_LOAD || c->in->op == MX_OP_WMMA_STORE || c->in->op == MX_OP_WMMA_MMA) {
         elt = MX_T_NONE;
-    } else if ((c->in->op == MX_OP_LD || c->in->op == MX_OP_ST || c->in->op == MX_OP_LDU || c->in->op == MX_OP_ATOM ||
-                c->in->op == MX_OP_RED) && !vecn) {
+    } else if (vec_data_op(c->in->op) && !vecn && !nest &&
+               !(r->count == 1 && (c->in->op == MX_OP_SULD || c->in->op == MX_OP_SUST))) { /* nvcc: suld.b.2d.b32 {%r1} */
         fe_error(p->diag, r->line, r->col, NULL, 0, "vector operand needs a .v2/.v4 modifier");
         return -1;
     }
@@ -1942,6 +1950,21 @@ static int lower_operands(struct parser *p, struct lctx *c, struct raw *ops, int
         default: /* a malformed opcode-table row: never silently drop the instruction */
             fe_error(p->diag, c->optok->line, c->optok->col, c->optok->s, c->optok->len,
                      "internal error: operand kind '%c' of '%s' is unknown", oi->kinds[s], oi->mnemonic);
+            return -1;
+        }
+    }
+    /* .vN moves N values: a scalar where the {vector} belongs would make the
+       emulator read or write N registers starting at one (ld.v4 %r1, [a]). */
+    int vecn = in->mod[MX_MG_VEC] ? 2 << (in->mod[MX_MG_VEC] - 1) : 0;
+    if (vecn && (vec_data_op(in->op) || in->op == MX_OP_TEX || in->op == MX_OP_TLD4)) {
+        for (int s = 0; s < slots; s++) {
+            int data = oi->kinds[s] == MX_FK_DST || (oi->kinds[s] == MX_FK_SRC && vec_data_op(in->op));
+            if (map[s] < 0 || !data || in->opd[s].kind == MX_OPD_VEC)
+                continue;
+            const struct raw *r = &ops[map[s]];
+            fe_error(p->diag, r->line, r->col, r->name, r->nlen,
+                     "'%s' with .v%d needs a vector operand {...} of %d elements, not a single value", oi->mnemonic, vecn,
+                     vecn);
             return -1;
         }
     }
