@@ -1499,8 +1499,7 @@ static int lower_vec(struct parser *p, struct lctx *c, const struct raw *r, int 
         return -1;
     } else if (c->in->op == MX_OP_WMMA_LOAD || c->in->op == MX_OP_WMMA_STORE || c->in->op == MX_OP_WMMA_MMA) {
         elt = MX_T_NONE;
-    } else if (vec_data_op(c->in->op) && !vecn && !nest &&
-               !(r->count == 1 && (c->in->op == MX_OP_SULD || c->in->op == MX_OP_SUST))) { /* nvcc: suld.b.2d.b32 {%r1} */
+    } else if (vec_data_op(c->in->op) && !vecn && !nest && r->count != 1) { /* {%r1}: one value (nvcc: suld.b.2d.b32 {%r1}) */
         fe_error(p->diag, r->line, r->col, NULL, 0, "vector operand needs a .v2/.v4 modifier");
         return -1;
     }
@@ -1984,7 +1983,8 @@ static int lower_operands(struct parser *p, struct lctx *c, struct raw *ops, int
 }
 
 /* Splits the opcode word into mnemonic and modifiers and fills the insn. */
-static int decode_opcode(struct parser *p, const struct fe_token *t, struct mx_insn *in, const struct mx_opinfo **oip)
+static int decode_opcode(struct parser *p, const struct fe_token *t, struct mx_insn *in, const struct mx_opinfo **oip,
+                         struct fe_form *form)
 {
     const char *s = t->s;
     int n = t->len;
@@ -2025,6 +2025,7 @@ static int decode_opcode(struct parser *p, const struct fe_token *t, struct mx_i
                 fe_error(p->diag, t->line, t->col + (unsigned)dots[i], t->s, t->len, "type .%.*s is not allowed for '%s'", ml, m, oi->mnemonic);
                 return -1;
             }
+            form->tcol[ntypes] = (uint16_t)dots[i];
             in->type[ntypes++] = (uint8_t)ty;
             continue;
         }
@@ -2038,6 +2039,7 @@ static int decode_opcode(struct parser *p, const struct fe_token *t, struct mx_i
             if (in->mod[grp])
                 continue;
             in->mod[grp] = (uint8_t)v;
+            form->mcol[grp] = (uint16_t)dots[i];
             placed = 1;
             break;
         }
@@ -2115,7 +2117,8 @@ static void instruction(struct parser *p)
     struct fe_token optok = p->tok;
     const struct mx_opinfo *oi = NULL;
     advance(p);
-    if (decode_opcode(p, &optok, &in, &oi)) {
+    struct fe_form form = { .in = &in, .diag = p->diag, .line = optok.line, .col = optok.col, .s = optok.s, .len = optok.len };
+    if (decode_opcode(p, &optok, &in, &oi, &form)) {
         recover(p);
         return;
     }
@@ -2162,7 +2165,7 @@ static void instruction(struct parser *p)
     uint32_t idx = p->prog->ninsns;
     struct lctx c = { &in, oi, &optok, idx };
     uint32_t nfix0 = p->nfix;
-    if (lower_operands(p, &c, ops, nops)) {
+    if (lower_operands(p, &c, ops, nops) || fe_check_form(&form)) {
         p->nfix = nfix0;
         return;
     }
