@@ -791,25 +791,49 @@ static int h_setp_f(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     return EX_NEXT;
 }
 
-/* Opcode: set.CmpOp{.BoolOp}{.ftz}.{u32,s32,f32}.stype d, a, b{, c}
-   Synopsis: d = (a CmpOp b) BoolOp c ? (f32: 1.0, else 0xffffffff) : 0 */
+/* Opcode: set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, c}
+   Synopsis: d = (a CmpOp b) BoolOp c ? T : 0, T = 1.0 of a float dtype (f32,
+   f16, bf16) or all ones (u16 s16 u32 s32); .f16x2/.bf16x2 sources compare
+   per half and write T per half: 1.0 of f16x2/bf16x2, or 0xffff (u32/s32).
+   x->aux holds T (of one half for x2 sources). */
 static int h_set(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     const struct mx_insn *in = x->in;
     const int st = in->type[1], cmp = in->mod[MX_MG_CMP], bop = in->mod[MX_MG_BOOL];
-    uint32_t c = (bop && x->r[3] != REF_NONE) ? PSRC(3) : 0, t0;
+    const int x2 = st == MX_T_F16X2 || st == MX_T_BF16X2;
+    uint32_t c = (bop && x->r[3] != REF_NONE) ? PSRC(3) : 0, t0, t1 = 0;
     if (mx_type_is_float(st)) {
         double va[WARP], vb[WARP];
         fetch_cmp(w, x, 1, 2, m, st, HAS(FTZ, FTZ), 0, va, vb);
         t0 = fcmp_mask(va, vb, m, cmp);
+        if (x2) {
+            fetch_cmp(w, x, 1, 2, m, st, HAS(FTZ, FTZ), 1, va, vb);
+            t1 = fcmp_mask(va, vb, m, cmp);
+        }
     } else {
         t0 = icmp_mask(SRC(1), SRC(2), m, cmp, (int)mx_type_size(st) * 8, mx_type_is_signed(st));
     }
-    uint32_t p = boolop(bop, t0, c);
-    const uint64_t one = in->type[0] == MX_T_F32 ? 0x3f800000u : 0xffffffffu;
+    const uint32_t p = boolop(bop, t0, c), q = x2 ? boolop(bop, t1, c) : 0;
+    const uint64_t one = x->aux;
     uint64_t *D = DST(0);
-    FOR_LANES(m, { D[l] = (p >> l) & 1 ? one : 0; });
+    FOR_LANES(m, { D[l] = ((p >> l) & 1 ? one : 0) | ((q >> l) & 1 ? one << 16 : 0); });
     return EX_NEXT;
+}
+
+/* The value set writes for "true" into one result element of type d (a
+ * 16-bit half for packed sources), 0 if the pair is not a set form. */
+static uint32_t set_true(int d, int s)
+{
+    if (s == MX_T_F16X2 || s == MX_T_BF16X2)
+        return d == MX_T_U32 || d == MX_T_S32 ? 0xffffu : d == s ? (s == MX_T_F16X2 ? 0x3c00u : 0x3f80u) : 0;
+    switch (d) {
+    case MX_T_U32: case MX_T_S32: return 0xffffffffu;
+    case MX_T_U16: case MX_T_S16: return s == MX_T_F16 || s == MX_T_BF16 ? 0xffffu : 0;
+    case MX_T_F32: return s == MX_T_F16 || s == MX_T_BF16 ? 0 : 0x3f800000u;
+    case MX_T_F16: return s == MX_T_BF16 ? 0 : 0x3c00u;
+    case MX_T_BF16: return 0x3f80u;
+    default: return 0;
+    }
 }
 
 /* Opcode: selp.{f32,f64} d, a, b, c   Synopsis: d = c ? a : b (bits) */
@@ -1001,9 +1025,16 @@ static emu_fn bind_misc(const struct mx_insn *in, struct emu_xinsn *x)
             return NULL; /* .and/.or/.xor needs c, and c needs one */
         return h_setp_f;
     case MX_OP_SET: {
-        int cmp = in->mod[MX_MG_CMP], fsrc = t1 == MX_T_F32 || t1 == MX_T_F64;
-        if (!cmp || (mx_type_is_float(t1) && !fsrc) || (!fsrc && t0 != MX_T_F32))
-            return NULL; /* float sources, or integer sources with an f32 result */
+        /* float sources, or integer sources with a float result (u32/s32
+           results of integer sources are exec_int.c's) */
+        int cmp = in->mod[MX_MG_CMP], fsrc = mx_type_is_float(t1);
+        x->aux = set_true(t0, t1);
+        if (!cmp || !x->aux || t1 == MX_T_TF32 || t1 == MX_T_E4M3X2 || t1 == MX_T_E5M2X2)
+            return NULL;
+        if (!fsrc && (!mx_type_is_float(t0) || HAS(FTZ, FTZ)))
+            return NULL;
+        if (HAS(FTZ, FTZ) && t1 != MX_T_F32 && t1 != MX_T_F16 && t1 != MX_T_F16X2)
+            return NULL;
         if (fsrc ? (cmp >= MX_CMP_LO && cmp <= MX_CMP_HS) : cmp > MX_CMP_HS)
             return NULL;
         if (!in->mod[MX_MG_BOOL] != (in->nopd < 4 || in->opd[3].kind == MX_OPD_NONE))

@@ -1149,6 +1149,89 @@ MX_TEST(setp_set_all_compares)
                     }
                     fpt_done(&chk);
                 }
+        /* set with half sources (PTX ISA "Half Precision Comparison: set"):
+           every result type each source type has, T = 1.0 in the result's
+           format or all ones, per half for the x2 sources */
+        if (t >= 2) {
+            static const struct { const char *name, *reg; uint32_t one; } dts[] = {
+                { "u16", "b16", 0xffff }, { "s16", "b16", 0xffff }, { "u32", "b32", 0xffffffffu },
+                { "s32", "b32", 0xffffffffu }, { "f16", "b16", 0x3c00 }, { "bf16", "b16", 0x3f80 },
+                { "f16x2", "b32", 0x3c00 }, { "bf16x2", "b32", 0x3f80 },
+            };
+            for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++) {
+                const char *dn = dts[di].name;
+                int ok = x2 ? (dn[0] == 'u' || dn[0] == 's') && dn[1] == '3' : strstr(dn, "x2") == NULL;
+                if (x2 && !strcmp(dn, types[t]))
+                    ok = 1;
+                if (!x2 && bf && !strcmp(dn, "f16")) /* .bf16 sources give no .f16 result */
+                    ok = 0;
+                if (!ok)
+                    continue;
+                uint32_t one = x2 && dn[0] != 'f' && dn[0] != 'b' ? 0xffff : dts[di].one;
+                for (int cmp = 0; cmp < 14; cmp++)
+                    for (int ftz = 0; ftz < (bf || !strcmp(dn, "bf16") ? 1 : 2); ftz++) {
+                        int bo = (cmp + (int)di) % 4; /* every BoolOp, spread over the compares */
+                        snprintf(insn, sizeof insn, "set.%s%s%s.%s.%s", cmp_name[cmp], bools[bo], ftz ? ".ftz" : "", dn,
+                                 types[t]);
+                        struct fpt_op o = { insn, dts[di].reg, regs[t], regs[t], bo ? "pred" : NULL };
+                        fpt_run(&o, v.n, v.a, v.b, v.c, d);
+                        struct fpt_check chk = { insn };
+                        for (size_t i = 0; i < v.n; i++) {
+                            uint32_t a = (uint32_t)v.a[i], b = (uint32_t)v.b[i];
+                            int r[2], c = (int)v.c[i];
+                            for (int h = 0; h < 1 + x2; h++) {
+                                r[h] = ref_cmp(cmp, hval(a >> 16 * h & 0xffff, bf, ftz), hval(b >> 16 * h & 0xffff, bf, ftz));
+                                r[h] = bo == 1 ? r[h] & c : bo == 2 ? r[h] | c : bo == 3 ? r[h] ^ c : r[h];
+                            }
+                            uint64_t want = (r[0] ? one : 0) | (x2 && r[1] ? (uint64_t)one << 16 : 0);
+                            chk.n++;
+                            if (d[i] != want)
+                                fpt_bad(&chk, "a=%x b=%x c=%d: got %llx want %llx", a, b, c, (unsigned long long)d[i],
+                                        (unsigned long long)want);
+                        }
+                        fpt_done(&chk);
+                    }
+            }
+        }
+    }
+    free(d);
+    vec_free(&v);
+}
+
+/* set with integer sources and a half result: T = 1.0 as .f16 or .bf16. */
+MX_TEST(set_int_sources_half_result)
+{
+    struct vec v = { 0 };
+    for (int k = 0; k < 1000; k++) {
+        uint64_t a = fpt_rand32(), b = k % 3 ? fpt_rand32() : a; /* a third equal */
+        if (k % 5 == 0)
+            b ^= 0x80000000u;
+        vec_add(&v, a, b, fpt_rand() & 1);
+    }
+    uint64_t *d = malloc(v.n * 8);
+    static const struct { const char *insn; int cmp, sgn; uint32_t one; } forms[] = {
+        { "set.lt.f16.s32", 2, 1, 0x3c00 }, { "set.hi.bf16.u32", 3, 0, 0x3f80 }, { "set.eq.bf16.b32", 0, 0, 0x3f80 },
+        { "set.ge.f16.u32", 4, 0, 0x3c00 }, { "set.ne.f32.s32", 1, 1, 0x3f800000u },
+    };
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        int half = forms[f].one != 0x3f800000u;
+        struct fpt_op o = { forms[f].insn, half ? "b16" : "f32", "b32", "b32" };
+        fpt_run(&o, v.n, v.a, v.b, NULL, d);
+        for (size_t i = 0; i < v.n; i++) {
+            uint32_t ua = (uint32_t)v.a[i], ub = (uint32_t)v.b[i];
+            int32_t sa = (int32_t)ua, sb = (int32_t)ub;
+            int r;
+            switch (forms[f].cmp) {
+            case 0: r = ua == ub; break;
+            case 1: r = ua != ub; break;
+            case 2: r = forms[f].sgn ? sa < sb : ua < ub; break;
+            case 3: r = ua > ub; break; /* hi: unsigned greater */
+            default: r = forms[f].sgn ? sa >= sb : ua >= ub; break;
+            }
+            if (d[i] != (r ? forms[f].one : 0))
+                fail_msg("%s a=%08x b=%08x: got %llx want %x", forms[f].insn, ua, ub, (unsigned long long)d[i],
+                         r ? forms[f].one : 0);
+        }
     }
     free(d);
     vec_free(&v);
