@@ -91,13 +91,15 @@ struct parser {
     int oom, unsupported;
 
     struct binding *b; uint32_t nb, bcap;
-    int32_t *heads; uint32_t hcap;  /* hash slot -> innermost binding, -1 */
+    int32_t *heads; uint32_t hcap;  /* hash slot -> innermost binding, -1 empty, -2 out of scope */
+    uint32_t hused;                 /* slots not -1: a probe must always meet a -1 */
     int depth;
 
     /* current function */
     int32_t fn;
     struct plabel *labels; uint32_t nlabels, labels_cap;
     uint32_t *lhash; uint32_t lhcap; /* open-addressing index of labels: slot -> labels[] index + 1, 0 empty */
+    uint32_t *fhash; uint32_t fhcap, nfhash; /* same for functions (prototypes excepted): slot -> funcs[] index + 1 */
     struct fixup *fix; uint32_t nfix, fix_cap;
     uint16_t loc_file; uint32_t loc_line;
 
@@ -256,9 +258,31 @@ static uint32_t find_slot(struct parser *p, const char *s, int n)
     }
 }
 
+/* Slot for a new binding of s: the one holding s if it is bound, else the
+ * first -2 slot on the way (so that names bound again and again, block
+ * after block, do not lengthen every probe), else the -1 slot. */
+static uint32_t insert_slot(struct parser *p, const char *s, int n)
+{
+    uint32_t mask = p->hcap - 1, i = hashname(s, n) & mask, dead = UINT32_MAX;
+    for (;;) {
+        int32_t h = p->heads[i];
+        if (h == -1)
+            return dead != UINT32_MAX ? dead : i;
+        if (h == -2 && dead == UINT32_MAX)
+            dead = i;
+        if (h >= 0 && p->b[h].len == n && !memcmp(bname(p, &p->b[h]), s, (size_t)n))
+            return i;
+        i = (i + 1) & mask;
+    }
+}
+
+/* Rebuilds the name index from the live bindings, dropping the -2 slots of
+ * names gone out of scope (a module of many functions leaves many). */
 static int rehash(struct parser *p)
 {
-    uint32_t nc = p->hcap ? p->hcap * 2 : 1024;
+    uint32_t nc = 1024;
+    while (nc < 4 * (p->nb + 1))
+        nc *= 2;
     int32_t *h = malloc(nc * sizeof *h);
     if (!h)
         return -1;
@@ -267,9 +291,11 @@ static int rehash(struct parser *p)
     p->hcap = nc;
     for (uint32_t i = 0; i < nc; i++)
         h[i] = -1;
+    p->hused = 0;
     for (uint32_t i = 0; i < p->nb; i++) {
         struct binding *b = &p->b[i];
         uint32_t s = find_slot(p, bname(p, b), b->len);
+        p->hused += h[s] == -1;
         b->prev = h[s] >= 0 ? h[s] : -1;
         b->slot = s;
         h[s] = (int32_t)i;
@@ -296,7 +322,7 @@ static int bind_at(struct parser *p, const struct fe_token *at, const char *s, u
             fe_error(p->diag, at->line, at->col, nm, n, "duplicate declaration of '%.*s'", n, nm);
         return -1;
     }
-    if ((p->nb + 1) * 2 > p->hcap && rehash(p)) {
+    if ((p->hused + 1) * 2 > p->hcap && rehash(p)) {
         oom(p);
         return -1;
     }
@@ -305,7 +331,7 @@ static int bind_at(struct parser *p, const struct fe_token *at, const char *s, u
         return -1;
     }
     nm = s ? s : p->prog->strtab + stroff;
-    uint32_t slot = find_slot(p, nm, n);
+    uint32_t slot = insert_slot(p, nm, n);
     struct binding *b = &p->b[p->nb];
     b->name = s;
     b->stroff = stroff;
@@ -315,6 +341,7 @@ static int bind_at(struct parser *p, const struct fe_token *at, const char *s, u
     b->depth = p->depth;
     b->prev = p->heads[slot] >= 0 ? p->heads[slot] : -1;
     b->slot = slot;
+    p->hused += p->heads[slot] == -1;
     p->heads[slot] = (int32_t)p->nb++;
     return 0;
 }
@@ -2192,18 +2219,63 @@ static uint32_t new_func(struct parser *p, const char *s, int n, unsigned line)
     return fi;
 }
 
-/* Functions live in their own module-wide namespace (prototypes excepted). */
-static uint32_t find_func(struct parser *p, const char *s, int n)
+/* Functions live in their own module-wide namespace (prototypes excepted),
+ * indexed by name in p->fhash so that a module of many functions and calls
+ * resolves in linear time. */
+static uint32_t func_slot(const struct parser *p, const char *s, int n)
 {
-    for (uint32_t i = 0; i < p->prog->nfuncs; i++) {
-        const struct mx_func *f = &p->prog->funcs[i];
-        if (f->flags & MX_FUNCF_PROTO)
-            continue;
-        const char *nm = mx_str(p->prog, f->name);
+    uint32_t mask = p->fhcap - 1, i = hashname(s, n) & mask;
+    for (;;) {
+        uint32_t h = p->fhash[i];
+        if (!h)
+            return i;
+        const char *nm = mx_str(p->prog, p->prog->funcs[h - 1].name);
         if (!strncmp(nm, s, (size_t)n) && nm[n] == 0)
             return i;
+        i = (i + 1) & mask;
     }
-    return MX_NONE;
+}
+
+static uint32_t find_func(struct parser *p, const char *s, int n)
+{
+    if (!p->nfhash)
+        return MX_NONE;
+    uint32_t h = p->fhash[func_slot(p, s, n)];
+    return h ? h - 1 : MX_NONE;
+}
+
+/* Indexes function fi (not a prototype) by its name; the first one wins. */
+static void func_index(struct parser *p, uint32_t fi)
+{
+    if ((p->nfhash + 1) * 2 > p->fhcap) {
+        uint32_t nc = p->fhcap ? p->fhcap * 2 : 256;
+        uint32_t *h = calloc(nc, sizeof *h);
+        if (!h) {
+            oom(p);
+            return;
+        }
+        free(p->fhash);
+        p->fhash = h;
+        p->fhcap = nc;
+        p->nfhash = 0;
+        for (uint32_t i = 0; i < p->prog->nfuncs; i++) {
+            const struct mx_func *f = &p->prog->funcs[i];
+            const char *nm = mx_str(p->prog, f->name);
+            if (i == fi || (f->flags & MX_FUNCF_PROTO))
+                continue;
+            uint32_t sl = func_slot(p, nm, (int)strlen(nm));
+            if (!h[sl]) {
+                h[sl] = i + 1;
+                p->nfhash++;
+            }
+        }
+    }
+    const char *nm = mx_str(p->prog, p->prog->funcs[fi].name);
+    uint32_t sl = func_slot(p, nm, (int)strlen(nm));
+    if (!p->fhash[sl]) {
+        p->fhash[sl] = fi + 1;
+        p->nfhash++;
+    }
 }
 
 static uint32_t func_by_name(struct parser *p, const char *s, int n, unsigned line, int create)
@@ -2214,6 +2286,7 @@ static uint32_t func_by_name(struct parser *p, const char *s, int n, unsigned li
     fi = new_func(p, s, n, line);
     if (fi == MX_NONE)
         return MX_NONE;
+    func_index(p, fi);
     p->prog->funcs[fi].nparams = MX_NONE; /* signature unknown until declared */
     return fi;
 }
@@ -2509,6 +2582,7 @@ static void function(struct parser *p, uint32_t linkflags)
         fi = new_func(p, nt.s, nt.len, nt.line);
         if (fi == MX_NONE)
             return;
+        func_index(p, fi);
         f = &p->prog->funcs[fi];
         f->param = pfirst;
         f->nparams = pcount;
@@ -3205,6 +3279,7 @@ int fe_parse_ptx(const char *src, size_t len, const char *name, const struct fe_
     free(P.heads);
     free(P.labels);
     free(P.lhash);
+    free(P.fhash);
     free(P.fix);
     prog->ext_mask = P.opt->ext_mask;
     if (P.oom)
