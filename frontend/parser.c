@@ -1579,6 +1579,11 @@ static int lower_value(struct parser *p, struct lctx *c, const struct raw *r, in
             fe_error(p->diag, r->line, r->col, NULL, 0, "nested vector operand");
             return -1;
         }
+        /* {x} without .vN is x (ptxas reads it so); surface loads and stores
+           keep nvcc's braces, which the emulator reads as a vector */
+        if (r->count == 1 && !c->in->mod[MX_MG_VEC] && vec_data_op(c->in->op) && c->in->op != MX_OP_SULD &&
+            c->in->op != MX_OP_SUST && p->pool[r->first].kind != R_VEC)
+            return lower_value(p, c, &p->pool[r->first], et, o, dst, nest);
         return lower_vec(p, c, r, et, o, dst, nest);
     case R_NAME:
         break;

@@ -506,6 +506,22 @@ MX_TEST(vector_operands_and_sinks)
     assert_round_trip(vec_src, 0);
 }
 
+/* One value in braces without .vN is that value for ld/st (ptxas takes
+ * it); nvcc's braced surface operands stay vectors. */
+MX_TEST(braced_single_value_is_a_scalar)
+{
+    struct mxt_parse r;
+    mxt_parse_ok(&r, MXT_HEADER ".global .surfref s;\n.visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+                                "ld.global.u32 {%r1}, [%rd0];\nst.global.u32 [%rd0], {%r2};\n"
+                                "suld.b.1d.b32.trap {%r3}, [s, {%r0}];\n}\n");
+    const struct mx_insn *ld = mxt_insn(&r.prog, 0, 0), *st = mxt_insn(&r.prog, 0, 1), *su = mxt_insn(&r.prog, 0, 2);
+    assert_opd_reg(&ld->opd[0], 1, MX_T_B32);
+    assert_opd_reg(&st->opd[1], 2, MX_T_B32);
+    assert_int_equal(su->opd[0].kind, MX_OPD_VEC);
+    assert_int_equal(su->opd[0].count, 1);
+    mxt_parse_free(&r);
+}
+
 MX_TEST(vector_errors)
 {
     struct mxt_parse r;
