@@ -392,12 +392,14 @@ static int h_rsqrt_ftz_f64(struct emu_warp *w, const struct emu_xinsn *x, uint32
 
 /* Flags of a half-precision handler call (x->aux). */
 enum { HF_FTZ = 1, HF_SAT = 2, HF_RELU = 4, HF_NAN = 8, HF_XA = 16, HF_ABS = 32 };
+#define HF_RND(fl) (((fl) >> 8) & 3) /* enum fpr_mode of fma.bf16 (the other half forms are .rn) */
 
 FPR_INLINE double h2d(uint32_t h, int bf) { return (double)fpr_half_f32(h & 0xffffu, bf); }
 
-/* One f16/bf16 arithmetic result, round to nearest even: formed in f32 or
- * double so that the final rounding to the half format gives the correctly
- * rounded result (see the two branches). */
+/* One f16/bf16 arithmetic result, round to nearest even (fma.bf16: the
+ * mode in HF_RND): formed in f32 or double so that the final rounding to
+ * the half format gives the correctly rounded result (see the two branches;
+ * rounding to odd keeps every directed rounding correct too). */
 FPR_INLINE uint32_t h_arith1(int op, int bf, uint32_t a, uint32_t b, uint32_t c, unsigned fl)
 {
     if (fl & HF_FTZ) {
@@ -423,14 +425,17 @@ FPR_INLINE uint32_t h_arith1(int op, int bf, uint32_t a, uint32_t b, uint32_t c,
         /* in double: bf16 products exactly; fma: the f16 product is exact and
          * the sum is exact unless one term is so much larger that the rounding
          * cannot matter (or the result overflows f16); bf16 fma rounds to odd */
-        double da = h2d(a, bf), db = h2d(b, bf), p = da * db;
-        double r = op == OP_MUL ? p : bf ? fpr_add_odd(p, h2d(c, bf)) : p + h2d(c, bf);
+        double da = h2d(a, bf), db = h2d(b, bf), p = da * db, dc = h2d(c, bf);
+        double r = op == OP_MUL ? p : bf ? fpr_add_odd(p, dc) : p + dc;
+        /* an exact zero sum is -0 when rounding down, unless both terms are +0 */
+        if (r == 0 && op == OP_FMA && HF_RND(fl) == FPR_RM && !(p == 0 && dc == 0 && !signbit(p) && !signbit(dc)))
+            r = -0.0;
         if (r != r)
             return (fl & HF_SAT) ? 0 : bf ? FPR_NAN_BF16 : FPR_NAN_F16;
         if ((fl & HF_FTZ) && fabs(r) < 0x1p-14)
             h = signbit(r) ? 0x8000u : 0;
         else
-            h = fpr_half_from_f64(r, 0, FPR_RN, bf);
+            h = fpr_half_from_f64(r, 0, (int)HF_RND(fl), bf);
     }
     if ((fl & (HF_SAT | HF_RELU)) && (h & 0x8000u))
         h = 0;
@@ -439,8 +444,9 @@ FPR_INLINE uint32_t h_arith1(int op, int bf, uint32_t a, uint32_t b, uint32_t c,
     return h;
 }
 
-/* Opcode: {add,sub,mul}{.rn}{.ftz}{.sat}.{f16,f16x2,bf16,bf16x2} d, a, b; fma.rn{.ftz}{.sat|.relu}.<same> d, a, b, c
-   Synopsis: per half: d = a op b (op c), rounded to nearest even */
+/* Opcode: {add,sub,mul}{.rn}{.ftz}{.sat}.{f16,f16x2,bf16,bf16x2} d, a, b; fma.rn{.ftz}{.sat|.relu}.<same> d, a, b, c;
+   fma.{rz,rm,rp}{.relu}.{bf16,bf16x2} d, a, b, c
+   Synopsis: per half: d = a op b (op c), rounded to nearest even (fma.bf16: as written) */
 FPR_INLINE int h_arith(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m, int op, int bf, int x2)
 {
     const uint64_t *A = SRC(1), *B = SRC(2), *C = op == OP_FMA ? SRC(3) : B;
@@ -918,13 +924,14 @@ static emu_fn bind_arith(const struct mx_insn *in, struct emu_xinsn *x)
         return t_f64a[op][r];
     }
     if (is_half(t)) {
-        if (op == OP_DIV || (in->mod[MX_MG_RND] && !HAS(RND, RN)) || in->mod[MX_MG_APPROX])
+        int r = arith_rnd(in); /* fma.bf16 takes all four (ptxas 13.0), the rest .rn */
+        if (op == OP_DIV || r < 0 || (r != FPR_RN && !(is_bf(t) && op == OP_FMA)) || in->mod[MX_MG_APPROX])
             return NULL;
         if (is_bf(t) && (ftz || sat))
             return NULL;
         if (sat && relu)
             return NULL;
-        x->aux = (ftz ? HF_FTZ : 0) | (sat ? HF_SAT : 0) | (relu ? HF_RELU : 0);
+        x->aux = (ftz ? HF_FTZ : 0) | (sat ? HF_SAT : 0) | (relu ? HF_RELU : 0) | (unsigned)r << 8;
         return t_ha[op][is_bf(t)][is_x2(t)];
     }
     return NULL;

@@ -577,7 +577,7 @@ MX_TEST(approx_f32_error_bounds)
 
 static uint32_t flush16(uint32_t h) { return (h & 0x7c00u) ? h : h & 0x8000u; }
 
-static uint32_t ref_half(int op, int bf, int ftz, int sat, int relu, uint32_t a, uint32_t b, uint32_t c)
+static uint32_t ref_half_rnd(int op, int bf, int rnd, int ftz, int sat, int relu, uint32_t a, uint32_t b, uint32_t c)
 {
     if (ftz) {
         a = flush16(a);
@@ -586,17 +586,22 @@ static uint32_t ref_half(int op, int bf, int ftz, int sat, int relu, uint32_t a,
     }
     f128 x = bf ? q_of_bf16(a) : q_of_f16(a), y = bf ? q_of_bf16(b) : q_of_f16(b), z = bf ? q_of_bf16(c) : q_of_f16(c);
     int st;
-    f128 s = (x != x || y != y || (op == O_FMA && z != z)) ? (f128)NAN : exact3(op, R_RN, x, y, z, &st);
+    f128 s = (x != x || y != y || (op == O_FMA && z != z)) ? (f128)NAN : exact3(op, rnd, x, y, z, &st);
     if (s != s)
         return sat ? 0 : 0x7fff;
     struct fpt_fmt f = bf ? FMT_BF16 : FMT_F16;
-    f128 r = ftz && ref_tiny(s, st, f) ? ((s < 0 || (s == 0 && st < 0)) ? -(f128)0 : (f128)0) : ref_round(s, st, R_RN, f);
+    f128 r = ftz && ref_tiny(s, st, f) ? ((s < 0 || (s == 0 && st < 0)) ? -(f128)0 : (f128)0) : ref_round(s, st, rnd, f);
     uint32_t h = bf ? bf16_of_q(r) : f16_of_q(r);
     if ((sat || relu) && (h & 0x8000u))
         h = 0;
     if (sat && h > (bf ? 0x3f80u : 0x3c00u))
         h = bf ? 0x3f80u : 0x3c00u;
     return h;
+}
+
+static uint32_t ref_half(int op, int bf, int ftz, int sat, int relu, uint32_t a, uint32_t b, uint32_t c)
+{
+    return ref_half_rnd(op, bf, R_RN, ftz, sat, relu, a, b, c);
 }
 
 MX_TEST(half_arith)
@@ -698,18 +703,24 @@ MX_TEST(half_fma_deep)
             b[i] = y;
             c[i] = z;
         }
-        struct fpt_op o = { bf ? "fma.rn.bf16" : "fma.rn.f16", "b16", "b16", "b16", "b16" };
-        fpt_run(&o, N, a, b, c, d);
-        struct fpt_check chk = { o.insn };
-        for (int i = 0; i < N; i++) {
-            uint64_t want = ref_half(O_FMA, bf, 0, 0, 0, (uint32_t)a[i], (uint32_t)b[i], (uint32_t)c[i]);
-            chk.n++;
-            if (d[i] != want)
-                fpt_bad(&chk, "a=%04llx b=%04llx c=%04llx: got %04llx want %04llx", (unsigned long long)a[i],
-                        (unsigned long long)b[i], (unsigned long long)c[i], (unsigned long long)d[i],
-                        (unsigned long long)want);
+        /* fma.bf16 has every rounding (ptxas 13.0), fma.f16 only .rn */
+        for (int rnd = R_RN; rnd <= (bf ? R_RP : R_RN); rnd++) {
+            static const char *rn[4] = { "rn", "rz", "rm", "rp" };
+            char insn[32];
+            snprintf(insn, sizeof insn, "fma.%s.%s", rn[rnd], bf ? "bf16" : "f16");
+            struct fpt_op o = { insn, "b16", "b16", "b16", "b16" };
+            fpt_run(&o, N, a, b, c, d);
+            struct fpt_check chk = { o.insn };
+            for (int i = 0; i < N; i++) {
+                uint64_t want = ref_half_rnd(O_FMA, bf, rnd, 0, 0, 0, (uint32_t)a[i], (uint32_t)b[i], (uint32_t)c[i]);
+                chk.n++;
+                if (d[i] != want)
+                    fpt_bad(&chk, "a=%04llx b=%04llx c=%04llx: got %04llx want %04llx", (unsigned long long)a[i],
+                            (unsigned long long)b[i], (unsigned long long)c[i], (unsigned long long)d[i],
+                            (unsigned long long)want);
+            }
+            fpt_done(&chk);
         }
-        fpt_done(&chk);
     }
     free(a);
     free(b);
