@@ -408,12 +408,14 @@ static int h_rsqrt_ftz_f64(struct emu_warp *w, const struct emu_xinsn *x, uint32
 
 /* Flags of a half-precision handler call (x->aux). */
 enum { HF_FTZ = 1, HF_SAT = 2, HF_RELU = 4, HF_NAN = 8, HF_XA = 16, HF_ABS = 32 };
+#define HF_RND(fl) (((fl) >> 8) & 3) /* enum fpr_mode of fma.bf16 (the other half forms are .rn) */
 
 FPR_INLINE double h2d(uint32_t h, int bf) { return (double)fpr_half_f32(h & 0xffffu, bf); }
 
-/* One f16/bf16 arithmetic result, round to nearest even: formed in f32 or
- * double so that the final rounding to the half format gives the correctly
- * rounded result (see the two branches). */
+/* One f16/bf16 arithmetic result, round to nearest even (fma.bf16: the
+ * mode in HF_RND): formed in f32 or double so that the final rounding to
+ * the half format gives the correctly rounded result (see the two branches;
+ * rounding to odd keeps every directed rounding correct too). */
 FPR_INLINE uint32_t h_arith1(int op, int bf, uint32_t a, uint32_t b, uint32_t c, unsigned fl)
 {
     if (fl & HF_FTZ) {
@@ -439,14 +441,17 @@ FPR_INLINE uint32_t h_arith1(int op, int bf, uint32_t a, uint32_t b, uint32_t c,
         /* in double: bf16 products exactly; fma: the f16 product is exact and
          * the sum is exact unless one term is so much larger that the rounding
          * cannot matter (or the result overflows f16); bf16 fma rounds to odd */
-        double da = h2d(a, bf), db = h2d(b, bf), p = da * db;
-        double r = op == OP_MUL ? p : bf ? fpr_add_odd(p, h2d(c, bf)) : p + h2d(c, bf);
+        double da = h2d(a, bf), db = h2d(b, bf), p = da * db, dc = h2d(c, bf);
+        double r = op == OP_MUL ? p : bf ? fpr_add_odd(p, dc) : p + dc;
+        /* an exact zero sum is -0 when rounding down, unless both terms are +0 */
+        if (r == 0 && op == OP_FMA && HF_RND(fl) == FPR_RM && !(p == 0 && dc == 0 && !signbit(p) && !signbit(dc)))
+            r = -0.0;
         if (r != r)
             return (fl & HF_SAT) ? 0 : bf ? FPR_NAN_BF16 : FPR_NAN_F16;
         if ((fl & HF_FTZ) && fabs(r) < 0x1p-14)
             h = signbit(r) ? 0x8000u : 0;
         else
-            h = fpr_half_from_f64(r, 0, FPR_RN, bf);
+            h = fpr_half_from_f64(r, 0, (int)HF_RND(fl), bf);
     }
     if ((fl & (HF_SAT | HF_RELU)) && (h & 0x8000u))
         h = 0;
@@ -455,8 +460,9 @@ FPR_INLINE uint32_t h_arith1(int op, int bf, uint32_t a, uint32_t b, uint32_t c,
     return h;
 }
 
-/* Opcode: {add,sub,mul}{.rn}{.ftz}{.sat}.{f16,f16x2,bf16,bf16x2} d, a, b; fma.rn{.ftz}{.sat|.relu}.<same> d, a, b, c
-   Synopsis: per half: d = a op b (op c), rounded to nearest even */
+/* Opcode: {add,sub,mul}{.rn}{.ftz}{.sat}.{f16,f16x2,bf16,bf16x2} d, a, b; fma.rn{.ftz}{.sat|.relu}.<same> d, a, b, c;
+   fma.{rz,rm,rp}{.relu}.{bf16,bf16x2} d, a, b, c
+   Synopsis: per half: d = a op b (op c), rounded to nearest even (fma.bf16: as written) */
 FPR_INLINE int h_arith(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m, int op, int bf, int x2)
 {
     const uint64_t *A = SRC(1), *B = SRC(2), *C = op == OP_FMA ? SRC(3) : B;
@@ -807,25 +813,49 @@ static int h_setp_f(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     return EX_NEXT;
 }
 
-/* Opcode: set.CmpOp{.BoolOp}{.ftz}.{u32,s32,f32}.stype d, a, b{, c}
-   Synopsis: d = (a CmpOp b) BoolOp c ? (f32: 1.0, else 0xffffffff) : 0 */
+/* Opcode: set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, c}
+   Synopsis: d = (a CmpOp b) BoolOp c ? T : 0, T = 1.0 of a float dtype (f32,
+   f16, bf16) or all ones (u16 s16 u32 s32); .f16x2/.bf16x2 sources compare
+   per half and write T per half: 1.0 of f16x2/bf16x2, or 0xffff (u32/s32).
+   x->aux holds T (of one half for x2 sources). */
 static int h_set(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     const struct mx_insn *in = x->in;
     const int st = in->type[1], cmp = in->mod[MX_MG_CMP], bop = in->mod[MX_MG_BOOL];
-    uint32_t c = (bop && x->r[3] != REF_NONE) ? PSRC(3) : 0, t0;
+    const int x2 = st == MX_T_F16X2 || st == MX_T_BF16X2;
+    uint32_t c = (bop && x->r[3] != REF_NONE) ? PSRC(3) : 0, t0, t1 = 0;
     if (mx_type_is_float(st)) {
         double va[WARP], vb[WARP];
         fetch_cmp(w, x, 1, 2, m, st, HAS(FTZ, FTZ), 0, va, vb);
         t0 = fcmp_mask(va, vb, m, cmp);
+        if (x2) {
+            fetch_cmp(w, x, 1, 2, m, st, HAS(FTZ, FTZ), 1, va, vb);
+            t1 = fcmp_mask(va, vb, m, cmp);
+        }
     } else {
         t0 = icmp_mask(SRC(1), SRC(2), m, cmp, (int)mx_type_size(st) * 8, mx_type_is_signed(st));
     }
-    uint32_t p = boolop(bop, t0, c);
-    const uint64_t one = in->type[0] == MX_T_F32 ? 0x3f800000u : 0xffffffffu;
+    const uint32_t p = boolop(bop, t0, c), q = x2 ? boolop(bop, t1, c) : 0;
+    const uint64_t one = x->aux;
     uint64_t *D = DST(0);
-    FOR_LANES(m, { D[l] = (p >> l) & 1 ? one : 0; });
+    FOR_LANES(m, { D[l] = ((p >> l) & 1 ? one : 0) | ((q >> l) & 1 ? one << 16 : 0); });
     return EX_NEXT;
+}
+
+/* The value set writes for "true" into one result element of type d (a
+ * 16-bit half for packed sources), 0 if the pair is not a set form. */
+static uint32_t set_true(int d, int s)
+{
+    if (s == MX_T_F16X2 || s == MX_T_BF16X2)
+        return d == MX_T_U32 || d == MX_T_S32 ? 0xffffu : d == s ? (s == MX_T_F16X2 ? 0x3c00u : 0x3f80u) : 0;
+    switch (d) {
+    case MX_T_U32: case MX_T_S32: return 0xffffffffu;
+    case MX_T_U16: case MX_T_S16: return s == MX_T_F16 || s == MX_T_BF16 ? 0xffffu : 0;
+    case MX_T_F32: return s == MX_T_F16 || s == MX_T_BF16 ? 0 : 0x3f800000u;
+    case MX_T_F16: return s == MX_T_BF16 ? 0 : 0x3c00u;
+    case MX_T_BF16: return 0x3f80u;
+    default: return 0;
+    }
 }
 
 /* Opcode: selp.{f32,f64} d, a, b, c   Synopsis: d = c ? a : b (bits) */
@@ -910,13 +940,14 @@ static emu_fn bind_arith(const struct mx_insn *in, struct emu_xinsn *x)
         return t_f64a[op][r];
     }
     if (is_half(t)) {
-        if (op == OP_DIV || (in->mod[MX_MG_RND] && !HAS(RND, RN)) || in->mod[MX_MG_APPROX])
+        int r = arith_rnd(in); /* fma.bf16 takes all four (ptxas 13.0), the rest .rn */
+        if (op == OP_DIV || r < 0 || (r != FPR_RN && !(is_bf(t) && op == OP_FMA)) || in->mod[MX_MG_APPROX])
             return NULL;
         if (is_bf(t) && (ftz || sat))
             return NULL;
         if (sat && relu)
             return NULL;
-        x->aux = (ftz ? HF_FTZ : 0) | (sat ? HF_SAT : 0) | (relu ? HF_RELU : 0);
+        x->aux = (ftz ? HF_FTZ : 0) | (sat ? HF_SAT : 0) | (relu ? HF_RELU : 0) | (unsigned)r << 8;
         return t_ha[op][is_bf(t)][is_x2(t)];
     }
     return NULL;
@@ -1017,9 +1048,16 @@ static emu_fn bind_misc(const struct mx_insn *in, struct emu_xinsn *x)
             return NULL; /* .and/.or/.xor needs c, and c needs one */
         return h_setp_f;
     case MX_OP_SET: {
-        int cmp = in->mod[MX_MG_CMP], fsrc = t1 == MX_T_F32 || t1 == MX_T_F64;
-        if (!cmp || (mx_type_is_float(t1) && !fsrc) || (!fsrc && t0 != MX_T_F32))
-            return NULL; /* float sources, or integer sources with an f32 result */
+        /* float sources, or integer sources with a float result (u32/s32
+           results of integer sources are exec_int.c's) */
+        int cmp = in->mod[MX_MG_CMP], fsrc = mx_type_is_float(t1);
+        x->aux = set_true(t0, t1);
+        if (!cmp || !x->aux || t1 == MX_T_TF32 || t1 == MX_T_E4M3X2 || t1 == MX_T_E5M2X2)
+            return NULL;
+        if (!fsrc && (!mx_type_is_float(t0) || HAS(FTZ, FTZ)))
+            return NULL;
+        if (HAS(FTZ, FTZ) && t1 != MX_T_F32 && t1 != MX_T_F16 && t1 != MX_T_F16X2)
+            return NULL;
         if (fsrc ? (cmp >= MX_CMP_LO && cmp <= MX_CMP_HS) : cmp > MX_CMP_HS)
             return NULL;
         if (!in->mod[MX_MG_BOOL] != (in->nopd < 4 || in->opd[3].kind == MX_OPD_NONE))

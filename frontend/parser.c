@@ -91,12 +91,15 @@ struct parser {
     int oom, unsupported;
 
     struct binding *b; uint32_t nb, bcap;
-    int32_t *heads; uint32_t hcap;  /* hash slot -> innermost binding, -1 */
+    int32_t *heads; uint32_t hcap;  /* hash slot -> innermost binding, -1 empty, -2 out of scope */
+    uint32_t hused;                 /* slots not -1: a probe must always meet a -1 */
     int depth;
 
     /* current function */
     int32_t fn;
     struct plabel *labels; uint32_t nlabels, labels_cap;
+    uint32_t *lhash; uint32_t lhcap; /* open-addressing index of labels: slot -> labels[] index + 1, 0 empty */
+    uint32_t *fhash; uint32_t fhcap, nfhash; /* same for functions (prototypes excepted): slot -> funcs[] index + 1 */
     struct fixup *fix; uint32_t nfix, fix_cap;
     uint16_t loc_file; uint32_t loc_line;
 
@@ -255,9 +258,31 @@ static uint32_t find_slot(struct parser *p, const char *s, int n)
     }
 }
 
+/* Slot for a new binding of s: the one holding s if it is bound, else the
+ * first -2 slot on the way (so that names bound again and again, block
+ * after block, do not lengthen every probe), else the -1 slot. */
+static uint32_t insert_slot(struct parser *p, const char *s, int n)
+{
+    uint32_t mask = p->hcap - 1, i = hashname(s, n) & mask, dead = UINT32_MAX;
+    for (;;) {
+        int32_t h = p->heads[i];
+        if (h == -1)
+            return dead != UINT32_MAX ? dead : i;
+        if (h == -2 && dead == UINT32_MAX)
+            dead = i;
+        if (h >= 0 && p->b[h].len == n && !memcmp(bname(p, &p->b[h]), s, (size_t)n))
+            return i;
+        i = (i + 1) & mask;
+    }
+}
+
+/* Rebuilds the name index from the live bindings, dropping the -2 slots of
+ * names gone out of scope (a module of many functions leaves many). */
 static int rehash(struct parser *p)
 {
-    uint32_t nc = p->hcap ? p->hcap * 2 : 1024;
+    uint32_t nc = 1024;
+    while (nc < 4 * (p->nb + 1))
+        nc *= 2;
     int32_t *h = malloc(nc * sizeof *h);
     if (!h)
         return -1;
@@ -266,9 +291,11 @@ static int rehash(struct parser *p)
     p->hcap = nc;
     for (uint32_t i = 0; i < nc; i++)
         h[i] = -1;
+    p->hused = 0;
     for (uint32_t i = 0; i < p->nb; i++) {
         struct binding *b = &p->b[i];
         uint32_t s = find_slot(p, bname(p, b), b->len);
+        p->hused += h[s] == -1;
         b->prev = h[s] >= 0 ? h[s] : -1;
         b->slot = s;
         h[s] = (int32_t)i;
@@ -295,7 +322,7 @@ static int bind_at(struct parser *p, const struct fe_token *at, const char *s, u
             fe_error(p->diag, at->line, at->col, nm, n, "duplicate declaration of '%.*s'", n, nm);
         return -1;
     }
-    if ((p->nb + 1) * 2 > p->hcap && rehash(p)) {
+    if ((p->hused + 1) * 2 > p->hcap && rehash(p)) {
         oom(p);
         return -1;
     }
@@ -304,7 +331,7 @@ static int bind_at(struct parser *p, const struct fe_token *at, const char *s, u
         return -1;
     }
     nm = s ? s : p->prog->strtab + stroff;
-    uint32_t slot = find_slot(p, nm, n);
+    uint32_t slot = insert_slot(p, nm, n);
     struct binding *b = &p->b[p->nb];
     b->name = s;
     b->stroff = stroff;
@@ -314,6 +341,7 @@ static int bind_at(struct parser *p, const struct fe_token *at, const char *s, u
     b->depth = p->depth;
     b->prev = p->heads[slot] >= 0 ? p->heads[slot] : -1;
     b->slot = slot;
+    p->hused += p->heads[slot] == -1;
     p->heads[slot] = (int32_t)p->nb++;
     return 0;
 }
@@ -1043,11 +1071,63 @@ static int resolve_sreg(const char *s, int n, int *sreg, int *comp)
 
 /* ---------------------------------------------------------------- labels */
 
-static uint32_t label_ref(struct parser *p, const char *s, int n, const struct fe_token *at)
+/* Slot of label name s in p->lhash: the one holding it, or the empty slot
+ * where it would go.  lhcap is a power of two, at most half full. */
+static uint32_t label_slot(const struct parser *p, const char *s, int n)
+{
+    uint32_t mask = p->lhcap - 1, i = hashname(s, n) & mask;
+    for (;;) {
+        uint32_t h = p->lhash[i];
+        if (!h || (p->labels[h - 1].len == n && !memcmp(p->labels[h - 1].name, s, (size_t)n)))
+            return i;
+        i = (i + 1) & mask;
+    }
+}
+
+/* The current function's label record of s, or NULL. */
+static const struct plabel *label_find(const struct parser *p, const char *s, int n)
+{
+    if (!p->nlabels)
+        return NULL;
+    uint32_t h = p->lhash[label_slot(p, s, n)];
+    return h ? &p->labels[h - 1] : NULL;
+}
+
+/* Doubles the label index (labels are per function; the index is cleared
+ * label by label in label_reset, so a big table costs nothing later). */
+static int label_rehash(struct parser *p)
+{
+    uint32_t nc = p->lhcap ? p->lhcap * 2 : 256;
+    uint32_t *h = calloc(nc, sizeof *h);
+    if (!h)
+        return -1;
+    free(p->lhash);
+    p->lhash = h;
+    p->lhcap = nc;
+    for (uint32_t i = 0; i < p->nlabels; i++)
+        h[label_slot(p, p->labels[i].name, p->labels[i].len)] = i + 1;
+    return 0;
+}
+
+/* Forgets the labels of the function just parsed. */
+static void label_reset(struct parser *p)
 {
     for (uint32_t i = 0; i < p->nlabels; i++)
-        if (p->labels[i].len == n && !memcmp(p->labels[i].name, s, (size_t)n))
-            return p->labels[i].label;
+        p->lhash[label_slot(p, p->labels[i].name, p->labels[i].len)] = 0;
+    p->nlabels = 0;
+}
+
+/* Label index of name s in the current function, created (undefined) at its
+ * first reference; hashed, so a function of N labels resolves in O(N). */
+static uint32_t label_ref(struct parser *p, const char *s, int n, const struct fe_token *at)
+{
+    const struct plabel *old = label_find(p, s, n);
+    if (old)
+        return old->label;
+    if ((p->nlabels + 1) * 2 > p->lhcap && label_rehash(p)) {
+        oom(p);
+        return MX_NONE;
+    }
     if (grow((void **)&p->labels, &p->labels_cap, p->nlabels + 1, sizeof *p->labels)) {
         oom(p);
         return MX_NONE;
@@ -1056,7 +1136,8 @@ static uint32_t label_ref(struct parser *p, const char *s, int n, const struct f
     if (li == MX_NONE)
         return MX_NONE;
     p->prog->labels[li] = (struct mx_label){ intern(p, s, (size_t)n), MX_NONE, (uint32_t)p->fn };
-    p->labels[p->nlabels++] = (struct plabel){ s, n, li, at->line, at->col };
+    p->labels[p->nlabels] = (struct plabel){ s, n, li, at->line, at->col };
+    p->lhash[label_slot(p, s, n)] = ++p->nlabels;
     return li;
 }
 
@@ -1411,6 +1492,14 @@ static uint32_t push_vec(struct parser *p, int n)
 
 static int lower_value(struct parser *p, struct lctx *c, const struct raw *r, int et, struct mx_operand *o, int dst, int nest);
 
+/* Opcodes whose data operands are one value, or a {vector} of exactly N
+ * values when .vN is written (ld, ldu, st, atom, red, suld, sust). */
+static int vec_data_op(int op)
+{
+    return op == MX_OP_LD || op == MX_OP_ST || op == MX_OP_LDU || op == MX_OP_ATOM || op == MX_OP_RED ||
+           op == MX_OP_SULD || op == MX_OP_SUST;
+}
+
 /* {a, b, c, d} */
 static int lower_vec(struct parser *p, struct lctx *c, const struct raw *r, int et, struct mx_operand *o, int dst, int nest)
 {
@@ -1437,8 +1526,7 @@ static int lower_vec(struct parser *p, struct lctx *c, const struct raw *r, int 
         return -1;
     } else if (c->in->op == MX_OP_WMMA_LOAD || c->in->op == MX_OP_WMMA_STORE || c->in->op == MX_OP_WMMA_MMA) {
         elt = MX_T_NONE;
-    } else if ((c->in->op == MX_OP_LD || c->in->op == MX_OP_ST || c->in->op == MX_OP_LDU || c->in->op == MX_OP_ATOM ||
-                c->in->op == MX_OP_RED) && !vecn) {
+    } else if (vec_data_op(c->in->op) && !vecn && !nest && r->count != 1) { /* {%r1}: one value (nvcc: suld.b.2d.b32 {%r1}) */
         fe_error(p->diag, r->line, r->col, NULL, 0, "vector operand needs a .v2/.v4 modifier");
         return -1;
     }
@@ -1491,6 +1579,11 @@ static int lower_value(struct parser *p, struct lctx *c, const struct raw *r, in
             fe_error(p->diag, r->line, r->col, NULL, 0, "nested vector operand");
             return -1;
         }
+        /* {x} without .vN is x (ptxas reads it so); surface loads and stores
+           keep nvcc's braces, which the emulator reads as a vector */
+        if (r->count == 1 && !c->in->mod[MX_MG_VEC] && vec_data_op(c->in->op) && c->in->op != MX_OP_SULD &&
+            c->in->op != MX_OP_SUST && p->pool[r->first].kind != R_VEC)
+            return lower_value(p, c, &p->pool[r->first], et, o, dst, nest);
         return lower_vec(p, c, r, et, o, dst, nest);
     case R_NAME:
         break;
@@ -1536,12 +1629,11 @@ static int lower_value(struct parser *p, struct lctx *c, const struct raw *r, in
         o->type = (uint8_t)et;
         return 0;
     }
-    for (uint32_t i = 0; i < p->nlabels; i++)
-        if (p->labels[i].len == r->nlen && !memcmp(p->labels[i].name, r->name, (size_t)r->nlen)) {
-            fe_error(p->diag, r->line, r->col, r->name, r->nlen, "label '%.*s' cannot be an operand of '%s'",
-                     r->nlen, r->name, c->oi->mnemonic);
-            return -1;
-        }
+    if (label_find(p, r->name, r->nlen)) {
+        fe_error(p->diag, r->line, r->col, r->name, r->nlen, "label '%.*s' cannot be an operand of '%s'",
+                 r->nlen, r->name, c->oi->mnemonic);
+        return -1;
+    }
     if (r->name[0] == '%')
         fe_error(p->diag, r->line, r->col, r->name, r->nlen, "undefined register '%.*s'", r->nlen, r->name);
     else
@@ -1892,6 +1984,21 @@ static int lower_operands(struct parser *p, struct lctx *c, struct raw *ops, int
             return -1;
         }
     }
+    /* .vN moves N values: a scalar where the {vector} belongs would make the
+       emulator read or write N registers starting at one (ld.v4 %r1, [a]). */
+    int vecn = in->mod[MX_MG_VEC] ? 2 << (in->mod[MX_MG_VEC] - 1) : 0;
+    if (vecn && (vec_data_op(in->op) || in->op == MX_OP_TEX || in->op == MX_OP_TLD4)) {
+        for (int s = 0; s < slots; s++) {
+            int data = oi->kinds[s] == MX_FK_DST || (oi->kinds[s] == MX_FK_SRC && vec_data_op(in->op));
+            if (map[s] < 0 || !data || in->opd[s].kind == MX_OPD_VEC)
+                continue;
+            const struct raw *r = &ops[map[s]];
+            fe_error(p->diag, r->line, r->col, r->name, r->nlen,
+                     "'%s' with .v%d needs a vector operand {...} of %d elements, not a single value", oi->mnemonic, vecn,
+                     vecn);
+            return -1;
+        }
+    }
     if (in->op == MX_OP_MOVIND) {
         int nind = (in->opd[0].kind == MX_OPD_INDREG) + (in->opd[1].kind == MX_OPD_INDREG);
         if (nind != 1) {
@@ -1908,7 +2015,8 @@ static int lower_operands(struct parser *p, struct lctx *c, struct raw *ops, int
 }
 
 /* Splits the opcode word into mnemonic and modifiers and fills the insn. */
-static int decode_opcode(struct parser *p, const struct fe_token *t, struct mx_insn *in, const struct mx_opinfo **oip)
+static int decode_opcode(struct parser *p, const struct fe_token *t, struct mx_insn *in, const struct mx_opinfo **oip,
+                         struct fe_form *form)
 {
     const char *s = t->s;
     int n = t->len;
@@ -1949,6 +2057,7 @@ static int decode_opcode(struct parser *p, const struct fe_token *t, struct mx_i
                 fe_error(p->diag, t->line, t->col + (unsigned)dots[i], t->s, t->len, "type .%.*s is not allowed for '%s'", ml, m, oi->mnemonic);
                 return -1;
             }
+            form->tcol[ntypes] = (uint16_t)dots[i];
             in->type[ntypes++] = (uint8_t)ty;
             continue;
         }
@@ -1962,6 +2071,7 @@ static int decode_opcode(struct parser *p, const struct fe_token *t, struct mx_i
             if (in->mod[grp])
                 continue;
             in->mod[grp] = (uint8_t)v;
+            form->mcol[grp] = (uint16_t)dots[i];
             placed = 1;
             break;
         }
@@ -2039,7 +2149,8 @@ static void instruction(struct parser *p)
     struct fe_token optok = p->tok;
     const struct mx_opinfo *oi = NULL;
     advance(p);
-    if (decode_opcode(p, &optok, &in, &oi)) {
+    struct fe_form form = { .in = &in, .diag = p->diag, .line = optok.line, .col = optok.col, .s = optok.s, .len = optok.len };
+    if (decode_opcode(p, &optok, &in, &oi, &form)) {
         recover(p);
         return;
     }
@@ -2086,7 +2197,7 @@ static void instruction(struct parser *p)
     uint32_t idx = p->prog->ninsns;
     struct lctx c = { &in, oi, &optok, idx };
     uint32_t nfix0 = p->nfix;
-    if (lower_operands(p, &c, ops, nops)) {
+    if (lower_operands(p, &c, ops, nops) || fe_check_form(&form)) {
         p->nfix = nfix0;
         return;
     }
@@ -2113,18 +2224,63 @@ static uint32_t new_func(struct parser *p, const char *s, int n, unsigned line)
     return fi;
 }
 
-/* Functions live in their own module-wide namespace (prototypes excepted). */
-static uint32_t find_func(struct parser *p, const char *s, int n)
+/* Functions live in their own module-wide namespace (prototypes excepted),
+ * indexed by name in p->fhash so that a module of many functions and calls
+ * resolves in linear time. */
+static uint32_t func_slot(const struct parser *p, const char *s, int n)
 {
-    for (uint32_t i = 0; i < p->prog->nfuncs; i++) {
-        const struct mx_func *f = &p->prog->funcs[i];
-        if (f->flags & MX_FUNCF_PROTO)
-            continue;
-        const char *nm = mx_str(p->prog, f->name);
+    uint32_t mask = p->fhcap - 1, i = hashname(s, n) & mask;
+    for (;;) {
+        uint32_t h = p->fhash[i];
+        if (!h)
+            return i;
+        const char *nm = mx_str(p->prog, p->prog->funcs[h - 1].name);
         if (!strncmp(nm, s, (size_t)n) && nm[n] == 0)
             return i;
+        i = (i + 1) & mask;
     }
-    return MX_NONE;
+}
+
+static uint32_t find_func(struct parser *p, const char *s, int n)
+{
+    if (!p->nfhash)
+        return MX_NONE;
+    uint32_t h = p->fhash[func_slot(p, s, n)];
+    return h ? h - 1 : MX_NONE;
+}
+
+/* Indexes function fi (not a prototype) by its name; the first one wins. */
+static void func_index(struct parser *p, uint32_t fi)
+{
+    if ((p->nfhash + 1) * 2 > p->fhcap) {
+        uint32_t nc = p->fhcap ? p->fhcap * 2 : 256;
+        uint32_t *h = calloc(nc, sizeof *h);
+        if (!h) {
+            oom(p);
+            return;
+        }
+        free(p->fhash);
+        p->fhash = h;
+        p->fhcap = nc;
+        p->nfhash = 0;
+        for (uint32_t i = 0; i < p->prog->nfuncs; i++) {
+            const struct mx_func *f = &p->prog->funcs[i];
+            const char *nm = mx_str(p->prog, f->name);
+            if (i == fi || (f->flags & MX_FUNCF_PROTO))
+                continue;
+            uint32_t sl = func_slot(p, nm, (int)strlen(nm));
+            if (!h[sl]) {
+                h[sl] = i + 1;
+                p->nfhash++;
+            }
+        }
+    }
+    const char *nm = mx_str(p->prog, p->prog->funcs[fi].name);
+    uint32_t sl = func_slot(p, nm, (int)strlen(nm));
+    if (!p->fhash[sl]) {
+        p->fhash[sl] = fi + 1;
+        p->nfhash++;
+    }
 }
 
 static uint32_t func_by_name(struct parser *p, const char *s, int n, unsigned line, int create)
@@ -2135,6 +2291,7 @@ static uint32_t func_by_name(struct parser *p, const char *s, int n, unsigned li
     fi = new_func(p, s, n, line);
     if (fi == MX_NONE)
         return MX_NONE;
+    func_index(p, fi);
     p->prog->funcs[fi].nparams = MX_NONE; /* signature unknown until declared */
     return fi;
 }
@@ -2430,6 +2587,7 @@ static void function(struct parser *p, uint32_t linkflags)
         fi = new_func(p, nt.s, nt.len, nt.line);
         if (fi == MX_NONE)
             return;
+        func_index(p, fi);
         f = &p->prog->funcs[fi];
         f->param = pfirst;
         f->nparams = pcount;
@@ -2462,7 +2620,7 @@ static void function(struct parser *p, uint32_t linkflags)
     f->ev_first = p->prog->nevents;
     item(p, MX_EV_FUNC_DEF, fi);
     p->fn = (int32_t)fi;
-    p->nlabels = 0;
+    label_reset(p);
     p->nfix = 0;
     p->loc_file = 0;
     p->loc_line = 0;
@@ -3125,6 +3283,8 @@ int fe_parse_ptx(const char *src, size_t len, const char *name, const struct fe_
     free(P.b);
     free(P.heads);
     free(P.labels);
+    free(P.lhash);
+    free(P.fhash);
     free(P.fix);
     prog->ext_mask = P.opt->ext_mask;
     if (P.oom)

@@ -19,8 +19,7 @@ struct ity {
 static const struct ity ints[] = {
     { "u8", "u16", 8, 0 },   { "u16", "u16", 16, 0 }, { "u32", "u32", 32, 0 }, { "u64", "u64", 64, 0 },
     { "s8", "s16", 8, 1 },   { "s16", "s16", 16, 1 }, { "s32", "s32", 32, 1 }, { "s64", "s64", 64, 1 },
-    { "b8", "b16", 8, 0 },   { "b16", "b16", 16, 0 }, { "b32", "b32", 32, 0 }, { "b64", "b64", 64, 0 },
-};
+}; /* no .bN: cvt converts numbers (ptxas: "Unexpected instruction types" for cvt.u32.b32) */
 #define NINTS (sizeof ints / sizeof ints[0])
 
 static uint64_t mask_bits(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
@@ -82,8 +81,7 @@ MX_TEST(cvt_int_int_all_pairs)
         for (size_t si = 0; si < NINTS; si++)
             for (int sat = 0; sat < 2; sat++) {
                 const struct ity *dt = &ints[di], *st = &ints[si];
-                if (sat && (dt->name[0] == 'b' || st->name[0] == 'b' ||
-                            (imin(dt) <= imin(st) && imax(dt) >= imax(st)))) /* .sat only where it can clamp */
+                if (sat && imin(dt) <= imin(st) && imax(dt) >= imax(st)) /* .sat only where it can clamp */
                     continue;
                 snprintf(insn, sizeof insn, "cvt%s.%s.%s", sat ? ".sat" : "", dt->name, st->name);
                 struct fpt_op o = { insn, dt->reg, st->reg };
@@ -205,6 +203,8 @@ MX_TEST(cvt_float_to_int_all_roundings)
                 for (int ftz = 0; ftz < (k == S_F32 ? 2 : 1); ftz++) {
                     if (k <= S_BF16 && (di % 2) && r % 2) /* halves are exhaustive: thin the type x rounding grid */
                         continue;
+                    if (k == S_BF16 && dt->bits == 8) /* ptxas: no cvt between bf16 and 8-bit integers */
+                        continue;
                     snprintf(insn, sizeof insn, "cvt%s%s.%s.%s", irnd_name[r], ftz ? ".ftz" : "", dt->name, fname[k]);
                     struct fpt_op o = { insn, dt->reg, freg[k] };
                     fpt_run(&o, b.n, b.a, NULL, NULL, b.d);
@@ -272,7 +272,7 @@ MX_TEST(cvt_int_to_float_all_roundings)
             for (int r = 0; r < 4; r++)
                 for (int sat = 0; sat < 2; sat++) {
                     const struct ity *st = &ints[si];
-                    if (sat && (k == S_BF16 || r || st->name[0] == 'b'))
+                    if ((sat && (k == S_BF16 || r)) || (k == S_BF16 && st->bits == 8)) /* ptxas: no bf16 <-> 8-bit */
                         continue;
                     snprintf(insn, sizeof insn, "cvt%s%s.%s.%s", rnd_name[r], sat ? ".sat" : "", fname[k], st->name);
                     struct fpt_op o = { insn, freg[k], st->reg };
@@ -351,9 +351,11 @@ MX_TEST(cvt_float_to_float_all)
                         continue; /* .rna is for tf32 */
                     if (tf32 && (r == 2 || r == 3))
                         continue;
-                    if (mod == M_FTZ && sk != S_F32 && dkk != S_F32)
+                    if (mod == M_FTZ && ((sk != S_F32 && dkk != S_F32) || tf32))
                         continue;
-                    if (mod == M_SAT && (dk == S_BF16 || tf32))
+                    if (mod == M_SAT && (dk == S_BF16 || sk == S_BF16 || tf32)) /* ptxas: no .sat with bf16 */
+                        continue;
+                    if ((mod == M_RELU && r > 1) || (mod == M_SATF && (r == 2 || r == 3))) /* .rn/.rz (.rna: satfinite) */
                         continue;
                     if ((mod == M_RELU || mod == M_SATF) && !(dk == S_F16 || dk == S_BF16 || tf32))
                         continue;
@@ -510,7 +512,7 @@ MX_TEST(cvt_f8_packs)
     char insn[80];
     for (int e5 = 0; e5 < 2; e5++)
         for (int relu = 0; relu < 2; relu++)
-            for (int bf = 0; bf < 2; bf++) {
+            for (int bf = 0; bf < 1; bf++) { /* ptxas 13.0 (PTX ISA 9.0) takes no .bf16x2 source here */
                 snprintf(insn, sizeof insn, "cvt.rn.satfinite%s.%s.%s", relu ? ".relu" : "", e5 ? "e5m2x2" : "e4m3x2",
                          bf ? "bf16x2" : "f16x2");
                 struct fpt_op o = { insn, "b16", "b32" };

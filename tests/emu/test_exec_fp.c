@@ -577,7 +577,7 @@ MX_TEST(approx_f32_error_bounds)
 
 static uint32_t flush16(uint32_t h) { return (h & 0x7c00u) ? h : h & 0x8000u; }
 
-static uint32_t ref_half(int op, int bf, int ftz, int sat, int relu, uint32_t a, uint32_t b, uint32_t c)
+static uint32_t ref_half_rnd(int op, int bf, int rnd, int ftz, int sat, int relu, uint32_t a, uint32_t b, uint32_t c)
 {
     if (ftz) {
         a = flush16(a);
@@ -586,17 +586,22 @@ static uint32_t ref_half(int op, int bf, int ftz, int sat, int relu, uint32_t a,
     }
     f128 x = bf ? q_of_bf16(a) : q_of_f16(a), y = bf ? q_of_bf16(b) : q_of_f16(b), z = bf ? q_of_bf16(c) : q_of_f16(c);
     int st;
-    f128 s = (x != x || y != y || (op == O_FMA && z != z)) ? (f128)NAN : exact3(op, R_RN, x, y, z, &st);
+    f128 s = (x != x || y != y || (op == O_FMA && z != z)) ? (f128)NAN : exact3(op, rnd, x, y, z, &st);
     if (s != s)
         return sat ? 0 : 0x7fff;
     struct fpt_fmt f = bf ? FMT_BF16 : FMT_F16;
-    f128 r = ftz && ref_tiny(s, st, f) ? ((s < 0 || (s == 0 && st < 0)) ? -(f128)0 : (f128)0) : ref_round(s, st, R_RN, f);
+    f128 r = ftz && ref_tiny(s, st, f) ? ((s < 0 || (s == 0 && st < 0)) ? -(f128)0 : (f128)0) : ref_round(s, st, rnd, f);
     uint32_t h = bf ? bf16_of_q(r) : f16_of_q(r);
     if ((sat || relu) && (h & 0x8000u))
         h = 0;
     if (sat && h > (bf ? 0x3f80u : 0x3c00u))
         h = bf ? 0x3f80u : 0x3c00u;
     return h;
+}
+
+static uint32_t ref_half(int op, int bf, int ftz, int sat, int relu, uint32_t a, uint32_t b, uint32_t c)
+{
+    return ref_half_rnd(op, bf, R_RN, ftz, sat, relu, a, b, c);
 }
 
 MX_TEST(half_arith)
@@ -698,18 +703,24 @@ MX_TEST(half_fma_deep)
             b[i] = y;
             c[i] = z;
         }
-        struct fpt_op o = { bf ? "fma.rn.bf16" : "fma.rn.f16", "b16", "b16", "b16", "b16" };
-        fpt_run(&o, N, a, b, c, d);
-        struct fpt_check chk = { o.insn };
-        for (int i = 0; i < N; i++) {
-            uint64_t want = ref_half(O_FMA, bf, 0, 0, 0, (uint32_t)a[i], (uint32_t)b[i], (uint32_t)c[i]);
-            chk.n++;
-            if (d[i] != want)
-                fpt_bad(&chk, "a=%04llx b=%04llx c=%04llx: got %04llx want %04llx", (unsigned long long)a[i],
-                        (unsigned long long)b[i], (unsigned long long)c[i], (unsigned long long)d[i],
-                        (unsigned long long)want);
+        /* fma.bf16 has every rounding (ptxas 13.0), fma.f16 only .rn */
+        for (int rnd = R_RN; rnd <= (bf ? R_RP : R_RN); rnd++) {
+            static const char *rn[4] = { "rn", "rz", "rm", "rp" };
+            char insn[32];
+            snprintf(insn, sizeof insn, "fma.%s.%s", rn[rnd], bf ? "bf16" : "f16");
+            struct fpt_op o = { insn, "b16", "b16", "b16", "b16" };
+            fpt_run(&o, N, a, b, c, d);
+            struct fpt_check chk = { o.insn };
+            for (int i = 0; i < N; i++) {
+                uint64_t want = ref_half_rnd(O_FMA, bf, rnd, 0, 0, 0, (uint32_t)a[i], (uint32_t)b[i], (uint32_t)c[i]);
+                chk.n++;
+                if (d[i] != want)
+                    fpt_bad(&chk, "a=%04llx b=%04llx c=%04llx: got %04llx want %04llx", (unsigned long long)a[i],
+                            (unsigned long long)b[i], (unsigned long long)c[i], (unsigned long long)d[i],
+                            (unsigned long long)want);
+            }
+            fpt_done(&chk);
         }
-        fpt_done(&chk);
     }
     free(a);
     free(b);
@@ -1096,7 +1107,9 @@ MX_TEST(setp_set_all_compares)
                     if (bo && (cmp % 3) && ftz) /* keep the run count down: every BoolOp once per compare */
                         continue;
                     snprintf(insn, sizeof insn, "setp.%s%s%s.%s", cmp_name[cmp], bools[bo], ftz ? ".ftz" : "", types[t]);
-                    struct fpt_op o = { insn, "pred", regs[t], regs[t], bo ? "pred" : NULL };
+                    /* a scalar half compares to one predicate: setp.f16 p, a, b (no |q) */
+                    int one = t == 2 || t == 4;
+                    struct fpt_op o = { insn, one ? "pred1" : "pred", regs[t], regs[t], bo ? "pred" : NULL };
                     fpt_run(&o, v.n, v.a, v.b, v.c, d);
                     struct fpt_check chk = { insn };
                     for (size_t i = 0; i < v.n; i++) {
@@ -1120,7 +1133,7 @@ MX_TEST(setp_set_all_compares)
                         case 3: p = t0 ^ c; q = t1 ^ c; break;
                         default: p = t0; q = t1; break;
                         }
-                        uint64_t want = (uint64_t)p | (uint64_t)q << 1;
+                        uint64_t want = (uint64_t)p | (one ? 0 : (uint64_t)q << 1);
                         chk.n++;
                         if (d[i] != want)
                             fpt_bad(&chk, "a=%llx b=%llx c=%d: got %llu want %llu", (unsigned long long)v.a[i],
@@ -1147,6 +1160,89 @@ MX_TEST(setp_set_all_compares)
                     }
                     fpt_done(&chk);
                 }
+        /* set with half sources (PTX ISA "Half Precision Comparison: set"):
+           every result type each source type has, T = 1.0 in the result's
+           format or all ones, per half for the x2 sources */
+        if (t >= 2) {
+            static const struct { const char *name, *reg; uint32_t one; } dts[] = {
+                { "u16", "b16", 0xffff }, { "s16", "b16", 0xffff }, { "u32", "b32", 0xffffffffu },
+                { "s32", "b32", 0xffffffffu }, { "f16", "b16", 0x3c00 }, { "bf16", "b16", 0x3f80 },
+                { "f16x2", "b32", 0x3c00 }, { "bf16x2", "b32", 0x3f80 },
+            };
+            for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++) {
+                const char *dn = dts[di].name;
+                int ok = x2 ? (dn[0] == 'u' || dn[0] == 's') && dn[1] == '3' : strstr(dn, "x2") == NULL;
+                if (x2 && !strcmp(dn, types[t]))
+                    ok = 1;
+                if (!x2 && bf && !strcmp(dn, "f16")) /* .bf16 sources give no .f16 result */
+                    ok = 0;
+                if (!ok)
+                    continue;
+                uint32_t one = x2 && dn[0] != 'f' && dn[0] != 'b' ? 0xffff : dts[di].one;
+                for (int cmp = 0; cmp < 14; cmp++)
+                    for (int ftz = 0; ftz < (bf || !strcmp(dn, "bf16") ? 1 : 2); ftz++) {
+                        int bo = (cmp + (int)di) % 4; /* every BoolOp, spread over the compares */
+                        snprintf(insn, sizeof insn, "set.%s%s%s.%s.%s", cmp_name[cmp], bools[bo], ftz ? ".ftz" : "", dn,
+                                 types[t]);
+                        struct fpt_op o = { insn, dts[di].reg, regs[t], regs[t], bo ? "pred" : NULL };
+                        fpt_run(&o, v.n, v.a, v.b, v.c, d);
+                        struct fpt_check chk = { insn };
+                        for (size_t i = 0; i < v.n; i++) {
+                            uint32_t a = (uint32_t)v.a[i], b = (uint32_t)v.b[i];
+                            int r[2], c = (int)v.c[i];
+                            for (int h = 0; h < 1 + x2; h++) {
+                                r[h] = ref_cmp(cmp, hval(a >> 16 * h & 0xffff, bf, ftz), hval(b >> 16 * h & 0xffff, bf, ftz));
+                                r[h] = bo == 1 ? r[h] & c : bo == 2 ? r[h] | c : bo == 3 ? r[h] ^ c : r[h];
+                            }
+                            uint64_t want = (r[0] ? one : 0) | (x2 && r[1] ? (uint64_t)one << 16 : 0);
+                            chk.n++;
+                            if (d[i] != want)
+                                fpt_bad(&chk, "a=%x b=%x c=%d: got %llx want %llx", a, b, c, (unsigned long long)d[i],
+                                        (unsigned long long)want);
+                        }
+                        fpt_done(&chk);
+                    }
+            }
+        }
+    }
+    free(d);
+    vec_free(&v);
+}
+
+/* set with integer sources and a half result: T = 1.0 as .f16 or .bf16. */
+MX_TEST(set_int_sources_half_result)
+{
+    struct vec v = { 0 };
+    for (int k = 0; k < 1000; k++) {
+        uint64_t a = fpt_rand32(), b = k % 3 ? fpt_rand32() : a; /* a third equal */
+        if (k % 5 == 0)
+            b ^= 0x80000000u;
+        vec_add(&v, a, b, fpt_rand() & 1);
+    }
+    uint64_t *d = malloc(v.n * 8);
+    static const struct { const char *insn; int cmp, sgn; uint32_t one; } forms[] = {
+        { "set.lt.f16.s32", 2, 1, 0x3c00 }, { "set.hi.bf16.u32", 3, 0, 0x3f80 }, { "set.eq.bf16.b32", 0, 0, 0x3f80 },
+        { "set.ge.f16.u32", 4, 0, 0x3c00 }, { "set.ne.f32.s32", 1, 1, 0x3f800000u },
+    };
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        int half = forms[f].one != 0x3f800000u;
+        struct fpt_op o = { forms[f].insn, half ? "b16" : "f32", "b32", "b32" };
+        fpt_run(&o, v.n, v.a, v.b, NULL, d);
+        for (size_t i = 0; i < v.n; i++) {
+            uint32_t ua = (uint32_t)v.a[i], ub = (uint32_t)v.b[i];
+            int32_t sa = (int32_t)ua, sb = (int32_t)ub;
+            int r;
+            switch (forms[f].cmp) {
+            case 0: r = ua == ub; break;
+            case 1: r = ua != ub; break;
+            case 2: r = forms[f].sgn ? sa < sb : ua < ub; break;
+            case 3: r = ua > ub; break; /* hi: unsigned greater */
+            default: r = forms[f].sgn ? sa >= sb : ua >= ub; break;
+            }
+            if (d[i] != (r ? forms[f].one : 0))
+                fail_msg("%s a=%08x b=%08x: got %llx want %x", forms[f].insn, ua, ub, (unsigned long long)d[i],
+                         r ? forms[f].one : 0);
+        }
     }
     free(d);
     vec_free(&v);

@@ -7,6 +7,7 @@
 #include "mxtest.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define EXT_MOVIND (1u << MX_EXT_INDIRECT_MOV)
@@ -505,6 +506,22 @@ MX_TEST(vector_operands_and_sinks)
     assert_round_trip(vec_src, 0);
 }
 
+/* One value in braces without .vN is that value for ld/st (ptxas takes
+ * it); nvcc's braced surface operands stay vectors. */
+MX_TEST(braced_single_value_is_a_scalar)
+{
+    struct mxt_parse r;
+    mxt_parse_ok(&r, MXT_HEADER ".global .surfref s;\n.visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+                                "ld.global.u32 {%r1}, [%rd0];\nst.global.u32 [%rd0], {%r2};\n"
+                                "suld.b.1d.b32.trap {%r3}, [s, {%r0}];\n}\n");
+    const struct mx_insn *ld = mxt_insn(&r.prog, 0, 0), *st = mxt_insn(&r.prog, 0, 1), *su = mxt_insn(&r.prog, 0, 2);
+    assert_opd_reg(&ld->opd[0], 1, MX_T_B32);
+    assert_opd_reg(&st->opd[1], 2, MX_T_B32);
+    assert_int_equal(su->opd[0].kind, MX_OPD_VEC);
+    assert_int_equal(su->opd[0].count, 1);
+    mxt_parse_free(&r);
+}
+
 MX_TEST(vector_errors)
 {
     struct mxt_parse r;
@@ -664,6 +681,110 @@ MX_TEST(labels_resolve_forward_and_backward)
     assert_int_equal(b->guard, 0);
     mxt_parse_free(&r);
     assert_round_trip(labels_src, 0);
+}
+
+/* Two kernels with n labels each, the same names in both (nvcc's $L__BB0_i
+ * and plain Li alternating); label i is followed by "add.u32 %r1, %r1, i"
+ * and a branch to label (i * mul + 13) % n, forward or backward. */
+static void many_labels_kernel(FILE *s, const char *name, unsigned n, unsigned mul)
+{
+    fprintf(s, ".visible .entry %s()\n{\n  .reg .pred %%p<2>;\n  .reg .b32 %%r<2>;\n", name);
+    fprintf(s, "  mov.u32 %%r1, 0;\n  setp.eq.u32 %%p1, %%r1, 1;\n");
+    for (unsigned i = 0; i < n; i++) {
+        unsigned t = (i * mul + 13) % n;
+        fprintf(s, i % 2 ? "$L__BB0_%u:\n" : "L%u:\n", i);
+        fprintf(s, "  add.u32 %%r1, %%r1, %u;\n", i);
+        fprintf(s, t % 2 ? "  @%%p1 bra $L__BB0_%u;\n" : "  @%%p1 bra L%u;\n", t);
+    }
+    fprintf(s, "  ret;\n}\n");
+}
+
+/* Every branch of kernel fn goes to the add written after its label. */
+static void check_many_labels(const struct mx_program *p, const char *fn, unsigned n, unsigned mul)
+{
+    uint32_t k = mxt_func(p, fn);
+    assert_int_equal(p->funcs[k].ninsns, 3 + 2 * n);
+    uint32_t base = p->funcs[k].first;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned t = (i * mul + 13) % n;
+        const struct mx_insn *b = mxt_insn(p, k, 3 + 2 * i);
+        if (b->op != MX_OP_BRA || b->opd[0].kind != MX_OPD_LABEL || b->opd[0].reg != base + 2 + 2 * t)
+            fail_msg("%s: branch %u goes to instruction %u, not %u", fn, i, b->opd[0].reg, base + 2 + 2 * t);
+        const struct mx_insn *a = &p->insns[b->opd[0].reg];
+        if (a->op != MX_OP_ADD || a->opd[2].imm != (int64_t)t)
+            fail_msg("%s: branch %u lands on the add of label %lld, not %u", fn, i, (long long)a->opd[2].imm, t);
+    }
+    char nm[32];
+    snprintf(nm, sizeof nm, "$L__BB0_%u", n - 1);
+    assert_int_equal(mxt_label(p, k, nm), base + 2 + 2 * (n - 1));
+}
+
+/* Label resolution is hashed per function: 50k labels and branches resolve
+ * to the right instructions (speed is measured by bench_parse, not here). */
+MX_TEST(fifty_thousand_labels_resolve)
+{
+    char *src = NULL;
+    size_t len = 0;
+    FILE *s = open_memstream(&src, &len);
+    assert_non_null(s);
+    fputs(MXT_HEADER, s);
+    many_labels_kernel(s, "a", 1000, 37);
+    many_labels_kernel(s, "k", 50000, 7919);
+    fclose(s);
+    struct mxt_parse r;
+    mxt_parse_ok(&r, src);
+    check_many_labels(&r.prog, "a", 1000, 37);
+    check_many_labels(&r.prog, "k", 50000, 7919);
+    assert_int_equal(r.prog.nlabels, 51000);
+    mxt_parse_free(&r);
+    assert_round_trip(src, 0);
+    free(src);
+}
+
+/* Regression: names that go out of scope left dead slots in the name table
+ * until no empty one was left and lookups probed forever (a module of ~200
+ * small functions and call blocks hung the parser).  3000 functions, each
+ * called from its own { .param ... } block of one kernel (the callees are
+ * declared in reverse, so half the calls are forward), must parse, every
+ * call reaching its own function, and the per-block names their own slots. */
+MX_TEST(thousands_of_functions_and_call_blocks)
+{
+    enum { N = 3000 };
+    char *src = NULL;
+    size_t len = 0;
+    FILE *s = open_memstream(&src, &len);
+    assert_non_null(s);
+    fputs(MXT_HEADER, s);
+    for (unsigned i = 0; i < N; i++)
+        fprintf(s, ".func (.param .b32 r) f%u(.param .b32 a)\n;\n", i);
+    fputs(".visible .entry k()\n{\n  .reg .b32 %r<2>;\n", s);
+    for (unsigned i = 0; i < N; i++)
+        fprintf(s, "  {\n  .param .b32 pa;\n  .param .b32 pr;\n  st.param.b32 [pa], %u;\n"
+                   "  call (pr), f%u, (pa);\n  ld.param.b32 %%r1, [pr];\n  }\n", i, i);
+    fputs("  ret;\n}\n", s);
+    for (unsigned i = N; i-- > 0;)
+        fprintf(s, ".func (.param .b32 r) f%u(.param .b32 a)\n{\n  .reg .b32 %%r<2>;\n  ld.param.b32 %%r1, [a];\n"
+                   "L:\n  add.s32 %%r1, %%r1, %u;\n  st.param.b32 [r], %%r1;\n  ret;\n}\n", i, i);
+    fclose(s);
+    struct mxt_parse r;
+    mxt_parse_ok(&r, src);
+    const struct mx_program *p = &r.prog;
+    uint32_t k = mxt_func(p, "k");
+    for (unsigned i = 0; i < N; i++) {
+        const struct mx_insn *c = mxt_insn(p, k, 3 * i + 1);
+        char name[16];
+        snprintf(name, sizeof name, "f%u", i);
+        assert_int_equal(c->op, MX_OP_CALL);
+        assert_int_equal(c->opd[1].kind, MX_OPD_FUNC);
+        if (c->opd[1].reg != mxt_func(p, name))
+            fail_msg("call %u goes to %s", i, mx_str(p, p->funcs[c->opd[1].reg].name));
+        const struct mx_insn *st = mxt_insn(p, k, 3 * i); /* st.param.b32 [pa], i: this block's pa */
+        assert_int_equal(st->opd[1].imm, (int64_t)i);
+        assert_int_equal(st->opd[0].sym, p->vec[c->opd[2].reg].reg);
+        assert_int_equal(mxt_insn(p, mxt_func(p, name), 1)->opd[2].imm, (int64_t)i); /* its definition */
+    }
+    mxt_parse_free(&r);
+    free(src);
 }
 
 MX_TEST(label_errors)
