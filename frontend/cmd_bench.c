@@ -29,7 +29,7 @@ static const char bench_help[] =
     "Options:\n"
     "  --size small|default|large  problem sizes (small: for tests, < 1 s)\n"
     "  --ptx FILE          benchmark PTX (default: workloads/bench/bench.nvcc.ptx)\n"
-    "  --host-threads N    run blocks on N host threads, 1 to 256 (default 1; each\n"
+    "  --host-threads N    run the SMs on N host threads, 1 to 256 (default 1; each\n"
     "                      result is still checked bit for bit against C)\n"
     "  --json FILE         also write the results as JSON\n"
     "  --repeat N          run each kernel N times on one device, 1 to 256, report\n"

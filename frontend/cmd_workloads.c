@@ -37,9 +37,9 @@ static const char wl_help[] =
     "  --stats DIR                 keep per-launch JSON records in DIR/NAME.jsonl\n"
     "  --json FILE                 write the table as JSON\n"
     "  --all                       every application\n"
-    "  --host-threads N            run blocks on N host threads, 1 to 256 (default 1;\n"
-    "                              with N > 1, results that depend on the order of\n"
-    "                              atomics across blocks may differ from run to run)\n"
+    "  --host-threads N            run the SMs on N host threads, 1 to 256 (default 1;\n"
+    "                              results are the same for every N unless a program\n"
+    "                              has a data race on global memory)\n"
     "\n"
     "Exit status 0 only if every application passes.\n";
 
