@@ -792,6 +792,8 @@ static int run_grid(struct emu_device *d, struct emu_grid *g, struct emu_fault *
         uint64_t t_end = d->clock + d->cfg.quantum;
         run_quantum(d, t_end);
         d->clock = t_end;
+        for (uint32_t i = 0; i < d->cfg.num_sms; i++)
+            d->sms[i].clock = t_end; /* SMs without warps (skipped) idle through the quantum too */
         if ((rc = complete_waits(d, &scratch, &scap))) {
             snprintf(fault->message, sizeof fault->message, "out of host memory for pending requests");
             fault->status = rc;
