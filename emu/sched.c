@@ -659,7 +659,8 @@ static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint3
     n = 0;
     for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
         struct emu_sm *sm = &d->sms[i];
-        memcpy(all + n, sm->waits, sm->nwaits * sizeof *all);
+        if (sm->nwaits) /* sm->waits is NULL until the SM's first request */
+            memcpy(all + n, sm->waits, sm->nwaits * sizeof *all);
         n += sm->nwaits;
         sm->nwaits = 0;
     }
