@@ -384,6 +384,13 @@ static int occupancy_check(const struct emu_device *d, const struct emu_kernel *
                  e->reqntid[0], e->reqntid[1], e->reqntid[2]), why = buf;
     else if (e->maxntid[0] && threads > (uint64_t)e->maxntid[0] * e->maxntid[1] * e->maxntid[2])
         snprintf(buf, sizeof buf, "%llu threads exceed .maxntid", (unsigned long long)threads), why = buf;
+    /* a block must fit one SM, or it never starts ("too many resources requested for launch") */
+    else if ((threads + WARP - 1) / WARP > c->max_warps_per_sm || threads > c->max_threads_per_sm)
+        snprintf(buf, sizeof buf, "a block of %llu threads does not fit an SM (%u warps, %u threads)",
+                 (unsigned long long)threads, c->max_warps_per_sm, c->max_threads_per_sm), why = buf;
+    else if ((uint64_t)k->shared_static + l->dyn_smem > c->shared_per_sm)
+        snprintf(buf, sizeof buf, "%llu bytes of shared memory per block do not fit an SM's %u",
+                 (unsigned long long)k->shared_static + l->dyn_smem, c->shared_per_sm), why = buf;
     if (!why)
         return MX_OK;
     memset(f, 0, sizeof *f);
@@ -675,8 +682,12 @@ static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint3
     qsort(all, n, sizeof *all, wait_cmp);
     for (uint32_t i = 0; i < n; i++) {
         struct emu_warp *w = all[i].w;
-        w->ready_at = w->cta->sm->clock;
+        struct emu_sm *sm = w->cta->sm;
+        uint64_t end = sm->clock;
+        sm->clock = all[i].clock; /* a fault it raises is dated when it was issued */
         emu_warp_complete(w);
+        sm->clock = end;
+        w->ready_at = end;
     }
     return MX_OK;
 }
@@ -841,6 +852,8 @@ static void run_grid(struct emu_device *d, struct emu_grid *g)
         uint64_t t_end = d->clock + d->cfg.quantum;
         run_quantum(d, t_end);
         d->clock = t_end;
+        for (uint32_t i = 0; i < d->cfg.num_sms; i++)
+            d->sms[i].clock = t_end; /* SMs without warps (skipped) idle through the quantum too */
         memset(&fault, 0, sizeof fault);
         fault.lane = -1;
         int rc = complete_waits(d, &scratch, &scap);

@@ -81,4 +81,10 @@ void ct_assert_u32_array_(const uint32_t *got, const uint32_t *want, size_t n, c
 #define assert_u64_array(got, want, n) ct_assert_u64_array_((got), (want), (n), __FILE__, __LINE__)
 void ct_assert_u64_array_(const uint64_t *got, const uint64_t *want, size_t n, const char *file, int line);
 
+/* stdout captured into a temporary file around a launch (device printf). */
+struct ct_capture { int saved; FILE *f; };
+void ct_capture_start(struct ct_capture *cp);
+/* Ends the capture; returns what was printed (malloc'd). */
+char *ct_capture_end(struct ct_capture *cp);
+
 #endif

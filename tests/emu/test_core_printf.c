@@ -5,10 +5,8 @@
  * strings can be written as C strings. */
 #include "test_core.h"
 
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 /* Appends ".global .align 1 .b8 NAME[n] = {bytes of s, 0};" to *p. */
 static void put_string(char **p, size_t *left, const char *name, const char *s)
@@ -32,38 +30,6 @@ static void put(char **p, size_t *left, const char *f, ...)
     int k = vsnprintf(*p, *left, f, ap);
     va_end(ap);
     *p += k, *left -= (size_t)k;
-}
-
-/* stdout captured into a temporary file. */
-struct capture { int saved; FILE *f; };
-
-static void capture_start(struct capture *cp)
-{
-    fflush(stdout);
-    cp->f = tmpfile();
-    assert_non_null(cp->f);
-    cp->saved = dup(1);
-    assert_true(cp->saved >= 0);
-    assert_true(dup2(fileno(cp->f), 1) >= 0);
-}
-
-/* Ends the capture; returns what was printed (malloc'd). */
-static char *capture_end(struct capture *cp)
-{
-    fflush(stdout);
-    dup2(cp->saved, 1);
-    close(cp->saved);
-    long n = ftell(cp->f);
-    if (n < 0)
-        n = lseek(fileno(cp->f), 0, SEEK_CUR);
-    char *buf = calloc((size_t)n + 1, 1);
-    assert_non_null(buf);
-    rewind(cp->f);
-    lseek(fileno(cp->f), 0, SEEK_SET);
-    size_t got = fread(buf, 1, (size_t)n, cp->f);
-    buf[got] = 0;
-    fclose(cp->f);
-    return buf;
 }
 
 static const char fmt1[] = "d=%d u=%u x=%#x X=%08X llu=%llu lld=%lld f=%f f10=[%10.3f] e=%e g=%g s=[%s] ls=[%-6s] c=%c p=%p "
@@ -141,10 +107,10 @@ MX_TEST(printf_formats_match_the_c_library)
     struct ct c;
     ct_open(&c, src);
     uint64_t out = ct_alloc(&c, 4, NULL), ptr = 0x7000deadbeefull;
-    struct capture cp;
-    capture_start(&cp);
+    struct ct_capture cp;
+    ct_capture_start(&cp);
     int rc = ct_launch(&c, "pr", D3(1, 1, 1), D3(1, 1, 1), 0, 2, out, ptr);
-    char *got = capture_end(&cp);
+    char *got = ct_capture_end(&cp);
     if (rc)
         emu_fault_print(stderr, &c.fault);
     assert_int_equal(rc, MX_OK);
@@ -229,10 +195,10 @@ MX_TEST(printf_many_threads_and_no_arguments)
     uint32_t init[64];
     memset(init, 0xff, sizeof init);
     uint64_t out = ct_alloc(&c, sizeof init, init);
-    struct capture cp;
-    capture_start(&cp);
+    struct ct_capture cp;
+    ct_capture_start(&cp);
     int rc = ct_launch(&c, "pr", D3(1, 1, 1), D3(64, 1, 1), 0, 1, out);
-    char *got = capture_end(&cp);
+    char *got = ct_capture_end(&cp);
     assert_int_equal(rc, MX_OK);
     char want[2048];
     size_t n = 0;

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 void ct_open_(struct ct *c, const char *src, const struct emu_config *cfg, const char *file, int line)
 {
@@ -256,4 +257,32 @@ void ct_assert_u64_array_(const uint64_t *got, const uint64_t *want, size_t n, c
                         (unsigned long long)want[i], bad, n);
             _fail(file, line);
         }
+}
+
+void ct_capture_start(struct ct_capture *cp)
+{
+    fflush(stdout);
+    cp->f = tmpfile();
+    assert_non_null(cp->f);
+    cp->saved = dup(1);
+    assert_true(cp->saved >= 0);
+    assert_true(dup2(fileno(cp->f), 1) >= 0);
+}
+
+char *ct_capture_end(struct ct_capture *cp)
+{
+    fflush(stdout);
+    dup2(cp->saved, 1);
+    close(cp->saved);
+    long n = ftell(cp->f);
+    if (n < 0)
+        n = lseek(fileno(cp->f), 0, SEEK_CUR);
+    char *buf = calloc((size_t)n + 1, 1);
+    assert_non_null(buf);
+    rewind(cp->f);
+    lseek(fileno(cp->f), 0, SEEK_SET);
+    size_t got = fread(buf, 1, (size_t)n, cp->f);
+    buf[got] = 0;
+    fclose(cp->f);
+    return buf;
 }
