@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""tests/common/check_arrows.py — the arrows of DESIGN.md, checked on every
+#include "..." of the tree: a folder includes its own headers, include/mx/
+(the cross-folder contracts) and the public headers of the folders it may
+depend on, never anything else.
+
+  isa      -> (nothing)
+  memsys   -> (nothing)
+  timing   -> memsys
+  frontend -> isa                      (the front-end library: lexer, parser, rules, cfg, diag, numopt)
+  emu      -> isa, memsys              (timing only through include/mx/timing.h)
+  the command line (frontend/main.c, cmd_*.c, cli.h, bench_ref.*), the CUDA
+  shims (frontend/cuda/), tests/ and workloads/ may include anything.
+
+A header named *-internal.h is private to its folder.  Exit 1 with one line
+per violation (file:line: the include and why), 0 when the tree is clean.
+usage: check_arrows.py [SOURCE_ROOT] | --self-test"""
+import os
+import re
+import sys
+
+ALLOWED = {
+    'isa': {'isa'},
+    'memsys': {'memsys'},
+    'timing': {'timing', 'memsys'},
+    'frontend': {'frontend', 'isa'},
+    'emu': {'emu', 'isa', 'memsys'},
+}
+FREE_FILES = re.compile(r'^frontend/(main\.c|cmd_[a-z_]+\.c|cli\.h|bench_ref\.[ch])$')
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def folder_of(rel):
+    """The layered folder a source file belongs to, or None when it is free."""
+    if FREE_FILES.match(rel) or rel.startswith('frontend/cuda/'):
+        return None
+    top = rel.split('/', 1)[0]
+    return top if top in ALLOWED else None
+
+
+def check(root):
+    bad = []
+    for top in ALLOWED:
+        for dirpath, _, files in os.walk(os.path.join(root, top)):
+            for name in sorted(files):
+                if not name.endswith(('.c', '.h', '.def')):
+                    continue
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, root).replace(os.sep, '/')
+                me = folder_of(rel)
+                if me is None:
+                    continue
+                with open(path, encoding='utf-8', errors='replace') as f:
+                    for n, line in enumerate(f, 1):
+                        m = INCLUDE.match(line)
+                        if not m:
+                            continue
+                        inc = m.group(1)
+                        target = inc.split('/', 1)[0] if '/' in inc else me  # "x.h": same folder
+                        if target == 'mx':
+                            continue  # include/mx/: the contracts, open to all
+                        if target not in ALLOWED[me]:
+                            bad.append(f'{rel}:{n}: #include "{inc}": {me}/ may not depend on {target}/')
+                        elif target != me and inc.endswith('-internal.h'):
+                            bad.append(f'{rel}:{n}: #include "{inc}": a private header of {target}/')
+    return bad
+
+
+def self_test():
+    """The checker on a made-up tree: every kind of violation is reported, by
+    file and line, and the allowed includes are not."""
+    import tempfile
+    files = {
+        'isa/a.c': '#include "isa/isa.h"\n#include "mx/status.h"\n#include "emu/emu.h"\n',
+        'memsys/b.c': '#include "memsys/bloom.h"\n#include "isa/isa.h"\n',
+        'timing/c.c': '#include "memsys/bloom.h"\n#include "emu/emu-internal.h"\n',
+        'frontend/parser.c': '#include "isa/isa.h"\n#include "emu/emu.h"\n',
+        'frontend/cmd_run.c': '#include "emu/emu.h"\n',
+        'frontend/cuda/cudart.c': '#include "emu/emu.h"\n',
+        'emu/d.c': '#include "isa/isa.h"\n#include "memsys/bloom.h"\n#include "frontend/ptx.h"\n#include "timing/none.h"\n',
+        'emu/e.c': '#include "frontend/fe-internal.h"\n#include "interp.h"\n',
+    }
+    want = {
+        'isa/a.c:3: #include "emu/emu.h": isa/ may not depend on emu/',
+        'memsys/b.c:2: #include "isa/isa.h": memsys/ may not depend on isa/',
+        'timing/c.c:2: #include "emu/emu-internal.h": timing/ may not depend on emu/',
+        'frontend/parser.c:2: #include "emu/emu.h": frontend/ may not depend on emu/',
+        'emu/d.c:3: #include "frontend/ptx.h": emu/ may not depend on frontend/',
+        'emu/d.c:4: #include "timing/none.h": emu/ may not depend on timing/',
+        'emu/e.c:1: #include "frontend/fe-internal.h": emu/ may not depend on frontend/',
+    }
+    with tempfile.TemporaryDirectory() as t:
+        for rel, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(t, rel)), exist_ok=True)
+            with open(os.path.join(t, rel), 'w') as f:
+                f.write(text)
+        got = set(check(t))
+    if got != want:
+        print('self-test: missing:', sorted(want - got))
+        print('self-test: unexpected:', sorted(got - want))
+        return 1
+    print(f'self-test: {len(want)} violations found, none invented')
+    return 0
+
+
+def main():
+    if sys.argv[1:] == ['--self-test']:
+        return self_test()
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
+    bad = check(root)
+    for b in bad:
+        print(b)
+    print(f'arrows: {len(bad)} violation(s)')
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
