@@ -272,6 +272,18 @@ void emu_sched_fini(struct emu_device *d);
 /* The kernel `func` of a module, bound at its first use (NULL, *rc set, on failure). */
 struct emu_kernel *emu_module_kernel(struct emu_module *m, uint32_t func, int *rc);
 
+/* The shared memory of CTA c and its size. */
+static inline uint8_t *emu_cta_shared(struct emu_cta *c, uint64_t *size)
+{
+    *size = c->shared_size;
+    return c->shared;
+}
+
+/* simt.c: lanes parked at barriers (independent thread scheduling). */
+int emu_simt_pick(struct emu_warp *w);
+int emu_simt_park(struct emu_warp *w, uint32_t pc, uint32_t wait, uint32_t need);
+int emu_warpsync_check(struct emu_warp *w, uint32_t extra, uint32_t need);
+
 /* barrier.c: CTA barriers and thread exit. */
 int emu_cta_barrier_arrive(struct emu_warp *w, uint32_t bar, uint32_t count, uint32_t threads);
 int emu_cta_barrier_red(struct emu_warp *w, uint32_t bar, uint32_t count, uint32_t threads, uint32_t kind,
@@ -365,6 +377,10 @@ extern const struct emu_bind_row emu_bind_sync[];  /* exec_sync.c: barriers, vot
 extern const struct emu_bind_row emu_bind_tex[];   /* exec_tex.c: tex/txq on texture objects */
 extern const struct emu_bind_row emu_bind_ext[];   /* ext/: ISA extensions */
 
+/* The instruction's spelling for a report ("ld.global.v4.u32"), robust to
+ * out-of-range opcode, modifier and type values (verify.c). */
+void emu_insn_name(const struct mx_insn *in, char *name, size_t size);
+
 /* Why an instruction is malformed (emu_bind_invalid). */
 enum emu_bad {
     EMU_BAD_OPCODE = 1, /* opcode, types or modifiers not a form opcodes.def allows */
@@ -443,7 +459,7 @@ int emu_alloc_nearest(struct emu_device *d, uint64_t addr);
 /* Registers a module variable as an allocation with a name. */
 int emu_alloc_named(struct emu_device *d, uint64_t size, uint32_t align, const char *name, uint64_t *addr);
 
-uint8_t *emu_cta_shared(struct emu_cta *c, uint64_t *size);
+
 
 /* Host pointer for `size` bytes at address addr of `space` for lane `lane`
  * of warp w, or NULL after recording a fault (out of bounds, misaligned).

@@ -20,10 +20,6 @@ int emu_simt_branch(struct emu_warp *w, uint32_t n, const uint32_t *pcs, const u
 /* Lanes `m` leave the current function (ret) or the kernel (exit). */
 int emu_lanes_return(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m);
 int emu_lanes_exit(struct emu_warp *w, uint32_t m);
-/* Independent thread scheduling at barriers (see emu_simt.wait): */
-int emu_simt_pick(struct emu_warp *w);
-int emu_simt_park(struct emu_warp *w, uint32_t pc, uint32_t wait, uint32_t need);
-int emu_warpsync_check(struct emu_warp *w, uint32_t extra, uint32_t need);
 /* Calls function `fi` for lanes m (arguments copied from the call's list). */
 int emu_call(struct emu_warp *w, const struct emu_xinsn *x, uint32_t fi, uint32_t m);
 #endif

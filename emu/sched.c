@@ -39,12 +39,6 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-uint8_t *emu_cta_shared(struct emu_cta *c, uint64_t *size)
-{
-    *size = c->shared_size;
-    return c->shared;
-}
-
 /* --------------------------------------------------------- warp schedulers */
 
 static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm)

@@ -14,7 +14,12 @@ depend on, never anything else.
 
 A header named *-internal.h is private to its folder.  Exit 1 with one line
 per violation (file:line: the include and why), 0 when the tree is clean.
-usage: check_arrows.py [SOURCE_ROOT] | --self-test"""
+With --link-cycles LIB.a it checks instead that the files of a static
+library call each other without a circle (file A uses a function of B and
+B, directly or not, one of A): the layering of emu/ (DESIGN.md's "the
+house").
+
+usage: check_arrows.py [SOURCE_ROOT] | --self-test | --link-cycles LIB.a"""
 import os
 import re
 import sys
@@ -103,9 +108,68 @@ def self_test():
     return 0
 
 
+def link_cycles(lib):
+    """Circles among the members of static library lib, from nm's defined and
+    undefined symbols: [(members, [(a, b, symbol), ...]), ...]."""
+    import subprocess
+    out = subprocess.run(['nm', '-A', lib], capture_output=True, text=True, check=True).stdout
+    defs, uses = {}, {}
+    for line in out.splitlines():
+        where, _, rest = line.rpartition(':')
+        member = where.rsplit(':', 1)[-1] if ':' in where else where
+        parts = rest.split()
+        if len(parts) == 3 and parts[1] in 'TDBR':
+            defs[parts[2]] = member
+        elif len(parts) == 2 and parts[0] == 'U':
+            uses.setdefault(member, set()).add(parts[1])
+    dep, why = {}, {}
+    for m, us in uses.items():
+        for u in us:
+            if u in defs and defs[u] != m:
+                dep.setdefault(m, set()).add(defs[u])
+                why[(m, defs[u])] = u
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(dep.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                edges = [(a, b, why[(a, b)]) for a in comp for b in sorted(dep.get(a, ())) if b in comp]
+                found.append((sorted(comp), edges))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(dep):
+        if v not in index:
+            visit(v)
+    return found
+
+
 def main():
     if sys.argv[1:] == ['--self-test']:
         return self_test()
+    if len(sys.argv) == 3 and sys.argv[1] == '--link-cycles':
+        found = link_cycles(sys.argv[2])
+        for comp, edges in found:
+            print('circle of files:', ' '.join(comp))
+            for a, b, sym in edges:
+                print(f'  {a} -> {b} ({sym})')
+        print(f'link-cycles: {len(found)} circle(s)')
+        return 1 if found else 0
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
     bad = check(root)
     for b in bad:
