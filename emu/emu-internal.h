@@ -80,6 +80,8 @@ struct emu_xinsn {
  * memory handlers (exec_mem.c); the low bits are the handlers' own. */
 #define XF_BASE32 0x40      /* the address register holds 32 bits: [reg+imm] wraps at 2^32 */
 #define XF_LOCAL_FRAME 0x80 /* [local_sym+off]: add the frame's local base */
+#define XF_RED_NOW 0x20     /* red of an exact commutative operation: applied at once, never waits */
+#define XF_DEAD_DEST 0x10   /* (binder input) the destination register is never read */
 
 enum emu_space { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONST, SP_PARAM_KERNEL,
                  SP_PARAM_FUNC, SP_PARAM_RET, SP_PARAM_SCRATCH };
@@ -251,6 +253,8 @@ struct emu_sm {
     uint32_t nwaits, waits_cap;
     int faulted;                   /* a fault this quantum (in fault / fault_clock) */
     uint64_t fault_clock;
+    struct emu_warp *running;      /* the warp in emu_warp_run, and its instruction count before: */
+    uint64_t run_insns0;           /* a fault is dated at the SM clock of its instruction */
     struct emu_grid *fault_grid;   /* the grid of the faulting CTA (NULL: the SM itself) */
     struct emu_fault fault;
     int dirty;                     /* resident warps changed: rebuild ws */

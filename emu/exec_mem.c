@@ -395,7 +395,7 @@ static int h_atom(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     int is_red = x->in->op == MX_OP_RED;
     int ai = is_red ? 0 : 1, bi = ai + 1;
     const uint64_t *base = SRC(ai), *b = SRC(bi);
-    if (!w->completing && crosses_sms(w, x, base, m))
+    if (!w->completing && !(x->flags & XF_RED_NOW) && crosses_sms(w, x, base, m))
         return EX_WAIT;
     const uint64_t *c = (!is_red && x->r[bi + 1] != REF_NONE) ? SRC(bi + 1) : NULL;
     uint64_t *d = (!is_red && x->r[0] != REF_NONE) ? DST(0) : NULL;
@@ -451,6 +451,17 @@ static emu_fn bind_atom(const struct mx_insn *in, struct emu_xinsn *x)
     if ((in->type[0] == MX_T_F32 || in->type[0] == MX_T_F64) && in->mod[MX_MG_ATOMOP] != MX_ATOMOP_ADD &&
         in->mod[MX_MG_ATOMOP] != MX_ATOMOP_EXCH)
         return NULL;
+    /* A reduction (or an atom whose old value is never read) whose operation is exact,
+     * commutative and associative (integer add, and, or, xor, min, max)
+     * leaves the same memory whatever order the SMs apply it in: it is
+     * performed at once (atomically between host threads), not at the
+     * quantum's end.  Float adds, inc/dec with a bound, exch/cas and every
+     * atom with a result wait for the fixed order. */
+    int op = in->mod[MX_MG_ATOMOP];
+    if ((in->op == MX_OP_RED || (x->flags & XF_DEAD_DEST)) && in->type[0] != MX_T_F32 && in->type[0] != MX_T_F64 &&
+        (op == MX_ATOMOP_ADD || op == MX_ATOMOP_AND || op == MX_ATOMOP_OR || op == MX_ATOMOP_XOR ||
+         op == MX_ATOMOP_MIN || op == MX_ATOMOP_MAX))
+        x->flags |= XF_RED_NOW;
     return h_atom;
 }
 

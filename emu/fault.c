@@ -17,7 +17,7 @@ int emu_fault(struct emu_warp *w, const struct emu_xinsn *x, int status, int lan
     if (sm->faulted)
         return EX_FAULT; /* the first fault of the SM this quantum stands */
     sm->faulted = 1;
-    sm->fault_clock = sm->clock;
+    sm->fault_clock = sm->clock + (sm->running == w ? w->insns - sm->run_insns0 : 0);
     sm->fault_grid = c->grid;
     struct emu_fault *f = &sm->fault;
     memset(f, 0, sizeof *f);

@@ -144,7 +144,38 @@ struct binder {
     uint32_t *hvals;  /* row + 1, 0 = empty */
     uint32_t hcap;
     int oom;
+    uint32_t *uses;   /* by register of the function being bound: operands naming it */
+    uint32_t uses_cap;
 };
+
+/* How many operands of function f name each of its registers (vector and
+ * list elements and address bases included): a register named once is
+ * written by that instruction and never read. */
+static void count_uses(struct binder *b, const struct mx_program *g, const struct mx_func *f)
+{
+    if (f->nregs > b->uses_cap) {
+        uint32_t *u = realloc(b->uses, f->nregs * sizeof *u);
+        if (!u) {
+            b->oom = 1;
+            return;
+        }
+        b->uses = u;
+        b->uses_cap = f->nregs;
+    }
+    memset(b->uses, 0, f->nregs * sizeof *b->uses);
+    for (uint32_t i = f->first; i < f->first + f->ninsns; i++) {
+        const struct mx_insn *in = &g->insns[i];
+        for (int s = 0; s < in->nopd && s < MX_MAX_OPD; s++) {
+            const struct mx_operand *o = &in->opd[s];
+            if ((o->kind == MX_OPD_REG || o->kind == MX_OPD_ADDR) && o->reg < f->nregs)
+                b->uses[o->reg]++;
+            if (o->kind == MX_OPD_VEC || o->kind == MX_OPD_LIST || o->kind == MX_OPD_TEXADDR)
+                for (uint32_t e = 0; e < o->count && o->reg + e < g->nvec; e++)
+                    if (g->vec[o->reg + e].kind == MX_OPD_REG && g->vec[o->reg + e].reg < f->nregs)
+                        b->uses[g->vec[o->reg + e].reg]++;
+        }
+    }
+}
 
 static uint32_t const_row(struct binder *b, uint64_t v)
 {
@@ -414,6 +445,9 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
         default: break;
         }
     }
+    if (in->op == MX_OP_ATOM && in->nopd > 0 && in->opd[0].kind == MX_OPD_REG && b->uses && in->opd[0].reg < f->nregs &&
+        b->uses[in->opd[0].reg] == 1)
+        x->flags |= XF_DEAD_DEST; /* the old value is never read: the atom is a reduction */
     emu_fn fn = special ? emu_bind_special(in, x, special) : emu_bind_lookup(in, x);
     if (!fn)
         fn = emu_bind_special(in, x, 0); /* the "unsupported instruction" handler */
@@ -465,9 +499,12 @@ static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int 
         const struct mx_func *f = &g->funcs[fi];
         if (f->flags & MX_FUNCF_DECL)
             continue;
+        count_uses(&b, g, f);
         for (uint32_t i = f->first; i < f->first + f->ninsns; i++)
             bind_insn(&b, fi, i);
     }
+    free(b.uses);
+    b.uses = NULL;
     if (b.oom)
         goto oom;
     free(b.hkeys);

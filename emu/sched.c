@@ -100,7 +100,10 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
             break;
         }
         uint64_t budget = t_end - sm->clock, before = w->insns;
+        sm->running = w;
+        sm->run_insns0 = before;
         int r = emu_warp_run(w, (uint32_t)(budget < BATCH ? budget : BATCH));
+        sm->running = NULL;
         uint64_t ran = w->insns - before;
         sm->clock += ran ? ran : 1;
         __atomic_add_fetch(&w->cta->grid->issued, ran, __ATOMIC_RELAXED);
