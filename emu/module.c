@@ -153,6 +153,8 @@ struct binder {
  * written by that instruction and never read. */
 static void count_uses(struct binder *b, const struct mx_program *g, const struct mx_func *f)
 {
+    if (!f->nregs)
+        return; /* (no register to name: b->uses is not read) */
     if (f->nregs > b->uses_cap) {
         uint32_t *u = realloc(b->uses, f->nregs * sizeof *u);
         if (!u) {
