@@ -797,11 +797,12 @@ MX_TEST(sched_block_larger_than_an_sm_is_a_launch_error)
     }
 }
 
-/* Two requests fault when they complete at the same quantum's end: block 1's
- * atomic (SM 1, issued at SM clock ~15) completes before block 0's (SM 0,
- * clock ~100) in the (clock, SM, issue) order, so it is the earliest fault
- * and the one to report (both were dated at the quantum's end, and the
- * lower SM's won). */
+/* Two atomics fault, block 1's (SM 1, at SM clock ~15) before block 0's (SM 0,
+ * clock ~100): block 1's is the earliest fault and the one to report, both
+ * when the atomics apply at once (afault: the old value is never read, the
+ * faults are dated at their instructions' clocks, not their batches' starts)
+ * and when they complete at the quantum's end (afault_used: dated at their
+ * issue, not at the quantum's end, where the lower SM's used to win). */
 MX_TEST(sched_faults_of_requests_reported_in_request_order)
 {
     struct emu_config cfg;
@@ -814,6 +815,9 @@ MX_TEST(sched_faults_of_requests_reported_in_request_order)
     uint64_t buf = ct_alloc(&c, 16, NULL), dp = ct_alloc(&c, sizeof pads, pads);
     assert_int_equal(ct_launch(&c, "afault", D3(2, 1, 1), D3(32, 1, 1), 0, 2, buf, dp), MX_EMEMFAULT);
     ct_assert_fault(&c, MX_EMEMFAULT, "afault", D3(1, 0, 0), D3(0, 0, 0), ct_line_of(c.src, "@AFAULT"), "out of bounds");
+    assert_int_equal(c.fault.addr, buf + 2 * 4096);
+    assert_int_equal(ct_launch(&c, "afault_used", D3(2, 1, 1), D3(32, 1, 1), 0, 2, buf, dp), MX_EMEMFAULT);
+    ct_assert_fault(&c, MX_EMEMFAULT, "afault_used", D3(1, 0, 0), D3(0, 0, 0), ct_line_of(c.src, "@AFAULTU"), "out of bounds");
     assert_int_equal(c.fault.addr, buf + 2 * 4096);
     ct_close(&c);
 }
