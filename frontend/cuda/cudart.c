@@ -524,11 +524,14 @@ static int is_dev(const void *p)
     return a >= 0x0000700000000000ull && a < 0x00007f0000000000ull && rt.dev && (a - 0x0000700000000000ull) < rt.cfg.mem_size + 4096;
 }
 
-static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+/* A copy on stream s (0: the legacy default stream) waits for the kernels
+ * before it on s (on every stream for the legacy one); kernels of other
+ * streams may still be pending, as they may still run on a GPU. */
+static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t s)
 {
     CHECK_STICKY();
     CHECK_DEVICE();
-    DRAIN(0); /* a copy sees what the kernels before it wrote */
+    DRAIN(s); /* a copy sees what the kernels before it wrote */
     if (!count)
         return cudaSuccess;
     if (kind == cudaMemcpyDefault)
@@ -554,11 +557,11 @@ static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcp
     return rc ? set_error(cudaErrorInvalidValue) : cudaSuccess;
 }
 
-EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) { return copy(dst, src, count, kind); }
+EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) { return copy(dst, src, count, kind, 0); }
 EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     CHECK_STREAM(stream);
-    return copy(dst, src, count, kind);
+    return copy(dst, src, count, kind, stream);
 }
 
 EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
@@ -567,27 +570,29 @@ EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_
     if (width > dpitch || width > spitch)
         return set_error(cudaErrorInvalidPitchValue);
     for (size_t r = 0; r < height; r++) {
-        cudaError_t e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind);
+        cudaError_t e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, 0);
         if (e)
             return e;
     }
     return cudaSuccess;
 }
 
-EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+static cudaError_t memset_on(void *devPtr, int value, size_t count, cudaStream_t s)
 {
     CHECK_STICKY();
     CHECK_DEVICE();
-    DRAIN(0);
+    DRAIN(s);
     if (emu_memset(rt.dev, (uint64_t)(uintptr_t)devPtr, value, count))
         return set_error(cudaErrorInvalidValue);
     return cudaSuccess;
 }
 
+EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count) { return memset_on(devPtr, value, count, 0); }
+
 EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
     CHECK_STREAM(stream);
-    return cudaMemset(devPtr, value, count);
+    return memset_on(devPtr, value, count, stream);
 }
 
 EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
@@ -637,7 +642,9 @@ static cudaError_t symbol_addr(const void *symbol, uint64_t *addr, size_t *size)
     return cudaSuccess;
 }
 
-EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind)
+/* Copies to (to_sym) or from a module variable, on stream s. */
+static cudaError_t symbol_copy(const void *symbol, void *mem, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                               int to_sym, cudaStream_t s)
 {
     uint64_t a;
     size_t sz;
@@ -646,33 +653,33 @@ EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_
         return e;
     if (offset + count > sz)
         return set_error(cudaErrorInvalidValue);
-    return copy((void *)(uintptr_t)(a + offset), src, count, kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyDefault);
+    void *dev = (void *)(uintptr_t)(a + offset);
+    kind = kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyDefault;
+    return to_sym ? copy(dev, mem, count, kind, s) : copy(mem, dev, count, kind, s);
+}
+
+EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind)
+{
+    return symbol_copy(symbol, (void *)src, count, offset, kind, 1, 0);
 }
 
 EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)
 {
-    uint64_t a;
-    size_t sz;
-    cudaError_t e = symbol_addr(symbol, &a, &sz);
-    if (e)
-        return e;
-    if (offset + count > sz)
-        return set_error(cudaErrorInvalidValue);
-    return copy(dst, (const void *)(uintptr_t)(a + offset), count, kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyDefault);
+    return symbol_copy(symbol, dst, count, offset, kind, 0, 0);
 }
 
 EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                            enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     CHECK_STREAM(stream);
-    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+    return symbol_copy(symbol, (void *)src, count, offset, kind, 1, stream);
 }
 
 EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                              enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     CHECK_STREAM(stream);
-    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+    return symbol_copy(symbol, dst, count, offset, kind, 0, stream);
 }
 
 EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
@@ -1384,7 +1391,7 @@ static cudaError_t array_copy2d(struct rt_array *a, size_t wOffset, size_t hOffs
     for (size_t r = 0; r < height; r++) {
         void *arow = (void *)(uintptr_t)(a->dev + (hOffset + r) * a->pitch + wOffset);
         char *mrow = (char *)mem + r * mpitch;
-        cudaError_t e = to_array ? copy(arow, mrow, width, kind) : copy(mrow, arow, width, kind);
+        cudaError_t e = to_array ? copy(arow, mrow, width, kind, 0) : copy(mrow, arow, width, kind, 0);
         if (e)
             return e;
     }
@@ -1433,7 +1440,7 @@ static cudaError_t array_copy_linear(struct rt_array *a, size_t wOffset, size_t 
     if (kind == cudaMemcpyHostToHost || (to_array && kind == cudaMemcpyDeviceToHost) || (!to_array && kind == cudaMemcpyHostToDevice))
         return set_error(cudaErrorInvalidMemcpyDirection);
     void *ap = (void *)(uintptr_t)(a->dev + off);
-    return to_array ? copy(ap, mem, count, kind) : copy(mem, ap, count, kind);
+    return to_array ? copy(ap, mem, count, kind, 0) : copy(mem, ap, count, kind, 0);
 }
 
 EXPORT cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,

@@ -4,11 +4,10 @@
  *    volatile flag that a producer grid launched afterwards on s2 sets after
  *    writing its data; the consumer then doubles the data.  Run one after
  *    the other this program never ends (the consumer waits forever);
- *  - the same with cuda::atomic_ref-style acquire/release (ld.acquire /
- *    st.release through __atomic builtins of libcu++ are not needed: plain
- *    atomicExch + volatile loads);
  *  - stream order still holds inside each stream, and the legacy default
- *    stream waits for both.
+ *    stream waits for both;
+ *  - async copies and memsets on the producer's stream, issued after the
+ *    consumer, do not wait for the consumer.
  * Results are compared with the host's computation. */
 #define MX_TEST "streams_concurrent"
 #include "mx_check.h"
@@ -74,6 +73,21 @@ int main(void)
     CK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
     for (int i = 0; i < N; i++)
         EXPECT(h[i] == 2 * (7 + i), "stream sync: out[%d] = %d, expected %d", i, h[i], 2 * (7 + i));
+    /* copies and memsets on the producer's stream, issued after the consumer
+     * was launched, wait for their own stream only: they must not wait for
+     * the consumer, which waits for the producer */
+    int base[1] = { 0 }, *dbase;
+    CK(cudaMalloc(&dbase, sizeof(int)));
+    CK(cudaMemset(flag, 0, sizeof(int)));
+    consumer<<<N / 256, 256, 0, s1>>>(flag, data, out, 4);
+    CK(cudaMemsetAsync(data, 0, N * sizeof(int), s2));
+    CK(cudaMemcpyAsync(dbase, base, sizeof(int), cudaMemcpyHostToDevice, s2));
+    producer<<<N / 256, 256, 0, s2>>>(data, flag, 11, 1);
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; i++)
+        EXPECT(h[i] == 2 * (11 + i), "async copies on the producer's stream: out[%d] = %d, expected %d", i, h[i], 2 * (11 + i));
+    CK(cudaFree(dbase));
     CK(cudaStreamDestroy(s1));
     CK(cudaStreamDestroy(s2));
     CK(cudaFree(flag));
