@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """tests/common/check_arrows.py — the arrows of DESIGN.md, checked on every
-#include "..." of the tree: a folder includes its own headers, include/mx/
+#include "..." of the tree (the compiler enforces the same through the
+layered libraries' include paths, meson.build's layer_args; this check also
+catches private *-internal.h headers and explains each violation): a folder includes its own headers, include/mx/
 (the cross-folder contracts) and the public headers of the folders it may
 depend on, never anything else.
 
