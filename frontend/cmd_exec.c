@@ -38,6 +38,9 @@ static const char exec_help[] =
     "                      memory: then, with N > 1, what a plain load of another\n"
     "                      block's concurrent store sees may differ from run to run\n"
     "  --sms N             emulated SMs, 1 to 4096 (default 68)        [MORPHEUS_SMS]\n"
+    "  --warp-sched lrr|gto  warp scheduler (default lrr)             [MORPHEUS_WARP_SCHED]\n"
+    "  --quantum N         cycles between synchronisations of the SMs  [MORPHEUS_QUANTUM]\n"
+    "                      (1 to 2^30, default 16384)\n"
     "  --mem-mb N          device memory in MiB, 1 to 1048576          [MORPHEUS_MEM_MB]\n"
     "                      (default 10240)\n"
     "  --config FILE       read KEY=VALUE settings (keys as in brackets, without MORPHEUS_)\n"
@@ -60,6 +63,8 @@ static const struct { const char *opt, *env; const struct fe_num *num; } opts[] 
     { "--timeout", "MORPHEUS_TIMEOUT", &fe_num_timeout },
     { "--host-threads", "MORPHEUS_HOST_THREADS", &fe_num_host_threads },
     { "--sms", "MORPHEUS_SMS", &fe_num_sms },
+    { "--warp-sched", "MORPHEUS_WARP_SCHED", &fe_num_warp_sched },
+    { "--quantum", "MORPHEUS_QUANTUM", &fe_num_quantum },
     { "--mem-mb", "MORPHEUS_MEM_MB", &fe_num_mem_mb },
 };
 #define NOPTS (sizeof opts / sizeof opts[0])

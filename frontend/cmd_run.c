@@ -46,6 +46,10 @@ static const char run_help[] =
     "                       block's concurrent store may give different results from\n"
     "                       run to run; with 1 every run is the same\n"
     "  --sms N              emulated SMs, 1 to 4096 (default 68)\n"
+    "  --warp-sched lrr|gto each SM's warp scheduler: loose round-robin (default) or\n"
+    "                       greedy-then-oldest (docs/execution.md)\n"
+    "  --quantum N          cycles the SMs run between two synchronisations of the\n"
+    "                       global clock, 1 to 2^30 (default 16384)\n"
     "  --print N            print the first N elements of every buffer after the run\n"
     "  -q, --quiet          no summary line on stderr\n"
     "\n"
@@ -344,6 +348,15 @@ static int run_run(int argc, char **argv)
             NEEDV();
             if (cli_num("run", a, v, &fe_num_timeout, NULL, &cfg.watchdog_seconds))
                 return CLI_EXIT_USAGE;
+        } else if (!strcmp(a, "--warp-sched") || !strcmp(a, "--quantum")) {
+            uint64_t x;
+            NEEDV();
+            if (cli_num("run", a, v, a[2] == 'w' ? &fe_num_warp_sched : &fe_num_quantum, &x, NULL))
+                return CLI_EXIT_USAGE;
+            if (a[2] == 'w')
+                cfg.sched_policy = (uint32_t)x;
+            else
+                cfg.quantum = (uint32_t)x;
         } else if (!strcmp(a, "--host-threads") || !strcmp(a, "--sms") || !strcmp(a, "--print")) {
             static const struct fe_num print = { FE_NUM_UINT, 0, UINT64_MAX, NULL };
             uint64_t x;

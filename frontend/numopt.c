@@ -8,12 +8,15 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const struct fe_num fe_num_max_insns = { FE_NUM_UINT, 0, UINT64_MAX, "a number of warp instructions >= 0" };
 const struct fe_num fe_num_timeout = { FE_NUM_SECONDS, 0, 0, "a number of seconds >= 0" };
 const struct fe_num fe_num_host_threads = { FE_NUM_UINT, 1, 256, NULL };
 const struct fe_num fe_num_sms = { FE_NUM_UINT, 1, 4096, NULL };
 const struct fe_num fe_num_mem_mb = { FE_NUM_UINT, 1, 1u << 20, NULL };
+const struct fe_num fe_num_quantum = { FE_NUM_UINT, 1, 1u << 30, NULL };
+const struct fe_num fe_num_warp_sched = { FE_NUM_CHOICE, 0, 0, "lrr|gto" }; /* EMU_SCHED_LRR, EMU_SCHED_GTO */
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 static int hex_value(char c)
@@ -62,6 +65,29 @@ static int parse_seconds(const char *s, double *out)
 
 int fe_num_parse(const char *s, const struct fe_num *spec, uint64_t *u, double *d, char *err, size_t errlen)
 {
+    if (spec->kind == FE_NUM_CHOICE) {
+        uint64_t i = 0;
+        for (const char *n = spec->expect; *n; i++) {
+            size_t len = 0;
+            while (n[len] && n[len] != '|')
+                len++;
+            if (len && !strncmp(s, n, len) && !s[len]) {
+                if (u)
+                    *u = i;
+                return 0;
+            }
+            n += len + (n[len] == '|');
+        }
+        size_t o = (size_t)snprintf(err, errlen, "expected one of ");
+        for (const char *n = spec->expect; *n && o + 3 < errlen; n++) {
+            if (*n == '|')
+                err[o++] = ',', err[o++] = ' ';
+            else
+                err[o++] = *n;
+        }
+        snprintf(err + o, errlen - o, ", got '%s'", s);
+        return -1;
+    }
     if (spec->kind == FE_NUM_SECONDS) {
         double v;
         if (!parse_seconds(s, &v)) {

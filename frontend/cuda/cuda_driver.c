@@ -47,12 +47,17 @@ static void create(void)
 {
     emu_config_default(&proc.cfg);
     uint64_t sms = proc.cfg.num_sms, mem_mb = proc.cfg.mem_size >> 20, threads = 1;
+    uint64_t policy = proc.cfg.sched_policy, quantum = proc.cfg.quantum;
     proc.cfg.watchdog_insns = 100000000000ull; /* 10^11: about 18 minutes (documented in `morpheus exec --help`) */
     int bad = env_num("MORPHEUS_SMS", &fe_num_sms, &sms, NULL);
     bad |= env_num("MORPHEUS_MEM_MB", &fe_num_mem_mb, &mem_mb, NULL);
     bad |= env_num("MORPHEUS_MAX_INSNS", &fe_num_max_insns, &proc.cfg.watchdog_insns, NULL);
     bad |= env_num("MORPHEUS_HOST_THREADS", &fe_num_host_threads, &threads, NULL);
     bad |= env_num("MORPHEUS_TIMEOUT", &fe_num_timeout, NULL, &proc.cfg.watchdog_seconds);
+    bad |= env_num("MORPHEUS_WARP_SCHED", &fe_num_warp_sched, &policy, NULL);
+    bad |= env_num("MORPHEUS_QUANTUM", &fe_num_quantum, &quantum, NULL);
+    proc.cfg.sched_policy = (uint32_t)policy;
+    proc.cfg.quantum = (uint32_t)quantum;
     proc.cfg.num_sms = (uint32_t)sms;
     proc.cfg.mem_size = mem_mb << 20;
     proc.cfg.host_threads = (uint32_t)threads;

@@ -36,6 +36,8 @@ for v in -1 12abc 1e9 +3; do exec_bad "exec --max-insns '$v'" "morpheus exec: --
 exec_bad "exec --sms abc" "morpheus exec: --sms: expected an integer from 1 to 4096, got 'abc'" -- --sms abc
 exec_bad "exec --sms 0" "morpheus exec: --sms: expected an integer from 1 to 4096, got '0'" -- --sms 0
 exec_bad "exec --host-threads 0" "morpheus exec: --host-threads: expected an integer from 1 to 256, got '0'" -- --host-threads 0
+exec_bad "exec --warp-sched fifo" "morpheus exec: --warp-sched: expected one of lrr, gto, got 'fifo'" -- --warp-sched fifo
+exec_bad "exec --quantum 0" "morpheus exec: --quantum: expected an integer from 1 to 1073741824, got '0'" -- --quantum 0
 exec_bad "exec --mem-mb 1048577" "morpheus exec: --mem-mb: expected an integer from 1 to 1048576, got '1048577'" -- --mem-mb 1048577
 expect "exec --sms without value" 2 "morpheus exec: --sms needs a value" -- exec --sms
 expect "exec --config without value" 2 "morpheus exec: --config needs a value" -- exec --config
@@ -46,6 +48,7 @@ for v in nan -1 inf; do
 done
 MORPHEUS_MAX_INSNS=-1 exec_bad "MORPHEUS_MAX_INSNS=-1" "morpheus exec: MORPHEUS_MAX_INSNS: expected $INSNS, got '-1'" --
 MORPHEUS_SMS=abc exec_bad "MORPHEUS_SMS=abc" "morpheus exec: MORPHEUS_SMS: expected an integer from 1 to 4096, got 'abc'" --
+MORPHEUS_WARP_SCHED=fifo exec_bad "MORPHEUS_WARP_SCHED=fifo" "morpheus exec: MORPHEUS_WARP_SCHED: expected one of lrr, gto, got 'fifo'" --
 
 # ------------------------------------------------------------------ exec --config
 printf '# settings\nsms = 8\ntimeout = nan\n' >"$T/bad1.cfg"

@@ -51,6 +51,8 @@ for v in -1 12abc 1.5 1e9 0x '' +5 ' 5' 18446744073709551616; do
     badval --max-insns "$v" "a number of warp instructions >= 0"
 done
 for v in 0 257 -1 abc 2x; do badval --host-threads "$v" "an integer from 1 to 256"; done
+for v in 0 1073741825 -5 16k; do badval --quantum "$v" "an integer from 1 to 1073741824"; done
+for v in fifo LRR gto, '' lrrgto; do badval --warp-sched "$v" "one of lrr, gto"; done
 for v in 0 4097 abc -68; do badval --sms "$v" "an integer from 1 to 4096"; done
 for v in -1 4k 1073741825; do badval --dyn-smem "$v" "an integer from 0 to 1073741824"; done
 for v in -1 x; do badval --print "$v" "an integer >= 0"; done
@@ -133,6 +135,9 @@ cmp -s "$T/in_back.bin" "$T/in.bin" && ok "an input buffer written back is uncha
 # the same with 4 host threads: byte-identical
 run run -q --host-threads 4 "$PTX" axpi --grid 4 --block 256 -- "u32[1024]=zero>$T/out4.bin" "u32[1024]=file:$T/in.bin" u32:1000 u32:3
 [ "$rc" -eq 0 ] && cmp -s "$T/out4.bin" "$T/want.bin" && ok "--host-threads 4: identical bytes" || bad "--host-threads 4" "exit $rc"
+# the same with the other warp scheduler and a 7-cycle quantum: byte-identical
+run run -q --warp-sched gto --quantum 7 --host-threads 2 "$PTX" axpi --grid 4 --block 256 -- "u32[1024]=zero>$T/outg.bin" "u32[1024]=file:$T/in.bin" u32:1000 u32:3
+[ "$rc" -eq 0 ] && cmp -s "$T/outg.bin" "$T/want.bin" && ok "--warp-sched gto --quantum 7: identical bytes" || bad "--warp-sched gto --quantum 7" "exit $rc"
 # iota initialiser, read back unchanged (a = 0: out = i... and in stays iota)
 run run -q "$PTX" axpi --grid 1 --block 1024 -- "u32[1024]=zero" "u32[1024]=iota>$T/iota.bin" u32:1024 u32:0
 [ "$rc" -eq 0 ] && cmp -s "$T/iota.bin" "$T/iota_want.bin" && ok "iota initialiser" || bad "iota" "exit $rc"
