@@ -405,3 +405,76 @@ MX_TEST(sync_warp_sync_against_cta_barrier_is_a_reported_deadlock)
     assert_non_null(strstr(c.fault.detail, "barrier 0"));
     ct_close(&c);
 }
+
+MX_TEST(sync_bar_red_on_two_diverged_paths_is_reported)
+{
+    struct ct c;
+    ct_open_file(&c, "its.ptx");
+    uint64_t out = ct_alloc(&c, 4, NULL);
+    assert_int_equal(ct_launch(&c, "divbarred", D3(1, 1, 1), D3(32, 1, 1), 0, 1, out), MX_EUNSUPPORTED);
+    assert_contains(c.fault.message, "bar.red on two diverged paths of one warp at once is not supported");
+    unsigned a = ct_line_of(c.src, "@REDA"), b = ct_line_of(c.src, "@REDB");
+    assert_true(c.fault.line == a || c.fault.line == b);
+    ct_close(&c);
+}
+
+/* Grids started side by side (emu_grid_start): one waits on a flag the
+ * other sets, in either launch order; a grid started `after` another starts
+ * only once it finished; a fault in one grid stops the others, which end
+ * with MX_EABORTED and a message naming the faulting kernel. */
+static struct emu_launch side_launch(struct ct *c, const char *name, const void *params, size_t size)
+{
+    struct emu_launch l;
+    memset(&l, 0, sizeof l);
+    l.func = (uint32_t)mx_program_find_func(&c->p.prog, name);
+    l.grid[0] = 2, l.grid[1] = l.grid[2] = 1;
+    l.block[0] = 64, l.block[1] = l.block[2] = 1;
+    l.params = params;
+    l.params_size = size;
+    return l;
+}
+
+MX_TEST(sync_grids_side_by_side_order_and_abort)
+{
+    struct ct c;
+    ct_open_file(&c, "its.ptx");
+    uint64_t flag = ct_alloc(&c, 8, NULL), out = ct_alloc(&c, 4, NULL), buf = ct_alloc(&c, 16, NULL);
+    struct emu_stats st;
+    struct emu_fault f;
+    /* consumer first, producer second: both finish */
+    uint64_t sp[2] = { flag, out };
+    struct { uint64_t flag; uint32_t v; } fp = { flag, 7 };
+    struct emu_launch ls = side_launch(&c, "spin_flag", sp, sizeof sp), lf = side_launch(&c, "set_flag", &fp, 12);
+    struct emu_grid *g1, *g2;
+    assert_int_equal(emu_grid_start(c.dev, c.mod, &ls, NULL, &f, &g1), MX_OK);
+    assert_int_equal(emu_grid_start(c.dev, c.mod, &lf, NULL, &f, &g2), MX_OK);
+    assert_int_equal(emu_grid_wait(c.dev, g1, &st, &f), MX_OK);
+    assert_int_equal(emu_grid_wait(c.dev, g2, &st, &f), MX_OK);
+    uint32_t v;
+    ct_read(&c, &v, out, 4);
+    assert_int_equal(v, 7);
+    /* a producer started `after` the consumer it feeds cannot start while
+     * the consumer spins; a fault in a third grid stops both, and only the
+     * faulting grid carries the report */
+    uint32_t zero = 0;
+    assert_int_equal(emu_memcpy_htod(c.dev, flag, &zero, 4), MX_OK);
+    assert_int_equal(emu_grid_start(c.dev, c.mod, &ls, NULL, &f, &g1), MX_OK);
+    assert_int_equal(emu_grid_start(c.dev, c.mod, &lf, g1, &f, &g2), MX_OK);
+    assert_false(emu_grid_done(g2));
+    uint64_t fpp = buf;
+    struct emu_launch lx = side_launch(&c, "fault_now", &fpp, 8);
+    struct emu_grid *g3;
+    assert_int_equal(emu_grid_start(c.dev, c.mod, &lx, NULL, &f, &g3), MX_OK);
+    assert_int_equal(emu_grid_wait(c.dev, g1, &st, &f), MX_EABORTED);
+    assert_contains(f.message, "stopped: kernel fault_now faulted");
+    assert_int_equal(emu_grid_wait(c.dev, g2, &st, &f), MX_EABORTED);
+    assert_int_equal(emu_grid_wait(c.dev, g3, &st, &f), MX_EMEMFAULT);
+    assert_int_equal(f.line, ct_line_of(c.src, "@FNOW"));
+    /* the device still works */
+    assert_int_equal(emu_memcpy_htod(c.dev, flag, &zero, 4), MX_OK);
+    assert_int_equal(emu_grid_start(c.dev, c.mod, &lf, NULL, &f, &g2), MX_OK);
+    assert_int_equal(emu_grid_start(c.dev, c.mod, &ls, NULL, &f, &g1), MX_OK);
+    assert_int_equal(emu_grid_wait(c.dev, g1, &st, &f), MX_OK);
+    assert_int_equal(emu_grid_wait(c.dev, g2, &st, &f), MX_OK);
+    ct_close(&c);
+}
