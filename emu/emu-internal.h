@@ -285,6 +285,9 @@ static inline uint8_t *emu_cta_shared(struct emu_cta *c, uint64_t *size)
 
 /* simt.c: lanes parked at barriers (independent thread scheduling). */
 int emu_simt_pick(struct emu_warp *w);
+/* Marks the running lanes (the top entry) as waiting for `wait` from pc on;
+ * emu_simt_park also picks what the warp runs next (EX_JUMP or EX_YIELD). */
+void emu_simt_wait(struct emu_warp *w, uint32_t pc, uint32_t wait, uint32_t need);
 int emu_simt_park(struct emu_warp *w, uint32_t pc, uint32_t wait, uint32_t need);
 int emu_warpsync_check(struct emu_warp *w, uint32_t extra, uint32_t need);
 

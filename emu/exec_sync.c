@@ -23,9 +23,7 @@ static int h_bar_sync(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     if (bar >= 16)
         return emu_fault(w, x, MX_EILLEGAL, -1, 0, 0, "barrier number %u out of range 0..15", bar);
     emu_exit_parked(w); /* lanes waiting only to exit do not hold the barrier up */
-    struct emu_simt *top = &w->simt[w->nsimt - 1];
-    top->pc = w->pc + 1;
-    top->wait = bar + 1;
+    emu_simt_wait(w, w->pc + 1, bar + 1, 0); /* before arriving: the release may free these lanes at once */
     emu_cta_barrier_arrive(w, bar, cnt, (uint32_t)__builtin_popcount(m)); /* may release it at once */
     return emu_simt_pick(w) ? EX_JUMP : EX_YIELD;
 }
@@ -53,9 +51,7 @@ static int h_bar_red(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
                          "bar.red on two diverged paths of one warp at once is not supported");
     uint32_t votes = PSRC(3) & m;
     emu_exit_parked(w);
-    struct emu_simt *top = &w->simt[w->nsimt - 1];
-    top->pc = w->pc + 1;
-    top->wait = bar + 1;
+    emu_simt_wait(w, w->pc + 1, bar + 1, 0);
     emu_cta_barrier_red(w, bar, cnt, (uint32_t)__builtin_popcount(m), x->in->mod[MX_MG_BAROP],
                         x->r[0] | (x->in->type[0] == MX_T_PRED ? REF_NEG : 0), votes);
     return emu_simt_pick(w) ? EX_JUMP : EX_YIELD;

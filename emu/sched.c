@@ -87,6 +87,15 @@ static int push_wait(struct emu_sm *sm, struct emu_warp *w)
 
 static void cta_retire(struct emu_cta *c);
 static int sm_fill(struct emu_sm *sm);
+
+/* The report of a CTA that could not start on sm (out of host memory). */
+static void start_failed(struct emu_fault *f, const struct emu_sm *sm, int rc)
+{
+    memset(f, 0, sizeof *f);
+    f->status = rc;
+    f->lane = -1;
+    snprintf(f->message, sizeof f->message, "cannot start a block on SM %u: %s", sm->id, mx_strstatus(rc));
+}
 static void sm_rebuild(const struct emu_config *cfg, struct emu_sm *sm);
 
 /* Runs SM sm until its clock reaches t_end or none of its warps can issue. */
@@ -122,11 +131,7 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
                 sm->faulted = 1;
                 sm->fault_clock = sm->clock;
                 sm->fault_grid = NULL;
-                memset(&sm->fault, 0, sizeof sm->fault);
-                sm->fault.status = rc;
-                sm->fault.lane = -1;
-                snprintf(sm->fault.message, sizeof sm->fault.message, "cannot start a block on SM %u: %s", sm->id,
-                         mx_strstatus(rc));
+                start_failed(&sm->fault, sm, rc);
             }
         }
     }
@@ -634,8 +639,7 @@ static int fill_all(struct emu_device *d, struct emu_fault *fault)
         struct emu_sm *sm = &d->sms[i];
         int rc = sm_fill(sm);
         if (rc) {
-            fault->status = rc;
-            snprintf(fault->message, sizeof fault->message, "cannot start a block on SM %u: %s", sm->id, mx_strstatus(rc));
+            start_failed(fault, sm, rc);
             return rc;
         }
         if (sm->dirty) {

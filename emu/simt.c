@@ -48,12 +48,17 @@ int emu_simt_pick(struct emu_warp *w)
 
 /* Parks the running lanes (the top entry) until `wait` is satisfied and
  * picks what the warp runs next; resume at pc. */
-int emu_simt_park(struct emu_warp *w, uint32_t pc, uint32_t wait, uint32_t need)
+void emu_simt_wait(struct emu_warp *w, uint32_t pc, uint32_t wait, uint32_t need)
 {
     struct emu_simt *top = &w->simt[w->nsimt - 1];
     top->pc = pc;
     top->wait = wait;
     top->need = need;
+}
+
+int emu_simt_park(struct emu_warp *w, uint32_t pc, uint32_t wait, uint32_t need)
+{
+    emu_simt_wait(w, pc, wait, need);
     return emu_simt_pick(w) ? EX_JUMP : EX_YIELD;
 }
 

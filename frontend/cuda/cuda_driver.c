@@ -112,7 +112,6 @@ static size_t npend, pend_cap;
 static int first_fault;
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int is_legacy(const void *stream) { return stream == NULL || stream == (const void *)1; /* cudaStreamLegacy */ }
 
 /* Waits for one started grid: statistics record and fault report. */
 static int finish(struct pending *p)
@@ -173,7 +172,7 @@ EXPORT int mx_cuda_launch(struct emu_module *mod, const struct mx_program *g, ui
 {
     const struct mx_func *k = &g->funcs[func];
     /* the legacy default stream waits for every other stream's kernels */
-    int rc = is_legacy(stream) ? mx_cuda_sync(NULL, 1) : mx_cuda_sync(NULL, 0);
+    int rc = mx_cuda_is_legacy(stream) ? mx_cuda_sync(NULL, 1) : mx_cuda_sync(NULL, 0);
     if (rc)
         return rc;
     uint8_t *params = calloc(1, k->param_size + 8);
@@ -215,7 +214,7 @@ EXPORT int mx_cuda_launch(struct emu_module *mod, const struct mx_program *g, ui
         }
         return rc;
     }
-    if (is_legacy(stream)) { /* runs to completion, as the legacy stream orders everything after it */
+    if (mx_cuda_is_legacy(stream)) { /* runs to completion, as the legacy stream orders everything after it */
         rc = finish(&p);
         pthread_mutex_unlock(&run_lock);
         return rc;

@@ -418,10 +418,9 @@ EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDi
  * until a call needs their results: this waits for those of stream s (of
  * every stream for the legacy default stream), and the first fault of the
  * process becomes the sticky error. */
-static int is_legacy(cudaStream_t s) { return s == 0 || s == cudaStreamLegacy; }
 static cudaError_t drain(cudaStream_t s)
 {
-    int rc = mx_cuda_sync(s, is_legacy(s));
+    int rc = mx_cuda_sync(s, mx_cuda_is_legacy(s));
     if (rc && !rt.sticky)
         rt.sticky = status_to_cuda(rc);
     return rt.sticky;
@@ -1086,7 +1085,7 @@ EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
      * running, else when that work is waited for (event_done) */
     ev->stream = s;
     ev->recorded = 1;
-    ev->pending = mx_cuda_busy(s, is_legacy(s));
+    ev->pending = mx_cuda_busy(s, mx_cuda_is_legacy(s));
     if (!ev->pending)
         ev->t = now();
     return cudaSuccess;

@@ -32,6 +32,9 @@ __attribute__((visibility("default"))) struct mx_cuda_process *mx_cuda_process(v
 __attribute__((visibility("default"))) int mx_cuda_launch(struct emu_module *mod, const struct mx_program *prog, uint32_t func,
                                                           const uint32_t grid[3], const uint32_t block[3], uint32_t shmem,
                                                           void **args, const void *stream, int cooperative);
+/* Whether `s` is the legacy default stream (0 or cudaStreamLegacy), which
+ * orders itself after every other stream's work. */
+static inline int mx_cuda_is_legacy(const void *s) { return s == NULL || s == (const void *)1; }
 /* Waits for the kernels started on `stream` (every stream if `all`), in
  * launch order; returns the first fault of the process so far (MX_OK if none). */
 __attribute__((visibility("default"))) int mx_cuda_sync(const void *stream, int all);
