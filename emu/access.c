@@ -2,7 +2,7 @@
  * (shared, local) resolved, bounds and alignment checked against the
  * allocations, and a compute-sanitizer-style fault recorded when it fails.
  * Above device memory (mem.c) and the fault reports (fault.c). */
-#include "emu/emu-internal.h"
+#include "emu/access.h"
 
 #include <stdio.h>
 
@@ -18,9 +18,10 @@ static int oob(struct emu_warp *w, const struct emu_xinsn *x, int sp, uint64_t a
                      space_text(sp), write ? "write" : "read", size, (unsigned long long)addr);
 }
 
-uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int sp, uint64_t addr, unsigned size, int lane,
-                      int write)
+uint8_t *emu_mem_access(struct emu_warp *w, const struct emu_xinsn *x, int sp, uint64_t addr, unsigned size,
+                        int lane, int kind, int *log)
 {
+    int write = kind != ACC_READ;
     if (size > 1 && (addr & (size - 1))) {
         emu_fault(w, x, MX_EMISALIGNED, lane, addr, size, "Invalid __%s__ %s of size %u bytes at 0x%llx is misaligned",
                   space_text(sp), write ? "write" : "read", size, (unsigned long long)addr);
@@ -40,31 +41,48 @@ uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int sp, uin
     switch (sp) {
     case SP_GLOBAL:
     case SP_CONST: {
-        struct emu_device *d = w->dev;
-        uint32_t la = w->last_alloc;
-        if (la < __atomic_load_n(&d->nallocs, __ATOMIC_RELAXED)) {
-            const struct emu_alloc *a = emu_alloc_at(d, la);
-            if (addr - a->base < a->size && addr + size <= a->base + a->size && __atomic_load_n(&a->live, __ATOMIC_RELAXED))
-                goto ok;
-        }
-        int i = emu_alloc_find(d, addr, size);
-        if (i < 0) {
+        if (!emu_glob_check(w, addr, addr + size)) {
             oob(w, x, sp, addr, size, lane, write);
             return NULL;
         }
-        w->last_alloc = (uint32_t)i;
-    ok:;
-        uint64_t pn = (addr - MEM_GLOBAL_BASE) >> PAGE_SHIFT;
-        if (pn != w->cache_page) {
-            uint8_t *p = emu_mem_page(d, addr);
-            if (!p) {
-                emu_fault(w, x, MX_ENOMEM, lane, addr, size, "out of host memory backing device memory");
-                return NULL;
-            }
-            w->cache_page = pn;
-            w->cache_ptr = p;
+        /* an aligned access of at most 64 bytes lies in one block */
+        uint64_t key = emu_blk_key(addr);
+        unsigned off = (unsigned)(addr & (BLK_SIZE - 1));
+        if (!write) {
+            const uint8_t *p = emu_glob_rd(w, addr);
+            if (!p)
+                goto nomem;
+            return (uint8_t *)p;
         }
-        return w->cache_ptr + ((addr - MEM_GLOBAL_BASE) & ((1u << PAGE_SHIFT) - 1));
+        int nomem = 0;
+        struct emu_blk *b = key == w->wr_key[0] ? w->wr_blk[0] : emu_ov_blk(w, key, &nomem);
+        if (!b) {
+            if (nomem)
+                goto nomem;
+            /* completing a request at the quantum's end: device memory itself */
+            const uint8_t *p = emu_glob_rd(w, addr);
+            if (!p)
+                goto nomem;
+            return (uint8_t *)p;
+        }
+        if (kind == ACC_RED && !b->full)
+            emu_ov_full(b); /* it reads the old value */
+        uint64_t m = size >= 64 ? ~0ull : ((1ull << size) - 1) << (off & 63);
+        if (kind == ACC_RED && !(b->dirty[off >> 6] & m)) {
+            /* a reduction on bytes the SM did not store to: logged, merged as a reduction */
+            if (!b->has_red) {
+                memset(b->redb, 0, sizeof b->redb);
+                b->has_red = 1;
+            }
+            b->redb[off >> 6] |= m;
+            *log = 1;
+        } else {
+            emu_blk_mark(w, b, off, size);
+        }
+        return b->data + off;
+    nomem:
+        emu_fault(w, x, MX_ENOMEM, lane, addr, size, "out of host memory backing device memory");
+        return NULL;
     }
     case SP_SHARED: {
         uint64_t ssz;
@@ -91,4 +109,10 @@ uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int sp, uin
         emu_fault(w, x, MX_EILLEGAL, lane, addr, size, "memory access to the %s space through an address", space_text(sp));
         return NULL;
     }
+}
+
+uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int sp, uint64_t addr, unsigned size, int lane,
+                      int write)
+{
+    return emu_mem_access(w, x, sp, addr, size, lane, write ? ACC_WRITE : ACC_READ, NULL);
 }

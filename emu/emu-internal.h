@@ -151,8 +151,11 @@ struct emu_warp {
                                  cost no host memory (512 KiB per thread is 16 MiB per warp) */
     uint64_t local_top;       /* first free offset in each thread's local memory (frames) */
     struct emu_fault *fault;  /* where a fault report goes (the launch's) */
-    uint64_t cache_page;      /* last device page touched (fast path), ~0 if none */
-    uint8_t *cache_ptr;
+    uint64_t rd_key[2];       /* the two units of global memory read last, most recent first (access.h), ~0 if none: */
+    uint8_t rd_shift[2];      /* a device page (PAGE_SHIFT) where the SM has no copies, else a block (BLK_SHIFT), */
+    uintptr_t rd_bias[2];     /* where they are read: host address of global offset o = rd_bias + o */
+    uint64_t wr_key[2];       /* the two blocks written last, most recent first, ~0 if none, */
+    struct emu_blk *wr_blk[2]; /* and the SM's private copies of them */
     uint32_t carry;           /* CC.CF per lane (add.cc / addc / madc) */
     uint32_t fend;            /* one past the last instruction of the current function */
     const uint8_t *kparams;   /* kernel parameter buffer (uniform across lanes) */
@@ -237,6 +240,46 @@ enum { EMU_SCHED_LRR, EMU_SCHED_GTO };
 
 struct emu_wait { struct emu_warp *w; uint64_t clock; uint32_t sm, seq; };
 
+/* ------------------------------------------- an SM's view of global memory
+ * (overlay.c).  Within a quantum an SM sees global memory as it was at the
+ * quantum's start plus its own stores: its first store to a 4 KiB block
+ * gives it a copy of the block, and later accesses of that SM use the copy
+ * (whose other bytes are filled in from device memory, which does not
+ * change during the quantum, when the SM first reads it).  At the
+ * quantum's end the copies are merged in SM order (the bytes each SM stored,
+ * then its logged reductions), so what any SM reads never depends on how
+ * host threads interleave, and two SMs' stores to one byte in one quantum
+ * leave the higher SM's.  Global atomics and strong loads wait for the
+ * quantum's end (EX_WAIT), after the merge. */
+#define BLK_SHIFT 8
+#define BLK_SIZE (1u << BLK_SHIFT)
+
+struct emu_blk {
+    uint8_t data[BLK_SIZE];        /* the SM's copy: the bytes it stored, all of them once full */
+    uint64_t dirty[BLK_SIZE / 64]; /* bytes it stored (bit per byte); zero again after the merge */
+    uint64_t sum;                  /* bit j: dirty[j] may be nonzero */
+    uint64_t redb[BLK_SIZE / 64];  /* bytes with logged reductions (valid when has_red) */
+    uint64_t key;                  /* block number: (address - MEM_GLOBAL_BASE) >> BLK_SHIFT */
+    uint8_t *home;                 /* the block's bytes in device memory */
+    uint32_t has_red;
+    uint32_t full;                 /* the bytes it did not store are copied in (it was read) */
+};
+
+/* A reduction of exact commutative integer operation (XF_RED_NOW) an SM
+ * performed on its copy, applied to device memory at the merge. */
+struct emu_red { uint64_t addr, val; uint16_t op, type; uint32_t size; };
+
+struct emu_overlay {
+    struct emu_blk **blk;          /* [0, nblk): this quantum's copies in creation order; then a pool */
+    uint32_t nblk, nalloc, cap;
+    uint32_t *hash;                /* open addressing, block index + 1 (0: empty), hcap a power of two */
+    uint64_t *pages;               /* bitmap of the device pages holding copies (NULL until the first) */
+    int home_blocks;               /* a warp may read a block of such a page in device memory */
+    uint32_t hcap;
+    struct emu_red *reds;
+    uint32_t nreds, reds_cap;
+};
+
 struct emu_sm {
     struct emu_device *dev;
     uint32_t id, mode;
@@ -257,6 +300,7 @@ struct emu_sm {
     uint64_t run_insns0;           /* a fault is dated at the SM clock of its instruction */
     struct emu_grid *fault_grid;   /* the grid of the faulting CTA (NULL: the SM itself) */
     struct emu_fault fault;
+    struct emu_overlay ov;         /* private copies of the global memory it stored to this quantum */
     int dirty;                     /* resident warps changed: rebuild ws */
     int idle;                      /* no warp could issue before the quantum's end */
 };
@@ -477,6 +521,10 @@ uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int space, 
 uint8_t *emu_mem_page(struct emu_device *d, uint64_t addr);
 /* Device global memory without a warp (host copies); NULL if unmapped. */
 uint8_t *emu_mem_global(struct emu_device *dev, uint64_t addr, uint64_t size, int *status);
+
+/* New memory value of one atomic operation `op` of type t (exec_mem.c);
+ * *ok = 0 if the pair is not supported.  ftz: f32 add flushes subnormals. */
+uint64_t emu_atom_apply(int op, int t, uint64_t old, uint64_t b, uint64_t c, int ftz, int *ok);
 
 /* Host functions callable from PTX (vprintf, malloc, free, __assertfail). */
 int emu_hostcall(struct emu_warp *w, const struct emu_xinsn *x, const char *name, uint32_t mask,

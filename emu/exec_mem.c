@@ -2,6 +2,7 @@
  * vector), cvta, isspacep, atom and red.  Every access goes through
  * emu_mem_lane(), which bounds-checks it and resolves generic addresses. */
 #include "emu/interp.h"
+#include "emu/access.h"
 
 
 static inline uint64_t lane_addr(const struct emu_warp *w, const struct emu_xinsn *x, const uint64_t *base, int l)
@@ -72,16 +73,20 @@ static inline uint8_t *elem_ptr(struct emu_warp *w, const struct emu_xinsn *x, u
     return emu_mem_lane(w, x, x->space, a, size, l, write);
 }
 
-/* Warp-wide fast path for global (or generic-to-global) scalar accesses:
- * when every active lane's element lies in one device page inside the
- * allocation the warp touched last, one bounds check covers the warp.
- * Returns the host pointer of address `lo` (the lowest), or NULL when the
- * per-lane path must be taken (nothing recorded then). */
-static inline uint8_t *warp_span(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m, const uint64_t *addr,
-                                 unsigned size, uint64_t *lo_out)
+/* Warp-wide fast path of scalar accesses to global (or generic-to-global)
+ * and shared memory: when every active lane's element is aligned and lies
+ * in the CTA's shared memory, or in one allocation, one check covers the
+ * warp.  Returns SPAN_NO when the per-lane path must take the access
+ * (nothing recorded then); SPAN_ONE with *p the host pointer of address
+ * *lo (the lowest) when every lane reads shared memory or one read unit of
+ * global memory (access.h); SPAN_LANES when the lanes are checked but each
+ * must find its block (emu_glob_rd, emu_glob_wblk). */
+enum { SPAN_NO, SPAN_ONE, SPAN_LANES };
+static inline int warp_span(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m, const uint64_t *addr,
+                            unsigned size, int write, uint64_t *lo_out, uint64_t *hi_out, uint8_t **p)
 {
     if ((x->space != SP_GLOBAL && x->space != SP_GENERIC && x->space != SP_SHARED) || (x->flags & XF_LOCAL_FRAME))
-        return NULL;
+        return SPAN_NO;
     uint64_t lo = UINT64_MAX, hi = 0, orv = 0;
     FOR_LANES(m, {
         uint64_t a = addr[l];
@@ -90,39 +95,28 @@ static inline uint8_t *warp_span(struct emu_warp *w, const struct emu_xinsn *x, 
         orv |= a;
     });
     if (orv & (size - 1))
-        return NULL;
+        return SPAN_NO;
+    *lo_out = lo;
+    *hi_out = hi;
     if (x->space == SP_SHARED) {
         uint64_t ssz;
         uint8_t *sh = emu_cta_shared(w->cta, &ssz);
         if (hi + size > ssz || hi + size < hi)
-            return NULL;
-        *lo_out = lo;
-        return sh + lo;
+            return SPAN_NO;
+        *p = sh + lo;
+        return SPAN_ONE;
     }
-    if (lo < MEM_GLOBAL_BASE || hi > UINT64_MAX - size)
-        return NULL; /* the per-lane path reports it (an address that wraps is in no allocation) */
-    hi += size;
-    if (((lo - MEM_GLOBAL_BASE) >> PAGE_SHIFT) != ((hi - 1 - MEM_GLOBAL_BASE) >> PAGE_SHIFT))
-        return NULL;
-    struct emu_device *d = w->dev;
-    uint32_t la = w->last_alloc;
-    const struct emu_alloc *al = la < __atomic_load_n(&d->nallocs, __ATOMIC_RELAXED) ? emu_alloc_at(d, la) : NULL;
-    if (!al || !__atomic_load_n(&al->live, __ATOMIC_RELAXED) || lo < al->base || hi > al->base + al->size) {
-        int i = emu_alloc_find(d, lo, hi - lo);
-        if (i < 0)
-            return NULL; /* the per-lane path reports the fault */
-        w->last_alloc = (uint32_t)i;
-    }
-    uint64_t pn = (lo - MEM_GLOBAL_BASE) >> PAGE_SHIFT;
-    if (pn != w->cache_page) {
-        uint8_t *pg = emu_mem_page(d, lo);
-        if (!pg)
-            return NULL;
-        w->cache_page = pn;
-        w->cache_ptr = pg;
-    }
-    *lo_out = lo;
-    return w->cache_ptr + ((lo - MEM_GLOBAL_BASE) & ((1u << PAGE_SHIFT) - 1));
+    if (lo < MEM_GLOBAL_BASE || hi > UINT64_MAX - size || !emu_glob_check(w, lo, hi + size))
+        return SPAN_NO; /* the per-lane path reports a fault (an address that wraps is in no allocation) */
+    if (write)
+        return SPAN_LANES;
+    const uint8_t *r = emu_glob_rd(w, lo);
+    if (!r)
+        return SPAN_NO;
+    if (((hi + size - 1 - MEM_GLOBAL_BASE) >> w->rd_shift[0]) != w->rd_key[0])
+        return SPAN_LANES;
+    *p = (uint8_t *)r;
+    return SPAN_ONE;
 }
 
 /* Opcode: ld{.space}{.vN}.type d, [a]   Synopsis: d = mem[a] (sign-extended for .s8/.s16/.s32) */
@@ -144,16 +138,31 @@ static int h_ld(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     }
     if (nv == 1) {
         uint64_t *d = x->r[0] == REF_NONE ? NULL : DST(0);
-        uint64_t addr[WARP], lo;
+        uint64_t addr[WARP], lo, hi;
         for (int l = 0; l < WARP; l++) /* every lane: only active ones are read, and the full loop vectorizes */
             addr[l] = lane_addr(w, x, base, l);
-        uint8_t *pl = warp_span(w, x, m, addr, size, &lo);
-        if (pl && d) {
+        uint8_t *pl;
+        int span = warp_span(w, x, m, addr, size, 0, &lo, &hi, &pl);
+        if (span == SPAN_ONE && d) {
             if (size == 4 && !sgn)
                 FOR_LANES(m, { uint32_t v; memcpy(&v, pl + (addr[l] - lo), 4); d[l] = v; });
             else
                 FOR_LANES(m, { uint64_t v = rd_n(pl + (addr[l] - lo), size); d[l] = sgn ? (uint64_t)sext(v, size * 8) : v; });
             return EX_NEXT;
+        }
+        if (span == SPAN_LANES && d) {
+            uint32_t mm = m;
+            while (mm) {
+                int l = __builtin_ctz(mm);
+                const uint8_t *p = emu_glob_rd(w, addr[l]);
+                if (!p)
+                    break; /* out of host memory: the per-lane path reports it */
+                mm &= mm - 1;
+                uint64_t v = rd_n(p, size);
+                d[l] = sgn ? (uint64_t)sext(v, size * 8) : v;
+            }
+            if (!mm)
+                return EX_NEXT;
         }
         uint32_t mm = m;
         while (mm) {
@@ -223,12 +232,13 @@ static int h_st(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     unsigned size = x->size, nv = x->aux2 ? x->aux2 : 1;
     if (nv == 1) {
         const uint64_t *v = SRC(1);
-        uint64_t addr[WARP], lo;
+        uint64_t addr[WARP], lo, hi;
         for (int l = 0; l < WARP; l++) /* every lane: only active ones are read, and the full loop vectorizes */
             addr[l] = lane_addr(w, x, base, l);
-        uint8_t *pl = warp_span(w, x, m, addr, size, &lo);
-        if (pl) {
-            /* lanes in lane order: the highest lane wins when addresses repeat */
+        uint8_t *pl;
+        int span = warp_span(w, x, m, addr, size, 1, &lo, &hi, &pl);
+        /* lanes in lane order: the highest lane wins when addresses repeat */
+        if (span == SPAN_ONE) {
             uint32_t mm = m;
             while (mm) {
                 int l = __builtin_ctz(mm);
@@ -236,6 +246,51 @@ static int h_st(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
                 wr_n(pl + (addr[l] - lo), v[l], size);
             }
             return EX_NEXT;
+        }
+        if (span == SPAN_LANES && emu_blk_key(lo) == emu_blk_key(hi + size - 1)) {
+            /* one block, and the stored bytes within two words of its marks
+             * (a coalesced store): marks gathered in registers */
+            struct emu_blk *b = emu_glob_wblk(w, emu_blk_key(lo));
+            unsigned off0 = (unsigned)((lo - MEM_GLOBAL_BASE) & (BLK_SIZE - 1)), w0 = off0 >> 6;
+            if (b && !b->has_red && hi + size - (lo & ~63ull) <= 128 && w0 + 1 < BLK_SIZE / 64) {
+                uint64_t m0 = 0, m1 = 0, bits = (1ull << size) - 1;
+                uint8_t *wbase = b->data + (w0 << 6);
+                uint32_t mm = m;
+                while (mm) {
+                    int l = __builtin_ctz(mm);
+                    mm &= mm - 1;
+                    unsigned rel = (unsigned)(addr[l] - (lo & ~63ull));
+                    if (rel < 64)
+                        m0 |= bits << rel;
+                    else
+                        m1 |= bits << (rel - 64);
+                    wr_n(wbase + rel, v[l], size);
+                }
+                b->dirty[w0] |= m0;
+                b->dirty[w0 + 1] |= m1;
+                b->sum |= 3ull << w0;
+                return EX_NEXT;
+            }
+        }
+        if (span == SPAN_LANES) {
+            /* the SM's copies of the blocks, stored bytes marked (a lane
+             * redone by the per-lane path after a failure stores the same) */
+            uint32_t mm = m;
+            uint64_t cur = ~0ull;
+            struct emu_blk *b = NULL;
+            while (mm) {
+                int l = __builtin_ctz(mm);
+                uint64_t o = addr[l] - MEM_GLOBAL_BASE;
+                if (o >> BLK_SHIFT != cur && !(b = emu_glob_wblk(w, o >> BLK_SHIFT)))
+                    break; /* completing at the quantum's end, or out of host memory: the per-lane path */
+                cur = o >> BLK_SHIFT;
+                mm &= mm - 1;
+                unsigned off = (unsigned)(o & (BLK_SIZE - 1));
+                emu_blk_mark(w, b, off, size);
+                wr_n(b->data + off, v[l], size);
+            }
+            if (!mm)
+                return EX_NEXT;
         }
         uint32_t mm = m;
         while (mm) {
@@ -345,47 +400,6 @@ static emu_fn bind_isspacep(const struct mx_insn *in, struct emu_xinsn *x) { (vo
 
 /* ------------------------------------------------------------- atomics */
 
-/* f32 bits with a subnormal flushed to a zero of the same sign. */
-static inline uint64_t ftz32(uint64_t v) { return (v & 0x7f800000u) ? (uint32_t)v : (uint32_t)v & 0x80000000u; }
-
-/* New memory value of one atomic.  ftz: atom/red.add.f32 on global memory,
- * which flushes subnormal inputs and results to sign-preserving zero (on
- * shared memory it does not). */
-static uint64_t atom_apply(int op, int t, uint64_t old, uint64_t b, uint64_t c, int ftz, int *ok)
-{
-    unsigned bits = mx_type_size(t) * 8;
-    int sg = mx_type_is_signed(t);
-    *ok = 1;
-    switch (op) {
-    case MX_ATOMOP_ADD:
-        if (t == MX_T_F32 && ftz)
-            return ftz32(bits_f32(f32_of(ftz32(old)) + f32_of(ftz32(b))));
-        if (t == MX_T_F32)
-            return bits_f32(f32_of(old) + f32_of(b));
-        if (t == MX_T_F64)
-            return bits_f64(f64_of(old) + f64_of(b));
-        return zext(old + b, bits);
-    case MX_ATOMOP_EXCH: return zext(b, bits);
-    case MX_ATOMOP_CAS: return zext(old, bits) == zext(b, bits) ? zext(c, bits) : zext(old, bits);
-    case MX_ATOMOP_AND: return zext(old & b, bits);
-    case MX_ATOMOP_OR: return zext(old | b, bits);
-    case MX_ATOMOP_XOR: return zext(old ^ b, bits);
-    case MX_ATOMOP_MIN:
-        if (t == MX_T_F32) { *ok = 0; return old; }
-        if (sg)
-            return sext(old, bits) < sext(b, bits) ? zext(old, bits) : zext(b, bits);
-        return zext(old, bits) < zext(b, bits) ? zext(old, bits) : zext(b, bits);
-    case MX_ATOMOP_MAX:
-        if (t == MX_T_F32) { *ok = 0; return old; }
-        if (sg)
-            return sext(old, bits) > sext(b, bits) ? zext(old, bits) : zext(b, bits);
-        return zext(old, bits) > zext(b, bits) ? zext(old, bits) : zext(b, bits);
-    case MX_ATOMOP_INC: { uint32_t o = (uint32_t)old, bb = (uint32_t)b; return o >= bb ? 0 : o + 1; }
-    case MX_ATOMOP_DEC: { uint32_t o = (uint32_t)old, bb = (uint32_t)b; return (o == 0 || o > bb) ? bb : o - 1; }
-    default: *ok = 0; return old;
-    }
-}
-
 /* Opcode: atom{.space}.op.type d, [a], b{, c} / red{.space}.op.type [a], b
  * Synopsis: d = mem[a]; mem[a] = op(mem[a], b{, c}) — lanes in lane order
  * On memory other SMs use, the atomic is performed at the quantum's end, in
@@ -406,15 +420,18 @@ static int h_atom(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         int l = __builtin_ctz(mm);
         mm &= mm - 1;
         uint64_t a = lane_addr(w, x, base, l);
-        uint8_t *p = emu_mem_lane(w, x, x->space, a, size, l, 1);
+        int log = 0;
+        uint8_t *p = emu_mem_access(w, x, x->space, a, size, l, (x->flags & XF_RED_NOW) ? ACC_RED : ACC_WRITE, &log);
         if (!p)
             return EX_FAULT;
+        if (log && emu_ov_log_red(w, a, b[l], op, t, size))
+            return emu_fault(w, x, MX_ENOMEM, l, a, size, "out of host memory for logged reductions");
         uint64_t old, nv;
         int ok, ftz = x->space == SP_GLOBAL || (x->space == SP_GENERIC && a - MEM_SHARED_WIN >= MEM_WIN_SIZE);
         if (size == 4) {
             uint32_t o = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED);
             do {
-                nv = atom_apply(op, t, o, b[l], c ? c[l] : 0, ftz, &ok);
+                nv = emu_atom_apply(op, t, o, b[l], c ? c[l] : 0, ftz, &ok);
                 if (!ok)
                     return emu_fault(w, x, MX_EUNSUPPORTED, l, a, size, "unsupported atomic operation");
             } while (!__atomic_compare_exchange_n((uint32_t *)p, &o, (uint32_t)nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
@@ -422,7 +439,7 @@ static int h_atom(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         } else if (size == 8) {
             uint64_t o = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
             do {
-                nv = atom_apply(op, t, o, b[l], c ? c[l] : 0, ftz, &ok);
+                nv = emu_atom_apply(op, t, o, b[l], c ? c[l] : 0, ftz, &ok);
                 if (!ok)
                     return emu_fault(w, x, MX_EUNSUPPORTED, l, a, size, "unsupported atomic operation");
             } while (!__atomic_compare_exchange_n((uint64_t *)p, &o, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));

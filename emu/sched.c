@@ -21,6 +21,7 @@
  * every number of host threads. */
 #include "emu/emu-internal.h"
 #include "emu/interp.h"
+#include "emu/access.h"
 
 #include <fenv.h>
 #include <pthread.h>
@@ -356,6 +357,7 @@ void emu_sched_fini(struct emu_device *d)
         free(sm->slots);
         free(sm->ws);
         free(sm->waits);
+        emu_ov_fini(&sm->ov);
     }
     free(d->sms);
     d->sms = NULL;
@@ -552,7 +554,7 @@ static int cta_start(struct emu_grid *g, struct emu_sm *sm, uint64_t id)
         w->age = sm->next_age++;
         w->consts = (const uint64_t(*)[WARP])k->consts;
         w->nthreads = c->nthreads - i * WARP < WARP ? c->nthreads - i * WARP : WARP;
-        w->cache_page = ~0ull;
+        w->rd_key[0] = w->rd_key[1] = w->wr_key[0] = w->wr_key[1] = ~0ull;
         w->red_ref = REF_NONE;
         w->last_alloc = UINT32_MAX;
         w->local_size = k->max_local;
@@ -858,7 +860,9 @@ static void run_grid(struct emu_device *d, struct emu_grid *g)
             break;
         }
         uint64_t t_end = d->clock + d->cfg.quantum;
+        emu_ov_forget(d); /* the host may have copied, set or freed device memory since */
         run_quantum(d, t_end);
+        emu_ov_merge(d);
         d->clock = t_end;
         for (uint32_t i = 0; i < d->cfg.num_sms; i++)
             d->sms[i].clock = t_end; /* SMs without warps (skipped) idle through the quantum too */

@@ -1,0 +1,101 @@
+/* emu/access.h — the one path of a guest access to global memory, shared by
+ * the warp-wide fast path of ld/st (exec_mem.c) and the per-lane path every
+ * other access takes (access.c: atomics, textures, host calls, vectors,
+ * accesses that straddle blocks): an SM reads device memory as it was at
+ * the quantum's start, except the 4 KiB blocks it stored to, which it reads
+ * and writes in its private copy (overlay.c; the rule is in emu-internal.h).
+ * Each warp remembers the two units it read last (a 64 KiB device page
+ * where its SM has no copies, else a block) and the block it wrote last,
+ * so an access within them costs a compare or two. */
+#ifndef MX_EMU_ACCESS_H
+#define MX_EMU_ACCESS_H
+#include "emu/emu-internal.h"
+
+/* What an access does with the bytes (emu_mem_access). */
+enum { ACC_READ, ACC_WRITE, ACC_RED };
+
+/* Host pointer for `size` bytes at addr of `space` for lane `lane`, or NULL
+ * after recording a fault (out of bounds, misaligned, out of host memory).
+ * ACC_RED: a reduction of exact commutative integer operation (XF_RED_NOW);
+ * *log is then set when the caller must log it (emu_ov_log_red) for the
+ * merge, because it changed bytes of the SM's copy it did not store to. */
+uint8_t *emu_mem_access(struct emu_warp *w, const struct emu_xinsn *x, int space, uint64_t addr, unsigned size,
+                        int lane, int kind, int *log);
+
+/* overlay.c.  The slow halves of the inline functions below. */
+/* Where global offset o (address - MEM_GLOBAL_BASE) is read: the warp's
+ * second read unit, or one looked up and remembered first; NULL: out of
+ * host memory. */
+const uint8_t *emu_ov_read_slow(struct emu_warp *w, uint64_t o);
+/* The SM's copy of block `key` (the warp's second write block, or found or
+ * made now, and remembered first), or NULL when the warp completes a request at
+ * the quantum's end (device memory is then accessed directly) or host
+ * memory ran out (*nomem set). */
+struct emu_blk *emu_ov_blk(struct emu_warp *w, uint64_t key, int *nomem);
+/* Fills in the bytes of b its SM did not store (before reading it). */
+void emu_ov_full(struct emu_blk *b);
+/* Bytes [off, off + n) of b were stored to, and some carry logged
+ * reductions: those reductions are folded into the stored bytes. */
+void emu_ov_kill_reds(struct emu_warp *w, struct emu_blk *b, unsigned off, unsigned n);
+/* Logs a reduction for the merge; MX_OK or MX_ENOMEM. */
+int emu_ov_log_red(struct emu_warp *w, uint64_t addr, uint64_t val, int op, int type, unsigned size);
+/* The quantum's end: every SM's copies merged into device memory in SM
+ * order, then forgotten.  Single-threaded, SMs stopped. */
+void emu_ov_merge(struct emu_device *d);
+/* Every resident warp forgets the blocks it remembers (device memory may
+ * have changed under them: a merge, host copies, frees). */
+void emu_ov_forget(struct emu_device *d);
+void emu_ov_fini(struct emu_overlay *ov);
+
+static inline uint64_t emu_blk_key(uint64_t a) { return (a - MEM_GLOBAL_BASE) >> BLK_SHIFT; }
+
+/* Marks bytes [off, off + n) of b stored (n <= 64, off a multiple of n: one
+ * word of the bitmap). */
+static inline void emu_blk_mark(struct emu_warp *w, struct emu_blk *b, unsigned off, unsigned n)
+{
+    uint64_t m = n >= 64 ? ~0ull : ((1ull << n) - 1) << (off & 63);
+    b->dirty[off >> 6] |= m;
+    b->sum |= 1ull << (off >> 6);
+    if (__builtin_expect(b->has_red, 0) && (b->redb[off >> 6] & m))
+        emu_ov_kill_reds(w, b, off, n);
+}
+
+/* Whether [lo, hi) lies in one live allocation (the one the warp touched
+ * last is tried first). */
+static inline int emu_glob_check(struct emu_warp *w, uint64_t lo, uint64_t hi)
+{
+    struct emu_device *d = w->dev;
+    uint32_t la = w->last_alloc;
+    if (la < __atomic_load_n(&d->nallocs, __ATOMIC_RELAXED)) {
+        const struct emu_alloc *a = emu_alloc_at(d, la);
+        if (lo >= a->base && hi > lo && hi <= a->base + a->size && __atomic_load_n(&a->live, __ATOMIC_RELAXED))
+            return 1;
+    }
+    int i = hi > lo ? emu_alloc_find(d, lo, hi - lo) : -1;
+    if (i < 0)
+        return 0;
+    w->last_alloc = (uint32_t)i;
+    return 1;
+}
+
+/* The SM's copy of block `key` for writing (the warp's two write blocks
+ * first), or NULL: see emu_ov_blk. */
+static inline struct emu_blk *emu_glob_wblk(struct emu_warp *w, uint64_t key)
+{
+    if (key == w->wr_key[0])
+        return w->wr_blk[0];
+    int nomem;
+    return emu_ov_blk(w, key, &nomem);
+}
+
+/* Global memory for reading at a (bounds already checked; the access lies
+ * in one block), or NULL: out of host memory. */
+static inline const uint8_t *emu_glob_rd(struct emu_warp *w, uint64_t a)
+{
+    uint64_t o = a - MEM_GLOBAL_BASE;
+    if ((o >> w->rd_shift[0]) == w->rd_key[0])
+        return (const uint8_t *)(w->rd_bias[0] + o);
+    return emu_ov_read_slow(w, o);
+}
+
+#endif

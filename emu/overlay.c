@@ -1,0 +1,275 @@
+/* emu/overlay.c — each SM's private copies of the global-memory blocks it
+ * stored to in the current quantum, and their merge into device memory at
+ * the quantum's end (the rule: emu-internal.h, "an SM's view of global
+ * memory").  An SM runs on one host thread at a time, so nothing here
+ * locks; the merge runs on the launching thread with every SM stopped. */
+#include "emu/access.h"
+
+#include <stdlib.h>
+
+static uint8_t *home_of(struct emu_device *d, uint64_t key)
+{
+    uint64_t a = MEM_GLOBAL_BASE + (key << BLK_SHIFT);
+    uint8_t *pg = emu_mem_page(d, a);
+    return pg ? pg + ((a - MEM_GLOBAL_BASE) & ((1u << PAGE_SHIFT) - 1)) : NULL;
+}
+
+static inline uint32_t slot_of(uint64_t key, uint32_t hcap) { return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (hcap - 1); }
+
+static struct emu_blk *find(const struct emu_overlay *ov, uint64_t key)
+{
+    if (!ov->nblk)
+        return NULL;
+    for (uint32_t h = slot_of(key, ov->hcap);; h = (h + 1) & (ov->hcap - 1)) {
+        uint32_t i = ov->hash[h];
+        if (!i)
+            return NULL;
+        if (ov->blk[i - 1]->key == key)
+            return ov->blk[i - 1];
+    }
+}
+
+static void insert(struct emu_overlay *ov, uint32_t i)
+{
+    uint32_t h = slot_of(ov->blk[i]->key, ov->hcap);
+    while (ov->hash[h])
+        h = (h + 1) & (ov->hcap - 1);
+    ov->hash[h] = i + 1;
+}
+
+/* Block `key` copied from device memory into the next free copy of sm. */
+static struct emu_blk *make(struct emu_sm *sm, uint64_t key)
+{
+    struct emu_overlay *ov = &sm->ov;
+    if ((ov->nblk + 1) * 2 > ov->hcap) { /* at most half full */
+        uint32_t nh = ov->hcap ? ov->hcap * 2 : 64;
+        uint32_t *h = calloc(nh, sizeof *h);
+        if (!h)
+            return NULL;
+        free(ov->hash);
+        ov->hash = h;
+        ov->hcap = nh;
+        for (uint32_t i = 0; i < ov->nblk; i++)
+            insert(ov, i);
+    }
+    if (!ov->pages && !(ov->pages = calloc((sm->dev->npages + 63) / 64, 8)))
+        return NULL;
+    if (ov->nblk == ov->cap) {
+        uint32_t nc = ov->cap ? ov->cap * 2 : 16;
+        struct emu_blk **p = realloc(ov->blk, nc * sizeof *p);
+        if (!p)
+            return NULL;
+        ov->blk = p;
+        ov->cap = nc;
+    }
+    if (ov->nblk == ov->nalloc) {
+        struct emu_blk *b = calloc(1, sizeof *b); /* dirty all zero, as the merge leaves it */
+        if (!b)
+            return NULL;
+        ov->blk[ov->nalloc++] = b;
+    }
+    struct emu_blk *b = ov->blk[ov->nblk];
+    b->home = home_of(sm->dev, key);
+    if (!b->home)
+        return NULL;
+    b->key = key;
+    b->has_red = 0;
+    b->full = 0; /* the bytes it does not store are copied when the SM first reads the block (emu_ov_full) */
+    insert(ov, ov->nblk++);
+    uint64_t pn = key >> (PAGE_SHIFT - BLK_SHIFT);
+    int first = !(ov->pages[pn >> 6] >> (pn & 63) & 1);
+    ov->pages[pn >> 6] |= 1ull << (pn & 63);
+    /* warps of this SM that read the block's bytes in device memory (by page,
+     * before the page's first copy, or by block) read the copy from now on */
+    if (!first && !ov->home_blocks)
+        return b;
+    uint64_t o = key << BLK_SHIFT;
+    for (uint32_t i = 0; i < sm->nws; i++) {
+        struct emu_warp *v = sm->ws[i];
+        for (int e = 0; e < 2; e++)
+            if ((o >> v->rd_shift[e]) == v->rd_key[e])
+                v->rd_key[e] = ~0ull;
+    }
+    return b;
+}
+
+const uint8_t *emu_ov_read_slow(struct emu_warp *w, uint64_t o)
+{
+    uint8_t shift = w->rd_shift[1];
+    uint64_t key = w->rd_key[1];
+    uintptr_t bias = w->rd_bias[1];
+    if ((o >> shift) != key) {
+        struct emu_overlay *ov = &w->cta->sm->ov;
+        uint64_t pn = o >> PAGE_SHIFT;
+        const uint8_t *p;
+        if (!w->completing && ov->nblk && (ov->pages[pn >> 6] >> (pn & 63) & 1)) {
+            /* a page the SM has copies in: block by block */
+            shift = BLK_SHIFT;
+            key = o >> BLK_SHIFT;
+            struct emu_blk *b = find(ov, key);
+            if (b && !b->full)
+                emu_ov_full(b);
+            p = b ? b->data : home_of(w->dev, key);
+            ov->home_blocks |= !b; /* make() must look for it */
+        } else {
+            shift = PAGE_SHIFT;
+            key = pn;
+            p = emu_mem_page(w->dev, MEM_GLOBAL_BASE + o);
+        }
+        if (!p)
+            return NULL;
+        bias = (uintptr_t)p - (key << shift);
+    }
+    w->rd_key[1] = w->rd_key[0];
+    w->rd_shift[1] = w->rd_shift[0];
+    w->rd_bias[1] = w->rd_bias[0];
+    w->rd_key[0] = key;
+    w->rd_shift[0] = shift;
+    w->rd_bias[0] = bias;
+    return (const uint8_t *)(bias + o);
+}
+
+struct emu_blk *emu_ov_blk(struct emu_warp *w, uint64_t key, int *nomem)
+{
+    *nomem = 0;
+    if (w->completing)
+        return NULL;
+    struct emu_blk *b;
+    if (key == w->wr_key[1]) {
+        b = w->wr_blk[1];
+    } else {
+        struct emu_sm *sm = w->cta->sm;
+        b = find(&sm->ov, key);
+        if (!b && !(b = make(sm, key))) {
+            *nomem = 1;
+            return NULL;
+        }
+    }
+    /* (no read unit of the warp is device memory of a block the SM has a copy of: make() saw to it) */
+    w->wr_key[1] = w->wr_key[0];
+    w->wr_blk[1] = w->wr_blk[0];
+    w->wr_key[0] = key;
+    w->wr_blk[0] = b;
+    return b;
+}
+
+void emu_ov_kill_reds(struct emu_warp *w, struct emu_blk *b, unsigned off, unsigned n)
+{
+    /* The copy holds the reductions' results and the store on top: those
+     * bytes merge as stored bytes, and their log entries are dropped.  An
+     * entry the store overlaps only partly is folded whole. */
+    struct emu_overlay *ov = &w->cta->sm->ov;
+    uint64_t a = MEM_GLOBAL_BASE + (b->key << BLK_SHIFT) + off;
+    for (uint32_t i = 0; i < ov->nreds; i++) {
+        struct emu_red *r = &ov->reds[i];
+        if (r->size && r->addr < a + n && a < r->addr + r->size) {
+            unsigned ro = (unsigned)(r->addr & (BLK_SIZE - 1));
+            uint64_t m = r->size >= 64 ? ~0ull : ((1ull << r->size) - 1) << (ro & 63);
+            b->dirty[ro >> 6] |= m;
+            b->sum |= 1ull << (ro >> 6);
+            b->redb[ro >> 6] &= ~m;
+            r->size = 0;
+        }
+    }
+}
+
+int emu_ov_log_red(struct emu_warp *w, uint64_t addr, uint64_t val, int op, int type, unsigned size)
+{
+    struct emu_overlay *ov = &w->cta->sm->ov;
+    if (ov->nreds == ov->reds_cap) {
+        uint32_t nc = ov->reds_cap ? ov->reds_cap * 2 : 256;
+        struct emu_red *p = realloc(ov->reds, nc * sizeof *p);
+        if (!p)
+            return MX_ENOMEM;
+        ov->reds = p;
+        ov->reds_cap = nc;
+    }
+    ov->reds[ov->nreds++] = (struct emu_red){ addr, val, (uint16_t)op, (uint16_t)type, size };
+    return MX_OK;
+}
+
+/* Copies the bytes of the 64-byte group at s whose bit is set in m to d. */
+static inline void copy_bytes(uint8_t *d, const uint8_t *s, uint64_t m)
+{
+    if (m == ~0ull) {
+        memcpy(d, s, 64);
+        return;
+    }
+    while (m) { /* runs of set bits */
+        unsigned lo = (unsigned)__builtin_ctzll(m);
+        uint64_t rest = ~m >> lo;
+        unsigned len = rest ? (unsigned)__builtin_ctzll(rest) : 64 - lo;
+        memcpy(d + lo, s + lo, len);
+        m = len + lo >= 64 ? 0 : m & ~(((1ull << len) - 1) << lo);
+    }
+}
+
+void emu_ov_full(struct emu_blk *b)
+{
+    for (unsigned j = 0; j < BLK_SIZE / 64; j++)
+        if (~b->dirty[j])
+            copy_bytes(b->data + j * 64, b->home + j * 64, ~b->dirty[j]);
+    b->full = 1;
+}
+
+/* Copies the bytes of b its SM stored into device memory, and clears
+ * their marks for the block's next use. */
+static void merge_blk(struct emu_blk *b)
+{
+    for (uint64_t s = b->sum; s; s &= s - 1) {
+        unsigned j = (unsigned)__builtin_ctzll(s);
+        copy_bytes(b->home + j * 64, b->data + j * 64, b->dirty[j]);
+        b->dirty[j] = 0;
+    }
+    b->sum = 0;
+}
+
+void emu_ov_merge(struct emu_device *d)
+{
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
+        struct emu_overlay *ov = &d->sms[i].ov;
+        if (!ov->nblk)
+            continue;
+        for (uint32_t j = 0; j < ov->nblk; j++) {
+            merge_blk(ov->blk[j]);
+            uint64_t pn = ov->blk[j]->key >> (PAGE_SHIFT - BLK_SHIFT);
+            ov->pages[pn >> 6] &= ~(1ull << (pn & 63));
+        }
+        for (uint32_t j = 0; j < ov->nreds; j++) {
+            const struct emu_red *r = &ov->reds[j];
+            if (!r->size)
+                continue;
+            uint8_t *p = emu_mem_page(d, r->addr) + ((r->addr - MEM_GLOBAL_BASE) & ((1u << PAGE_SHIFT) - 1));
+            uint64_t old = 0;
+            int ok;
+            memcpy(&old, p, r->size);
+            uint64_t nv = emu_atom_apply(r->op, r->type, old, r->val, 0, 0, &ok);
+            memcpy(p, &nv, r->size); /* little-endian host: the low bytes */
+        }
+        ov->nblk = 0;
+        ov->nreds = 0;
+        ov->home_blocks = 0;
+        memset(ov->hash, 0, ov->hcap * sizeof *ov->hash);
+    }
+    emu_ov_forget(d);
+}
+
+void emu_ov_forget(struct emu_device *d)
+{
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
+        struct emu_sm *sm = &d->sms[i];
+        for (uint32_t j = 0; j < sm->nws; j++)
+            sm->ws[j]->rd_key[0] = sm->ws[j]->rd_key[1] = sm->ws[j]->wr_key[0] = sm->ws[j]->wr_key[1] = ~0ull;
+    }
+}
+
+void emu_ov_fini(struct emu_overlay *ov)
+{
+    for (uint32_t i = 0; i < ov->nalloc; i++)
+        free(ov->blk[i]);
+    free(ov->blk);
+    free(ov->hash);
+    free(ov->reds);
+    free(ov->pages);
+    memset(ov, 0, sizeof *ov);
+}
