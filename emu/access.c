@@ -116,3 +116,62 @@ uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int sp, uin
 {
     return emu_mem_access(w, x, sp, addr, size, lane, write ? ACC_WRITE : ACC_READ, NULL);
 }
+
+int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int space, uint32_t m, const uint64_t *addr,
+                    unsigned bytes, int cross)
+{
+    const struct mx_memif *mi = w->dev->cfg.memif;
+    struct emu_sm *sm = w->cta->sm;
+    w->wait_local = 0;
+    w->wait_until = 0;
+    if (!mi)
+        return cross ? EX_WAIT : 0;
+    if (space < 0) {
+        switch (x->space) {
+        case SP_GLOBAL: space = MX_MS_GLOBAL; break;
+        case SP_LOCAL: space = MX_MS_LOCAL; break;
+        case SP_CONST: space = MX_MS_CONST; break;
+        case SP_GENERIC: { /* the space of its lanes: global if any lane's is, else local; shared stays on the SM */
+            int loc = 0;
+            FOR_LANES(m, {
+                uint64_t a = addr[l];
+                if (a - MEM_SHARED_WIN >= MEM_WIN_SIZE && a - MEM_LOCAL_WIN >= MEM_WIN_SIZE)
+                    space = MX_MS_GLOBAL;
+                else if (a - MEM_LOCAL_WIN < MEM_WIN_SIZE)
+                    loc = 1;
+            });
+            if (space < 0 && loc)
+                space = MX_MS_LOCAL;
+            break;
+        }
+        default: break; /* shared memory and parameters: no request */
+        }
+    }
+    if (space < 0)
+        return cross ? EX_WAIT : 0;
+    struct mx_memreq r;
+    r.sm = sm->id;
+    r.cta = w->cta->id;
+    r.warp = w->warp_id;
+    r.pc = (uint32_t)(x - w->k->x);
+    r.line = x->in->line;
+    r.space = (uint8_t)space;
+    r.op = (uint8_t)op;
+    r.cop = x->in->mod[MX_MG_CACHE];
+    r.nc = x->in->mod[MX_MG_NC] != 0;
+    r.bytes = (uint8_t)bytes;
+    r.mask = m;
+    r.clock = sm->clock + (sm->running == w ? w->insns - sm->run_insns0 : 0);
+    for (int l = 0; l < WARP; l++)
+        r.addr[l] = (m >> l & 1) ? addr[l] : 0;
+    uint64_t t = mi->request(mi->ctx, &r);
+    if (cross) { /* completes at the first quantum's end from t on */
+        w->wait_until = t > r.clock ? t : 0;
+        return EX_WAIT;
+    }
+    if (t <= r.clock)
+        return 0;
+    w->wait_local = 1;
+    w->wait_until = t;
+    return EX_WAIT;
+}

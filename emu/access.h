@@ -22,6 +22,16 @@ enum { ACC_READ, ACC_WRITE, ACC_RED };
 uint8_t *emu_mem_access(struct emu_warp *w, const struct emu_xinsn *x, int space, uint64_t addr, unsigned size,
                         int lane, int kind, int *log);
 
+/* The request of instruction x for lanes m (addr: each lane's address,
+ * `bytes` per lane) to the device's memory interface (include/mx/memreq.h),
+ * for handlers that are not completing one.  space: enum mx_mspace, or -1
+ * for the instruction's own (shared memory and parameters make no request).
+ * cross: the access must complete at a quantum's end in any case (a global
+ * atomic, a strong load).  Returns 0 to go on now, or EX_WAIT with the
+ * warp's wait_local/wait_until set for the scheduler. */
+int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int space, uint32_t m, const uint64_t *addr,
+                    unsigned bytes, int cross);
+
 /* overlay.c.  The slow halves of the inline functions below. */
 /* Where global offset o (address - MEM_GLOBAL_BASE) is read: the warp's
  * second read unit, or one looked up and remembered first; NULL: out of
@@ -29,7 +39,7 @@ uint8_t *emu_mem_access(struct emu_warp *w, const struct emu_xinsn *x, int space
 const uint8_t *emu_ov_read_slow(struct emu_warp *w, uint64_t o);
 /* The SM's copy of block `key` (the warp's second write block, or found or
  * made now, and remembered first), or NULL when the warp completes a request at
- * the quantum's end (device memory is then accessed directly) or host
+ * a quantum's end (device memory is then accessed directly) or host
  * memory ran out (*nomem set). */
 struct emu_blk *emu_ov_blk(struct emu_warp *w, uint64_t key, int *nomem);
 /* Fills in the bytes of b its SM did not store (before reading it). */

@@ -166,6 +166,9 @@ struct emu_warp {
     uint32_t red_bar;         /* the barrier they arrived at */
     uint32_t last_alloc;      /* index of the allocation of the last global access (bounds-check fast path) */
     uint8_t completing;       /* the handler runs to complete a request (see EX_WAIT) */
+    uint8_t wait_local;       /* EX_WAIT: the request completes on the SM at wait_until (a plain access the
+                                 memory interface delays), not at a quantum's end */
+    uint64_t wait_until;      /* EX_WAIT: SM clock at which the request completes (0: the quantum's end) */
     uint64_t ready_at;        /* SM clock at which the warp may issue again */
     uint64_t age;             /* dispatch order on its SM (GTO's "oldest") */
 };
@@ -238,6 +241,8 @@ struct emu_cta {
 enum { EMU_SM_COMPUTE, EMU_SM_CACHE };
 enum { EMU_SCHED_LRR, EMU_SCHED_GTO };
 
+/* A request that waits.  clock: when it completes (a quantum's end: the
+ * SM clock at issue, or later if the memory interface says so). */
 struct emu_wait { struct emu_warp *w; uint64_t clock; uint32_t sm, seq; };
 
 /* ------------------------------------------- an SM's view of global memory
@@ -292,8 +297,11 @@ struct emu_sm {
     uint32_t rr;                   /* loose round-robin: last warp index issued */
     struct emu_warp *greedy;       /* GTO: last warp issued */
     uint64_t next_age;
-    struct emu_wait *waits;        /* warps in WS_WAIT_MEM, in issue order */
+    struct emu_wait *waits;        /* warps in WS_WAIT_MEM until a quantum's end, in issue order */
     uint32_t nwaits, waits_cap;
+    struct emu_wait *locals;       /* warps in WS_WAIT_MEM until their request completes on this SM */
+    uint32_t nlocals, locals_cap;
+    uint32_t seq;                  /* requests that waited so far (their issue order) */
     int faulted;                   /* a fault this quantum (in fault / fault_clock) */
     uint64_t fault_clock;
     struct emu_warp *running;      /* the warp in emu_warp_run, and its instruction count before: */
@@ -490,6 +498,7 @@ struct emu_device {
     uint32_t nsorted, sorted_cap;
     void *lock;                   /* pthread mutex guarding the allocator */
     uint64_t free_bytes_hint;
+    int direct;                   /* completing requests at a quantum's end: accesses go to device memory */
     struct emu_sm *sms;           /* cfg.num_sms SMs (sched.c) */
     struct emu_grid *grids;       /* active grids, in launch order */
     uint64_t clock;               /* global clock: start of the current quantum */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "mx/memreq.h"
 #include "mx/program.h"
 #include "mx/status.h"
 
@@ -33,6 +34,8 @@ struct emu_config {
                                     (cudaLimitStackSize); at most EMU_LOCAL_MAX */
     uint32_t max_call_depth;     /* nested calls per warp */
     uint32_t cc_major, cc_minor; /* compute capability reported (8.6 for RTX 3080) */
+    const struct mx_memif *memif;/* memory interface requests go to (include/mx/memreq.h); NULL: none,
+                                    every access completes at once and no request is built */
 };
 
 /* Local memory one thread may use, frames and call stack together: 512 KiB

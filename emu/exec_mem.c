@@ -17,6 +17,16 @@ static inline uint64_t lane_addr(const struct emu_warp *w, const struct emu_xins
     return a;
 }
 
+/* The memory interface's answer for lanes m of x (see emu_mem_request):
+ * 0 to go on now, else EX_WAIT. */
+static int request(struct emu_warp *w, const struct emu_xinsn *x, int op, uint32_t m, const uint64_t *base,
+                   unsigned bytes, int cross)
+{
+    uint64_t addr[WARP];
+    FOR_LANES(m, addr[l] = lane_addr(w, x, base, l));
+    return emu_mem_request(w, x, op, -1, m, addr, bytes, cross);
+}
+
 /* Pointer to the .param bytes [a, a+size) of lane l, or NULL (fault). */
 static uint8_t *param_ptr(struct emu_warp *w, const struct emu_xinsn *x, uint64_t a, unsigned size, int l, int write)
 {
@@ -136,6 +146,11 @@ static int h_ld(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         FOR_LANES(m, d[l] = v);
         return EX_NEXT;
     }
+    if (__builtin_expect(w->dev->cfg.memif != NULL, 0) && !w->completing && x->space < SP_PARAM_KERNEL) {
+        int r = request(w, x, MX_MOP_LD, m, base, size * nv, 0);
+        if (r)
+            return r;
+    }
     if (nv == 1) {
         uint64_t *d = x->r[0] == REF_NONE ? NULL : DST(0);
         uint64_t addr[WARP], lo, hi;
@@ -221,7 +236,7 @@ static int crosses_sms(const struct emu_warp *w, const struct emu_xinsn *x, cons
 static int h_ld_strong(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     if (!w->completing && crosses_sms(w, x, SRC(1), m))
-        return EX_WAIT;
+        return request(w, x, MX_MOP_LD, m, SRC(1), x->size * (x->aux2 ? x->aux2 : 1), 1);
     return h_ld(w, x, m);
 }
 
@@ -230,6 +245,11 @@ static int h_st(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     const uint64_t *base = SRC(0);
     unsigned size = x->size, nv = x->aux2 ? x->aux2 : 1;
+    if (__builtin_expect(w->dev->cfg.memif != NULL, 0) && !w->completing && x->space < SP_PARAM_KERNEL) {
+        int r = request(w, x, MX_MOP_ST, m, base, size * nv, 0);
+        if (r)
+            return r;
+    }
     if (nv == 1) {
         const uint64_t *v = SRC(1);
         uint64_t addr[WARP], lo, hi;
@@ -409,8 +429,14 @@ static int h_atom(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     int is_red = x->in->op == MX_OP_RED;
     int ai = is_red ? 0 : 1, bi = ai + 1;
     const uint64_t *base = SRC(ai), *b = SRC(bi);
-    if (!w->completing && !(x->flags & XF_RED_NOW) && crosses_sms(w, x, base, m))
-        return EX_WAIT;
+    if (!w->completing) {
+        int cross = !(x->flags & XF_RED_NOW) && crosses_sms(w, x, base, m);
+        if (__builtin_expect(w->dev->cfg.memif != NULL, 0) || cross) {
+            int r = request(w, x, is_red ? MX_MOP_RED : MX_MOP_ATOM, m, base, x->size, cross);
+            if (r)
+                return r;
+        }
+    }
     const uint64_t *c = (!is_red && x->r[bi + 1] != REF_NONE) ? SRC(bi + 1) : NULL;
     uint64_t *d = (!is_red && x->r[0] != REF_NONE) ? DST(0) : NULL;
     int op = x->in->mod[MX_MG_ATOMOP], t = x->in->type[0];

@@ -102,7 +102,7 @@ const uint8_t *emu_ov_read_slow(struct emu_warp *w, uint64_t o)
         struct emu_overlay *ov = &w->cta->sm->ov;
         uint64_t pn = o >> PAGE_SHIFT;
         const uint8_t *p;
-        if (!w->completing && ov->nblk && (ov->pages[pn >> 6] >> (pn & 63) & 1)) {
+        if (!w->dev->direct && ov->nblk && (ov->pages[pn >> 6] >> (pn & 63) & 1)) {
             /* a page the SM has copies in: block by block */
             shift = BLK_SHIFT;
             key = o >> BLK_SHIFT;
@@ -132,7 +132,7 @@ const uint8_t *emu_ov_read_slow(struct emu_warp *w, uint64_t o)
 struct emu_blk *emu_ov_blk(struct emu_warp *w, uint64_t key, int *nomem)
 {
     *nomem = 0;
-    if (w->completing)
+    if (w->dev->direct)
         return NULL;
     struct emu_blk *b;
     if (key == w->wr_key[1]) {

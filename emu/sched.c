@@ -71,19 +71,53 @@ static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm)
     return NULL;
 }
 
-static int push_wait(struct emu_sm *sm, struct emu_warp *w)
+/* Appends a wait completing at `clock` to list *v (n entries, capacity *cap). */
+static int push_wait(struct emu_wait **v, uint32_t *n, uint32_t *cap, struct emu_warp *w, uint64_t clock, uint32_t sm,
+                     uint32_t seq)
 {
-    if (sm->nwaits == sm->waits_cap) {
-        uint32_t nc = sm->waits_cap ? sm->waits_cap * 2 : 64;
-        struct emu_wait *p = realloc(sm->waits, nc * sizeof *p);
+    if (*n == *cap) {
+        uint32_t nc = *cap ? *cap * 2 : 64;
+        struct emu_wait *p = realloc(*v, nc * sizeof *p);
         if (!p)
             return -1;
-        sm->waits = p;
-        sm->waits_cap = nc;
+        *v = p;
+        *cap = nc;
     }
-    sm->waits[sm->nwaits] = (struct emu_wait){ w, sm->clock, sm->id, sm->nwaits };
-    sm->nwaits++;
+    (*v)[(*n)++] = (struct emu_wait){ w, clock, sm, seq };
     return 0;
+}
+
+/* Completes, in (clock, issue) order, the requests of sm that the memory
+ * interface delayed and whose time has come (SM clock reached). */
+static void complete_locals(struct emu_sm *sm)
+{
+    while (sm->nlocals && !sm->faulted) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t i = 0; i < sm->nlocals; i++) {
+            const struct emu_wait *e = &sm->locals[i];
+            if (e->clock <= sm->clock && (best == UINT32_MAX || e->clock < sm->locals[best].clock ||
+                                          (e->clock == sm->locals[best].clock && e->seq < sm->locals[best].seq)))
+                best = i;
+        }
+        if (best == UINT32_MAX)
+            return;
+        struct emu_wait e = sm->locals[best];
+        sm->locals[best] = sm->locals[--sm->nlocals];
+        uint64_t now = sm->clock;
+        sm->clock = e.clock; /* a fault it raises is dated when it completed */
+        emu_warp_complete(e.w);
+        sm->clock = now;
+        e.w->ready_at = e.clock;
+    }
+}
+
+/* The earliest completion among sm's delayed requests (UINT64_MAX: none). */
+static uint64_t next_local(const struct emu_sm *sm)
+{
+    uint64_t t = UINT64_MAX;
+    for (uint32_t i = 0; i < sm->nlocals; i++)
+        t = sm->locals[i].clock < t ? sm->locals[i].clock : t;
+    return t;
 }
 
 static void cta_retire(struct emu_cta *c);
@@ -104,8 +138,15 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
 {
     sm->idle = 0;
     while (sm->clock < t_end && !sm->faulted) {
+        if (__builtin_expect(sm->nlocals != 0, 0))
+            complete_locals(sm);
         struct emu_warp *w = sm_pick(cfg, sm);
         if (!w) {
+            uint64_t t = sm->nlocals ? next_local(sm) : UINT64_MAX;
+            if (t < t_end && !sm->faulted) { /* nothing to issue until a delayed request completes */
+                sm->clock = t > sm->clock ? t : sm->clock;
+                continue;
+            }
             sm->idle = 1;
             break;
         }
@@ -119,7 +160,13 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
         __atomic_add_fetch(&w->cta->grid->issued, ran, __ATOMIC_RELAXED);
         if (r == EX_WAIT) {
             w->state = WS_WAIT_MEM;
-            if (push_wait(sm, w))
+            int e = w->wait_local
+                        ? push_wait(&sm->locals, &sm->nlocals, &sm->locals_cap, w, w->wait_until, sm->id, sm->seq++)
+                        : push_wait(&sm->waits, &sm->nwaits, &sm->waits_cap, w,
+                                    w->wait_until > sm->clock ? w->wait_until : sm->clock, sm->id, sm->seq++);
+            w->wait_local = 0;
+            w->wait_until = 0;
+            if (e)
                 emu_fault(w, &w->k->x[w->pc], MX_ENOMEM, -1, 0, 0, "out of host memory for pending requests");
         } else if (r == EX_FAULT) {
             break;
@@ -357,6 +404,7 @@ void emu_sched_fini(struct emu_device *d)
         free(sm->slots);
         free(sm->ws);
         free(sm->waits);
+        free(sm->locals);
         emu_ov_fini(&sm->ov);
     }
     free(d->sms);
@@ -683,13 +731,18 @@ static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint3
     n = 0;
     for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
         struct emu_sm *sm = &d->sms[i];
-        if (!sm->nwaits)
-            continue; /* (sm->waits may still be NULL) */
-        memcpy(all + n, sm->waits, sm->nwaits * sizeof *all);
-        n += sm->nwaits;
-        sm->nwaits = 0;
+        uint32_t keep = 0;
+        for (uint32_t j = 0; j < sm->nwaits; j++) /* (sm->waits may still be NULL when there are none) */
+            if (sm->waits[j].clock <= d->clock)
+                all[n++] = sm->waits[j];
+            else /* the memory interface completes it in a later quantum */
+                sm->waits[keep++] = sm->waits[j];
+        sm->nwaits = keep;
+        if (!keep && !sm->nlocals)
+            sm->seq = 0; /* issue order matters among waiting requests only */
     }
     qsort(all, n, sizeof *all, wait_cmp);
+    d->direct = 1; /* every SM stopped, their copies merged: device memory itself */
     for (uint32_t i = 0; i < n; i++) {
         struct emu_warp *w = all[i].w;
         struct emu_sm *sm = w->cta->sm;
@@ -699,6 +752,7 @@ static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint3
         sm->clock = end;
         w->ready_at = end;
     }
+    d->direct = 0;
     return MX_OK;
 }
 
@@ -808,6 +862,7 @@ static void abort_all(struct emu_device *d, struct emu_grid *culprit, int rc, co
             if (sm->slots[s].grid)
                 cta_retire(&sm->slots[s]);
         sm->nwaits = 0;
+        sm->nlocals = 0;
         sm->faulted = 0;
         sm_rebuild(&d->cfg, sm);
     }

@@ -33,6 +33,8 @@ int mxt_run(int argc, char **argv)
     group = group ? group + 1 : argc > 0 ? argv[0] : "tests";
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
+    if (argc > 2)
+        cmocka_set_skip_filter(argv[2]);
     if (!ntests) {
         fprintf(stderr, "%s: no tests registered\n", group);
         return 1; /* a test program that tests nothing is a broken test program */

@@ -24,7 +24,7 @@ typedef void (*mxt_fn)(void **state);
 /* Adds a test case; name and state must outlive mxt_run(). */
 void mxt_add(const char *name, mxt_fn fn, void *state);
 /* Runs every added test as one cmocka group; argv[1], if given, is a cmocka
- * name filter ("ipdom*").  Returns the number of failed tests. */
+ * name filter ("ipdom*"), argv[2] one of tests to skip.  Returns the number of failed tests. */
 int mxt_run(int argc, char **argv);
 
 /* MX_TEST(name) { ... } defines a test and registers it before main(). */

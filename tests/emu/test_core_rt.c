@@ -5,6 +5,19 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+/* MX_TEST_MEMIF=N: every device gets a memory interface that delays each
+ * request N to 2N - 1 cycles, by a hash of its first address and pc (so
+ * requests complete out of issue order); the emu-core-memif test runs the
+ * kernels of this suite that way, where results must not change. */
+static uint64_t delay_request(void *ctx, const struct mx_memreq *r)
+{
+    uint64_t n = *(const uint64_t *)ctx, a = r->addr[__builtin_ctz(r->mask)] ^ ((uint64_t)r->pc << 32);
+    a = (a ^ (a >> 29)) * 0xbf58476d1ce4e5b9ull;
+    return r->clock + n + (a >> 40) % n;
+}
+static uint64_t delay_cycles;
+static const struct mx_memif delay_memif = { MX_MEMIF_VERSION, &delay_cycles, delay_request };
+
 void ct_open_(struct ct *c, const char *src, const struct emu_config *cfg, const char *file, int line)
 {
     memset(c, 0, sizeof *c);
@@ -18,6 +31,9 @@ void ct_open_(struct ct *c, const char *src, const struct emu_config *cfg, const
         c->cfg = *cfg;
     else
         emu_config_default(&c->cfg);
+    const char *md = getenv("MX_TEST_MEMIF");
+    if (md && !c->cfg.memif && (delay_cycles = strtoull(md, NULL, 10)))
+        c->cfg.memif = &delay_memif;
     int rc = emu_device_create(&c->cfg, &c->dev);
     if (rc) {
         print_error("emu_device_create: %s\n", mx_status_name(rc));

@@ -1,0 +1,50 @@
+/* include/mx/memreq.h — the seam between the execution layer (emu/) and a
+ * memory model: each warp memory instruction that leaves the SM (global,
+ * local and constant memory, textures) becomes one request, handed to the
+ * memory interface the device was configured with (emu_config.memif).  The
+ * interface answers when the request completes; until then the warp waits
+ * (WS_WAIT_MEM) and the completion performs the access (loads write their
+ * destination registers then).  Data stays in the emulator's device memory:
+ * a memory model decides when, never what.  With no interface (the
+ * default) no request is built and every access completes at once.
+ *
+ * Contract: memsys/ and timing/ include this header, never emu/.  The
+ * interface is called from the host thread running the request's SM, for
+ * SMs in any order within a quantum of the global clock; an implementation
+ * that keeps shared state must make its answers independent of that order
+ * (per-SM state, or answers that depend on the request alone) to keep
+ * results identical for every --host-threads. */
+#ifndef MX_MEMREQ_H
+#define MX_MEMREQ_H
+
+#include <stdint.h>
+
+#define MX_MEMIF_VERSION 1
+
+enum mx_mspace { MX_MS_GLOBAL, MX_MS_LOCAL, MX_MS_CONST, MX_MS_TEX };
+enum mx_mop { MX_MOP_LD, MX_MOP_ST, MX_MOP_ATOM, MX_MOP_RED };
+
+struct mx_memreq {
+    uint32_t sm;             /* SM that issued it */
+    uint64_t cta;            /* linear CTA index in its grid */
+    uint32_t warp;           /* warp index in the CTA */
+    uint32_t pc;             /* instruction index in the module */
+    uint32_t line;           /* PTX source line */
+    uint8_t space;           /* enum mx_mspace (a generic address resolved: the space of its lanes) */
+    uint8_t op;              /* enum mx_mop */
+    uint8_t cop;             /* cache operator: MX_CACHE_CA, _CG, _CS, _LU, _CV, _WB, _WT of isa/isa.h; 0 none */
+    uint8_t nc;              /* ld.global.nc (the non-coherent texture path) */
+    uint8_t bytes;           /* bytes per lane (element size times vector width) */
+    uint32_t mask;           /* lanes that access memory */
+    uint64_t clock;          /* the SM's clock at issue */
+    uint64_t addr[32];       /* address of each lane in mask (generic addresses as the program computed them) */
+};
+
+struct mx_memif {
+    uint32_t version;        /* MX_MEMIF_VERSION */
+    void *ctx;
+    /* The SM clock at which request r completes; at most r->clock: now. */
+    uint64_t (*request)(void *ctx, const struct mx_memreq *r);
+};
+
+#endif

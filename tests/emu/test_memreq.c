@@ -1,0 +1,143 @@
+/* tests/emu/test_memreq.c — emu-core: warp memory instructions as requests
+ * to a memory interface (include/mx/memreq.h).  A test interface records
+ * each request and answers with a delay chosen by address; the kernels of
+ * ptx/memreq.ptx show that waiting warps complete when their request does
+ * (out of issue order), with the right data, and that the requests say what
+ * the instruction did. */
+#include "test_core.h"
+
+#include <stdlib.h>
+
+#define MAXREQ 64
+
+struct rec {
+    uint64_t slow_lo, slow_hi, slow_delay, fast_delay;
+    uint32_t n;
+    struct mx_memreq r[MAXREQ];
+};
+
+static uint64_t rec_request(void *ctx, const struct mx_memreq *r)
+{
+    struct rec *c = ctx;
+    if (c->n < MAXREQ)
+        c->r[c->n++] = *r;
+    uint64_t a = r->addr[__builtin_ctz(r->mask)];
+    return r->clock + (a >= c->slow_lo && a < c->slow_hi ? c->slow_delay : c->fast_delay);
+}
+
+/* Warp 0's load is delayed 3000 cycles, warp 1's 5: warp 1, issued after
+ * warp 0, completes first and takes the first 32 tickets (lanes in lane
+ * order); both loads return their data; a delay longer than the quantum
+ * spans quanta. */
+MX_TEST(memreq_requests_complete_out_of_issue_order)
+{
+    for (int q = 0; q < 2; q++) {
+        struct rec *rc = calloc(1, sizeof *rc);
+        assert_non_null(rc);
+        struct mx_memif mi = { MX_MEMIF_VERSION, rc, rec_request };
+        struct emu_config cfg;
+        emu_config_default(&cfg);
+        cfg.num_sms = 2;
+        cfg.quantum = q ? 100 : 100000;
+        cfg.memif = &mi;
+        struct ct c;
+        ct_open_file_cfg(&c, "memreq.ptx", &cfg);
+        uint32_t slow[32], fast[32], got[128], want[128];
+        for (uint32_t i = 0; i < 32; i++) {
+            slow[i] = 1000 + i;
+            fast[i] = 2000 + i;
+        }
+        uint64_t ds = ct_alloc(&c, sizeof slow, slow), df = ct_alloc(&c, sizeof fast, fast), tk = ct_alloc(&c, 4, NULL),
+                 out = ct_alloc(&c, sizeof got, NULL);
+        rc->slow_lo = ds;
+        rc->slow_hi = ds + sizeof slow;
+        rc->slow_delay = 3000;
+        rc->fast_delay = 5;
+        ct_run(&c, "ooo", D3(1, 1, 1), D3(64, 1, 1), 0, 4, ds, df, tk, out);
+        ct_read(&c, got, out, sizeof got);
+        for (uint32_t t = 0; t < 64; t++) {
+            want[2 * t] = t < 32 ? 1000 + t : 2000 + t - 32;
+            want[2 * t + 1] = t < 32 ? 32 + t : t - 32;
+        }
+        assert_u32_array(got, want, 128);
+        /* what was asked: per warp a load, an atomic and a vector store; the
+         * loads first, warp 0's before warp 1's */
+        unsigned lld = ct_line_of(c.src, "MARK-LD"), lat = ct_line_of(c.src, "MARK-ATOM"), lst = ct_line_of(c.src, "MARK-ST");
+        assert_int_equal(rc->n, 6);
+        for (uint32_t i = 0; i < rc->n; i++) {
+            const struct mx_memreq *r = &rc->r[i];
+            assert_int_equal(r->sm, 0);
+            assert_int_equal(r->cta, 0);
+            assert_int_equal(r->mask, 0xffffffffu);
+            assert_int_equal(r->space, MX_MS_GLOBAL);
+        }
+        for (uint32_t wi = 0; wi < 2; wi++) {
+            const struct mx_memreq *r = &rc->r[wi];
+            assert_int_equal(r->warp, wi);
+            assert_int_equal(r->op, MX_MOP_LD);
+            assert_int_equal(r->line, lld);
+            assert_int_equal(r->bytes, 4);
+            for (int l = 0; l < 32; l++)
+                assert_int_equal(r->addr[l], (wi ? df : ds) + 4 * l);
+        }
+        assert_true(rc->r[0].clock < rc->r[1].clock);
+        /* then each warp's atomic and store, in its program order; warp 1's
+         * atomic first (its load completed first), warp 0's issued once its
+         * load completed, 3000 cycles on */
+        const struct mx_memreq *atom[2] = { NULL, NULL }, *st[2] = { NULL, NULL };
+        for (uint32_t i = 2; i < rc->n; i++) {
+            const struct mx_memreq *r = &rc->r[i];
+            assert_true(r->warp < 2);
+            if (r->op == MX_MOP_ATOM) {
+                assert_null(atom[r->warp]);
+                atom[r->warp] = r;
+                assert_int_equal(r->line, lat);
+                assert_int_equal(r->bytes, 4);
+                for (int l = 0; l < 32; l++)
+                    assert_int_equal(r->addr[l], tk);
+            } else {
+                assert_int_equal(r->op, MX_MOP_ST);
+                assert_non_null(atom[r->warp]);
+                assert_null(st[r->warp]);
+                st[r->warp] = r;
+                assert_int_equal(r->line, lst);
+                assert_int_equal(r->bytes, 8);
+                for (int l = 0; l < 32; l++)
+                    assert_int_equal(r->addr[l], out + 8 * (32 * r->warp + l));
+            }
+        }
+        assert_non_null(st[0]);
+        assert_non_null(st[1]);
+        assert_true(atom[1]->clock < atom[0]->clock);
+        assert_true(atom[0]->clock >= rc->r[0].clock + 3000);
+        assert_true(atom[1]->clock < rc->r[0].clock + 3000);
+        ct_close(&c);
+        free(rc);
+    }
+}
+
+/* A delayed load that turns out out of bounds faults when it completes,
+ * with the report of an undelayed one (thread, PTX line, address). */
+MX_TEST(memreq_delayed_access_faults_with_its_report)
+{
+    struct rec *rc = calloc(1, sizeof *rc);
+    assert_non_null(rc);
+    struct mx_memif mi = { MX_MEMIF_VERSION, rc, rec_request };
+    struct emu_config cfg;
+    emu_config_default(&cfg);
+    cfg.memif = &mi;
+    rc->fast_delay = rc->slow_delay = 50;
+    struct ct c;
+    ct_open_file_cfg(&c, "memreq.ptx", &cfg);
+    uint32_t in[32], got[32];
+    for (uint32_t i = 0; i < 32; i++)
+        in[i] = 7 * i + 1;
+    uint64_t din = ct_alloc(&c, sizeof in, in), out = ct_alloc(&c, sizeof got, NULL);
+    int st = ct_launch(&c, "oob", D3(1, 1, 1), D3(32, 1, 1), 0, 3, din, out, (uint64_t)32);
+    assert_int_equal(st, MX_EMEMFAULT);
+    ct_assert_fault(&c, MX_EMEMFAULT, "oob", D3(0, 0, 0), D3(0, 0, 0), ct_line_of(c.src, "MARK-OOB"), "out of bounds");
+    ct_read(&c, got, out, sizeof got);
+    assert_u32_array(got, in, 32); /* the delayed stores before it were done */
+    ct_close(&c);
+    free(rc);
+}
