@@ -13,12 +13,15 @@
  * cycle, and a warp runs up to BATCH instructions per pick.
  *
  * The global clock advances in quanta of cfg.quantum cycles.  Within a
- * quantum SMs share nothing but plain memory, so they run on any host thread
- * in any order; what crosses SMs waits for the quantum's end and is applied
- * there in a fixed order: requests that complete later (global atomics,
- * strong loads, host calls, EX_WAIT) by (SM clock, SM, issue order), and
- * faults (the earliest wins).  So results and statistics are the same for
- * every number of host threads. */
+ * quantum an SM sees global memory as it was at the quantum's start plus
+ * its own stores (overlay.c), so SMs run on any host thread in any order;
+ * what crosses SMs waits for the quantum's end and is applied there in a
+ * fixed order: the SMs' stores (in SM order), requests that complete later
+ * (global atomics, strong loads, host calls, EX_WAIT) by (SM clock, SM,
+ * issue order), and faults (the earliest wins).  So results and statistics
+ * are the same for every number of host threads.  A memory interface
+ * (emu_config.memif) may delay plain accesses: the SM completes those
+ * itself when its clock gets there (complete_locals). */
 #include "emu/emu-internal.h"
 #include "emu/interp.h"
 #include "emu/access.h"
