@@ -169,6 +169,9 @@ struct emu_warp {
     uint8_t wait_local;       /* EX_WAIT: the request completes on the SM at wait_until (a plain access the
                                  memory interface delays), not at a quantum's end */
     uint64_t wait_until;      /* EX_WAIT: SM clock at which the request completes (0: the quantum's end) */
+    uint64_t *tex_probe;      /* h_tex: where texel() notes each lane's first texel address instead of reading */
+    uint32_t tex_probe_mask;  /* lanes noted */
+    uint8_t tex_probe_bytes;  /* bytes per texel */
     uint64_t ready_at;        /* SM clock at which the warp may issue again */
     uint64_t age;             /* dispatch order on its SM (GTO's "oldest") */
 };

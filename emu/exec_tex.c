@@ -29,6 +29,7 @@
  *    (v / (2^n - 1)) and signed ones to [-1,1] (max(v / (2^(n-1) - 1), -1)).
  * Channels a texture lacks read as 0 (alpha as 1). */
 #include "emu/interp.h"
+#include "emu/access.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -119,6 +120,14 @@ static int texel(struct emu_warp *w, const struct emu_xinsn *x, const struct emu
 {
     unsigned cb = t->bits / 8, es = cb * t->channels;
     uint64_t a = t->base + (uint64_t)k * t->pitch * t->height + (uint64_t)j * t->pitch + (uint64_t)i * es;
+    if (w->tex_probe) { /* h_tex asks which texels a fetch reads: the first of each lane */
+        if (!(w->tex_probe_mask >> l & 1))
+            w->tex_probe[l] = a;
+        w->tex_probe_mask |= 1u << l;
+        w->tex_probe_bytes = (uint8_t)es;
+        memset(out, 0, 4 * sizeof *out);
+        return 1;
+    }
     const uint8_t *p = emu_mem_lane(w, x, SP_GLOBAL, a, es, l, 0);
     if (!p)
         return 0;
@@ -205,7 +214,30 @@ static inline uint64_t coord(const struct emu_warp *w, const struct mx_operand *
 
 /* Opcode: tex.{1d,2d,3d}[.level|.grad].v4.{f32,s32,u32}.{s32,f32} d[|p], [tex, {coords}] (lod/gradients ignored: no mipmaps)
  * Synopsis: d = filtered texels of texture object `tex` at coords (see the header for the fetch rules) */
+static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m);
+
+/* Opcode: tex.geom.v4.dtype.ctype d, [tex, coords]   Synopsis: d = the texture's (filtered) texels at coords */
 static int h_tex(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
+{
+    if (__builtin_expect(w->dev->cfg.memif != NULL, 0) && !w->completing) {
+        /* a request for the texel each lane reads first: found by a pass that reads nothing */
+        uint64_t addr[WARP];
+        w->tex_probe = addr;
+        w->tex_probe_mask = 0;
+        int r = tex_lanes(w, x, m);
+        uint32_t pm = w->tex_probe_mask;
+        w->tex_probe = NULL;
+        if (r != EX_NEXT)
+            return r;
+        if (pm && (r = emu_mem_request(w, x, MX_MOP_LD, MX_MS_TEX, pm, addr, w->tex_probe_bytes, 0)))
+            return r;
+    }
+    return tex_lanes(w, x, m);
+}
+
+/* The fetches of lanes m (with w->tex_probe set: which texels they read,
+ * destination registers untouched). */
+static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     const uint32_t ms = x->aux, dims = x->size;
     const struct mx_operand *ta = &x->in->opd[ms];
@@ -311,7 +343,7 @@ static int h_tex(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
             }
         }
         for (int c = 0; c < 4; c++)
-            if (d[c])
+            if (d[c] && !w->tex_probe)
                 d[c][l] = res[c];
     }
     return EX_NEXT;

@@ -141,3 +141,51 @@ MX_TEST(memreq_delayed_access_faults_with_its_report)
     ct_close(&c);
     free(rc);
 }
+
+/* A texture fetch is a request too (space TEX, the texel each lane reads),
+ * and a delayed one returns the texels when it completes. */
+MX_TEST(memreq_texture_fetch_is_a_request)
+{
+    struct rec *rc = calloc(1, sizeof *rc);
+    assert_non_null(rc);
+    struct mx_memif mi = { MX_MEMIF_VERSION, rc, rec_request };
+    struct emu_config cfg;
+    emu_config_default(&cfg);
+    cfg.memif = &mi;
+    struct ct c;
+    ct_open_file_cfg(&c, "memreq.ptx", &cfg);
+    float texels[8 * 4], got[32], want[32];
+    for (int i = 0; i < 32; i++)
+        texels[i] = 0.5f * (float)i - 3.0f;
+    uint64_t dt = ct_alloc(&c, sizeof texels, texels), out = ct_alloc(&c, sizeof got, NULL), h;
+    rc->slow_lo = dt;
+    rc->slow_hi = dt + sizeof texels;
+    rc->slow_delay = 700;
+    rc->fast_delay = 0;
+    struct emu_tex_desc td = { .base = dt, .width = 8, .height = 4, .depth = 1, .dims = 2, .pitch = 8 * 4, .channels = 1,
+                               .bits = 32, .kind = EMU_TEX_FLOAT };
+    assert_int_equal(emu_tex_create(c.dev, &td, &h), MX_OK);
+    ct_run(&c, "texf", D3(1, 1, 1), D3(32, 1, 1), 0, 2, h, out);
+    ct_read(&c, got, out, sizeof got);
+    for (int t = 0; t < 32; t++)
+        want[t] = texels[(t / 8) * 8 + t % 8];
+    assert_memory_equal(got, want, sizeof got);
+    const struct mx_memreq *tx = NULL, *st = NULL;
+    for (uint32_t i = 0; i < rc->n; i++)
+        if (rc->r[i].space == MX_MS_TEX)
+            tx = &rc->r[i];
+        else if (rc->r[i].op == MX_MOP_ST)
+            st = &rc->r[i];
+    assert_non_null(tx);
+    assert_non_null(st);
+    assert_int_equal(tx->op, MX_MOP_LD);
+    assert_int_equal(tx->line, ct_line_of(c.src, "MARK-TEX"));
+    assert_int_equal(tx->bytes, 4);
+    assert_int_equal(tx->mask, 0xffffffffu);
+    for (int l = 0; l < 32; l++)
+        assert_int_equal(tx->addr[l], dt + 4 * ((l / 8) * 8 + l % 8));
+    assert_true(st->clock >= tx->clock + 700); /* the warp waited for its texels */
+    emu_tex_destroy(c.dev, h);
+    ct_close(&c);
+    free(rc);
+}
