@@ -38,8 +38,8 @@ static const char wl_help[] =
     "  --json FILE                 write the table as JSON\n"
     "  --all                       every application\n"
     "  --host-threads N            run the SMs on N host threads, 1 to 256 (default 1;\n"
-    "                              results are the same for every N unless a program\n"
-    "                              has a data race on global memory)\n"
+    "                              results are the same for every N, data races on\n"
+    "                              global memory included)\n"
     "\n"
     "Exit status 0 only if every application passes.\n";
 

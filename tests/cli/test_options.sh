@@ -79,7 +79,7 @@ has "exec --help: --max-insns default" "$T/out" "(default 10^11, about 18 minute
 grep -A1 -e '--timeout SECONDS' "$T/out" | grep -qF "(default 0: no limit)" && ok "exec --help: --timeout default 0: no limit" ||
     bad "exec --help: --timeout default" "$(grep -A1 -e '--timeout' "$T/out")"
 has "exec --help: values from every source are checked" "$T/out" "option, the config file or the environment, is a usage error"
-has "exec --help: --host-threads: only data races may differ" "$T/out" "every N, unless the program has a data race on global"
+has "exec --help: --host-threads: the same for every N, races included" "$T/out" "statistics are the same for every N and every run, data"
 for c in exec workloads bench; do
     run "$c" --help
     grep -qi "identical" "$T/out" && bad "$c --help promises identical results" || ok "$c --help: no promise of identical results"

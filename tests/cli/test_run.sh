@@ -67,7 +67,7 @@ run run --max-insns 0 --timeout 0.3 "$PTX" spin --grid 1 --block 32
 # results with several host threads (atomics across blocks run in any order)
 run run --help
 grep -qi "identical" "$T/out" && bad "--help: --host-threads promises identical results" || ok "--help: no promise of identical results"
-has "--help: --host-threads: only data races may differ" "$T/out" "same for every N, unless the kernel has a data race on"
+has "--help: --host-threads: the same for every N, races included" "$T/out" "every run, data races on global memory included"
 has "--help: --max-insns default" "$T/out" "(default 10^10, about 2 minutes of emulation; 0: no limit)"
 has "--help: --timeout default" "$T/out" "--timeout SECONDS    watchdog: stop the kernel after this much wall-clock time"
 grep -A1 -e '--timeout SECONDS' "$T/out" | grep -qF "(default 0: no limit)" && ok "--help: --timeout default 0: no limit" ||
