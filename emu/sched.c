@@ -72,17 +72,7 @@ static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm)
 
 static int push_wait(struct emu_sm *sm, struct emu_warp *w)
 {
-    if (sm->nwaits == sm->waits_cap) {
-        uint32_t nc = sm->waits_cap ? sm->waits_cap * 2 : 64;
-        struct emu_wait *p = realloc(sm->waits, nc * sizeof *p);
-        if (!p)
-            return -1;
-        sm->waits = p;
-        sm->waits_cap = nc;
-    }
-    sm->waits[sm->nwaits] = (struct emu_wait){ w, sm->clock, sm->id, sm->nwaits };
-    sm->nwaits++;
-    return 0;
+    return emu_wait_push(sm, (struct emu_wait){ .w = w, .clock = sm->clock });
 }
 
 static void cta_retire(struct emu_cta *c);
@@ -193,10 +183,12 @@ static void *worker(void *arg)
 static void run_quantum(struct emu_device *d, uint64_t t_end)
 {
     struct pool *p = d->pool;
+    d->in_quantum = 1; /* (seen by the workers: set before they are woken, cleared after they met) */
     if (!p) {
         for (uint32_t i = 0; i < d->cfg.num_sms; i++)
             if (d->sms[i].nws)
                 sm_run(&d->cfg, &d->sms[i], t_end);
+        d->in_quantum = 0;
         return;
     }
     p->t_end = t_end;
@@ -211,6 +203,7 @@ static void run_quantum(struct emu_device *d, uint64_t t_end)
     while (p->busy)
         pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
+    d->in_quantum = 0;
 }
 
 static void pool_stop(struct pool *p)
@@ -662,7 +655,8 @@ static int wait_cmp(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Completes every request that waited this quantum, in (clock, SM, issue) order. */
+/* Completes every request that waited this quantum, and applies the wakes
+ * sent across SMs (park.c), in (clock, SM, issue) order. */
 static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint32_t *scap)
 {
     uint32_t n = 0;
@@ -690,6 +684,11 @@ static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint3
     qsort(all, n, sizeof *all, wait_cmp);
     for (uint32_t i = 0; i < n; i++) {
         struct emu_warp *w = all[i].w;
+        if (!w) {
+            if (emu_wake_deliver(d, &all[i]))
+                return MX_ENOMEM;
+            continue;
+        }
         struct emu_sm *sm = w->cta->sm;
         uint64_t end = sm->clock;
         sm->clock = all[i].clock; /* a fault it raises is dated when it was issued */
@@ -717,7 +716,9 @@ static int take_fault(struct emu_device *d, struct emu_fault *fault, struct emu_
     return fault->status ? fault->status : MX_EILLEGAL;
 }
 
-/* A CTA whose live warps all wait at barriers can never go on: report it. */
+/* A CTA whose live warps all wait at barriers can never go on: report it.
+ * A parked warp may be woken from outside its CTA: with one, only a device
+ * on which nothing can go on is a deadlock (emu_parked_deadlock). */
 static void find_deadlocks(struct emu_device *d)
 {
     for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
@@ -732,7 +733,7 @@ static void find_deadlocks(struct emu_device *d)
             int can_go = 0;
             for (uint32_t j = 0; j < c->nwarps; j++) {
                 struct emu_warp *v = &c->warps[j];
-                if (v->state == WS_READY || v->state == WS_WAIT_MEM)
+                if (v->state == WS_READY || v->state == WS_WAIT_MEM || v->state == WS_PARKED)
                     can_go = 1;
                 else if (v->state == WS_BARRIER && !w)
                     w = v;
@@ -753,6 +754,7 @@ static void find_deadlocks(struct emu_device *d)
             emu_deadlock_detail(c, sm->fault.detail, sizeof sm->fault.detail);
         }
     }
+    emu_parked_deadlock(d);
 }
 
 /* Stops a grid that ran past a watchdog limit: the fault names the first
