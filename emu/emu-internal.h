@@ -17,6 +17,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "mx/program.h"
 #include "mx/status.h"
@@ -174,6 +175,8 @@ struct emu_warp {
     uint8_t tex_probe_bytes;  /* bytes per texel */
     uint64_t ready_at;        /* SM clock at which the warp may issue again */
     uint64_t age;             /* dispatch order on its SM (GTO's "oldest") */
+    uint32_t wakes;           /* wakes that came while the warp was not parked: each lets one park go on (park.c) */
+    uint32_t park_pc;         /* WS_PARKED: the instruction that parked it (reports) */
 };
 
 /* A module bound for one kernel entry: every instruction of every function
@@ -244,9 +247,18 @@ struct emu_cta {
 enum { EMU_SM_COMPUTE, EMU_SM_CACHE };
 enum { EMU_SCHED_LRR, EMU_SCHED_GTO };
 
-/* A request that waits.  clock: when it completes (a quantum's end: the
- * SM clock at issue, or later if the memory interface says so). */
-struct emu_wait { struct emu_warp *w; uint64_t clock; uint32_t sm, seq; };
+/* What waits, in an SM's list in issue order: the request warp w waits for
+ * (WS_WAIT_MEM), or, with w NULL, a wake of warp `gwarp` of grid g (CTA
+ * index * warps per CTA + warp) sent from this SM to a warp not resident on
+ * it (park.c). */
+struct emu_wait {
+    struct emu_warp *w;
+    uint64_t clock;                /* when it completes: a quantum's end from this SM clock on (the clock after
+                                      the instruction that made it, or later if the memory interface says so) */
+    uint32_t sm, seq;              /* the SM and its issue order there */
+    struct emu_grid *g;
+    uint64_t gwarp;
+};
 
 /* ------------------------------------------- an SM's view of global memory
  * (overlay.c).  Within a quantum an SM sees global memory as it was at the
@@ -355,15 +367,70 @@ void emu_cta_thread_exit(struct emu_warp *w, uint32_t nthreads);
 /* fault.c: reports of stopped warps. */
 /* The instruction a stopped warp is at (a barrier it waits at, the last one of a function it fell off). */
 uint32_t emu_warp_pc(const struct emu_warp *w);
-/* Where every blocked warp of CTA c waits ("warp 0 waits at PTX line 12 (barrier 0); ..."). */
+/* Where every blocked or parked warp of CTA c waits ("warp 0 waits at PTX
+ * line 12 (barrier 0); warp 1 is parked at PTX line 20"). */
 void emu_deadlock_detail(const struct emu_cta *c, char *p, size_t cap);
+
+/* Appends e to list *v of *n entries (capacity *cap); 0, or -1 out of host memory. */
+static inline int emu_wait_append(struct emu_wait **v, uint32_t *n, uint32_t *cap, struct emu_wait e)
+{
+    if (*n == *cap) {
+        uint32_t nc = *cap ? *cap * 2 : 64;
+        struct emu_wait *p = realloc(*v, nc * sizeof *p);
+        if (!p)
+            return -1;
+        *v = p;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = e;
+    return 0;
+}
+
+/* Appends e to sm's list of what waits for a quantum's end (sm and seq
+ * filled in); 0, or -1 out of host memory. */
+static inline int emu_wait_push(struct emu_sm *sm, struct emu_wait e)
+{
+    e.sm = sm->id;
+    e.seq = sm->seq++;
+    return emu_wait_append(&sm->waits, &sm->nwaits, &sm->waits_cap, e);
+}
+
+/* park.c: parked warps (WS_PARKED), for helper warps and the park ISA
+ * extension.  A parked warp is never picked and costs no host time; a wake
+ * makes it ready at the waker's clock.  A wake of a warp that is not parked
+ * is kept (w->wakes) and used up by its next park, so none is lost.  The
+ * effect of a wake never depends on host threads: a wake of a warp on the
+ * waker's own SM, or one made outside a quantum (at its end), applies at
+ * once; one of a warp on another SM during a quantum is queued in the
+ * waker's list (emu_wait) and applied at the quantum's end in (clock, SM,
+ * issue) order with the requests that wait there. */
+/* Parks w, which stands at the instruction that parks it (its pc): 1, and w
+ * is WS_PARKED; or 0, and a kept wake was used up instead (w goes on).
+ * Called by w's own handler (which returns EX_YIELD after setting w->pc to
+ * where the warp resumes) or outside a quantum for a warp not running. */
+int emu_warp_park(struct emu_warp *w);
+/* Wakes w on behalf of SM sm (the waker's; its clock dates the wake).  A
+ * queued wake names w by grid and index, so w's CTA must stay resident
+ * until the quantum's end (helper warps are) or the wake goes to no one.
+ * MX_OK, or MX_ENOMEM when it could not be queued. */
+int emu_warp_wake(struct emu_sm *sm, struct emu_warp *w);
+/* Wakes warp gwarp of grid g (CTA index * warps per CTA + warp, < the
+ * grid's warps) on behalf of sm.  A warp whose CTA finished needs no wake;
+ * one whose CTA has not started yet gets it when it has (the wake waits). */
+int emu_warp_wake_id(struct emu_sm *sm, struct emu_grid *g, uint64_t gwarp);
+/* At the quantum's end: applies a queued wake (e->w NULL).  MX_OK or MX_ENOMEM. */
+int emu_wake_deliver(struct emu_device *d, const struct emu_wait *e);
+/* At the quantum's end: when no warp of the device can issue, no request is
+ * outstanding and a warp is parked, nothing can wake it: MX_EDEADLOCK on
+ * its SM naming it and the line where it parked.  1 if so. */
+int emu_parked_deadlock(struct emu_device *d);
 
 /* Element j of the vector/list operand in slot i. */
 #define VREF(w, x, i, j) ((w)->k->vrefs[(x)->r[i] + (j)])
 
 /* Warp states.  WS_BARRIER: lanes parked at bar.sync / bar.warp.sync and no
  * other path can run; WS_WAIT_MEM: a request outstanding (EX_WAIT);
- * WS_PARKED: asleep until woken (helper warps of cache-mode SMs). */
+ * WS_PARKED: asleep until woken (park.c; helper warps of cache-mode SMs). */
 enum { WS_READY, WS_BARRIER, WS_WAIT_MEM, WS_PARKED, WS_DONE };
 
 /* ----------------------------------------------------------- operand access */
@@ -437,7 +504,8 @@ extern const struct emu_bind_row emu_bind_mem[];   /* exec_mem.c: ld/st/atom/red
 extern const struct emu_bind_row emu_bind_ctrl[];  /* exec_ctrl.c: bra/brx/call/ret/exit/trap */
 extern const struct emu_bind_row emu_bind_sync[];  /* exec_sync.c: barriers, vote/shfl/match/redux, membar */
 extern const struct emu_bind_row emu_bind_tex[];   /* exec_tex.c: tex/txq on texture objects */
-extern const struct emu_bind_row emu_bind_ext[];   /* ext/: ISA extensions */
+extern const struct emu_bind_row emu_bind_ext[];   /* ext/movind.c: the indirect-mov ISA extension */
+extern const struct emu_bind_row emu_bind_park[];  /* ext/park.c: the park ISA extension */
 
 /* The instruction's spelling for a report ("ld.global.v4.u32"), robust to
  * out-of-range opcode, modifier and type values (verify.c). */
@@ -507,6 +575,7 @@ struct emu_device {
     uint64_t clock;               /* global clock: start of the current quantum */
     uint32_t rr_sm;               /* block scheduler: next SM to try */
     void *pool;                   /* host worker threads (sched.c) */
+    int in_quantum;               /* SMs are running a quantum (on any host thread): what crosses SMs waits */
     struct emu_tex_desc tex[EMU_TEX_MAX]; /* texture objects (exec_tex.c): handle = index + 1 */
     uint8_t tex_live[EMU_TEX_MAX];
 };

@@ -36,6 +36,7 @@ static void build(void)
     add_table(emu_bind_sync);
     add_table(emu_bind_tex);
     add_table(emu_bind_ext);
+    add_table(emu_bind_park);
 }
 
 static pthread_once_t built = PTHREAD_ONCE_INIT;

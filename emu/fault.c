@@ -83,7 +83,7 @@ void emu_fault_print(FILE *out, const struct emu_fault *f)
 
 uint32_t emu_warp_pc(const struct emu_warp *w)
 {
-    uint32_t pc = w->pc;
+    uint32_t pc = w->state == WS_PARKED ? w->park_pc : w->pc;
     if (w->state == WS_BARRIER && pc > 0)
         pc--;
     if (pc >= w->fend && w->fend > 0)
@@ -94,13 +94,20 @@ uint32_t emu_warp_pc(const struct emu_warp *w)
 /* Where every blocked warp's parked lanes wait, for a deadlock report:
  * "warp 0 waits at PTX line 12 (barrier 0)" when the whole warp waits at one
  * place, "warp 1 lanes 0x0000ffff wait at PTX line 20 (bar.warp.sync
- * 0xffffffff)" for one of its diverged paths. */
+ * 0xffffffff)" for one of its diverged paths; "warp 2 is parked at PTX line
+ * 30" for a warp asleep (WS_PARKED, park.c). */
 void emu_deadlock_detail(const struct emu_cta *c, char *p, size_t cap)
 {
     const struct emu_kernel *k = c->grid->k;
     size_t n = 0;
     for (uint32_t i = 0; i < c->nwarps && n + 120 < cap; i++) {
         const struct emu_warp *w = &c->warps[i];
+        if (w->state == WS_PARKED) {
+            uint32_t pc = emu_warp_pc(w);
+            n += (size_t)snprintf(p + n, cap - n, "%swarp %u is parked at PTX line %u", n ? "; " : "", i,
+                                  k->prog->insns[pc].line);
+            continue;
+        }
         if (w->state != WS_BARRIER)
             continue;
         uint32_t live = (w->nthreads == WARP ? FULL_MASK : (1u << w->nthreads) - 1) & ~w->exited;

@@ -74,21 +74,6 @@ static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm)
     return NULL;
 }
 
-/* Appends a wait completing at `clock` to list *v (n entries, capacity *cap). */
-static int push_wait(struct emu_wait **v, uint32_t *n, uint32_t *cap, struct emu_warp *w, uint64_t clock, uint32_t sm,
-                     uint32_t seq)
-{
-    if (*n == *cap) {
-        uint32_t nc = *cap ? *cap * 2 : 64;
-        struct emu_wait *p = realloc(*v, nc * sizeof *p);
-        if (!p)
-            return -1;
-        *v = p;
-        *cap = nc;
-    }
-    (*v)[(*n)++] = (struct emu_wait){ w, clock, sm, seq };
-    return 0;
-}
 
 /* Completes, in (clock, issue) order, the requests of sm that the memory
  * interface delayed and whose time has come (SM clock reached). */
@@ -164,9 +149,10 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
         if (r == EX_WAIT) {
             w->state = WS_WAIT_MEM;
             int e = w->wait_local
-                        ? push_wait(&sm->locals, &sm->nlocals, &sm->locals_cap, w, w->wait_until, sm->id, sm->seq++)
-                        : push_wait(&sm->waits, &sm->nwaits, &sm->waits_cap, w,
-                                    w->wait_until > sm->clock ? w->wait_until : sm->clock, sm->id, sm->seq++);
+                        ? emu_wait_append(&sm->locals, &sm->nlocals, &sm->locals_cap,
+                                          (struct emu_wait){ .w = w, .clock = w->wait_until, .sm = sm->id, .seq = sm->seq++ })
+                        : emu_wait_push(sm, (struct emu_wait){ .w = w, .clock = w->wait_until > sm->clock ? w->wait_until
+                                                                                                        : sm->clock });
             w->wait_local = 0;
             w->wait_until = 0;
             if (e)
@@ -244,10 +230,12 @@ static void *worker(void *arg)
 static void run_quantum(struct emu_device *d, uint64_t t_end)
 {
     struct pool *p = d->pool;
+    d->in_quantum = 1; /* (seen by the workers: set before they are woken, cleared after they met) */
     if (!p) {
         for (uint32_t i = 0; i < d->cfg.num_sms; i++)
             if (d->sms[i].nws)
                 sm_run(&d->cfg, &d->sms[i], t_end);
+        d->in_quantum = 0;
         return;
     }
     p->t_end = t_end;
@@ -262,6 +250,7 @@ static void run_quantum(struct emu_device *d, uint64_t t_end)
     while (p->busy)
         pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
+    d->in_quantum = 0;
 }
 
 static void pool_stop(struct pool *p)
@@ -715,7 +704,8 @@ static int wait_cmp(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Completes every request that waited this quantum, in (clock, SM, issue) order. */
+/* Completes every request that waited this quantum, and applies the wakes
+ * sent across SMs (park.c), in (clock, SM, issue) order. */
 static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint32_t *scap)
 {
     uint32_t n = 0;
@@ -748,6 +738,13 @@ static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint3
     d->direct = 1; /* every SM stopped, their copies merged: device memory itself */
     for (uint32_t i = 0; i < n; i++) {
         struct emu_warp *w = all[i].w;
+        if (!w) {
+            if (emu_wake_deliver(d, &all[i])) {
+                d->direct = 0;
+                return MX_ENOMEM;
+            }
+            continue;
+        }
         struct emu_sm *sm = w->cta->sm;
         uint64_t end = sm->clock;
         sm->clock = all[i].clock; /* a fault it raises is dated when it was issued */
@@ -776,7 +773,9 @@ static int take_fault(struct emu_device *d, struct emu_fault *fault, struct emu_
     return fault->status ? fault->status : MX_EILLEGAL;
 }
 
-/* A CTA whose live warps all wait at barriers can never go on: report it. */
+/* A CTA whose live warps all wait at barriers can never go on: report it.
+ * A parked warp may be woken from outside its CTA: with one, only a device
+ * on which nothing can go on is a deadlock (emu_parked_deadlock). */
 static void find_deadlocks(struct emu_device *d)
 {
     for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
@@ -791,7 +790,7 @@ static void find_deadlocks(struct emu_device *d)
             int can_go = 0;
             for (uint32_t j = 0; j < c->nwarps; j++) {
                 struct emu_warp *v = &c->warps[j];
-                if (v->state == WS_READY || v->state == WS_WAIT_MEM)
+                if (v->state == WS_READY || v->state == WS_WAIT_MEM || v->state == WS_PARKED)
                     can_go = 1;
                 else if (v->state == WS_BARRIER && !w)
                     w = v;
@@ -812,6 +811,7 @@ static void find_deadlocks(struct emu_device *d)
             emu_deadlock_detail(c, sm->fault.detail, sizeof sm->fault.detail);
         }
     }
+    emu_parked_deadlock(d);
 }
 
 /* Stops a grid that ran past a watchdog limit: the fault names the first

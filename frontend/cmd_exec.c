@@ -26,7 +26,7 @@ static const char exec_help[] =
     "  --stats FILE        append one JSON record per kernel launch   [MORPHEUS_STATS]\n"
     "  --ptx FILE          use this PTX instead of the program's own,\n"
     "                      kernels and variables matched by name       [MORPHEUS_PTX]\n"
-    "  --isa-ext NAME      enable an ISA extension (indirect-mov)      [MORPHEUS_ISA_EXT]\n"
+    "  --isa-ext NAME      enable an ISA extension: indirect-mov, park [MORPHEUS_ISA_EXT]\n"
     "  --max-insns N       watchdog: warp instructions per launch      [MORPHEUS_MAX_INSNS]\n"
     "                      (default 10^11, about 18 minutes of emulation; 0: no limit)\n"
     "  --timeout SECONDS   watchdog: wall-clock time per launch        [MORPHEUS_TIMEOUT]\n"

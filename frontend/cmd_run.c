@@ -33,7 +33,7 @@ static const char run_help[] =
     "  --block X[,Y[,Z]]    block dimensions in threads (required)\n"
     "  --dyn-smem BYTES     dynamic shared memory per block (default 0)\n"
     "  --stats FILE.json    write launch statistics (JSON) to FILE\n"
-    "  --isa-ext NAME       enable an ISA extension (e.g. indirect-mov)\n"
+    "  --isa-ext NAME       enable an ISA extension (indirect-mov, park)\n"
     "  --max-insns N        watchdog: stop the kernel after N warp instructions\n"
     "                       (default 10^10, about 2 minutes of emulation; 0: no limit)\n"
     "  --timeout SECONDS    watchdog: stop the kernel after this much wall-clock time\n"

@@ -91,7 +91,7 @@ int mx_opd_type(const struct mx_insn *in, int slot)
         return slot == 2 ? MX_T_B32 : t0;
     case MX_OP_BAR_SYNC: case MX_OP_BARRIER_SYNC: case MX_OP_BAR_CTA_SYNC:
     case MX_OP_BAR_ARRIVE: case MX_OP_BARRIER_ARRIVE: case MX_OP_NANOSLEEP:
-    case MX_OP_CP_ASYNC: case MX_OP_CP_ASYNC_WAIT: case MX_OP_PMEVENT:
+    case MX_OP_CP_ASYNC: case MX_OP_CP_ASYNC_WAIT: case MX_OP_PMEVENT: case MX_OP_WAKE_WARP: case MX_OP_WAKE_GRID:
         return MX_T_U32;
     case MX_OP_BAR_RED: case MX_OP_BARRIER_RED:
         return slot == 0 ? t0 : MX_T_U32;

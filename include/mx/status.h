@@ -22,7 +22,7 @@
     X(EMISALIGNED, "misaligned address")                                     \
     X(ETRAP, "trap instruction executed")                                    \
     X(EASSERT, "device-side assert triggered")                               \
-    X(EDEADLOCK, "barrier deadlock")                                         \
+    X(EDEADLOCK, "deadlock")                                                 \
     X(EWATCHDOG, "watchdog: kernel ran past its limit")                      \
     X(ESTACK, "call stack overflow")                                         \
     X(EHOSTCALL, "device-to-host call failed")                               \

@@ -206,6 +206,40 @@ for g in range(80):
 PY
 then ok "100 KiB of local memory per thread: results"; else bad "100 KiB of local memory" "exit $rc" "$(cat "$T/err")"; fi
 
+# ------------------------------------------------------------------ the park ISA extension
+# Off: each park/wake line is an error at its file:line:column naming the
+# switch (exit 1, as any module that does not load).
+run run "$EPTX/park.ptx" mixed --grid 1 --block 64
+[ "$rc" -eq 1 ] && ok "park without --isa-ext: exit 1" || bad "park without --isa-ext" "exit $rc"
+has "park without --isa-ext: message" "$T/err" \
+    "$EPTX/park.ptx:$(grep -n '// @HO_PARK' "$EPTX/park.ptx" | cut -d: -f1):3: error: 'park' belongs to ISA extension 'park', which is not enabled (use --isa-ext park)"
+# On: a token passed round 4 SMs by wake.grid while other warps take tickets:
+# the same buffers and statistics (bar wall-clock fields) for 1 and 3 host threads.
+RING=("$EPTX/park.ptx" ring --grid 4 --block 64 --)
+for th in 1 3; do
+    run run -q --isa-ext park --sms 4 --quantum 97 --host-threads $th --stats "$T/ring$th.json" "${RING[@]}" \
+        'u32[1]=zero' "u32[20]=zero>$T/order$th.bin" 'u32[1]=zero' "u32[20]=zero>$T/tix$th.bin" "u32[24]=zero>$T/noise$th.bin" u32:5 u32:6
+    [ "$rc" -eq 0 ] || bad "park ring, $th host threads" "exit $rc" "$(cat "$T/err")"
+done
+python3 - "$T" <<'PY' && ok "park ring: token order, same results and stats for 1 and 3 host threads" || bad "park ring across host threads"
+import json, struct, sys
+t = sys.argv[1]
+rd = lambda n: open(f"{t}/{n}", "rb").read()
+assert struct.unpack("<20I", rd("order1.bin")) == tuple(range(20))
+for n in ("order", "tix", "noise"):
+    assert rd(f"{n}1.bin") == rd(f"{n}3.bin"), n
+a, b = (json.load(open(f"{t}/ring{k}.json")) for k in (1, 3))
+for s in (a, b):
+    for k in [k for k in s if "second" in k]:
+        del s[k]
+assert a == b and a["status"] == "MX_OK", (a, b)
+PY
+# A parked warp nothing can wake: exit 1 and the report names it and its line.
+run run --isa-ext park "$EPTX/park.ptx" mixed --grid 1 --block 64
+[ "$rc" -eq 1 ] && ok "parked for ever: exit 1" || bad "parked for ever" "exit $rc"
+has "parked for ever: message" "$T/err" \
+    "deadlock: warp 1 of block (0,0,0) is parked at PTX line $(grep -n '// @MIX_PARK' "$EPTX/park.ptx" | cut -d: -f1) and nothing can wake it"
+
 # ------------------------------------------------------------------ printf
 run run -q "$PTX" hello --grid 1 --block 64
 [ "$rc" -eq 0 ] && [ "$(cat "$T/out")" = "$(printf 'tid=0 ok\ntid=1 ok')" ] && ok "printf on stdout" || bad "printf" "exit $rc" "$(cat "$T/out")"

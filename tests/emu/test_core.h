@@ -26,8 +26,8 @@ struct ct {
     char *owned;              /* src when read from a file */
 };
 
-/* Parses src, creates a device (cfg NULL: defaults) and loads the module;
- * fails the test on any error. */
+/* Parses src (with the ISA extensions of cfg->ext_mask), creates a device
+ * (cfg NULL: defaults) and loads the module; fails the test on any error. */
 #define ct_open(c, src) ct_open_((c), (src), NULL, __FILE__, __LINE__)
 #define ct_open_cfg(c, src, cfg) ct_open_((c), (src), (cfg), __FILE__, __LINE__)
 void ct_open_(struct ct *c, const char *src, const struct emu_config *cfg, const char *file, int line);

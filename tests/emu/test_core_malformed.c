@@ -228,7 +228,7 @@ static const char *const sweep_lines[] = {
     "ex2.approx.f16 %rs3, %rs1;", "tanh.approx.f32 %f3, %f1;", "fma.rn.f32 %f3, %f1, %f2, %f1;",
     "fma.rn.f64 %fd2, %fd1, %fd1, %fd1;", "fma.rn.f16x2 %r6, %r1, %r2, %r3;", "copysign.f32 %f3, %f1, %f2;",
     "testp.finite.f32 %p3, %f1;", "setp.lt.f16 %p3, %rs1, %rs2;", "abs.bf16 %rs3, %rs1;", "trap;",
-    "movind.b32 %r6, %blk[%r2];", "movind.b32 %blk[%r3], %r1;",
+    "movind.b32 %r6, %blk[%r2];", "movind.b32 %blk[%r3], %r1;", "wake.warp %r5;", "wake.grid %r5;",
 };
 
 struct sweep {
@@ -288,7 +288,7 @@ static void sweep_line(struct sweep *s, const char *insn)
     char *src = malloc(n);
     assert_non_null(src);
     snprintf(src, n, "%s  %s%s", sweep_head, insn, sweep_tail);
-    mxt_parse(&s->p, src, 1u << MX_EXT_INDIRECT_MOV);
+    mxt_parse(&s->p, src, 1u << MX_EXT_INDIRECT_MOV | 1u << MX_EXT_PARK);
     if (s->p.rc || s->p.diag.nerrors)
         fail_msg("sweep line '%s' does not parse:\n%s", insn, s->p.text);
     struct mx_program *g = &s->p.prog;

@@ -22,7 +22,7 @@ void ct_open_(struct ct *c, const char *src, const struct emu_config *cfg, const
 {
     memset(c, 0, sizeof *c);
     c->src = src;
-    mxt_parse(&c->p, src, 0);
+    mxt_parse(&c->p, src, cfg ? cfg->ext_mask : 0); /* the ISA extensions the device is configured with */
     if (c->p.rc != MX_OK || c->p.diag.nerrors) {
         print_error("PTX did not parse (%s):\n%s\n", mx_status_name(c->p.rc), c->p.text);
         _fail(file, line);
