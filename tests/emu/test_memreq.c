@@ -14,6 +14,7 @@ struct rec {
     uint64_t slow_lo, slow_hi, slow_delay, fast_delay;
     uint32_t n;
     struct mx_memreq r[MAXREQ];
+    struct mx_memif mi;
 };
 
 static uint64_t rec_request(void *ctx, const struct mx_memreq *r)
@@ -25,6 +26,22 @@ static uint64_t rec_request(void *ctx, const struct mx_memreq *r)
     return r->clock + (a >= c->slow_lo && a < c->slow_hi ? c->slow_delay : c->fast_delay);
 }
 
+/* A recording interface (freed by the caller) on a device for memreq.ptx
+ * with `nsm` SMs and the given quantum. */
+static struct rec *rec_open(struct ct *c, uint32_t nsm, uint32_t quantum)
+{
+    struct rec *rc = calloc(1, sizeof *rc);
+    assert_non_null(rc);
+    rc->mi = (struct mx_memif){ MX_MEMIF_VERSION, rc, rec_request };
+    struct emu_config cfg;
+    emu_config_default(&cfg);
+    cfg.num_sms = nsm;
+    cfg.quantum = quantum;
+    cfg.memif = &rc->mi;
+    ct_open_file_cfg(c, "memreq.ptx", &cfg);
+    return rc;
+}
+
 /* Warp 0's load is delayed 3000 cycles, warp 1's 5: warp 1, issued after
  * warp 0, completes first and takes the first 32 tickets (lanes in lane
  * order); both loads return their data; a delay longer than the quantum
@@ -32,16 +49,8 @@ static uint64_t rec_request(void *ctx, const struct mx_memreq *r)
 MX_TEST(memreq_requests_complete_out_of_issue_order)
 {
     for (int q = 0; q < 2; q++) {
-        struct rec *rc = calloc(1, sizeof *rc);
-        assert_non_null(rc);
-        struct mx_memif mi = { MX_MEMIF_VERSION, rc, rec_request };
-        struct emu_config cfg;
-        emu_config_default(&cfg);
-        cfg.num_sms = 2;
-        cfg.quantum = q ? 100 : 100000;
-        cfg.memif = &mi;
         struct ct c;
-        ct_open_file_cfg(&c, "memreq.ptx", &cfg);
+        struct rec *rc = rec_open(&c, 2, q ? 100 : 100000);
         uint32_t slow[32], fast[32], got[128], want[128];
         for (uint32_t i = 0; i < 32; i++) {
             slow[i] = 1000 + i;
@@ -120,15 +129,9 @@ MX_TEST(memreq_requests_complete_out_of_issue_order)
  * with the report of an undelayed one (thread, PTX line, address). */
 MX_TEST(memreq_delayed_access_faults_with_its_report)
 {
-    struct rec *rc = calloc(1, sizeof *rc);
-    assert_non_null(rc);
-    struct mx_memif mi = { MX_MEMIF_VERSION, rc, rec_request };
-    struct emu_config cfg;
-    emu_config_default(&cfg);
-    cfg.memif = &mi;
-    rc->fast_delay = rc->slow_delay = 50;
     struct ct c;
-    ct_open_file_cfg(&c, "memreq.ptx", &cfg);
+    struct rec *rc = rec_open(&c, 68, 16384);
+    rc->fast_delay = rc->slow_delay = 50;
     uint32_t in[32], got[32];
     for (uint32_t i = 0; i < 32; i++)
         in[i] = 7 * i + 1;
@@ -146,14 +149,8 @@ MX_TEST(memreq_delayed_access_faults_with_its_report)
  * and a delayed one returns the texels when it completes. */
 MX_TEST(memreq_texture_fetch_is_a_request)
 {
-    struct rec *rc = calloc(1, sizeof *rc);
-    assert_non_null(rc);
-    struct mx_memif mi = { MX_MEMIF_VERSION, rc, rec_request };
-    struct emu_config cfg;
-    emu_config_default(&cfg);
-    cfg.memif = &mi;
     struct ct c;
-    ct_open_file_cfg(&c, "memreq.ptx", &cfg);
+    struct rec *rc = rec_open(&c, 68, 16384);
     float texels[8 * 4], got[32], want[32];
     for (int i = 0; i < 32; i++)
         texels[i] = 0.5f * (float)i - 3.0f;
