@@ -59,8 +59,10 @@ static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm)
         return best;
     }
     /* loose round-robin: the next ready warp after the last one issued */
-    for (uint32_t k = 1; k <= n; k++) {
-        uint32_t i = (sm->rr + k) % n;
+    uint32_t i = sm->rr;
+    for (uint32_t k = 0; k < n; k++) {
+        if (++i >= n)
+            i = 0;
         struct emu_warp *w = sm->ws[i];
         if (w->state == WS_READY && w->ready_at <= sm->clock) {
             sm->rr = i;
@@ -114,6 +116,10 @@ static void sm_start_failed(struct emu_sm *sm, int rc)
 /* Runs SM sm until its clock reaches t_end or none of its warps can issue. */
 static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_end)
 {
+    /* warp instructions of grid ig not yet added to its count (read at the
+     * quantum's end only): one atomic per grid and call, not per pick */
+    struct emu_grid *ig = NULL;
+    uint64_t issued = 0;
     sm->idle = 0;
     while (sm->clock < t_end && !sm->faulted) {
         struct emu_warp *w = sm_pick(cfg, sm);
@@ -135,7 +141,13 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
         sm->running = NULL;
         uint64_t ran = w->insns - before;
         sm->clock += ran ? ran : 1;
-        __atomic_add_fetch(&w->cta->grid->issued, ran, __ATOMIC_RELAXED);
+        if (w->cta->grid != ig) {
+            if (ig)
+                __atomic_add_fetch(&ig->issued, issued, __ATOMIC_RELAXED);
+            ig = w->cta->grid;
+            issued = 0;
+        }
+        issued += ran;
         if (r == EX_WAIT) {
             w->state = WS_WAIT_MEM;
             if (push_wait(sm, w))
@@ -154,6 +166,8 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
             }
         }
     }
+    if (ig)
+        __atomic_add_fetch(&ig->issued, issued, __ATOMIC_RELAXED);
     if (sm->clock < t_end)
         sm->clock = t_end; /* idle for the rest of the quantum */
 }
