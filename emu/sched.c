@@ -517,21 +517,28 @@ static void warp_init_sregs(struct emu_warp *w, const struct emu_launch *l, stru
         return; /* (a kernel without registers has no register file at all) */
     uint64_t *r = w->regs + (size_t)nregs * WARP;
     const struct emu_config *cfg = &c->grid->dev->cfg;
-    /* thread coordinates of the 32 lanes, counted up without a division per lane */
-    uint32_t tx[WARP], ty[WARP], tz[WARP], t0 = w->warp_id * WARP, bx = l->block[0], by = l->block[1];
-    uint32_t x = t0 % bx, y = (t0 / bx) % by, z = t0 / (bx * by);
-    for (uint32_t lane = 0; lane < WARP; lane++) {
-        tx[lane] = x, ty[lane] = y, tz[lane] = z;
-        if (++x == bx && (x = 0, ++y == by))
-            y = 0, z++;
-    }
+    /* thread coordinates of lane 0 (no division in a warp of a block's
+     * first row); the lanes count up along x, and only a warp that crosses
+     * a row of the block needs them lane by lane */
+    uint32_t t0 = w->warp_id * WARP, bx = l->block[0], by = l->block[1];
+    uint32_t x0 = t0, y0 = 0, z0 = 0;
+    if (t0 >= bx)
+        x0 = t0 % bx, y0 = (t0 / bx) % by, z0 = t0 / (bx * by);
+    int cross = x0 + WARP > bx;
+    uint32_t tx[WARP], ty[WARP], tz[WARP];
+    if (cross)
+        for (uint32_t lane = 0, x = x0, y = y0, z = z0; lane < WARP; lane++) {
+            tx[lane] = x, ty[lane] = y, tz[lane] = z;
+            if (++x == bx && (x = 0, ++y == by))
+                y = 0, z++;
+        }
 #define ROW(expr) for (uint32_t lane = 0; lane < WARP; lane++) row[lane] = (expr); break
     for (uint32_t i = 0; i < w->k->nsregs; i++) {
         uint64_t *row = r + (size_t)i * WARP;
         switch (w->k->sreg_list[i]) {
-        case SS_TID_X: ROW(tx[lane]);
-        case SS_TID_Y: ROW(ty[lane]);
-        case SS_TID_Z: ROW(tz[lane]);
+        case SS_TID_X: ROW(cross ? tx[lane] : x0 + lane);
+        case SS_TID_Y: ROW(cross ? ty[lane] : y0);
+        case SS_TID_Z: ROW(cross ? tz[lane] : z0);
         case SS_NTID_X: ROW(l->block[0]);
         case SS_NTID_Y: ROW(l->block[1]);
         case SS_NTID_Z: ROW(l->block[2]);
