@@ -6,12 +6,12 @@
 #include "emu/emu-internal.h"
 #include "emu/interp.h"
 
-/* Releases barrier waiters where every expected thread arrived.  Returns
- * the number of warps woken. */
-static int barrier_release(struct emu_cta *c)
+/* Releases the waiters of barriers b0..b1 - 1 where every expected thread
+ * arrived.  Returns the number of warps woken. */
+static int barrier_release(struct emu_cta *c, int b0, int b1)
 {
     int woken = 0;
-    for (int b = 0; b < 16; b++) {
+    for (int b = b0; b < b1; b++) {
         uint32_t expect = c->bar_expected[b] ? c->bar_expected[b] : c->live_threads;
         if (!c->bar_arrived[b] || c->bar_arrived[b] < expect)
             continue;
@@ -60,7 +60,7 @@ int emu_cta_barrier_arrive(struct emu_warp *w, uint32_t bar, uint32_t count, uin
     c->bar_arrived[bar] += threads;
     if (count)
         c->bar_expected[bar] = count;
-    barrier_release(c);
+    barrier_release(c, (int)bar, (int)bar + 1); /* (no other barrier changed) */
     return 0;
 }
 
@@ -78,6 +78,6 @@ int emu_cta_barrier_red(struct emu_warp *w, uint32_t bar, uint32_t count, uint32
 void emu_cta_thread_exit(struct emu_warp *w, uint32_t nthreads)
 {
     w->cta->live_threads -= nthreads;
-    barrier_release(w->cta);
+    barrier_release(w->cta, 0, 16); /* every barrier counting live threads may be complete now */
 }
 

@@ -146,8 +146,8 @@ struct emu_warp {
     uint64_t unit_insns[16];  /* warp instructions per enum mx_unit */
     uint8_t *local;           /* per-thread local memory: local + lane * local_size */
     uint64_t local_size;      /* bytes of local memory per thread */
-    uint64_t local_cap;       /* bytes mapped at `local` (reused across CTAs; all zero between them) */
-    uint64_t *local_pages;    /* bitmap of the 2^LOCAL_PAGE_SHIFT-byte pages of `local` stored to in this CTA:
+    uint64_t local_cap;       /* bytes mapped at `local` (lent by the SM, all zero when lent) */
+    uint64_t *local_pages;    /* bitmap of the 2^LOCAL_PAGE_SHIFT-byte pages of `local` stored to by this warp:
                                  only those are cleared for the next one, and pages never stored to
                                  cost no host memory (512 KiB per thread is 16 MiB per warp) */
     uint64_t local_top;       /* first free offset in each thread's local memory (frames) */
@@ -300,6 +300,18 @@ struct emu_overlay {
     uint32_t nreds, reds_cap;
 };
 
+/* What a warp holds only while it runs (sched.c): its frames with their
+ * register files, its SIMT stack and its local memory (all zero).  Its SM
+ * lends them at the warp's first issue and takes them back when it is done,
+ * for the next warp that starts there. */
+struct emu_wbufs {
+    struct emu_frame *frames;
+    uint32_t frames_cap, simt_cap;
+    struct emu_simt *simt;
+    uint8_t *local;
+    uint64_t local_cap, *local_pages;
+};
+
 struct emu_sm {
     struct emu_device *dev;
     uint32_t id, mode;
@@ -326,6 +338,8 @@ struct emu_sm {
     struct emu_overlay ov;         /* private copies of the global memory it stored to this quantum */
     int dirty;                     /* resident warps changed: rebuild ws */
     int idle;                      /* no warp could issue before the quantum's end */
+    struct emu_wbufs *spare;       /* buffers of finished warps, the last one given back on top */
+    uint32_t nspare;               /* (at most max_warps_per_sm: one per warp that runs) */
 };
 
 struct emu_module {

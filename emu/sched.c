@@ -63,8 +63,10 @@ static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm)
         return best;
     }
     /* loose round-robin: the next ready warp after the last one issued */
-    for (uint32_t k = 1; k <= n; k++) {
-        uint32_t i = (sm->rr + k) % n;
+    uint32_t i = sm->rr;
+    for (uint32_t k = 0; k < n; k++) {
+        if (++i >= n)
+            i = 0;
         struct emu_warp *w = sm->ws[i];
         if (w->state == WS_READY && w->ready_at <= sm->clock) {
             sm->rr = i;
@@ -120,10 +122,27 @@ static void start_failed(struct emu_fault *f, const struct emu_sm *sm, int rc)
     snprintf(f->message, sizeof f->message, "cannot start a block on SM %u: %s", sm->id, mx_strstatus(rc));
 }
 static void sm_rebuild(const struct emu_config *cfg, struct emu_sm *sm);
+static int warp_begin(struct emu_sm *sm, struct emu_warp *w);
+static void warp_give_back(struct emu_sm *sm, struct emu_warp *w);
+
+/* A warp or block of sm could not start: the SM's fault, blaming no grid. */
+static void sm_start_failed(struct emu_sm *sm, int rc)
+{
+    if (sm->faulted)
+        return;
+    sm->faulted = 1;
+    sm->fault_clock = sm->clock;
+    sm->fault_grid = NULL;
+    start_failed(&sm->fault, sm, rc);
+}
 
 /* Runs SM sm until its clock reaches t_end or none of its warps can issue. */
 static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_end)
 {
+    /* warp instructions of grid ig not yet added to its count (read at the
+     * quantum's end only): one atomic per grid and call, not per pick */
+    struct emu_grid *ig = NULL;
+    uint64_t issued = 0;
     sm->idle = 0;
     while (sm->clock < t_end && !sm->faulted) {
         if (__builtin_expect(sm->nlocals != 0, 0))
@@ -138,6 +157,13 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
             sm->idle = 1;
             break;
         }
+        if (__builtin_expect(!w->nframes, 0)) { /* its first issue */
+            int rc = warp_begin(sm, w);
+            if (rc) {
+                sm_start_failed(sm, rc);
+                break;
+            }
+        }
         uint64_t budget = t_end - sm->clock, before = w->insns;
         sm->running = w;
         sm->run_insns0 = before;
@@ -145,7 +171,13 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
         sm->running = NULL;
         uint64_t ran = w->insns - before;
         sm->clock += ran ? ran : 1;
-        __atomic_add_fetch(&w->cta->grid->issued, ran, __ATOMIC_RELAXED);
+        if (w->cta->grid != ig) {
+            if (ig)
+                __atomic_add_fetch(&ig->issued, issued, __ATOMIC_RELAXED);
+            ig = w->cta->grid;
+            issued = 0;
+        }
+        issued += ran;
         if (r == EX_WAIT) {
             w->state = WS_WAIT_MEM;
             int e = w->wait_local
@@ -159,19 +191,20 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
                 emu_fault(w, &w->k->x[w->pc], MX_ENOMEM, -1, 0, 0, "out of host memory for pending requests");
         } else if (r == EX_FAULT) {
             break;
-        } else if (w->state == WS_DONE && --w->cta->live_warps == 0) {
-            /* the CTA is done: its slot takes the next CTA dealt to this SM */
-            cta_retire(w->cta);
-            int rc = sm_fill(sm);
-            sm_rebuild(cfg, sm);
-            if (rc && !sm->faulted) {
-                sm->faulted = 1;
-                sm->fault_clock = sm->clock;
-                sm->fault_grid = NULL;
-                start_failed(&sm->fault, sm, rc);
+        } else if (w->state == WS_DONE) {
+            warp_give_back(sm, w); /* hot buffers for the next warp that starts */
+            if (--w->cta->live_warps == 0) {
+                /* the CTA is done: its slot takes the next CTA dealt to this SM */
+                cta_retire(w->cta);
+                int rc = sm_fill(sm);
+                sm_rebuild(cfg, sm);
+                if (rc)
+                    sm_start_failed(sm, rc);
             }
         }
     }
+    if (ig)
+        __atomic_add_fetch(&ig->issued, issued, __ATOMIC_RELAXED);
     if (sm->clock < t_end)
         sm->clock = t_end; /* idle for the rest of the quantum */
 }
@@ -301,7 +334,8 @@ int emu_sched_init(struct emu_device *d)
         sm->mode = EMU_SM_COMPUTE;
         sm->slots = calloc(d->cfg.max_ctas_per_sm, sizeof *sm->slots);
         sm->ws = calloc(d->cfg.max_warps_per_sm, sizeof *sm->ws);
-        if (!sm->slots || !sm->ws)
+        sm->spare = calloc(d->cfg.max_warps_per_sm, sizeof *sm->spare);
+        if (!sm->slots || !sm->ws || !sm->spare)
             return MX_ENOMEM;
         for (uint32_t s = 0; s < d->cfg.max_ctas_per_sm; s++)
             sm->slots[s].sm = sm;
@@ -351,7 +385,7 @@ static void local_unmap(struct emu_warp *w)
     w->local_cap = 0;
 }
 
-/* Zeroes the pages of local memory the last CTA stored to. */
+/* Zeroes the pages of local memory the warp stored to. */
 static void local_clean(struct emu_warp *w)
 {
     if (!w->local)
@@ -366,14 +400,81 @@ static void local_clean(struct emu_warp *w)
     memset(w->local_pages, 0, words * sizeof *w->local_pages);
 }
 
-/* Frees everything a warp allocated (frames beyond the first included). */
-static void warp_release(struct emu_warp *w)
+/* Frees the buffers a warp holds (frames beyond the first included). */
+static void warp_free_bufs(struct emu_warp *w)
 {
     for (uint32_t i = 0; i < w->frames_cap; i++) /* every frame ever used keeps buffers */
         emu_frame_release(&w->frames[i]);
     free(w->frames);
     free(w->simt);
     local_unmap(w);
+    w->frames = NULL;
+    w->simt = NULL;
+    w->frames_cap = w->simt_cap = 0;
+}
+
+/* ------------------------------------------------- buffers lent to warps
+ * A warp gets its frames (register files), SIMT stack and local memory at
+ * its first issue, from its SM's spares, and gives them back when it is
+ * done.  A warp that runs to its end in one pick hands them, hot in the
+ * host's caches, to the next warp that starts; and host memory follows the
+ * warps that started and have not finished, not the resident ones.  The
+ * spares are the SM's own, so what a warp finds there (register contents
+ * are not cleared: valid PTX writes a register before reading it) does not
+ * depend on host threads.  Local memory is zero whenever it is lent. */
+
+/* Moves w's buffers into b; w then holds none (and has no frame). */
+static void wbufs_take(struct emu_warp *w, struct emu_wbufs *b)
+{
+    *b = (struct emu_wbufs){ w->frames, w->frames_cap, w->simt_cap, w->simt, w->local, w->local_cap, w->local_pages };
+    w->frames = NULL;
+    w->simt = NULL;
+    w->frames_cap = w->simt_cap = 0;
+    w->local = NULL;
+    w->local_cap = 0;
+    w->local_pages = NULL;
+    w->nframes = w->nsimt = 0;
+    w->regs = NULL;
+    w->preds = NULL;
+}
+
+static void wbufs_give(struct emu_warp *w, const struct emu_wbufs *b)
+{
+    w->frames = b->frames;
+    w->frames_cap = b->frames_cap;
+    w->simt = b->simt;
+    w->simt_cap = b->simt_cap;
+    w->local = b->local;
+    w->local_cap = b->local_cap;
+    w->local_pages = b->local_pages;
+}
+
+/* Whether b holds a register file of `regs` bytes for frame 0 and `local`
+ * bytes of local memory. */
+static int wbufs_fit(const struct emu_wbufs *b, size_t regs, uint64_t local)
+{
+    return b->frames && b->frames[0].regs_cap >= regs && b->local_cap >= local;
+}
+
+/* The SM takes back the buffers of a warp that is done (or whose CTA
+ * retired before), its local memory zeroed. */
+static void warp_give_back(struct emu_sm *sm, struct emu_warp *w)
+{
+    if (!w->frames && !w->simt && !w->local)
+        return;
+    local_clean(w);
+    if (sm->nspare < sm->dev->cfg.max_warps_per_sm) /* always: one set per warp that ran at once */
+        wbufs_take(w, &sm->spare[sm->nspare++]);
+    else {
+        warp_free_bufs(w);
+        wbufs_take(w, &(struct emu_wbufs){ 0 });
+    }
+}
+
+/* Frees everything a warp allocated. */
+static void warp_release(struct emu_warp *w)
+{
+    warp_free_bufs(w);
     memset(w, 0, sizeof *w);
 }
 
@@ -393,6 +494,12 @@ void emu_sched_fini(struct emu_device *d)
             free(c->warps);
             free(c->shared);
         }
+        for (uint32_t j = 0; j < sm->nspare; j++) {
+            struct emu_warp t = { 0 };
+            wbufs_give(&t, &sm->spare[j]);
+            warp_release(&t);
+        }
+        free(sm->spare);
         free(sm->slots);
         free(sm->ws);
         free(sm->waits);
@@ -452,21 +559,28 @@ static void warp_init_sregs(struct emu_warp *w, const struct emu_launch *l, stru
         return; /* (a kernel without registers has no register file at all) */
     uint64_t *r = w->regs + (size_t)nregs * WARP;
     const struct emu_config *cfg = &c->grid->dev->cfg;
-    /* thread coordinates of the 32 lanes, counted up without a division per lane */
-    uint32_t tx[WARP], ty[WARP], tz[WARP], t0 = w->warp_id * WARP, bx = l->block[0], by = l->block[1];
-    uint32_t x = t0 % bx, y = (t0 / bx) % by, z = t0 / (bx * by);
-    for (uint32_t lane = 0; lane < WARP; lane++) {
-        tx[lane] = x, ty[lane] = y, tz[lane] = z;
-        if (++x == bx && (x = 0, ++y == by))
-            y = 0, z++;
-    }
+    /* thread coordinates of lane 0 (no division in a warp of a block's
+     * first row); the lanes count up along x, and only a warp that crosses
+     * a row of the block needs them lane by lane */
+    uint32_t t0 = w->warp_id * WARP, bx = l->block[0], by = l->block[1];
+    uint32_t x0 = t0, y0 = 0, z0 = 0;
+    if (t0 >= bx)
+        x0 = t0 % bx, y0 = (t0 / bx) % by, z0 = t0 / (bx * by);
+    int cross = x0 + WARP > bx;
+    uint32_t tx[WARP], ty[WARP], tz[WARP];
+    if (cross)
+        for (uint32_t lane = 0, x = x0, y = y0, z = z0; lane < WARP; lane++) {
+            tx[lane] = x, ty[lane] = y, tz[lane] = z;
+            if (++x == bx && (x = 0, ++y == by))
+                y = 0, z++;
+        }
 #define ROW(expr) for (uint32_t lane = 0; lane < WARP; lane++) row[lane] = (expr); break
     for (uint32_t i = 0; i < w->k->nsregs; i++) {
         uint64_t *row = r + (size_t)i * WARP;
         switch (w->k->sreg_list[i]) {
-        case SS_TID_X: ROW(tx[lane]);
-        case SS_TID_Y: ROW(ty[lane]);
-        case SS_TID_Z: ROW(tz[lane]);
+        case SS_TID_X: ROW(cross ? tx[lane] : x0 + lane);
+        case SS_TID_Y: ROW(cross ? ty[lane] : y0);
+        case SS_TID_Z: ROW(cross ? tz[lane] : z0);
         case SS_NTID_X: ROW(l->block[0]);
         case SS_NTID_Y: ROW(l->block[1]);
         case SS_NTID_Z: ROW(l->block[2]);
@@ -496,26 +610,6 @@ static void warp_init_sregs(struct emu_warp *w, const struct emu_launch *l, stru
         }
     }
 #undef ROW
-}
-
-/* Clears a pooled warp for a new CTA, keeping its buffers (local memory
- * zeroed where the last CTA stored). */
-static void warp_recycle(struct emu_warp *w)
-{
-    local_clean(w);
-    struct emu_frame *frames = w->frames;
-    uint32_t frames_cap = w->frames_cap, simt_cap = w->simt_cap;
-    struct emu_simt *simt = w->simt;
-    uint8_t *local = w->local;
-    uint64_t local_cap = w->local_cap, *local_pages = w->local_pages;
-    memset(w, 0, sizeof *w);
-    w->frames = frames;
-    w->frames_cap = frames_cap;
-    w->simt = simt;
-    w->simt_cap = simt_cap;
-    w->local = local;
-    w->local_cap = local_cap;
-    w->local_pages = local_pages;
 }
 
 static int sm_fits(const struct emu_config *c, const struct emu_sm *sm, const struct emu_grid *g)
@@ -586,7 +680,7 @@ static int cta_start(struct emu_grid *g, struct emu_sm *sm, uint64_t id)
     c->grid = g;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         struct emu_warp *w = &c->warps[i];
-        warp_recycle(w);
+        memset(w, 0, sizeof *w); /* (it holds no buffers: they went back to the SM) */
         w->cta = c;
         w->k = k;
         w->dev = d;
@@ -598,17 +692,12 @@ static int cta_start(struct emu_grid *g, struct emu_sm *sm, uint64_t id)
         w->red_ref = REF_NONE;
         w->last_alloc = UINT32_MAX;
         w->local_size = k->max_local;
-        if (w->local_size * WARP > w->local_cap) {
-            local_unmap(w);
-            int rc = local_map(w, w->local_size * WARP);
-            if (rc)
-                return rc;
-        }
-        uint32_t mask = w->nthreads == WARP ? FULL_MASK : (1u << w->nthreads) - 1;
-        int rc = emu_warp_start(w, k->entry, mask, g->params);
-        if (rc)
-            return rc;
-        warp_init_sregs(w, l, c, e->nregs);
+        /* ready, at the kernel's first instruction; buffers, frame 0 and
+         * special registers come at its first issue (warp_begin) */
+        w->state = WS_READY;
+        w->active = w->nthreads == WARP ? FULL_MASK : (1u << w->nthreads) - 1;
+        w->pc = e->first;
+        w->fend = e->first + e->ninsns;
         w->ready_at = sm->clock;
     }
     sm->ctas_used++;
@@ -616,6 +705,42 @@ static int cta_start(struct emu_grid *g, struct emu_sm *sm, uint64_t id)
     sm->threads_used += g->threads_per_cta;
     sm->regs_used += g->regs_per_cta;
     sm->shared_used += g->shared_per_cta;
+    return MX_OK;
+}
+
+/* A warp's first issue: it gets buffers from its SM, frame 0 and its
+ * special-register rows.  The buffers are the last ones given back there
+ * if they are large enough, else the nearest below them that are (so a
+ * kernel with large frames does not make every spare grow), else the last
+ * ones, grown; new ones only when the SM has none.  MX_OK, or MX_ENOMEM. */
+static int warp_begin(struct emu_sm *sm, struct emu_warp *w)
+{
+    struct emu_cta *c = w->cta;
+    const struct emu_kernel *k = w->k;
+    const struct mx_func *e = &k->prog->funcs[k->entry];
+    if (sm->nspare) {
+        size_t regs = (size_t)(e->nregs + k->nsregs) * WARP * sizeof(uint64_t);
+        uint64_t local = w->local_size * WARP;
+        uint32_t top = sm->nspare - 1, i = top;
+        while (i > 0 && !wbufs_fit(&sm->spare[i], regs, local))
+            i--;
+        if (!wbufs_fit(&sm->spare[i], regs, local))
+            i = top; /* none fits: grow the last ones */
+        struct emu_wbufs t = sm->spare[i];
+        sm->spare[i] = sm->spare[top];
+        sm->nspare--;
+        wbufs_give(w, &t);
+    }
+    if (w->local_size * WARP > w->local_cap) {
+        local_unmap(w);
+        int rc = local_map(w, w->local_size * WARP);
+        if (rc)
+            return rc;
+    }
+    int rc = emu_warp_start(w, k->entry, w->active, c->grid->params);
+    if (rc)
+        return rc;
+    warp_init_sregs(w, &c->grid->l, c, e->nregs);
     return MX_OK;
 }
 
@@ -628,6 +753,7 @@ static void cta_retire(struct emu_cta *c)
     uint64_t wi = 0, ti = 0, ui[16] = { 0 };
     for (uint32_t i = 0; i < c->nwarps; i++) {
         struct emu_warp *w = &c->warps[i];
+        warp_give_back(sm, w); /* a warp stopped before its end (the others gave theirs) */
         wi += w->insns;
         ti += w->thread_insns;
         for (int u = 0; u < 16; u++)

@@ -188,6 +188,9 @@ MX_TEST(simt_2d_3d_blocks_and_grids)
 {
     static const uint32_t cfgs[][6] = {
         { 2, 3, 2, 4, 3, 2 }, { 3, 1, 1, 5, 7, 1 }, { 1, 1, 3, 1, 1, 64 }, { 1, 2, 1, 33, 1, 1 }, { 2, 2, 2, 2, 2, 8 },
+        /* warps inside one row of x, in every row and layer (%tid.y, %tid.z
+         * uniform across the warp), and warps that cross rows of 48 */
+        { 2, 1, 2, 64, 2, 3 }, { 1, 2, 1, 48, 2, 2 },
     };
     struct ct c;
     ct_open_file(&c, "simt.ptx");

@@ -5,9 +5,10 @@
  * (divergent code, limits), with properties those rules imply.  Also: the
  * same results and statistics for every number of host threads, and guests
  * that never finish (a flag nobody sets, a barrier nobody reaches) end with
- * a report. */
+ * a report, and a warp holds host memory (local memory) only while it runs. */
 #include "test_core.h"
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -820,4 +821,127 @@ MX_TEST(sched_faults_of_requests_reported_in_request_order)
     ct_assert_fault(&c, MX_EMEMFAULT, "afault_used", D3(1, 0, 0), D3(0, 0, 0), ct_line_of(c.src, "@AFAULTU"), "out of bounds");
     assert_int_equal(c.fault.addr, buf + 2 * 4096);
     ct_close(&c);
+}
+
+/* ------------------------------------------- buffers lent to running warps
+ * A warp gets its register file, SIMT stack and local memory at its first
+ * issue, from its SM, and gives them back when it is done: host memory
+ * follows the warps in flight, not the resident ones.  Checked under a cap
+ * on the address space (RLIMIT_AS) in a child process: 256 KiB of local
+ * memory per thread is 8 MiB per warp. */
+
+/* Each thread reads the first word of its local memory before storing to
+ * it (0: local memory is zero whenever a warp gets it, whichever warp had
+ * it before), stores its CTA + 1 there and its global index in the last
+ * word, waits at a barrier when `bar` is set, and writes the first word
+ * read times 10^6 plus the sum of the two words read back. */
+static const char bigloc_src[] = CT_HDR
+    ".visible .entry bigloc(.param .u64 out, .param .u32 bar)\n"
+    "{\n"
+    "  .local .align 8 .b8 buf[262144];\n"
+    "  .reg .b32 %r<12>;\n  .reg .b64 %rd<8>;\n  .reg .pred %p<2>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r3, %ntid.x;\n"
+    "  mad.lo.s32 %r4, %r2, %r3, %r1;\n"
+    "  mov.u64 %rd1, buf;\n"
+    "  ld.local.u32 %r5, [%rd1];\n"
+    "  add.s32 %r6, %r2, 1;\n"
+    "  st.local.u32 [%rd1], %r6;\n"
+    "  st.local.u32 [%rd1+262140], %r4;\n"
+    "  ld.param.u32 %r7, [bar];\n"
+    "  setp.ne.u32 %p1, %r7, 0;\n"
+    "  @%p1 bar.sync 0;\n"
+    "  ld.local.u32 %r8, [%rd1];\n  ld.local.u32 %r9, [%rd1+262140];\n"
+    "  mul.lo.s32 %r5, %r5, 1000000;\n"
+    "  add.s32 %r10, %r8, %r9;\n  add.s32 %r10, %r10, %r5;\n"
+    "  ld.param.u64 %rd2, [out];\n  cvta.to.global.u64 %rd3, %rd2;\n"
+    "  mul.wide.u32 %rd4, %r4, 4;\n  add.s64 %rd5, %rd3, %rd4;\n"
+    "  st.global.u32 [%rd5], %r10;\n  ret;\n}\n";
+
+struct limited_run {
+    int rc;                       /* launch status */
+    int ok;                       /* every thread's result right (MX_OK only) */
+    char message[512];            /* the fault's message */
+};
+
+/* Runs bigloc with `ctas` blocks of `threads` on one SM in a child process
+ * whose address space may grow by `room` bytes from the launch on. */
+static void bigloc_limited(uint64_t room, uint32_t ctas, uint32_t threads, int bar, struct limited_run *res)
+{
+    struct emu_config cfg;
+    emu_config_default(&cfg);
+    cfg.num_sms = 1;
+    struct ct c;
+    ct_open_cfg(&c, bigloc_src, &cfg);
+    uint32_t n = ctas * threads;
+    uint64_t out = ct_alloc(&c, n * 4, NULL);
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (!pid) {
+        struct limited_run r = { 0 };
+        unsigned long long vm = 0;
+        FILE *f = fopen("/proc/self/statm", "r");
+        if (!f || fscanf(f, "%llu", &vm) != 1)
+            _exit(2);
+        fclose(f);
+        struct rlimit lim;
+        getrlimit(RLIMIT_AS, &lim);
+        lim.rlim_cur = (rlim_t)(vm * (unsigned long long)sysconf(_SC_PAGESIZE) + room);
+        if (setrlimit(RLIMIT_AS, &lim))
+            _exit(3);
+        r.rc = ct_launch(&c, "bigloc", D3(ctas, 1, 1), D3(threads, 1, 1), 0, 2, out, (uint64_t)bar);
+        snprintf(r.message, sizeof r.message, "%s", c.fault.message);
+        if (!r.rc) {
+            uint32_t *got = malloc(n * 4);
+            if (!got)
+                _exit(4);
+            ct_read(&c, got, out, n * 4);
+            r.ok = 1;
+            for (uint32_t i = 0; i < n; i++)
+                r.ok &= got[i] == i / threads + 1 + i;
+            free(got);
+        }
+        if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r)
+            _exit(5);
+        _exit(0);
+    }
+    close(fd[1]);
+    int st = 0;
+    assert_int_equal(read(fd[0], res, sizeof *res), (ssize_t)sizeof *res);
+    close(fd[0]);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ct_close(&c);
+}
+
+/* 48 blocks of one warp, 16 resident at a time (128 MiB of local memory),
+ * each warp running to its end in one pick: the 64 MiB the run may take
+ * are enough, as one warp holds local memory at a time (every resident
+ * warp mapped its own when its block started, and the launch failed). */
+MX_TEST(sched_local_memory_follows_warps_in_flight)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    skip(); /* ASan's shadow and allocator do not live under RLIMIT_AS */
+#endif
+    struct limited_run r;
+    bigloc_limited(64u << 20, 48, 32, 0, &r);
+    if (r.rc)
+        fail_msg("launch failed: %s", r.message);
+    assert_true(r.ok);
+}
+
+/* One block of 16 warps that all wait at a barrier holding 8 MiB each
+ * cannot get them in 64 MiB: the warp that finds no host memory stops the
+ * launch with the report of a block that cannot start. */
+MX_TEST(sched_warp_without_host_memory_stops_the_launch)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    skip();
+#endif
+    struct limited_run r;
+    bigloc_limited(64u << 20, 1, 512, 1, &r);
+    assert_int_equal(r.rc, MX_ENOMEM);
+    assert_string_equal(r.message, "cannot start a block on SM 0: out of host memory");
 }
