@@ -70,21 +70,38 @@ static inline void emu_blk_mark(struct emu_warp *w, struct emu_blk *b, unsigned 
         emu_ov_kill_reds(w, b, off, n);
 }
 
-/* Whether [lo, hi) lies in one live allocation (the one the warp touched
- * last is tried first). */
+/* Whether [lo, hi) lies in allocation i, which is live. */
+static inline int emu_glob_in(const struct emu_device *d, uint32_t i, uint64_t lo, uint64_t hi)
+{
+    if (i >= __atomic_load_n(&d->nallocs, __ATOMIC_RELAXED))
+        return 0;
+    const struct emu_alloc *a = emu_alloc_at(d, i);
+    return lo >= a->base && hi > lo && hi <= a->base + a->size && __atomic_load_n(&a->live, __ATOMIC_RELAXED);
+}
+
+/* Whether [lo, hi) lies in one live allocation (the ones the warp touched
+ * last are tried first, most recent first). */
 static inline int emu_glob_check(struct emu_warp *w, uint64_t lo, uint64_t hi)
 {
     struct emu_device *d = w->dev;
-    uint32_t la = w->last_alloc;
-    if (la < __atomic_load_n(&d->nallocs, __ATOMIC_RELAXED)) {
-        const struct emu_alloc *a = emu_alloc_at(d, la);
-        if (lo >= a->base && hi > lo && hi <= a->base + a->size && __atomic_load_n(&a->live, __ATOMIC_RELAXED))
-            return 1;
+    if (emu_glob_in(d, w->last_alloc[0], lo, hi))
+        return 1;
+    uint32_t i, k = 1;
+    while (k < EMU_LAST_ALLOCS && !emu_glob_in(d, w->last_alloc[k], lo, hi))
+        k++;
+    if (k < EMU_LAST_ALLOCS) {
+        i = w->last_alloc[k];
+    } else {
+        int f = hi > lo ? emu_alloc_find(d, lo, hi - lo) : -1;
+        if (f < 0)
+            return 0;
+        i = (uint32_t)f;
+        k = EMU_LAST_ALLOCS - 1;
     }
-    int i = hi > lo ? emu_alloc_find(d, lo, hi - lo) : -1;
-    if (i < 0)
-        return 0;
-    w->last_alloc = (uint32_t)i;
+    memmove(w->last_alloc + 1, w->last_alloc, k * sizeof *w->last_alloc);
+    w->last_alloc[0] = i;
+    /* where the SM's next warps start looking */
+    memcpy(w->cta->sm->last_alloc, w->last_alloc, sizeof w->last_alloc);
     return 1;
 }
 

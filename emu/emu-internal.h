@@ -26,6 +26,8 @@
 #define WARP 32
 #define LOCAL_PAGE_SHIFT 12 /* granule of the local-memory dirty bitmap (emu_warp.local_pages) */
 #define FULL_MASK 0xffffffffu
+#define EMU_LAST_ALLOCS 4 /* allocations a warp remembers for bounds checks */
+#define PAGE_SHIFT 16     /* device memory pages (mem.c): 64 KiB */
 
 /* ---------------------------------------------------------------- refs
  * An operand reference is a 32-bit value:
@@ -165,7 +167,8 @@ struct emu_warp {
     uint32_t red_kind;        /* MX_BAROP_* */
     uint32_t red_mask;        /* lanes that arrived */
     uint32_t red_bar;         /* the barrier they arrived at */
-    uint32_t last_alloc;      /* index of the allocation of the last global access (bounds-check fast path) */
+    uint32_t last_alloc[EMU_LAST_ALLOCS]; /* indices of the allocations of the last global accesses, most
+                                 recent first (the bounds check's fast path: kernels use a few arrays in turn) */
     uint8_t completing;       /* the handler runs to complete a request (see EX_WAIT) */
     uint8_t wait_local;       /* EX_WAIT: the request completes on the SM at wait_until (a plain access the
                                  memory interface delays), not at a quantum's end */
@@ -273,6 +276,7 @@ struct emu_wait {
  * quantum's end (EX_WAIT), after the merge. */
 #define BLK_SHIFT 8
 #define BLK_SIZE (1u << BLK_SHIFT)
+#define EMU_PAGE_BLKS (1u << (PAGE_SHIFT - BLK_SHIFT)) /* blocks per device page */
 
 struct emu_blk {
     uint8_t data[BLK_SIZE];        /* the SM's copy: the bytes it stored, all of them once full */
@@ -293,7 +297,9 @@ struct emu_overlay {
     struct emu_blk **blk;          /* [0, nblk): this quantum's copies in creation order; then a pool */
     uint32_t nblk, nalloc, cap;
     uint32_t *hash;                /* open addressing, block index + 1 (0: empty), hcap a power of two */
-    uint64_t *pages;               /* bitmap of the device pages holding copies (NULL until the first) */
+    uint32_t *pidx;                /* by device page: 0, or 1 + index in pbits of the page's blocks with copies */
+    uint64_t (*pbits)[EMU_PAGE_BLKS / 64]; /* bitmaps of blocks with copies, one per page holding some */
+    uint32_t npbits, pbits_cap;
     int home_blocks;               /* a warp may read a block of such a page in device memory */
     uint32_t hcap;
     struct emu_red *reds;
@@ -336,6 +342,7 @@ struct emu_sm {
     struct emu_grid *fault_grid;   /* the grid of the faulting CTA (NULL: the SM itself) */
     struct emu_fault fault;
     struct emu_overlay ov;         /* private copies of the global memory it stored to this quantum */
+    uint32_t last_alloc[EMU_LAST_ALLOCS]; /* allocations its warps found last: a new warp's emu_warp.last_alloc */
     int dirty;                     /* resident warps changed: rebuild ws */
     int idle;                      /* no warp could issue before the quantum's end */
     struct emu_wbufs *spare;       /* buffers of finished warps, the last one given back on top */
@@ -568,7 +575,6 @@ struct emu_alloc {
 
 #define ALLOC_CHUNK 4096
 #define ALLOC_MAX_CHUNKS 1024
-#define PAGE_SHIFT 16
 #define EMU_TEX_MAX 4096
 
 struct emu_device {

@@ -52,8 +52,22 @@ static struct emu_blk *make(struct emu_sm *sm, uint64_t key)
         for (uint32_t i = 0; i < ov->nblk; i++)
             insert(ov, i);
     }
-    if (!ov->pages && !(ov->pages = calloc((sm->dev->npages + 63) / 64, 8)))
+    if (!ov->pidx && !(ov->pidx = calloc(sm->dev->npages, sizeof *ov->pidx)))
         return NULL;
+    uint64_t pn = key / EMU_PAGE_BLKS;
+    int first = !ov->pidx[pn];
+    if (first) { /* the page's first copy: a bitmap of its blocks with copies */
+        if (ov->npbits == ov->pbits_cap) {
+            uint32_t nc = ov->pbits_cap ? ov->pbits_cap * 2 : 16;
+            void *p = realloc(ov->pbits, nc * sizeof *ov->pbits);
+            if (!p)
+                return NULL;
+            ov->pbits = p;
+            ov->pbits_cap = nc;
+        }
+        memset(ov->pbits[ov->npbits], 0, sizeof *ov->pbits);
+        ov->pidx[pn] = ++ov->npbits;
+    }
     if (ov->nblk == ov->cap) {
         uint32_t nc = ov->cap ? ov->cap * 2 : 16;
         struct emu_blk **p = realloc(ov->blk, nc * sizeof *p);
@@ -76,9 +90,8 @@ static struct emu_blk *make(struct emu_sm *sm, uint64_t key)
     b->has_red = 0;
     b->full = 0; /* the bytes it does not store are copied when the SM first reads the block (emu_ov_full) */
     insert(ov, ov->nblk++);
-    uint64_t pn = key >> (PAGE_SHIFT - BLK_SHIFT);
-    int first = !(ov->pages[pn >> 6] >> (pn & 63) & 1);
-    ov->pages[pn >> 6] |= 1ull << (pn & 63);
+    uint32_t bk = (uint32_t)(key % EMU_PAGE_BLKS);
+    ov->pbits[ov->pidx[pn] - 1][bk >> 6] |= 1ull << (bk & 63);
     /* warps of this SM that read the block's bytes in device memory (by page,
      * before the page's first copy, or by block) read the copy from now on */
     if (!first && !ov->home_blocks)
@@ -102,11 +115,13 @@ const uint8_t *emu_ov_read_slow(struct emu_warp *w, uint64_t o)
         struct emu_overlay *ov = &w->cta->sm->ov;
         uint64_t pn = o >> PAGE_SHIFT;
         const uint8_t *p;
-        if (!w->dev->direct && ov->nblk && (ov->pages[pn >> 6] >> (pn & 63) & 1)) {
+        uint32_t pi = !w->dev->direct && ov->nblk ? ov->pidx[pn] : 0;
+        if (pi) {
             /* a page the SM has copies in: block by block */
             shift = BLK_SHIFT;
             key = o >> BLK_SHIFT;
-            struct emu_blk *b = find(ov, key);
+            uint32_t bk = (uint32_t)(key % EMU_PAGE_BLKS);
+            struct emu_blk *b = ov->pbits[pi - 1][bk >> 6] >> (bk & 63) & 1 ? find(ov, key) : NULL;
             if (b && !b->full)
                 emu_ov_full(b);
             p = b ? b->data : home_of(w->dev, key);
@@ -139,7 +154,9 @@ struct emu_blk *emu_ov_blk(struct emu_warp *w, uint64_t key, int *nomem)
         b = w->wr_blk[1];
     } else {
         struct emu_sm *sm = w->cta->sm;
-        b = find(&sm->ov, key);
+        const struct emu_overlay *ov = &sm->ov;
+        uint32_t pi = ov->nblk ? ov->pidx[key / EMU_PAGE_BLKS] : 0, bk = (uint32_t)(key % EMU_PAGE_BLKS);
+        b = pi && (ov->pbits[pi - 1][bk >> 6] >> (bk & 63) & 1) ? find(ov, key) : NULL;
         if (!b && !(b = make(sm, key))) {
             *nomem = 1;
             return NULL;
@@ -232,8 +249,7 @@ void emu_ov_merge(struct emu_device *d)
             continue;
         for (uint32_t j = 0; j < ov->nblk; j++) {
             merge_blk(ov->blk[j]);
-            uint64_t pn = ov->blk[j]->key >> (PAGE_SHIFT - BLK_SHIFT);
-            ov->pages[pn >> 6] &= ~(1ull << (pn & 63));
+            ov->pidx[ov->blk[j]->key / EMU_PAGE_BLKS] = 0;
         }
         for (uint32_t j = 0; j < ov->nreds; j++) {
             const struct emu_red *r = &ov->reds[j];
@@ -247,6 +263,7 @@ void emu_ov_merge(struct emu_device *d)
             memcpy(p, &nv, r->size); /* little-endian host: the low bytes */
         }
         ov->nblk = 0;
+        ov->npbits = 0;
         ov->nreds = 0;
         ov->home_blocks = 0;
         memset(ov->hash, 0, ov->hcap * sizeof *ov->hash);
@@ -270,6 +287,7 @@ void emu_ov_fini(struct emu_overlay *ov)
     free(ov->blk);
     free(ov->hash);
     free(ov->reds);
-    free(ov->pages);
+    free(ov->pidx);
+    free(ov->pbits);
     memset(ov, 0, sizeof *ov);
 }

@@ -332,6 +332,7 @@ int emu_sched_init(struct emu_device *d)
         sm->dev = d;
         sm->id = i;
         sm->mode = EMU_SM_COMPUTE;
+        memset(sm->last_alloc, 0xff, sizeof sm->last_alloc);
         sm->slots = calloc(d->cfg.max_ctas_per_sm, sizeof *sm->slots);
         sm->ws = calloc(d->cfg.max_warps_per_sm, sizeof *sm->ws);
         sm->spare = calloc(d->cfg.max_warps_per_sm, sizeof *sm->spare);
@@ -690,7 +691,7 @@ static int cta_start(struct emu_grid *g, struct emu_sm *sm, uint64_t id)
         w->nthreads = c->nthreads - i * WARP < WARP ? c->nthreads - i * WARP : WARP;
         w->rd_key[0] = w->rd_key[1] = w->wr_key[0] = w->wr_key[1] = ~0ull;
         w->red_ref = REF_NONE;
-        w->last_alloc = UINT32_MAX;
+        memcpy(w->last_alloc, sm->last_alloc, sizeof w->last_alloc);
         w->local_size = k->max_local;
         /* ready, at the kernel's first instruction; buffers, frame 0 and
          * special registers come at its first issue (warp_begin) */
