@@ -177,6 +177,7 @@ struct emu_warp {
     uint32_t tex_probe_mask;  /* lanes noted */
     uint8_t tex_probe_bytes;  /* bytes per texel */
     uint64_t ready_at;        /* SM clock at which the warp may issue again */
+    uint32_t ws_idx;          /* its index in its SM's ws (valid while sm->ws[ws_idx] is this warp) */
     uint64_t age;             /* dispatch order on its SM (GTO's "oldest") */
     uint32_t wakes;           /* wakes that came while the warp was not parked: each lets one park go on (park.c) */
     uint32_t park_pc;         /* WS_PARKED: the instruction that parked it (reports) */
@@ -327,6 +328,7 @@ struct emu_sm {
     struct emu_cta *slots;         /* max_ctas_per_sm CTA slots */
     struct emu_warp **ws;          /* resident warps (scheduling order) */
     uint32_t nws;
+    uint64_t *ready;               /* bitmap over ws: the warps in WS_READY (emu_warp_state keeps it) */
     uint32_t rr;                   /* loose round-robin: last warp index issued */
     struct emu_warp *greedy;       /* GTO: last warp issued */
     uint64_t next_age;
@@ -453,6 +455,21 @@ int emu_parked_deadlock(struct emu_device *d);
  * other path can run; WS_WAIT_MEM: a request outstanding (EX_WAIT);
  * WS_PARKED: asleep until woken (park.c; helper warps of cache-mode SMs). */
 enum { WS_READY, WS_BARRIER, WS_WAIT_MEM, WS_PARKED, WS_DONE };
+
+/* Sets a warp's state, keeping its SM's bitmap of ready warps in step (the
+ * warp schedulers look at ready warps only). */
+static inline void emu_warp_state(struct emu_warp *w, uint32_t st)
+{
+    w->state = st;
+    struct emu_sm *sm = w->cta->sm;
+    if (w->ws_idx < sm->nws && sm->ws[w->ws_idx] == w) {
+        uint64_t bit = 1ull << (w->ws_idx & 63);
+        if (st == WS_READY)
+            sm->ready[w->ws_idx >> 6] |= bit;
+        else
+            sm->ready[w->ws_idx >> 6] &= ~bit;
+    }
+}
 
 /* ----------------------------------------------------------- operand access */
 #define CONST_ROW(w, ref) ((const uint64_t *)(w)->consts[(ref) & ~REF_CONST])

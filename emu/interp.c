@@ -102,7 +102,7 @@ int emu_warp_start(struct emu_warp *w, uint32_t entry, uint32_t mask, uint8_t *k
     w->kparams_size = f->param_size;
     w->pc = f->first;
     w->active = mask;
-    w->state = WS_READY;
+    emu_warp_state(w, WS_READY);
     enter_frame(w);
     return MX_OK;
 }
@@ -128,7 +128,7 @@ static int resume(struct emu_warp *w)
         }
         /* the frame's base entry is empty: the function is finished */
         if (w->nframes == 1) {
-            w->state = WS_DONE;
+            emu_warp_state(w, WS_DONE);
             w->active = 0;
             return EX_YIELD;
         }
@@ -382,7 +382,7 @@ int emu_warp_complete(struct emu_warp *w)
     uint32_t m = w->active;
     if (x->guard != REF_NONE)
         m &= emu_pred(w, x->guard);
-    w->state = WS_READY;
+    emu_warp_state(w, WS_READY);
     w->completing = 1;
     int r = x->fn(w, x, m);
     w->completing = 0;

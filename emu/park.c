@@ -21,7 +21,7 @@ int emu_warp_park(struct emu_warp *w)
         w->wakes--; /* woken before it parked: go on */
         return 0;
     }
-    w->state = WS_PARKED;
+    emu_warp_state(w, WS_PARKED);
     w->park_pc = w->pc;
     return 1;
 }
@@ -31,7 +31,7 @@ int emu_warp_park(struct emu_warp *w)
 static void wake_now(struct emu_warp *w, uint64_t clock)
 {
     if (w->state == WS_PARKED) {
-        w->state = WS_READY;
+        emu_warp_state(w, WS_READY);
         w->ready_at = clock;
     } else if (w->state != WS_DONE && w->wakes < UINT32_MAX) {
         w->wakes++;

@@ -45,6 +45,13 @@ static double now(void)
 
 /* --------------------------------------------------------- warp schedulers */
 
+/* Whether resident warp i of sm can issue now. */
+static inline struct emu_warp *can_issue(const struct emu_sm *sm, uint32_t i)
+{
+    struct emu_warp *w = sm->ws[i];
+    return w->state == WS_READY && w->ready_at <= sm->clock ? w : NULL;
+}
+
 static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm)
 {
     uint32_t n = sm->nws;
@@ -54,23 +61,36 @@ static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm)
         if (g && g->state == WS_READY && g->ready_at <= sm->clock)
             return g;
         struct emu_warp *best = NULL;
-        for (uint32_t i = 0; i < n; i++) {
-            struct emu_warp *w = sm->ws[i];
-            if (w->state == WS_READY && w->ready_at <= sm->clock && (!best || w->age < best->age))
-                best = w;
-        }
+        for (uint32_t j = 0; j < (n + 63) / 64; j++)
+            for (uint64_t m = sm->ready[j]; m; m &= m - 1) {
+                struct emu_warp *w = can_issue(sm, j * 64 + (uint32_t)__builtin_ctzll(m));
+                if (w && (!best || w->age < best->age))
+                    best = w;
+            }
         sm->greedy = best;
         return best;
     }
-    /* loose round-robin: the next ready warp after the last one issued */
-    uint32_t i = sm->rr;
-    for (uint32_t k = 0; k < n; k++) {
-        if (++i >= n)
-            i = 0;
-        struct emu_warp *w = sm->ws[i];
-        if (w->state == WS_READY && w->ready_at <= sm->clock) {
-            sm->rr = i;
-            return w;
+    /* loose round-robin: the next ready warp after the last one issued
+     * (the ready bitmap's set bits from rr + 1 on, then from 0) */
+    if (!n)
+        return NULL;
+    uint32_t start = sm->rr + 1 >= n ? 0 : sm->rr + 1;
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t lo = pass ? 0 : start, hi = pass ? start : n;
+        for (uint32_t j = lo / 64; j * 64 < hi; j++) {
+            uint64_t m = sm->ready[j];
+            if (j == lo / 64)
+                m &= ~0ull << (lo & 63);
+            if (hi - j * 64 < 64)
+                m &= (1ull << (hi - j * 64)) - 1;
+            for (; m; m &= m - 1) {
+                uint32_t i = j * 64 + (uint32_t)__builtin_ctzll(m);
+                struct emu_warp *w = can_issue(sm, i);
+                if (w) {
+                    sm->rr = i;
+                    return w;
+                }
+            }
         }
     }
     return NULL;
@@ -179,7 +199,7 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
         }
         issued += ran;
         if (r == EX_WAIT) {
-            w->state = WS_WAIT_MEM;
+            emu_warp_state(w, WS_WAIT_MEM);
             int e = w->wait_local
                         ? emu_wait_append(&sm->locals, &sm->nlocals, &sm->locals_cap,
                                           (struct emu_wait){ .w = w, .clock = w->wait_until, .sm = sm->id, .seq = sm->seq++ })
@@ -335,8 +355,9 @@ int emu_sched_init(struct emu_device *d)
         memset(sm->last_alloc, 0xff, sizeof sm->last_alloc);
         sm->slots = calloc(d->cfg.max_ctas_per_sm, sizeof *sm->slots);
         sm->ws = calloc(d->cfg.max_warps_per_sm, sizeof *sm->ws);
+        sm->ready = calloc((d->cfg.max_warps_per_sm + 63) / 64, sizeof *sm->ready);
         sm->spare = calloc(d->cfg.max_warps_per_sm, sizeof *sm->spare);
-        if (!sm->slots || !sm->ws || !sm->spare)
+        if (!sm->slots || !sm->ws || !sm->spare || !sm->ready)
             return MX_ENOMEM;
         for (uint32_t s = 0; s < d->cfg.max_ctas_per_sm; s++)
             sm->slots[s].sm = sm;
@@ -503,6 +524,7 @@ void emu_sched_fini(struct emu_device *d)
         free(sm->spare);
         free(sm->slots);
         free(sm->ws);
+        free(sm->ready);
         free(sm->waits);
         free(sm->locals);
         emu_ov_fini(&sm->ov);
@@ -625,11 +647,17 @@ static int sm_fits(const struct emu_config *c, const struct emu_sm *sm, const st
 static void sm_rebuild(const struct emu_config *cfg, struct emu_sm *sm)
 {
     sm->nws = 0;
+    memset(sm->ready, 0, (cfg->max_warps_per_sm + 63) / 64 * sizeof *sm->ready);
     for (uint32_t s = 0; s < cfg->max_ctas_per_sm; s++) {
         struct emu_cta *c = &sm->slots[s];
         if (c->grid)
-            for (uint32_t i = 0; i < c->nwarps; i++)
-                sm->ws[sm->nws++] = &c->warps[i];
+            for (uint32_t i = 0; i < c->nwarps; i++) {
+                struct emu_warp *w = &c->warps[i];
+                w->ws_idx = sm->nws;
+                if (w->state == WS_READY)
+                    sm->ready[sm->nws >> 6] |= 1ull << (sm->nws & 63);
+                sm->ws[sm->nws++] = w;
+            }
     }
     sm->rr = sm->nws ? sm->nws - 1 : 0; /* the next pick starts at the first warp */
     sm->greedy = NULL;
@@ -695,7 +723,7 @@ static int cta_start(struct emu_grid *g, struct emu_sm *sm, uint64_t id)
         w->local_size = k->max_local;
         /* ready, at the kernel's first instruction; buffers, frame 0 and
          * special registers come at its first issue (warp_begin) */
-        w->state = WS_READY;
+        emu_warp_state(w, WS_READY);
         w->active = w->nthreads == WARP ? FULL_MASK : (1u << w->nthreads) - 1;
         w->pc = e->first;
         w->fend = e->first + e->ninsns;

@@ -20,7 +20,7 @@ int emu_simt_pick(struct emu_warp *w)
     if (!s[top].wait) {
         w->pc = s[top].pc;
         w->active = s[top].mask & ~w->exited;
-        w->state = WS_READY;
+        emu_warp_state(w, WS_READY);
         return 1;
     }
     uint32_t base = w->frames[w->nframes - 1].simt_base, waiting = 0;
@@ -36,10 +36,10 @@ int emu_simt_pick(struct emu_warp *w)
         s[top] = e;
         w->pc = e.pc;
         w->active = m;
-        w->state = WS_READY;
+        emu_warp_state(w, WS_READY);
         return 1;
     }
-    w->state = WS_BARRIER;
+    emu_warp_state(w, WS_BARRIER);
     w->bar_id = s[top].wait - 1;
     w->pc = s[top].pc;
     w->active = s[top].mask & ~w->exited;
