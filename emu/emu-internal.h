@@ -297,12 +297,10 @@ struct emu_red { uint64_t addr, val; uint16_t op, type; uint32_t size; };
 struct emu_overlay {
     struct emu_blk **blk;          /* [0, nblk): this quantum's copies in creation order; then a pool */
     uint32_t nblk, nalloc, cap;
-    uint32_t *hash;                /* open addressing, block index + 1 (0: empty), hcap a power of two */
-    uint32_t *pidx;                /* by device page: 0, or 1 + index in pbits of the page's blocks with copies */
-    uint64_t (*pbits)[EMU_PAGE_BLKS / 64]; /* bitmaps of blocks with copies, one per page holding some */
-    uint32_t npbits, pbits_cap;
+    uint32_t *pidx;                /* by device page: 0, or 1 + index in ptab of the page's table of copies */
+    struct emu_blk *(*ptab)[EMU_PAGE_BLKS]; /* per page holding copies: its blocks' copies (NULL: none) */
+    uint32_t nptab, ptab_cap;
     int home_blocks;               /* a warp may read a block of such a page in device memory */
-    uint32_t hcap;
     struct emu_red *reds;
     uint32_t nreds, reds_cap;
 };

@@ -14,59 +14,33 @@ static uint8_t *home_of(struct emu_device *d, uint64_t key)
     return pg ? pg + ((a - MEM_GLOBAL_BASE) & ((1u << PAGE_SHIFT) - 1)) : NULL;
 }
 
-static inline uint32_t slot_of(uint64_t key, uint32_t hcap) { return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (hcap - 1); }
-
-static struct emu_blk *find(const struct emu_overlay *ov, uint64_t key)
+/* The SM's copy of block `key`, or NULL. */
+static inline struct emu_blk *find(const struct emu_overlay *ov, uint64_t key)
 {
-    if (!ov->nblk)
-        return NULL;
-    for (uint32_t h = slot_of(key, ov->hcap);; h = (h + 1) & (ov->hcap - 1)) {
-        uint32_t i = ov->hash[h];
-        if (!i)
-            return NULL;
-        if (ov->blk[i - 1]->key == key)
-            return ov->blk[i - 1];
-    }
-}
-
-static void insert(struct emu_overlay *ov, uint32_t i)
-{
-    uint32_t h = slot_of(ov->blk[i]->key, ov->hcap);
-    while (ov->hash[h])
-        h = (h + 1) & (ov->hcap - 1);
-    ov->hash[h] = i + 1;
+    uint32_t pi = ov->nblk ? ov->pidx[key / EMU_PAGE_BLKS] : 0;
+    return pi ? ov->ptab[pi - 1][key % EMU_PAGE_BLKS] : NULL;
 }
 
 /* Block `key` copied from device memory into the next free copy of sm. */
 static struct emu_blk *make(struct emu_sm *sm, uint64_t key)
 {
     struct emu_overlay *ov = &sm->ov;
-    if ((ov->nblk + 1) * 2 > ov->hcap) { /* at most half full */
-        uint32_t nh = ov->hcap ? ov->hcap * 2 : 64;
-        uint32_t *h = calloc(nh, sizeof *h);
-        if (!h)
-            return NULL;
-        free(ov->hash);
-        ov->hash = h;
-        ov->hcap = nh;
-        for (uint32_t i = 0; i < ov->nblk; i++)
-            insert(ov, i);
-    }
-    if (!ov->pidx && !(ov->pidx = calloc(sm->dev->npages, sizeof *ov->pidx)))
+    uint8_t *home = home_of(sm->dev, key);
+    if (!home || (!ov->pidx && !(ov->pidx = calloc(sm->dev->npages, sizeof *ov->pidx))))
         return NULL;
     uint64_t pn = key / EMU_PAGE_BLKS;
     int first = !ov->pidx[pn];
-    if (first) { /* the page's first copy: a bitmap of its blocks with copies */
-        if (ov->npbits == ov->pbits_cap) {
-            uint32_t nc = ov->pbits_cap ? ov->pbits_cap * 2 : 16;
-            void *p = realloc(ov->pbits, nc * sizeof *ov->pbits);
+    if (first) { /* the page's first copy: a table of its blocks' copies */
+        if (ov->nptab == ov->ptab_cap) {
+            uint32_t nc = ov->ptab_cap ? ov->ptab_cap * 2 : 16;
+            void *p = realloc(ov->ptab, nc * sizeof *ov->ptab);
             if (!p)
                 return NULL;
-            ov->pbits = p;
-            ov->pbits_cap = nc;
+            ov->ptab = p;
+            ov->ptab_cap = nc;
         }
-        memset(ov->pbits[ov->npbits], 0, sizeof *ov->pbits);
-        ov->pidx[pn] = ++ov->npbits;
+        memset(ov->ptab[ov->nptab], 0, sizeof *ov->ptab);
+        ov->pidx[pn] = ++ov->nptab;
     }
     if (ov->nblk == ov->cap) {
         uint32_t nc = ov->cap ? ov->cap * 2 : 16;
@@ -83,15 +57,12 @@ static struct emu_blk *make(struct emu_sm *sm, uint64_t key)
         ov->blk[ov->nalloc++] = b;
     }
     struct emu_blk *b = ov->blk[ov->nblk];
-    b->home = home_of(sm->dev, key);
-    if (!b->home)
-        return NULL;
+    b->home = home;
     b->key = key;
     b->has_red = 0;
     b->full = 0; /* the bytes it does not store are copied when the SM first reads the block (emu_ov_full) */
-    insert(ov, ov->nblk++);
-    uint32_t bk = (uint32_t)(key % EMU_PAGE_BLKS);
-    ov->pbits[ov->pidx[pn] - 1][bk >> 6] |= 1ull << (bk & 63);
+    ov->ptab[ov->pidx[pn] - 1][key % EMU_PAGE_BLKS] = b;
+    ov->nblk++;
     /* warps of this SM that read the block's bytes in device memory (by page,
      * before the page's first copy, or by block) read the copy from now on */
     if (!first && !ov->home_blocks)
@@ -120,8 +91,7 @@ const uint8_t *emu_ov_read_slow(struct emu_warp *w, uint64_t o)
             /* a page the SM has copies in: block by block */
             shift = BLK_SHIFT;
             key = o >> BLK_SHIFT;
-            uint32_t bk = (uint32_t)(key % EMU_PAGE_BLKS);
-            struct emu_blk *b = ov->pbits[pi - 1][bk >> 6] >> (bk & 63) & 1 ? find(ov, key) : NULL;
+            struct emu_blk *b = ov->ptab[pi - 1][key % EMU_PAGE_BLKS];
             if (b && !b->full)
                 emu_ov_full(b);
             p = b ? b->data : home_of(w->dev, key);
@@ -154,9 +124,7 @@ struct emu_blk *emu_ov_blk(struct emu_warp *w, uint64_t key, int *nomem)
         b = w->wr_blk[1];
     } else {
         struct emu_sm *sm = w->cta->sm;
-        const struct emu_overlay *ov = &sm->ov;
-        uint32_t pi = ov->nblk ? ov->pidx[key / EMU_PAGE_BLKS] : 0, bk = (uint32_t)(key % EMU_PAGE_BLKS);
-        b = pi && (ov->pbits[pi - 1][bk >> 6] >> (bk & 63) & 1) ? find(ov, key) : NULL;
+        b = find(&sm->ov, key);
         if (!b && !(b = make(sm, key))) {
             *nomem = 1;
             return NULL;
@@ -263,10 +231,9 @@ void emu_ov_merge(struct emu_device *d)
             memcpy(p, &nv, r->size); /* little-endian host: the low bytes */
         }
         ov->nblk = 0;
-        ov->npbits = 0;
+        ov->nptab = 0;
         ov->nreds = 0;
         ov->home_blocks = 0;
-        memset(ov->hash, 0, ov->hcap * sizeof *ov->hash);
     }
     emu_ov_forget(d);
 }
@@ -285,9 +252,8 @@ void emu_ov_fini(struct emu_overlay *ov)
     for (uint32_t i = 0; i < ov->nalloc; i++)
         free(ov->blk[i]);
     free(ov->blk);
-    free(ov->hash);
     free(ov->reds);
     free(ov->pidx);
-    free(ov->pbits);
+    free(ov->ptab);
     memset(ov, 0, sizeof *ov);
 }
