@@ -345,33 +345,11 @@ EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevic
         return CUDA_ERROR_NOT_INITIALIZED;
     if (dev != 0)
         return CUDA_ERROR_INVALID_DEVICE;
-    const struct emu_config *c = &proc.cfg;
-    switch (attrib) {
-    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = (int)c->max_threads_per_cta; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *pi = 1024; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *pi = 64; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *pi = 0x7fffffff; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *pi = 65535; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *pi = 48 * 1024; break;
-    case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: *pi = 65536; break;
-    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *pi = 32; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: *pi = 65536; break;
-    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *pi = 1710000; break;
-    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = (int)c->num_sms; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *pi = (int)c->cc_major; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *pi = (int)c->cc_minor; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *pi = (int)c->max_threads_per_sm; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: *pi = (int)c->shared_per_sm; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: *pi = (int)c->regs_per_sm; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *pi = (int)c->shared_per_cta; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: *pi = (int)c->max_ctas_per_sm; break;
-    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *pi = 5 * 1024 * 1024; break;
-    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: *pi = 320; break;
-    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: *pi = 1; break;
-    case CU_DEVICE_ATTRIBUTE_INTEGRATED: case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: case CU_DEVICE_ATTRIBUTE_ECC_ENABLED:
-    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: *pi = 0; break;
-    default:
-        fprintf(stderr, "morpheus: cuDeviceGetAttribute: attribute %d is not modelled by the emulator\n", (int)attrib);
+    if (!pi)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (mx_cuda_devattr(&proc.cfg, (int)attrib, pi)) {
+        fprintf(stderr, "morpheus: cuDeviceGetAttribute: %d is not a device attribute of CUDA 13 (1 to %d)\n", (int)attrib,
+                (int)CU_DEVICE_ATTRIBUTE_MAX - 1);
         return CUDA_ERROR_INVALID_VALUE;
     }
     return CUDA_SUCCESS;

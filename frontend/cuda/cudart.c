@@ -740,95 +740,140 @@ EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags)
     return cudaSuccess;
 }
 
+/* An attribute of the device from the one table (devattr.c); every
+ * cudaDevAttr* the runtime names is in it. */
+static int dev_attr(enum cudaDeviceAttr a)
+{
+    int v = 0;
+    if (mx_cuda_devattr(&rt.cfg, (int)a, &v))
+        msg("internal: device attribute %d missing from the table", (int)a);
+    return v;
+}
+
+/* Every field that has a device attribute is that attribute, so the
+ * properties and cudaDeviceGetAttribute/cuDeviceGetAttribute agree. */
 EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 {
     if (device != 0)
         return set_error(cudaErrorInvalidDevice);
+    if (!p)
+        return set_error(cudaErrorInvalidValue);
     if (ensure_device())
         return set_error(cudaErrorInitializationError);
     const struct emu_config *c = &rt.cfg;
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "Morpheus-emu (emulated, %u SMs, cc %u.%u)", c->num_sms, c->cc_major, c->cc_minor);
     p->totalGlobalMem = c->mem_size;
-    p->sharedMemPerBlock = 48 * 1024;
-    p->regsPerBlock = 65536;
-    p->warpSize = 32;
-    p->memPitch = 1ull << 31;
-    p->maxThreadsPerBlock = (int)c->max_threads_per_cta;
-    p->maxThreadsDim[0] = 1024, p->maxThreadsDim[1] = 1024, p->maxThreadsDim[2] = 64;
-    p->maxGridSize[0] = 0x7fffffff, p->maxGridSize[1] = 65535, p->maxGridSize[2] = 65535;
-    p->totalConstMem = 65536;
-    p->major = (int)c->cc_major;
-    p->minor = (int)c->cc_minor;
-    p->textureAlignment = 512;
-    p->texturePitchAlignment = 32;
-    p->multiProcessorCount = (int)c->num_sms;
-    p->integrated = 0;
-    p->canMapHostMemory = 0;
-    p->maxTexture1D = 131072;
-    p->maxTexture2D[0] = 131072, p->maxTexture2D[1] = 65536;
-    p->surfaceAlignment = 512;
-    p->concurrentKernels = 1;
-    p->ECCEnabled = 0;
-    p->pciBusID = 0;
-    p->asyncEngineCount = 1;
-    p->unifiedAddressing = 1;
-    p->memoryBusWidth = 320;
-    p->l2CacheSize = 5 * 1024 * 1024;
-    p->persistingL2CacheMaxSize = 0;
-    p->maxThreadsPerMultiProcessor = (int)c->max_threads_per_sm;
-    p->streamPrioritiesSupported = 0;
-    p->globalL1CacheSupported = 1;
-    p->localL1CacheSupported = 1;
-    p->sharedMemPerMultiprocessor = c->shared_per_sm;
-    p->regsPerMultiprocessor = (int)c->regs_per_sm;
-    p->managedMemory = 0;
-    p->isMultiGpuBoard = 0;
-    p->sharedMemPerBlockOptin = c->shared_per_cta;
-    p->maxBlocksPerMultiProcessor = (int)c->max_ctas_per_sm;
-    p->reservedSharedMemPerBlock = 1024;
+#define A(a) dev_attr(cudaDevAttr##a)
+    p->sharedMemPerBlock = (size_t)A(MaxSharedMemoryPerBlock);
+    p->regsPerBlock = A(MaxRegistersPerBlock);
+    p->warpSize = A(WarpSize);
+    p->memPitch = (size_t)A(MaxPitch);
+    p->maxThreadsPerBlock = A(MaxThreadsPerBlock);
+    p->maxThreadsDim[0] = A(MaxBlockDimX), p->maxThreadsDim[1] = A(MaxBlockDimY), p->maxThreadsDim[2] = A(MaxBlockDimZ);
+    p->maxGridSize[0] = A(MaxGridDimX), p->maxGridSize[1] = A(MaxGridDimY), p->maxGridSize[2] = A(MaxGridDimZ);
+    p->totalConstMem = (size_t)A(TotalConstantMemory);
+    p->major = A(ComputeCapabilityMajor);
+    p->minor = A(ComputeCapabilityMinor);
+    p->textureAlignment = (size_t)A(TextureAlignment);
+    p->texturePitchAlignment = (size_t)A(TexturePitchAlignment);
+    p->multiProcessorCount = A(MultiProcessorCount);
+    p->integrated = A(Integrated);
+    p->canMapHostMemory = A(CanMapHostMemory);
+    p->maxTexture1D = A(MaxTexture1DWidth);
+    p->maxTexture1DMipmap = A(MaxTexture1DMipmappedWidth);
+    p->maxTexture2D[0] = A(MaxTexture2DWidth), p->maxTexture2D[1] = A(MaxTexture2DHeight);
+    p->maxTexture2DMipmap[0] = A(MaxTexture2DMipmappedWidth), p->maxTexture2DMipmap[1] = A(MaxTexture2DMipmappedHeight);
+    p->maxTexture2DLinear[0] = A(MaxTexture2DLinearWidth), p->maxTexture2DLinear[1] = A(MaxTexture2DLinearHeight);
+    p->maxTexture2DLinear[2] = A(MaxTexture2DLinearPitch);
+    p->maxTexture2DGather[0] = A(MaxTexture2DGatherWidth), p->maxTexture2DGather[1] = A(MaxTexture2DGatherHeight);
+    p->maxTexture3D[0] = A(MaxTexture3DWidth), p->maxTexture3D[1] = A(MaxTexture3DHeight), p->maxTexture3D[2] = A(MaxTexture3DDepth);
+    p->maxTexture3DAlt[0] = A(MaxTexture3DWidthAlt), p->maxTexture3DAlt[1] = A(MaxTexture3DHeightAlt);
+    p->maxTexture3DAlt[2] = A(MaxTexture3DDepthAlt);
+    p->maxTextureCubemap = A(MaxTextureCubemapWidth);
+    p->maxTexture1DLayered[0] = A(MaxTexture1DLayeredWidth), p->maxTexture1DLayered[1] = A(MaxTexture1DLayeredLayers);
+    p->maxTexture2DLayered[0] = A(MaxTexture2DLayeredWidth), p->maxTexture2DLayered[1] = A(MaxTexture2DLayeredHeight);
+    p->maxTexture2DLayered[2] = A(MaxTexture2DLayeredLayers);
+    p->maxTextureCubemapLayered[0] = A(MaxTextureCubemapLayeredWidth);
+    p->maxTextureCubemapLayered[1] = A(MaxTextureCubemapLayeredLayers);
+    p->maxSurface1D = A(MaxSurface1DWidth);
+    p->maxSurface2D[0] = A(MaxSurface2DWidth), p->maxSurface2D[1] = A(MaxSurface2DHeight);
+    p->maxSurface3D[0] = A(MaxSurface3DWidth), p->maxSurface3D[1] = A(MaxSurface3DHeight), p->maxSurface3D[2] = A(MaxSurface3DDepth);
+    p->maxSurface1DLayered[0] = A(MaxSurface1DLayeredWidth), p->maxSurface1DLayered[1] = A(MaxSurface1DLayeredLayers);
+    p->maxSurface2DLayered[0] = A(MaxSurface2DLayeredWidth), p->maxSurface2DLayered[1] = A(MaxSurface2DLayeredHeight);
+    p->maxSurface2DLayered[2] = A(MaxSurface2DLayeredLayers);
+    p->maxSurfaceCubemap = A(MaxSurfaceCubemapWidth);
+    p->maxSurfaceCubemapLayered[0] = A(MaxSurfaceCubemapLayeredWidth);
+    p->maxSurfaceCubemapLayered[1] = A(MaxSurfaceCubemapLayeredLayers);
+    p->surfaceAlignment = (size_t)A(SurfaceAlignment);
+    p->concurrentKernels = A(ConcurrentKernels);
+    p->ECCEnabled = A(EccEnabled);
+    p->pciBusID = A(PciBusId);
+    p->pciDeviceID = A(PciDeviceId);
+    p->pciDomainID = A(PciDomainId);
+    p->tccDriver = A(TccDriver);
+    p->asyncEngineCount = A(AsyncEngineCount);
+    p->unifiedAddressing = A(UnifiedAddressing);
+    p->memoryBusWidth = A(GlobalMemoryBusWidth);
+    p->l2CacheSize = A(L2CacheSize);
+    p->persistingL2CacheMaxSize = A(MaxPersistingL2CacheSize);
+    p->maxThreadsPerMultiProcessor = A(MaxThreadsPerMultiProcessor);
+    p->streamPrioritiesSupported = A(StreamPrioritiesSupported);
+    p->globalL1CacheSupported = A(GlobalL1CacheSupported);
+    p->localL1CacheSupported = A(LocalL1CacheSupported);
+    p->sharedMemPerMultiprocessor = (size_t)A(MaxSharedMemoryPerMultiprocessor);
+    p->regsPerMultiprocessor = A(MaxRegistersPerMultiprocessor);
+    p->managedMemory = A(ManagedMemory);
+    p->isMultiGpuBoard = A(IsMultiGpuBoard);
+    p->multiGpuBoardGroupID = A(MultiGpuBoardGroupID);
+    p->hostNativeAtomicSupported = A(HostNativeAtomicSupported);
+    p->pageableMemoryAccess = A(PageableMemoryAccess);
+    p->concurrentManagedAccess = A(ConcurrentManagedAccess);
+    p->computePreemptionSupported = A(ComputePreemptionSupported);
+    p->canUseHostPointerForRegisteredMem = A(CanUseHostPointerForRegisteredMem);
+    p->cooperativeLaunch = A(CooperativeLaunch);
+    p->sharedMemPerBlockOptin = (size_t)A(MaxSharedMemoryPerBlockOptin);
+    p->pageableMemoryAccessUsesHostPageTables = A(PageableMemoryAccessUsesHostPageTables);
+    p->directManagedMemAccessFromHost = A(DirectManagedMemAccessFromHost);
+    p->maxBlocksPerMultiProcessor = A(MaxBlocksPerMultiprocessor);
+    p->accessPolicyMaxWindowSize = A(MaxAccessPolicyWindowSize);
+    p->reservedSharedMemPerBlock = (size_t)A(ReservedSharedMemoryPerBlock);
+    p->hostRegisterSupported = A(HostRegisterSupported);
+    p->sparseCudaArraySupported = A(SparseCudaArraySupported);
+    p->hostRegisterReadOnlySupported = A(HostRegisterReadOnlySupported);
+    p->timelineSemaphoreInteropSupported = A(TimelineSemaphoreInteropSupported);
+    p->memoryPoolsSupported = A(MemoryPoolsSupported);
+    p->gpuDirectRDMASupported = A(GPUDirectRDMASupported);
+    p->gpuDirectRDMAFlushWritesOptions = (unsigned)A(GPUDirectRDMAFlushWritesOptions);
+    p->gpuDirectRDMAWritesOrdering = A(GPUDirectRDMAWritesOrdering);
+    p->memoryPoolSupportedHandleTypes = (unsigned)A(MemoryPoolSupportedHandleTypes);
+    p->deferredMappingCudaArraySupported = A(DeferredMappingCudaArraySupported);
+    p->ipcEventSupported = A(IpcEventSupport);
+    p->clusterLaunch = A(ClusterLaunch);
+    p->unifiedFunctionPointers = A(Reserved129); /* CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS */
+    p->deviceNumaConfig = A(NumaConfig);
+    p->deviceNumaId = A(NumaId);
+    p->mpsEnabled = A(MpsEnabled);
+    p->hostNumaId = A(HostNumaId);
+    p->gpuPciDeviceID = (unsigned)A(GpuPciDeviceId);
+    p->gpuPciSubsystemID = (unsigned)A(GpuPciSubsystemId);
+    p->hostNumaMultinodeIpcSupported = A(HostNumaMultinodeIpcSupported);
+#undef A
     return cudaSuccess;
 }
 
+/* Attribute numbers are the driver's (devattr.c); a number that names no
+ * attribute is cudaErrorInvalidValue, said on stderr. */
 EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
 {
     if (device != 0)
         return set_error(cudaErrorInvalidDevice);
-    struct cudaDeviceProp p;
-    cudaError_t e = cudaGetDeviceProperties(&p, 0);
-    if (e)
-        return e;
-    switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int)p.sharedMemPerBlock; break;
-    case cudaDevAttrTotalConstantMemory: *value = (int)p.totalConstMem; break;
-    case cudaDevAttrWarpSize: *value = 32; break;
-    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: *value = 1710000; break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
-    case cudaDevAttrMemoryClockRate: *value = 9501000; break;
-    case cudaDevAttrUnifiedAddressing: *value = 1; break;
-    case cudaDevAttrConcurrentKernels: *value = 1; break;
-    case cudaDevAttrCooperativeLaunch: *value = 1; break; /* cudaLaunchCooperativeKernel, grid.sync() */
-    case cudaDevAttrManagedMemory: case cudaDevAttrConcurrentManagedAccess:
-    case cudaDevAttrCanMapHostMemory: case cudaDevAttrIntegrated: case cudaDevAttrEccEnabled: *value = 0; break;
-    default:
-        msg("cudaDeviceGetAttribute: attribute %d is not modelled by the emulator", (int)attr);
+    if (!value)
+        return set_error(cudaErrorInvalidValue);
+    if (ensure_device())
+        return set_error(cudaErrorInitializationError);
+    if (mx_cuda_devattr(&rt.cfg, (int)attr, value)) {
+        msg("cudaDeviceGetAttribute: %d is not a device attribute of CUDA 13 (1 to %d)", (int)attr, (int)cudaDevAttrMax - 1);
         return set_error(cudaErrorInvalidValue);
     }
     return cudaSuccess;

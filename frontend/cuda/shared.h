@@ -66,4 +66,9 @@ __attribute__((visibility("default"))) int mx_cuda_handle_free(const void *h, en
 /* Whether `s` is a stream: the default (0), the legacy or per-thread one
  * (1, 2), or a live handle from cudaStreamCreate/cuStreamCreate. */
 __attribute__((visibility("default"))) int mx_cuda_stream_ok(const void *s);
+/* Device attribute `attr` (a CUdevice_attribute number; every cudaDeviceAttr
+ * has the same number) of the device `c` configures, in *value: 0, or -1
+ * for a number that names no attribute (devattr.c, the one table behind
+ * cuDeviceGetAttribute, cudaDeviceGetAttribute and cudaGetDeviceProperties). */
+int mx_cuda_devattr(const struct emu_config *c, int attr, int *value);
 #endif
