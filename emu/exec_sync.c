@@ -76,21 +76,48 @@ static int h_activemask(struct emu_warp *w, const struct emu_xinsn *x, uint32_t 
     return EX_NEXT;
 }
 
+/* The lanes of m that give the same membermask as lane l0 (mk: the mask
+ * operand's lanes): one group of a warp-synchronous instruction, which
+ * waits for and combines the lanes its membermask names.  Lanes of a warp
+ * whose masks differ (cooperative groups' labeled partitions) form as many
+ * groups, each computed on its own. */
+static inline uint32_t same_mask(const uint64_t *mk, uint32_t m, int l0)
+{
+    uint32_t g = 0, v = (uint32_t)mk[l0];
+    FOR_LANES(m, g |= (uint32_t)((uint32_t)mk[l] == v) << l);
+    return g;
+}
+
+/* The lanes a group combines: the active lanes of its membermask (a lane
+ * outside its own mask is undefined in PTX: it then combines its group). */
+static inline uint32_t members(const uint64_t *mk, uint32_t m, uint32_t grp)
+{
+    uint32_t part = (uint32_t)mk[__builtin_ctz(grp)] & m;
+    return part ? part : grp;
+}
+
 /* Opcode: vote{.sync}.{all,any,uni}.pred d, {!}a{, mask} / vote{.sync}.ballot.b32 d, {!}a{, mask}
- * Synopsis: d = all/any/uniform/ballot of a over the executing lanes */
+ * Synopsis: d = all/any/uniform/ballot of a over the executing lanes of mask */
 static int h_vote(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     uint32_t p = PSRC(1) & m;
-    switch (x->in->mod[MX_MG_VOTE]) {
-    case MX_VOTE_BALLOT: {
-        uint64_t *d = DST(0);
-        FOR_LANES(m, d[l] = p);
-        return EX_NEXT;
+    const uint64_t *mk = x->r[2] != REF_NONE ? SRC(2) : NULL;
+    uint64_t *d = x->in->mod[MX_MG_VOTE] == MX_VOTE_BALLOT ? DST(0) : NULL;
+    uint32_t res = 0;
+    for (uint32_t rem = m; rem;) {
+        uint32_t grp = mk ? same_mask(mk, rem, __builtin_ctz(rem)) : rem, part = mk ? members(mk, m, grp) : m;
+        uint32_t pp = p & part;
+        rem &= ~grp;
+        switch (x->in->mod[MX_MG_VOTE]) {
+        case MX_VOTE_BALLOT: FOR_LANES(grp, d[l] = pp); break;
+        case MX_VOTE_ALL: res |= pp == part ? grp : 0; break;
+        case MX_VOTE_ANY: res |= pp ? grp : 0; break;
+        default: res |= (pp == part || pp == 0) ? grp : 0; break;
+        }
     }
-    case MX_VOTE_ALL: PDST(0, p == m ? FULL_MASK : 0); return EX_NEXT;
-    case MX_VOTE_ANY: PDST(0, p ? FULL_MASK : 0); return EX_NEXT;
-    default: PDST(0, (p == m || p == 0) ? FULL_MASK : 0); return EX_NEXT;
-    }
+    if (!d)
+        PDST(0, res);
+    return EX_NEXT;
 }
 
 /* Opcode: shfl.sync.{up,down,bfly,idx}.b32 d{|p}, a, b, c, mask
@@ -157,28 +184,29 @@ static int h_match(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 }
 
 /* Opcode: redux.sync.{add,min,max,and,or,xor}.{u32,s32,b32} d, a, mask
- * Synopsis: d = reduction of a over the executing lanes */
+ * Synopsis: d = reduction of a over the executing lanes of mask */
 static int h_redux(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
-    const uint64_t *a = SRC(1);
+    const uint64_t *a = SRC(1), *mk = SRC(2);
     uint64_t *d = DST(0);
     int op = x->in->mod[MX_MG_REDUXOP], sg = x->in->type[0] == MX_T_S32;
-    uint32_t acc = (uint32_t)a[__builtin_ctz(m)];
-    uint32_t mm = m & (m - 1);
-    while (mm) {
-        int l = __builtin_ctz(mm);
-        mm &= mm - 1;
-        uint32_t v = (uint32_t)a[l];
-        switch (op) {
-        case MX_REDUXOP_ADD: acc += v; break;
-        case MX_REDUXOP_MIN: acc = sg ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
-        case MX_REDUXOP_MAX: acc = sg ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
-        case MX_REDUXOP_AND: acc &= v; break;
-        case MX_REDUXOP_OR: acc |= v; break;
-        default: acc ^= v; break;
+    for (uint32_t rem = m; rem;) {
+        uint32_t grp = same_mask(mk, rem, __builtin_ctz(rem)), part = members(mk, m, grp);
+        rem &= ~grp;
+        uint32_t acc = (uint32_t)a[__builtin_ctz(part)];
+        for (uint32_t mm = part & (part - 1); mm; mm &= mm - 1) {
+            uint32_t v = (uint32_t)a[__builtin_ctz(mm)];
+            switch (op) {
+            case MX_REDUXOP_ADD: acc += v; break;
+            case MX_REDUXOP_MIN: acc = sg ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+            case MX_REDUXOP_MAX: acc = sg ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+            case MX_REDUXOP_AND: acc &= v; break;
+            case MX_REDUXOP_OR: acc |= v; break;
+            default: acc ^= v; break;
+            }
         }
+        FOR_LANES(grp, d[l] = acc);
     }
-    FOR_LANES(m, d[l] = acc);
     return EX_NEXT;
 }
 

@@ -86,6 +86,51 @@ MX_TEST(sync_vote_full_and_partial_mask)
     ct_close(&c);
 }
 
+/* Warp-synchronous instructions whose lanes give different membermasks
+ * (labeled partitions: each label's lanes name only themselves) combine
+ * each group on its own: redux.sync and vote.sync per group, checked
+ * against a C model for labels of 1, 3, 5 and 32 groups and random values.
+ * (Found by cuda-samples' warpAggregatedAtomicsCG: each bucket's maximum
+ * was the whole warp's.) */
+MX_TEST(sync_redux_and_vote_per_membermask_group)
+{
+    struct ct c;
+    ct_open_file(&c, "sync.ptx");
+    enum { N = 4 * 32 };
+    uint32_t lab[N], val[N], got[8 * N];
+    uint64_t seed = 0x2545f4914f6cdd1dull;
+    for (uint32_t t = 0; t < N; t++) {
+        uint32_t w = t / 32, l = t % 32;
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        lab[t] = w == 0 ? 7 : w == 1 ? l % 3 : w == 2 ? (uint32_t)(seed >> 61) % 5 : l;
+        val[t] = (uint32_t)(seed >> 20) ^ (l << 28);
+    }
+    uint64_t dl = ct_alloc(&c, sizeof lab, lab), dv = ct_alloc(&c, sizeof val, val), out = ct_alloc(&c, sizeof got, NULL);
+    ct_run(&c, "groups", D3(1, 1, 1), D3(N, 1, 1), 0, 3, out, dl, dv);
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < N; t++) {
+        uint32_t w0 = t / 32 * 32, mask = 0, bal = 0, mx = 0, add = 0, mn = 0, x = 0, first = 1;
+        for (uint32_t j = 0; j < 32; j++) {
+            if (lab[w0 + j] != lab[t])
+                continue;
+            uint32_t v = val[w0 + j];
+            mask |= 1u << j;
+            bal |= (v & 1) << j;
+            mx = first || (int32_t)v > (int32_t)mx ? v : mx;
+            mn = first || v < mn ? v : mn;
+            add += v;
+            x ^= v;
+            first = 0;
+        }
+        uint32_t votes = (bal == mask) | (bal != 0) << 1 | (bal == mask || bal == 0) << 2;
+        const uint32_t want[8] = { mask, mx, add, mn, x, bal, votes, lab[t] };
+        for (int k = 0; k < 8; k++)
+            if (got[8 * t + k] != want[k])
+                fail_msg("thread %u (label %u) word %d: got 0x%x, want 0x%x", t, lab[t], k, got[8 * t + k], want[k]);
+    }
+    ct_close(&c);
+}
+
 /* shfl.sync as the PTX ISA defines it, for lane `lane` of a warp whose
  * lanes hold a[]; returns d and sets *p. */
 enum { SH_UP, SH_DOWN, SH_BFLY, SH_IDX };
