@@ -479,6 +479,13 @@ static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int 
     for (uint32_t i = 0; i < e->nshared; i++)
         k->shared_off[g->shared_layout[e->shared_layout + 2 * i]] = g->shared_layout[e->shared_layout + 2 * i + 1];
     k->shared_static = e->shared_size;
+    /* the dynamic shared array starts aligned past the static variables:
+     * the padding before it belongs to every block too */
+    for (uint32_t i = 0; i < e->nshared; i++) {
+        uint32_t si = g->shared_layout[e->shared_layout + 2 * i], at = g->shared_layout[e->shared_layout + 2 * i + 1];
+        if ((g->syms[si].flags & MX_SYMF_DYNAMIC) && at > k->shared_static)
+            k->shared_static = at;
+    }
     /* Local memory per thread: the kernel's own frame when it makes no
      * calls; with calls, room for its frame plus every device function's
      * (any non-recursive chain), and at least the configured stack for

@@ -321,6 +321,54 @@ MX_TEST(mem_dynamic_shared_next_to_static)
     ct_close(&c);
 }
 
+/* A static variable whose size is not a multiple of 16 (a bool, as
+ * threadFenceReduction's amLast) before the dynamic array: the array starts
+ * at 16, and the block has room for all of it (it faulted at its last
+ * word before: the padding was not allocated); %total_smem_size counts it. */
+MX_TEST(mem_dynamic_shared_after_an_odd_static)
+{
+    static const char src[] = CT_HDR
+        ".visible .entry k(.param .u64 out)\n"
+        "{\n"
+        "  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n  .reg .pred %p<2>;\n"
+        "  .shared .u8 flag;\n"
+        "  .extern .shared .align 16 .b8 dyn[];\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  setp.eq.u32 %p1, %r1, 0;\n"
+        "  @%p1 st.shared.u8 [flag], 1;\n"
+        "  mov.u32 %r2, dyn;\n"
+        "  shl.b32 %r3, %r1, 2;\n"
+        "  add.s32 %r4, %r2, %r3;\n"
+        "  add.s32 %r5, %r1, 7;\n"
+        "  st.shared.u32 [%r4], %r5;\n"
+        "  bar.sync 0;\n"
+        "  xor.b32 %r6, %r3, 4;\n"
+        "  add.s32 %r6, %r2, %r6;\n"
+        "  ld.shared.u32 %r7, [%r6];\n"
+        "  mul.wide.u32 %rd2, %r1, 16;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  mov.u32 %r5, %total_smem_size;\n"
+        "  st.global.v4.u32 [%rd3], {%r7, %r2, %r5, %r1};\n"
+        "  ret;\n"
+        "}\n";
+    struct ct c;
+    ct_open(&c, src);
+    enum { N = 128 };
+    uint64_t out = ct_alloc(&c, N * 16, NULL);
+    ct_run(&c, "k", D3(2, 1, 1), D3(N, 1, 1), N * 4, 1, out);
+    uint32_t got[4 * N], want[4 * N];
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < N; t++) {
+        want[4 * t] = (t ^ 1) + 7;
+        want[4 * t + 1] = 16;          /* the dynamic array's offset */
+        want[4 * t + 2] = 16 + N * 4;  /* padding, then the dynamic bytes */
+        want[4 * t + 3] = t;
+    }
+    assert_u32_array(got, want, 4 * N);
+    ct_close(&c);
+}
+
 MX_TEST(mem_static_shared_of_called_function)
 {
     struct ct c;
