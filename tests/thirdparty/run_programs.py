@@ -13,7 +13,7 @@ Lists: tests/thirdparty/<suite>.list, one program per line: a directory
 relative to --root, then optional extra nvcc arguments and, after ' -- ',
 arguments for the program.  Programs are built with nvcc -arch=compute_80
 -cudart shared (PTX in the fatbinary, our libcudart.so.13), every .cu and
-.cpp of the directory, into --work (default /tmp/mx-thirdparty).  Exit
+.cpp below the directory (its header folders on the include path), into --work (default /tmp/mx-thirdparty).  Exit
 status 0 if nothing fails to run (BUILD rows do not count: they say what the
 host toolchain lacks)."""
 import argparse
@@ -26,8 +26,9 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PASS_RE = re.compile(r"test passed|passed|result = pass|\bpass\b", re.I)
-FAIL_RE = re.compile(r"fail|error|mismatch|incorrect", re.I)
+PASS_RE = re.compile(r"passed|result = pass|\bpass\b|returned OK|\b0 failures|\bOK\b", re.I)
+FAIL_RE = re.compile(r"\bfail(ed|s|ure)?\b|mismatch|incorrect|\berrors? (found|detected)", re.I)
+NOT_FAIL_RE = re.compile(r"\b0 (failures|errors)\b", re.I)
 
 
 def parse_list(path):
@@ -56,11 +57,13 @@ def first_reason(text):
 
 def build(prog, root, work, nvcc):
     src = os.path.join(root, prog["dir"])
-    files = sorted(glob.glob(os.path.join(src, "*.cu")) + glob.glob(os.path.join(src, "*.cpp")))
+    files = sorted(glob.glob(os.path.join(src, "**", "*.cu"), recursive=True) +
+                   glob.glob(os.path.join(src, "**", "*.cpp"), recursive=True))
     if not files:
         return None, f"no .cu/.cpp in {prog['dir']}"
     exe = os.path.join(work, prog["dir"].replace("/", "_"))
-    incs = [f"-I{src}"] + [f"-I{d}" for d in glob.glob(os.path.join(root, "Common")) + glob.glob(os.path.join(root, "common"))]
+    dirs = [src] + sorted({os.path.dirname(f) for f in glob.glob(os.path.join(src, "**", "*.h"), recursive=True)})
+    incs = [f"-I{d}" for d in dirs] + [f"-I{d}" for d in glob.glob(os.path.join(root, "Common")) + glob.glob(os.path.join(root, "common"))]
     cmd = [nvcc, "-arch=compute_80", "-cudart", "shared", "-O2", "-w", "-o", exe] + incs + prog["nvcc"] + files
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
@@ -80,8 +83,9 @@ def run(prog, exe, morpheus, timeout, cwd):
     secs = time.monotonic() - t0
     out = p.stdout + p.stderr
     if p.returncode == 0:
-        if FAIL_RE.search(p.stdout) and not PASS_RE.search(p.stdout):
-            return "FAIL", "exit 0 but: " + first_reason(p.stdout), secs
+        failed = [l for l in p.stdout.splitlines() if FAIL_RE.search(l) and not NOT_FAIL_RE.search(l)]
+        if failed and not PASS_RE.search(p.stdout):
+            return "FAIL", "exit 0 but: " + failed[0].strip(), secs
         return ("PASS" if PASS_RE.search(p.stdout) else "RAN"), "", secs
     if p.returncode == 2:
         return "WAIVED", first_reason(out), secs
