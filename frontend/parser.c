@@ -1629,6 +1629,14 @@ static int lower_value(struct parser *p, struct lctx *c, const struct raw *r, in
         o->type = (uint8_t)et;
         return 0;
     }
+    if (r->nlen == 7 && !memcmp(r->name, "WARP_SZ", 7) && !dst) {
+        /* the PTX ISA's predefined identifier: the warp size, a constant
+         * (nvcc's cooperative-groups code uses it) */
+        struct raw k = *r;
+        k.kind = R_INT;
+        k.bits = 32;
+        return imm_to_type(p, &k, et, o);
+    }
     if (label_find(p, r->name, r->nlen)) {
         fe_error(p->diag, r->line, r->col, r->name, r->nlen, "label '%.*s' cannot be an operand of '%s'",
                  r->nlen, r->name, c->oi->mnemonic);

@@ -131,6 +131,43 @@ MX_TEST(sync_redux_and_vote_per_membermask_group)
     ct_close(&c);
 }
 
+/* WARP_SZ, the PTX ISA's predefined identifier, is the constant 32 in any
+ * instruction (nvcc's cooperative-groups reductions use it; the front end
+ * rejected it as an undefined symbol before). */
+MX_TEST(sync_warp_sz_is_32)
+{
+    static const char src[] = CT_HDR
+        ".visible .entry k(.param .u64 out)\n"
+        "{\n"
+        "  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  add.s32 %r2, %r1, WARP_SZ;\n"
+        "  mov.u32 %r3, WARP_SZ;\n"
+        "  rem.u32 %r4, %r1, WARP_SZ;\n"
+        "  mul.wide.u32 %rd2, %r1, 12;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.u32 [%rd3], %r2;\n"
+        "  st.global.u32 [%rd3+4], %r3;\n"
+        "  st.global.u32 [%rd3+8], %r4;\n"
+        "  ret;\n"
+        "}\n";
+    struct ct c;
+    ct_open(&c, src);
+    enum { N = 70 };
+    uint64_t out = ct_alloc(&c, N * 12, NULL);
+    ct_run(&c, "k", D3(1, 1, 1), D3(N, 1, 1), 0, 1, out);
+    uint32_t got[3 * N], want[3 * N];
+    ct_read(&c, got, out, sizeof got);
+    for (uint32_t t = 0; t < N; t++) {
+        want[3 * t] = t + 32;
+        want[3 * t + 1] = 32;
+        want[3 * t + 2] = t % 32;
+    }
+    assert_u32_array(got, want, 3 * N);
+    ct_close(&c);
+}
+
 /* shfl.sync as the PTX ISA defines it, for lane `lane` of a warp whose
  * lanes hold a[]; returns d and sets *p. */
 enum { SH_UP, SH_DOWN, SH_BFLY, SH_IDX };
