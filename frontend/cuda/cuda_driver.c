@@ -329,6 +329,12 @@ EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
     return CUDA_SUCCESS;
 }
 
+/* No profiling tool is attached: starting and stopping it succeed. */
+EXPORT CUresult cuProfilerStart(void);
+EXPORT CUresult cuProfilerStart(void) { return initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED; }
+EXPORT CUresult cuProfilerStop(void);
+EXPORT CUresult cuProfilerStop(void) { return initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED; }
+
 EXPORT CUresult cuDeviceTotalMem(size_t *bytes, CUdevice dev)
 {
     if (!initialized)

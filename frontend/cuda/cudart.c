@@ -885,6 +885,13 @@ EXPORT cudaError_t cudaDeviceSynchronize(void)
     return cudaSuccess;
 }
 
+/* Profiling is for a profiling tool, and none is attached to the emulator:
+ * starting and stopping it succeed and do nothing (as with no tool on a GPU). */
+EXPORT cudaError_t cudaProfilerStart(void);
+EXPORT cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
+EXPORT cudaError_t cudaProfilerStop(void);
+EXPORT cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+
 EXPORT cudaError_t cudaThreadSynchronize(void);
 EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 

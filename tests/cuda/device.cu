@@ -9,6 +9,7 @@
  * variables are back at their initial values). */
 #define MX_TEST "device"
 #include "mx_check.h"
+#include <cuda_profiler_api.h>
 
 __device__ int dev_value = 17;
 
@@ -148,5 +149,10 @@ int main(void)
     EXPECT(hb[31] == 48, "bump after reset: out[31] = %d, expected 48", hb[31]);
     CK(cudaFree(out2));
     CK(cudaDeviceSynchronize());
+    /* no profiling tool is attached: starting and stopping it succeed (the
+     * samples' asyncAPI and matrixMul stopped at cudaProfilerStart) */
+    CK(cudaProfilerStart());
+    CK(cudaProfilerStop());
+    CK(cudaGetLastError());
     return mx_pass();
 }

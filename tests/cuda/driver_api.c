@@ -12,6 +12,7 @@
  *   driver_api PATH/driver_kernel.ptx          (see driver_kernel.cu) */
 #define MX_TEST "driver_api"
 #include "mx_cu_check.h"
+#include <cudaProfiler.h>
 
 /* Runs axpb from module m on n elements and checks y = a * x + offset. */
 static void run_axpb(CUmodule m, int n, int a, int offset)
@@ -46,7 +47,11 @@ int main(int argc, char **argv)
     }
     CUdevice dev;
     CU_ERR(cuDeviceGet(&dev, 0), CUDA_ERROR_NOT_INITIALIZED);
+    /* before cuInit: not initialised; after: no profiling tool, they succeed */
+    CU_ERR(cuProfilerStart(), CUDA_ERROR_NOT_INITIALIZED);
     CU(cuInit(0));
+    CU(cuProfilerStart());
+    CU(cuProfilerStop());
     int ver = 0, count = 0;
     CU(cuDriverGetVersion(&ver));
     EXPECT(ver >= 13000, "cuDriverGetVersion = %d", ver);
