@@ -885,6 +885,21 @@ EXPORT cudaError_t cudaDeviceSynchronize(void)
     return cudaSuccess;
 }
 
+/* Stream priorities are not supported (cudaDevAttrStreamPrioritiesSupported
+ * is 0): as documented for such a device, both ends of the range are 0;
+ * either pointer may be NULL. */
+EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
+EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+    if (ensure_device())
+        return set_error(cudaErrorInitializationError);
+    if (least)
+        *least = 0;
+    if (greatest)
+        *greatest = 0;
+    return cudaSuccess;
+}
+
 /* Profiling is for a profiling tool, and none is attached to the emulator:
  * starting and stopping it succeed and do nothing (as with no tool on a GPU). */
 EXPORT cudaError_t cudaProfilerStart(void);

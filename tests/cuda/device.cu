@@ -154,5 +154,13 @@ int main(void)
     CK(cudaProfilerStart());
     CK(cudaProfilerStop());
     CK(cudaGetLastError());
+    /* no stream priorities (the attribute says 0): both ends of the range are 0, NULL allowed */
+    int least = -7, greatest = -7, sup = -1;
+    CK(cudaDeviceGetAttribute(&sup, cudaDevAttrStreamPrioritiesSupported, 0));
+    EXPECT(sup == 0, "cudaDevAttrStreamPrioritiesSupported = %d", sup);
+    CK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    EXPECT(least == 0 && greatest == 0, "priority range [%d, %d], expected [0, 0]", greatest, least);
+    CK(cudaDeviceGetStreamPriorityRange(NULL, &greatest));
+    CK(cudaDeviceGetStreamPriorityRange(&least, NULL));
     return mx_pass();
 }
