@@ -2,11 +2,12 @@
  * the warp-wide fast path of ld/st (exec_mem.c) and the per-lane path every
  * other access takes (access.c: atomics, textures, host calls, vectors,
  * accesses that straddle blocks): an SM reads device memory as it was at
- * the quantum's start, except the 4 KiB blocks it stored to, which it reads
- * and writes in its private copy (overlay.c; the rule is in emu-internal.h).
- * Each warp remembers the two units it read last (a 64 KiB device page
- * where its SM has no copies, else a block) and the block it wrote last,
- * so an access within them costs a compare or two. */
+ * the quantum's start, except the 256-byte blocks it stored to, which it
+ * reads and writes in its private copy (overlay.c; the rule is in
+ * emu-internal.h).  Each warp remembers the two 64 KiB device pages it read
+ * last (with its SM's table of copies in the page, if it has any) and the
+ * two blocks it wrote last, so an access within them costs a compare or
+ * two. */
 #ifndef MX_EMU_ACCESS_H
 #define MX_EMU_ACCESS_H
 #include "emu/emu-internal.h"
@@ -33,8 +34,8 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
                     unsigned bytes, int cross);
 
 /* overlay.c.  The slow halves of the inline functions below. */
-/* Where global offset o (address - MEM_GLOBAL_BASE) is read: the warp's
- * second read unit, or one looked up and remembered first; NULL: out of
+/* Makes the device page of global offset o (address - MEM_GLOBAL_BASE) the
+ * warp's first read page (its second one, or one looked up); NULL: out of
  * host memory. */
 const uint8_t *emu_ov_read_slow(struct emu_warp *w, uint64_t o);
 /* The SM's copy of block `key` (the warp's second write block, or found or
@@ -79,28 +80,20 @@ static inline int emu_glob_in(const struct emu_device *d, uint32_t i, uint64_t l
     return lo >= a->base && hi > lo && hi <= a->base + a->size && __atomic_load_n(&a->live, __ATOMIC_RELAXED);
 }
 
-/* Whether [lo, hi) lies in one live allocation (the ones the warp touched
- * last are tried first, most recent first). */
+/* Whether [lo, hi) lies in one live allocation (the EMU_LAST_ALLOCS ones
+ * the warp found last are tried first; one found now replaces the oldest,
+ * and the SM's next warps start from the warp's list). */
 static inline int emu_glob_check(struct emu_warp *w, uint64_t lo, uint64_t hi)
 {
     struct emu_device *d = w->dev;
-    if (emu_glob_in(d, w->last_alloc[0], lo, hi))
-        return 1;
-    uint32_t i, k = 1;
-    while (k < EMU_LAST_ALLOCS && !emu_glob_in(d, w->last_alloc[k], lo, hi))
-        k++;
-    if (k < EMU_LAST_ALLOCS) {
-        i = w->last_alloc[k];
-    } else {
-        int f = hi > lo ? emu_alloc_find(d, lo, hi - lo) : -1;
-        if (f < 0)
-            return 0;
-        i = (uint32_t)f;
-        k = EMU_LAST_ALLOCS - 1;
-    }
-    memmove(w->last_alloc + 1, w->last_alloc, k * sizeof *w->last_alloc);
-    w->last_alloc[0] = i;
-    /* where the SM's next warps start looking */
+    for (int k = 0; k < EMU_LAST_ALLOCS; k++)
+        if (emu_glob_in(d, w->last_alloc[k], lo, hi))
+            return 1;
+    int f = hi > lo ? emu_alloc_find(d, lo, hi - lo) : -1;
+    if (f < 0)
+        return 0;
+    memmove(w->last_alloc + 1, w->last_alloc, (EMU_LAST_ALLOCS - 1) * sizeof *w->last_alloc);
+    w->last_alloc[0] = (uint32_t)f;
     memcpy(w->cta->sm->last_alloc, w->last_alloc, sizeof w->last_alloc);
     return 1;
 }
@@ -115,14 +108,29 @@ static inline struct emu_blk *emu_glob_wblk(struct emu_warp *w, uint64_t key)
     return emu_ov_blk(w, key, &nomem);
 }
 
+/* Where global offset o is read in the warp's first read page: the SM's
+ * copy of its block, else device memory. */
+static inline const uint8_t *emu_glob_rd0(struct emu_warp *w, uint64_t o)
+{
+    if (__builtin_expect(w->rd_tab[0] != NULL, 0)) {
+        struct emu_blk *b = w->rd_tab[0][(o >> BLK_SHIFT) % EMU_PAGE_BLKS];
+        if (b) {
+            if (!b->full)
+                emu_ov_full(b);
+            return b->data + (o & (BLK_SIZE - 1));
+        }
+    }
+    return (const uint8_t *)(w->rd_bias[0] + o);
+}
+
 /* Global memory for reading at a (bounds already checked; the access lies
  * in one block), or NULL: out of host memory. */
 static inline const uint8_t *emu_glob_rd(struct emu_warp *w, uint64_t a)
 {
     uint64_t o = a - MEM_GLOBAL_BASE;
-    if ((o >> w->rd_shift[0]) == w->rd_key[0])
-        return (const uint8_t *)(w->rd_bias[0] + o);
-    return emu_ov_read_slow(w, o);
+    if ((o >> PAGE_SHIFT) != w->rd_key[0] && !emu_ov_read_slow(w, o))
+        return NULL;
+    return emu_glob_rd0(w, o);
 }
 
 #endif

@@ -154,9 +154,9 @@ struct emu_warp {
                                  cost no host memory (512 KiB per thread is 16 MiB per warp) */
     uint64_t local_top;       /* first free offset in each thread's local memory (frames) */
     struct emu_fault *fault;  /* where a fault report goes (the launch's) */
-    uint64_t rd_key[2];       /* the two units of global memory read last, most recent first (access.h), ~0 if none: */
-    uint8_t rd_shift[2];      /* a device page (PAGE_SHIFT) where the SM has no copies, else a block (BLK_SHIFT), */
-    uintptr_t rd_bias[2];     /* where they are read: host address of global offset o = rd_bias + o */
+    uint64_t rd_key[2];       /* the two device pages of global memory read last, most recent first (access.h), ~0 if none: */
+    uintptr_t rd_bias[2];     /* where they are read: host address of global offset o = rd_bias + o, */
+    struct emu_blk *const *rd_tab[2]; /* and the SM's copies of their blocks (its ptab entry), NULL if none */
     uint64_t wr_key[2];       /* the two blocks written last, most recent first, ~0 if none, */
     struct emu_blk *wr_blk[2]; /* and the SM's private copies of them */
     uint32_t carry;           /* CC.CF per lane (add.cc / addc / madc) */
@@ -266,7 +266,7 @@ struct emu_wait {
 
 /* ------------------------------------------- an SM's view of global memory
  * (overlay.c).  Within a quantum an SM sees global memory as it was at the
- * quantum's start plus its own stores: its first store to a 4 KiB block
+ * quantum's start plus its own stores: its first store to a 256-byte block
  * gives it a copy of the block, and later accesses of that SM use the copy
  * (whose other bytes are filled in from device memory, which does not
  * change during the quantum, when the SM first reads it).  At the
@@ -300,7 +300,6 @@ struct emu_overlay {
     uint32_t *pidx;                /* by device page: 0, or 1 + index in ptab of the page's table of copies */
     struct emu_blk *(*ptab)[EMU_PAGE_BLKS]; /* per page holding copies: its blocks' copies (NULL: none) */
     uint32_t nptab, ptab_cap;
-    int home_blocks;               /* a warp may read a block of such a page in device memory */
     struct emu_red *reds;
     uint32_t nreds, reds_cap;
 };

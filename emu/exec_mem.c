@@ -88,8 +88,8 @@ static inline uint8_t *elem_ptr(struct emu_warp *w, const struct emu_xinsn *x, u
  * in the CTA's shared memory, or in one allocation, one check covers the
  * warp.  Returns SPAN_NO when the per-lane path must take the access
  * (nothing recorded then); SPAN_ONE with *p the host pointer of address
- * *lo (the lowest) when every lane reads shared memory or one read unit of
- * global memory (access.h); SPAN_LANES when the lanes are checked but each
+ * *lo (the lowest) when every lane reads shared memory, or one device page
+ * of global memory where the SM has no copies, or one block; SPAN_LANES when the lanes are checked but each
  * must find its block (emu_glob_rd, emu_glob_wblk). */
 enum { SPAN_NO, SPAN_ONE, SPAN_LANES };
 static inline int warp_span(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m, const uint64_t *addr,
@@ -123,8 +123,9 @@ static inline int warp_span(struct emu_warp *w, const struct emu_xinsn *x, uint3
     const uint8_t *r = emu_glob_rd(w, lo);
     if (!r)
         return SPAN_NO;
-    if (((hi + size - 1 - MEM_GLOBAL_BASE) >> w->rd_shift[0]) != w->rd_key[0])
-        return SPAN_LANES;
+    uint64_t olo = lo - MEM_GLOBAL_BASE, ohi = hi + size - 1 - MEM_GLOBAL_BASE;
+    if ((ohi >> PAGE_SHIFT) != w->rd_key[0] || (w->rd_tab[0] && (ohi >> BLK_SHIFT) != (olo >> BLK_SHIFT)))
+        return SPAN_LANES; /* (one block of a page the SM has copies in is one unit: the copy or device memory) */
     *p = (uint8_t *)r;
     return SPAN_ONE;
 }

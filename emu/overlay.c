@@ -29,13 +29,14 @@ static struct emu_blk *make(struct emu_sm *sm, uint64_t key)
     if (!home || (!ov->pidx && !(ov->pidx = calloc(sm->dev->npages, sizeof *ov->pidx))))
         return NULL;
     uint64_t pn = key / EMU_PAGE_BLKS;
-    int first = !ov->pidx[pn];
+    int first = !ov->pidx[pn], moved = 0;
     if (first) { /* the page's first copy: a table of its blocks' copies */
         if (ov->nptab == ov->ptab_cap) {
             uint32_t nc = ov->ptab_cap ? ov->ptab_cap * 2 : 16;
             void *p = realloc(ov->ptab, nc * sizeof *ov->ptab);
             if (!p)
                 return NULL;
+            moved = p != ov->ptab;
             ov->ptab = p;
             ov->ptab_cap = nc;
         }
@@ -63,15 +64,14 @@ static struct emu_blk *make(struct emu_sm *sm, uint64_t key)
     b->full = 0; /* the bytes it does not store are copied when the SM first reads the block (emu_ov_full) */
     ov->ptab[ov->pidx[pn] - 1][key % EMU_PAGE_BLKS] = b;
     ov->nblk++;
-    /* warps of this SM that read the block's bytes in device memory (by page,
-     * before the page's first copy, or by block) read the copy from now on */
-    if (!first && !ov->home_blocks)
+    /* a warp reading the page finds the copy in the page's table; those
+     * that read it when it had none, or whose table just moved, look again */
+    if (!first)
         return b;
-    uint64_t o = key << BLK_SHIFT;
     for (uint32_t i = 0; i < sm->nws; i++) {
         struct emu_warp *v = sm->ws[i];
         for (int e = 0; e < 2; e++)
-            if ((o >> v->rd_shift[e]) == v->rd_key[e])
+            if (v->rd_key[e] == pn || (moved && v->rd_tab[e]))
                 v->rd_key[e] = ~0ull;
     }
     return b;
@@ -79,38 +79,24 @@ static struct emu_blk *make(struct emu_sm *sm, uint64_t key)
 
 const uint8_t *emu_ov_read_slow(struct emu_warp *w, uint64_t o)
 {
-    uint8_t shift = w->rd_shift[1];
-    uint64_t key = w->rd_key[1];
+    uint64_t pn = o >> PAGE_SHIFT;
     uintptr_t bias = w->rd_bias[1];
-    if ((o >> shift) != key) {
-        struct emu_overlay *ov = &w->cta->sm->ov;
-        uint64_t pn = o >> PAGE_SHIFT;
-        const uint8_t *p;
-        uint32_t pi = !w->dev->direct && ov->nblk ? ov->pidx[pn] : 0;
-        if (pi) {
-            /* a page the SM has copies in: block by block */
-            shift = BLK_SHIFT;
-            key = o >> BLK_SHIFT;
-            struct emu_blk *b = ov->ptab[pi - 1][key % EMU_PAGE_BLKS];
-            if (b && !b->full)
-                emu_ov_full(b);
-            p = b ? b->data : home_of(w->dev, key);
-            ov->home_blocks |= !b; /* make() must look for it */
-        } else {
-            shift = PAGE_SHIFT;
-            key = pn;
-            p = emu_mem_page(w->dev, MEM_GLOBAL_BASE + o);
-        }
+    struct emu_blk *const *tab = w->rd_tab[1];
+    if (pn != w->rd_key[1]) {
+        const uint8_t *p = emu_mem_page(w->dev, MEM_GLOBAL_BASE + o);
         if (!p)
             return NULL;
-        bias = (uintptr_t)p - (key << shift);
+        bias = (uintptr_t)p - (pn << PAGE_SHIFT);
+        const struct emu_overlay *ov = &w->cta->sm->ov;
+        uint32_t pi = !w->dev->direct && ov->nblk ? ov->pidx[pn] : 0;
+        tab = pi ? ov->ptab[pi - 1] : NULL;
     }
     w->rd_key[1] = w->rd_key[0];
-    w->rd_shift[1] = w->rd_shift[0];
     w->rd_bias[1] = w->rd_bias[0];
-    w->rd_key[0] = key;
-    w->rd_shift[0] = shift;
+    w->rd_tab[1] = w->rd_tab[0];
+    w->rd_key[0] = pn;
     w->rd_bias[0] = bias;
+    w->rd_tab[0] = tab;
     return (const uint8_t *)(bias + o);
 }
 
@@ -233,7 +219,6 @@ void emu_ov_merge(struct emu_device *d)
         ov->nblk = 0;
         ov->nptab = 0;
         ov->nreds = 0;
-        ov->home_blocks = 0;
     }
     emu_ov_forget(d);
 }
