@@ -142,7 +142,17 @@ STAMP_RFS(F32A_FN, ADD)
 STAMP_RFS(F32A_FN, SUB)
 STAMP_RFS(F32A_FN, MUL)
 STAMP_RFS(F32A_FN, DIV)
-STAMP_RFS(F32A_FN, FMA)
+/* fmaf is one instruction on hosts with FMA3, and a libm call (through the
+ * PLT, per lane) on the x86-64 baseline: the fma handlers are built twice
+ * and the loader picks the FMA3 one where the host has it (same results:
+ * both round once). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__FMA__) && !defined(__SANITIZE_ADDRESS__)
+#define FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define FMA_CLONES
+#endif
+#define F32A_FN_FMA(op, r, f, s) FMA_CLONES F32A_FN(op, r, f, s)
+STAMP_RFS(F32A_FN_FMA, FMA)
 
 static const emu_fn t_f32a[5][4][2][2] = {
     TAB_RFS(h_f32_, ADD), TAB_RFS(h_f32_, SUB), TAB_RFS(h_f32_, MUL), TAB_RFS(h_f32_, DIV), TAB_RFS(h_f32_, FMA),
@@ -241,7 +251,8 @@ STAMP_R(F64A_FN, ADD)
 STAMP_R(F64A_FN, SUB)
 STAMP_R(F64A_FN, MUL)
 STAMP_R(F64A_FN, DIV)
-STAMP_R(F64A_FN, FMA)
+#define F64A_FN_FMA(op, r) FMA_CLONES F64A_FN(op, r)
+STAMP_R(F64A_FN_FMA, FMA)
 static const emu_fn t_f64a[5][4] = {
     TAB_R(h_f64_, ADD), TAB_R(h_f64_, SUB), TAB_R(h_f64_, MUL), TAB_R(h_f64_, DIV), TAB_R(h_f64_, FMA),
 };
