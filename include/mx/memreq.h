@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#define MX_MEMIF_VERSION 1
+#define MX_MEMIF_VERSION 2
 
 enum mx_mspace { MX_MS_GLOBAL, MX_MS_LOCAL, MX_MS_CONST, MX_MS_TEX };
 enum mx_mop { MX_MOP_LD, MX_MOP_ST, MX_MOP_ATOM, MX_MOP_RED };
@@ -35,16 +35,62 @@ struct mx_memreq {
     uint8_t cop;             /* cache operator: MX_CACHE_CA, _CG, _CS, _LU, _CV, _WB, _WT of isa/isa.h; 0 none */
     uint8_t nc;              /* ld.global.nc (the non-coherent texture path) */
     uint8_t bytes;           /* bytes per lane (element size times vector width) */
+    uint8_t strong;          /* .volatile, or .relaxed/.acquire/.release at gpu or sys scope: not served by L1 */
     uint32_t mask;           /* lanes that access memory */
     uint64_t clock;          /* the SM's clock at issue */
+    uint32_t smem;           /* shared memory in use on the SM at issue (bytes; the L1 carve-out) */
     uint64_t addr[32];       /* address of each lane in mask (generic addresses as the program computed them) */
+};
+
+/* Device memory as the memory model may read it (at a quantum's end: to
+ * decide a block's compression from its bytes).  read copies n bytes at
+ * global address addr to dst; 0, or -1 where no allocation holds them. */
+struct mx_memview {
+    void *ctx;
+    int (*read)(void *ctx, uint64_t addr, void *dst, uint32_t n);
 };
 
 struct mx_memif {
     uint32_t version;        /* MX_MEMIF_VERSION */
     void *ctx;
-    /* The SM clock at which request r completes; at most r->clock: now. */
+    /* The SM clock at which request r completes; at most r->clock: now.
+     * Called on the host thread running r's SM. */
     uint64_t (*request)(void *ctx, const struct mx_memreq *r);
+    /* Every SM stopped at the global clock `clock`, device memory merged:
+     * what the requests of the quantum did to state shared between SMs is
+     * applied now, in an order that depends on the requests alone.  May be
+     * NULL. */
+    void (*quantum_end)(void *ctx, uint64_t clock, const struct mx_memview *mem);
 };
+
+/* The lines of `line_bytes` (a power of two) that r's lanes touch, in the
+ * order of their first lane, with the `sector_bytes` sectors touched in
+ * each (bit i: sector i of the line).  Returns how many (at most 64: a lane
+ * may straddle two lines). */
+static inline unsigned mx_memreq_lines(const struct mx_memreq *r, unsigned line_bytes, unsigned sector_bytes,
+                                       uint64_t line[64], uint32_t sectors[64])
+{
+    unsigned n = 0;
+    for (int l = 0; l < 32; l++) {
+        if (!(r->mask >> l & 1))
+            continue;
+        uint64_t a = r->addr[l], end = a + (r->bytes ? r->bytes : 1) - 1;
+        for (uint64_t ln = a & ~(uint64_t)(line_bytes - 1); ln <= end; ln += line_bytes) {
+            uint64_t lo = a > ln ? a : ln, hi = end < ln + line_bytes - 1 ? end : ln + line_bytes - 1;
+            uint32_t sec = 0;
+            for (uint64_t s = (lo - ln) / sector_bytes; s <= (hi - ln) / sector_bytes; s++)
+                sec |= 1u << s;
+            unsigned i = 0;
+            while (i < n && line[i] != ln)
+                i++;
+            if (i == n) {
+                line[n] = ln;
+                sectors[n++] = 0;
+            }
+            sectors[i] |= sec;
+        }
+    }
+    return n;
+}
 
 #endif

@@ -1,0 +1,97 @@
+/* include/mx/memsys.h — the memory hierarchy (memsys/) as the command
+ * line, the CUDA shims and the tests see it: a configuration, one instance
+ * per device, the memory interface emu/ hands its requests to
+ * (include/mx/memreq.h), and statistics.
+ *
+ * Caches hold tags and state; data stays in the emulator's device memory,
+ * so turning the hierarchy on never changes what a program computes.  L1s
+ * are per SM and are looked up on the SM's host thread when a request is
+ * made; what leaves an SM (L1 misses, write-through stores, atomics) is
+ * queued per SM and applied to the shared levels (LLC partitions, Morpheus
+ * controllers, extended LLC, DRAM) at the quantum's end, in (clock, SM,
+ * issue) order: statistics are the same for every --host-threads. */
+#ifndef MX_MEMSYS_H
+#define MX_MEMSYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mx/memreq.h"
+
+#define MX_MEMSYS_MAX_CARVEOUTS 8
+#define MX_MEMSYS_MAX_CHANNELS 64
+
+enum mx_llc_hash { MX_HASH_LINEAR, MX_HASH_XOR };         /* line number -> LLC partition */
+enum mx_xllc_mode { MX_XLLC_OFF, MX_XLLC_NATIVE, MX_XLLC_HELPER };
+enum mx_xllc_variant { MX_XV_RF, MX_XV_L1, MX_XV_SHM, MX_XV_RF_L1, MX_XV_COUNT };
+enum mx_predictor { MX_PRED_BLOOM, MX_PRED_NONE, MX_PRED_PERFECT };
+enum mx_compress { MX_COMP_NONE, MX_COMP_BDI };
+/* Which level served a sector (struct mx_memtrace_rec.served). */
+enum mx_level { MX_LV_NONE, MX_LV_L1, MX_LV_LLC, MX_LV_XLLC, MX_LV_DRAM };
+
+struct mx_memsys_config {
+    uint32_t num_sms;            /* SMs, compute and cache mode */
+    uint32_t cache_sms;          /* SMs in cache mode: the highest-numbered ones (< num_sms) */
+    /* L1, one per SM: a unified L1/shared-memory array of l1_unified_kib.
+     * The shared-memory carve-out is the smallest of l1_carveouts_kib that
+     * holds the shared memory in use on the SM (struct mx_memreq.smem); the
+     * rest is L1: l1_sets sets stay, the ways shrink. */
+    uint32_t l1_unified_kib;     /* 128 (rtx3080) */
+    uint32_t l1_sets;            /* 4 */
+    uint32_t l1_line, l1_sector; /* 128, 32 */
+    uint32_t l1_carveouts_kib[MX_MEMSYS_MAX_CARVEOUTS];
+    uint32_t l1_ncarveouts;      /* 0 8 16 32 64 100 (rtx3080) */
+    /* LLC: llc_partitions partitions of llc_sets x llc_ways lines */
+    uint32_t llc_partitions;     /* 10 (one per 32-bit memory controller, 512 KiB each) */
+    uint32_t llc_sets, llc_ways; /* 256, 16 */
+    uint32_t llc_line, llc_sector; /* 128, 32 */
+    uint32_t llc_hash;           /* enum mx_llc_hash */
+    /* DRAM */
+    uint32_t dram_channels;      /* 10 (rtx3080: 320-bit GDDR6X as 10 x 32-bit) */
+    /* Morpheus */
+    uint32_t xllc;               /* enum mx_xllc_mode */
+    uint32_t xllc_variant;       /* enum mx_xllc_variant */
+    uint32_t xllc_kib[MX_XV_COUNT]; /* extended-LLC capacity of one cache-mode SM, per variant */
+    uint32_t xllc_ways;          /* ways of an extended-LLC set */
+    uint32_t predictor;          /* enum mx_predictor */
+    uint32_t bloom_k;            /* hash functions of each Bloom filter */
+    uint32_t compress;           /* enum mx_compress */
+    uint32_t qu_queue;           /* request-queue entries of each controller's query unit */
+    uint32_t qu_buffer_bytes;    /* read + write data buffers of each query unit (5 KiB) */
+    const char *mem_trace;       /* --mem-trace FILE, or NULL */
+};
+
+struct mx_cache_stats { uint64_t accesses, hits, misses, evictions, writebacks; };
+
+struct mx_memsys_stats {
+    struct mx_cache_stats l1, llc, xllc;
+    uint64_t pred_true_pos, pred_false_pos, pred_true_neg, pred_false_neg;
+    uint64_t dram_read_bytes, dram_write_bytes;
+    uint64_t dram_channel_read[MX_MEMSYS_MAX_CHANNELS], dram_channel_write[MX_MEMSYS_MAX_CHANNELS];
+    uint64_t qu_full;            /* requests that waited for room in a query unit (back-pressure) */
+    uint32_t sms_compute, sms_cache;
+};
+
+struct mx_memsys;
+
+/* The paper's baseline (Table 1, RTX 3080) with the hierarchy's defaults:
+ * what a configuration file starts from (configs/rtx3080.json says the
+ * same; a test checks). */
+void mx_memsys_config_default(struct mx_memsys_config *c);
+/* Checks c: MX_OK, or MX_EINVAL with a message naming the key in err. */
+int mx_memsys_config_check(const struct mx_memsys_config *c, char *err, size_t errlen);
+
+int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, char *err, size_t errlen);
+void mx_memsys_destroy(struct mx_memsys *m);
+/* The interface to put in emu_config.memif (valid while m lives). */
+const struct mx_memif *mx_memsys_memif(struct mx_memsys *m);
+/* Totals since creation (call between quanta: after a launch completed). */
+void mx_memsys_stats(const struct mx_memsys *m, struct mx_memsys_stats *s);
+/* a - b, counter by counter (a launch's share of the totals). */
+void mx_memsys_stats_sub(struct mx_memsys_stats *a, const struct mx_memsys_stats *b);
+/* s as the JSON object of --stats' "memsys" key (no newline); warp_insns:
+ * warp instructions the counts belong to (for llc.mpki).  Returns the
+ * length, as snprintf does. */
+int mx_memsys_stats_json(const struct mx_memsys_stats *s, uint64_t warp_insns, char *buf, size_t n);
+
+#endif
