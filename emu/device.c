@@ -41,7 +41,7 @@ int emu_device_create(const struct emu_config *cfg, struct emu_device **out)
         return MX_ENOMEM;
     d->cfg = *cfg;
     if (!d->cfg.mem_size || d->cfg.mem_size > (1ull << 40) || !d->cfg.num_sms || !d->cfg.max_threads_per_cta ||
-        d->cfg.local_per_thread > EMU_LOCAL_MAX) {
+        d->cfg.local_per_thread > EMU_LOCAL_MAX || d->cfg.cache_sms >= d->cfg.num_sms) {
         free(d);
         return MX_EINVAL;
     }

@@ -14,6 +14,8 @@
 
 struct emu_config {
     uint32_t num_sms;            /* streaming multiprocessors (RTX 3080: 68) */
+    uint32_t cache_sms;          /* of them in cache mode (Morpheus): the highest-numbered; application
+                                    CTAs start on the num_sms - cache_sms compute-mode SMs only */
     uint32_t max_warps_per_sm;   /* 48 */
     uint32_t max_threads_per_sm; /* 1536 */
     uint32_t max_ctas_per_sm;    /* 16 */
@@ -46,6 +48,9 @@ struct emu_config {
 #define EMU_LOCAL_MAX (512u * 1024u)
 
 void emu_config_default(struct emu_config *c);
+
+/* SMs in compute mode: where application CTAs run. */
+static inline uint32_t emu_compute_sms(const struct emu_config *c) { return c->num_sms - c->cache_sms; }
 
 /* Where a kernel fault is described, in the terms compute-sanitizer uses. */
 struct emu_fault {

@@ -52,7 +52,7 @@ static struct emu_cta *cta_on(const struct emu_config *cfg, struct emu_sm *sm, c
  * (first_sm + id) mod N, which has started dealt[that SM] of them. */
 static int cta_started(const struct emu_device *d, const struct emu_grid *g, uint64_t id)
 {
-    uint32_t n = d->cfg.num_sms;
+    uint32_t n = emu_compute_sms(&d->cfg);
     return g->dealt[(g->first_sm + id) % n] > id / n;
 }
 

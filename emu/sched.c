@@ -351,7 +351,7 @@ int emu_sched_init(struct emu_device *d)
         struct emu_sm *sm = &d->sms[i];
         sm->dev = d;
         sm->id = i;
-        sm->mode = EMU_SM_COMPUTE;
+        sm->mode = i < emu_compute_sms(&d->cfg) ? EMU_SM_COMPUTE : EMU_SM_CACHE;
         memset(sm->last_alloc, 0xff, sizeof sm->last_alloc);
         sm->slots = calloc(d->cfg.max_ctas_per_sm, sizeof *sm->slots);
         sm->ws = calloc(d->cfg.max_warps_per_sm, sizeof *sm->ws);
@@ -810,7 +810,7 @@ static int sm_fill(struct emu_sm *sm)
         return MX_OK;
     struct emu_device *d = sm->dev;
     const struct emu_config *cfg = &d->cfg;
-    uint32_t n = cfg->num_sms;
+    uint32_t n = emu_compute_sms(cfg); /* (compute-mode SMs are 0 .. n - 1) */
     for (struct emu_grid *g = d->grids; g; g = g->next) {
         if (g->after && !g->after->finished)
             continue; /* waits for its stream's previous kernel */
@@ -1180,7 +1180,7 @@ int emu_grid_start(struct emu_device *d, struct emu_module *m, const struct emu_
     g->shared_per_cta = (uint64_t)k->shared_static + l->dyn_smem;
     g->t0 = now();
     g->first_sm = d->rr_sm;
-    d->rr_sm = (uint32_t)((d->rr_sm + g->ncta) % cfg->num_sms); /* the next grid is dealt from where this one ends */
+    d->rr_sm = (uint32_t)((d->rr_sm + g->ncta) % emu_compute_sms(cfg)); /* the next grid is dealt from where this one ends */
     struct emu_grid **tail = &d->grids;
     while (*tail)
         tail = &(*tail)->next;

@@ -325,7 +325,7 @@ EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
         return CUDA_ERROR_NOT_INITIALIZED;
     if (dev != 0)
         return CUDA_ERROR_INVALID_DEVICE;
-    snprintf(name, (size_t)len, "Morpheus-emu (emulated, %u SMs, cc %u.%u)", proc.cfg.num_sms, proc.cfg.cc_major, proc.cfg.cc_minor);
+    snprintf(name, (size_t)len, "Morpheus-emu (emulated, %u SMs, cc %u.%u)", emu_compute_sms(&proc.cfg), proc.cfg.cc_major, proc.cfg.cc_minor);
     return CUDA_SUCCESS;
 }
 

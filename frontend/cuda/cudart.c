@@ -762,7 +762,7 @@ EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
         return set_error(cudaErrorInitializationError);
     const struct emu_config *c = &rt.cfg;
     memset(p, 0, sizeof *p);
-    snprintf(p->name, sizeof p->name, "Morpheus-emu (emulated, %u SMs, cc %u.%u)", c->num_sms, c->cc_major, c->cc_minor);
+    snprintf(p->name, sizeof p->name, "Morpheus-emu (emulated, %u SMs, cc %u.%u)", emu_compute_sms(c), c->cc_major, c->cc_minor);
     p->totalGlobalMem = c->mem_size;
 #define A(a) dev_attr(cudaDevAttr##a)
     p->sharedMemPerBlock = (size_t)A(MaxSharedMemoryPerBlock);
@@ -1215,9 +1215,9 @@ EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, d
     if (e)
         return e;
     uint64_t blocks = (uint64_t)gridDim.x * gridDim.y * gridDim.z;
-    if (blocks > (uint64_t)per_sm * rt.cfg.num_sms) {
+    if (blocks > (uint64_t)per_sm * emu_compute_sms(&rt.cfg)) {
         msg("cudaLaunchCooperativeKernel: %llu blocks do not fit at once (%d per SM x %u SMs)", (unsigned long long)blocks,
-            per_sm, rt.cfg.num_sms);
+            per_sm, emu_compute_sms(&rt.cfg));
         return set_error(cudaErrorCooperativeLaunchTooLarge);
     }
     return launch(f, gridDim, blockDim, args, sharedMem, stream, 1);

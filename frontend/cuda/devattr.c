@@ -36,7 +36,7 @@ int mx_cuda_devattr(const struct emu_config *c, int attr, int *value)
     switch ((CUdevice_attribute)attr) {
     /* ---- what the configuration says */
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: v = (int)c->max_threads_per_cta; break;
-    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: v = (int)c->num_sms; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: v = (int)emu_compute_sms(c); break; /* cache-mode SMs run no application */
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: v = (int)c->cc_major; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: v = (int)c->cc_minor; break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: v = (int)c->max_threads_per_sm; break;
