@@ -160,6 +160,10 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
     r.cop = x->in->mod[MX_MG_CACHE];
     r.nc = x->in->mod[MX_MG_NC] != 0;
     r.bytes = (uint8_t)bytes;
+    /* .volatile, or a memory-model order wider than the CTA: L1 cannot serve it */
+    int sem = x->in->mod[MX_MG_SEM];
+    r.strong = sem && sem != MX_SEM_WEAK && x->in->mod[MX_MG_SCOPE] != MX_SCOPE_CTA;
+    r.smem = (uint32_t)sm->shared_used;
     r.mask = m;
     r.clock = sm->clock + (sm->running == w ? w->insns - sm->run_insns0 : 0);
     for (int l = 0; l < WARP; l++)

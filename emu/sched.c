@@ -1044,6 +1044,12 @@ static void abort_all(struct emu_device *d, struct emu_grid *culprit, int rc, co
 }
 
 /* Runs the device until grid g finished (the other started grids run too). */
+/* The memory interface's view of device memory (struct mx_memview). */
+static int memview_read(void *ctx, uint64_t addr, void *dst, uint32_t n)
+{
+    return emu_memcpy_dtoh(ctx, dst, addr, n) ? -1 : 0;
+}
+
 static void run_grid(struct emu_device *d, struct emu_grid *g)
 {
     struct emu_wait *scratch = NULL;
@@ -1087,6 +1093,11 @@ static void run_grid(struct emu_device *d, struct emu_grid *g)
             fault.status = rc;
             abort_all(d, NULL, rc, &fault);
             break;
+        }
+        const struct mx_memif *mi = d->cfg.memif;
+        if (mi && mi->quantum_end) { /* what the quantum's requests did to state shared by SMs */
+            struct mx_memview view = { d, memview_read };
+            mi->quantum_end(mi->ctx, t_end, &view);
         }
         find_deadlocks(d);
         struct emu_grid *culprit = NULL;

@@ -17,6 +17,27 @@ struct rec {
     struct mx_memif mi;
 };
 
+/* What quantum_end saw: its clocks, and `out` read through the view then. */
+struct qend_rec {
+    uint32_t calls;
+    uint64_t clocks[64];
+    uint64_t out;
+    uint32_t seen[32];
+    int bad_read;
+};
+static struct qend_rec *qend_rec; /* (one test at a time) */
+
+static void rec_quantum_end(void *ctx, uint64_t clock, const struct mx_memview *mem)
+{
+    (void)ctx;
+    struct qend_rec *q = qend_rec;
+    if (q->calls < 64)
+        q->clocks[q->calls] = clock;
+    q->calls++;
+    assert_int_equal(mem->read(mem->ctx, q->out, q->seen, sizeof q->seen), 0);
+    q->bad_read = mem->read(mem->ctx, 16, q->seen + 31, 1); /* below device memory */
+}
+
 static uint64_t rec_request(void *ctx, const struct mx_memreq *r)
 {
     struct rec *c = ctx;
@@ -185,4 +206,44 @@ MX_TEST(memreq_texture_fetch_is_a_request)
     emu_tex_destroy(c.dev, h);
     ct_close(&c);
     free(rc);
+}
+
+/* quantum_end runs once per quantum at the global clock's multiples of the
+ * quantum, after the quantum's stores reached device memory (the view
+ * reads them); a read outside every allocation fails.  Requests carry
+ * the shared memory in use on the SM (the L1 carve-out) and say which
+ * loads are strong (.volatile) and which are not. */
+MX_TEST(memreq_quantum_end_sees_merged_memory)
+{
+    struct ct c;
+    struct rec *rc = rec_open(&c, 2, 50);
+    struct qend_rec q = { 0 };
+    qend_rec = &q;
+    rc->mi.quantum_end = rec_quantum_end;
+    uint32_t in[32], want[32];
+    for (uint32_t i = 0; i < 32; i++)
+        in[i] = 7 * i + 1, want[i] = 3 * in[i];
+    uint64_t din = ct_alloc(&c, sizeof in, in), dout = ct_alloc(&c, sizeof in, NULL);
+    q.out = dout;
+    ct_run(&c, "qend", D3(1, 1, 1), D3(32, 1, 1), 0, 2, din, dout);
+    assert_true(q.calls >= 1 && q.calls <= 64);
+    for (uint32_t i = 0; i < q.calls; i++)
+        assert_int_equal(q.clocks[i], 50ull * (i + 1));
+    assert_u32_array(q.seen, want, 31);
+    assert_int_equal(q.bad_read, -1);
+    unsigned lld = ct_line_of(c.src, "MARK-QLD"), lvol = ct_line_of(c.src, "MARK-QVOL"),
+             lpl = ct_line_of(c.src, "MARK-QPLAIN");
+    int found = 0;
+    for (uint32_t i = 0; i < rc->n; i++) {
+        const struct mx_memreq *r = &rc->r[i];
+        assert_int_equal(r->smem, 1000);
+        if (r->line == lld || r->line == lpl)
+            assert_int_equal(r->strong, 0), found++;
+        if (r->line == lvol)
+            assert_int_equal(r->strong, 1), found++;
+    }
+    assert_int_equal(found, 3);
+    qend_rec = NULL;
+    free(rc);
+    ct_close(&c);
 }

@@ -228,6 +228,44 @@ MX_TEST(sched_ctas_dealt_round_robin_over_sms)
     }
 }
 
+/* With cache_sms SMs in cache mode (the highest-numbered), CTAs are dealt
+ * round-robin over the num_sms - cache_sms compute-mode SMs only, grid
+ * after grid; %nsmid still counts every SM.  As many cache-mode SMs as SMs
+ * is a configuration error. */
+MX_TEST(sched_ctas_never_start_on_cache_mode_sms)
+{
+    static const struct { uint32_t nsm, cache; } cases[] = { { 4, 1 }, { 4, 3 }, { 6, 2 } };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct emu_config cfg;
+        emu_config_default(&cfg);
+        cfg.num_sms = cases[k].nsm;
+        cfg.cache_sms = cases[k].cache;
+        struct ct c;
+        ct_open_file_cfg(&c, "sched.ptx", &cfg);
+        uint64_t smid = ct_alloc(&c, 64 * 4, NULL), info = ct_alloc(&c, 8, NULL);
+        uint32_t ncomp = cases[k].nsm - cases[k].cache, first = 0;
+        for (int g = 0; g < 2; g++) {
+            uint32_t n = 13 + (uint32_t)g * 6, got[64], want[64], inf[2];
+            ct_run(&c, "where", D3(n, 1, 1), D3(64, 1, 1), 0, 2, smid, info);
+            ct_read(&c, got, smid, n * 4);
+            for (uint32_t i = 0; i < n; i++)
+                want[i] = (first + i) % ncomp;
+            assert_u32_array(got, want, n);
+            ct_read(&c, inf, info, sizeof inf);
+            assert_int_equal(inf[0], cases[k].nsm);
+            first = (first + n) % ncomp;
+        }
+        ct_close(&c);
+    }
+    struct emu_config cfg;
+    emu_config_default(&cfg);
+    cfg.num_sms = 4;
+    cfg.cache_sms = 4;
+    struct emu_device *d = NULL;
+    assert_int_equal(emu_device_create(&cfg, &d), MX_EINVAL);
+    assert_null(d);
+}
+
 /* Each limit of an SM in turn allows k CTAs at once; CTAs run long (many
  * quanta) and count themselves in while running.  The counts see every
  * first-wave CTA (their atomics complete before any CTA can finish) and
