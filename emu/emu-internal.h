@@ -595,6 +595,7 @@ struct emu_device {
     struct emu_config cfg;
     uint8_t **pages;              /* flat page table over [MEM_GLOBAL_BASE, + mem_size), filled on first touch */
     uint64_t npages;
+    uint64_t *host_mapped;        /* bitmap over pages: mapped at their own address (emu_mem_map_host), not calloc'd */
     uint64_t touched;             /* pages allocated (host bytes = touched << PAGE_SHIFT) */
     uint64_t heap_top;            /* next free address of the bump allocator */
     struct emu_alloc *alloc_chunk[ALLOC_MAX_CHUNKS]; /* allocations in creation order, chunked so pointers stay valid */

@@ -85,6 +85,17 @@ const struct emu_config *emu_device_config(const struct emu_device *dev);
 /* Device memory, like cudaMalloc/cudaFree (256-byte aligned). */
 int emu_malloc(struct emu_device *dev, uint64_t size, uint64_t *addr);
 int emu_free(struct emu_device *dev, uint64_t addr);
+/* Device memory the host process can also use at the same address (managed
+ * memory, pinned host memory: zero-copy, as with unified addressing).
+ * emu_malloc_host: a fresh allocation of whole device pages (size rounded
+ * up to them, so no other allocation shares its pages), mapped;
+ * emu_mem_map_host: makes the pages holding [addr, addr + size) of live
+ * allocations host-visible in place (their bytes kept; for module variables
+ * declared __managed__).  Once mapped, a pointer to device address A is
+ * host address A.  MX_OK, MX_EINVAL (not allocated), or MX_ENOMEM (out of
+ * memory, or the host address range is taken). */
+int emu_malloc_host(struct emu_device *dev, uint64_t size, uint64_t *addr);
+int emu_mem_map_host(struct emu_device *dev, uint64_t addr, uint64_t size);
 int emu_memcpy_htod(struct emu_device *dev, uint64_t dst, const void *src, uint64_t n);
 int emu_memcpy_dtoh(struct emu_device *dev, void *dst, uint64_t src, uint64_t n);
 int emu_memset(struct emu_device *dev, uint64_t dst, int value, uint64_t n);

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 /* d->lock: the allocator's mutex, and a reader-writer lock over the index of
  * live allocations (d->sorted and the allocations' live flags), which
@@ -38,12 +39,33 @@ int emu_mem_init(struct emu_device *d)
     return MX_OK;
 }
 
+static int is_host_mapped(const struct emu_device *d, uint64_t pn)
+{
+    return d->host_mapped && (d->host_mapped[pn / 64] >> (pn % 64) & 1);
+}
+
+/* Gives page pn back to the host (it holds no live data). */
+static void page_release(struct emu_device *d, uint64_t pn)
+{
+    if (!d->pages[pn])
+        return;
+    if (is_host_mapped(d, pn)) {
+        munmap(d->pages[pn], 1u << PAGE_SHIFT);
+        d->host_mapped[pn / 64] &= ~(1ull << (pn % 64));
+    } else {
+        free(d->pages[pn]);
+    }
+    d->pages[pn] = NULL;
+    d->touched--;
+}
+
 void emu_mem_fini(struct emu_device *d)
 {
     if (d->pages)
         for (uint64_t i = 0; i < d->npages; i++)
-            free(d->pages[i]);
+            page_release(d, i);
     free(d->pages);
+    free(d->host_mapped);
     for (int c = 0; c < ALLOC_MAX_CHUNKS; c++)
         free(d->alloc_chunk[c]);
     free(d->sorted);
@@ -180,16 +202,89 @@ int emu_free(struct emu_device *d, uint64_t addr)
             uint64_t first = (a->base - MEM_GLOBAL_BASE + (1ull << PAGE_SHIFT) - 1) >> PAGE_SHIFT;
             uint64_t last = (a->base + a->size - MEM_GLOBAL_BASE) >> PAGE_SHIFT;
             for (uint64_t p = first; p < last; p++)
-                if (d->pages[p]) {
-                    free(d->pages[p]);
-                    d->pages[p] = NULL;
-                    d->touched--;
-                }
+                page_release(d, p);
             rc = MX_OK;
             break;
         }
     }
     pthread_mutex_unlock(mtx(d));
+    return rc;
+}
+
+static int alloc_find_locked(struct emu_device *d, uint64_t addr, uint64_t size);
+
+/* Maps page pn at its own device address, with the bytes it held. */
+static int map_page_locked(struct emu_device *d, uint64_t pn)
+{
+    if (is_host_mapped(d, pn))
+        return MX_OK;
+    if (!d->host_mapped && !(d->host_mapped = calloc((d->npages + 63) / 64, sizeof *d->host_mapped)))
+        return MX_ENOMEM;
+    uint8_t *at = (uint8_t *)(uintptr_t)(MEM_GLOBAL_BASE + (pn << PAGE_SHIFT));
+    void *p = mmap(at, 1u << PAGE_SHIFT, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p == MAP_FAILED)
+        return MX_ENOMEM;
+    if (p != at) { /* a kernel without MAP_FIXED_NOREPLACE took it as a hint */
+        munmap(p, 1u << PAGE_SHIFT);
+        return MX_ENOMEM;
+    }
+    uint8_t *old = d->pages[pn];
+    if (old) {
+        memcpy(p, old, 1u << PAGE_SHIFT);
+        free(old);
+    } else {
+        d->touched++;
+    }
+    __atomic_store_n(&d->pages[pn], (uint8_t *)p, __ATOMIC_RELEASE);
+    d->host_mapped[pn / 64] |= 1ull << (pn % 64);
+    return MX_OK;
+}
+
+int emu_mem_map_host(struct emu_device *d, uint64_t addr, uint64_t size)
+{
+    pthread_mutex_lock(mtx(d));
+    pthread_rwlock_rdlock(index_lock(d));
+    int rc = size && alloc_find_locked(d, addr, size) >= 0 ? MX_OK : MX_EINVAL;
+    pthread_rwlock_unlock(index_lock(d));
+    for (uint64_t pn = (addr - MEM_GLOBAL_BASE) >> PAGE_SHIFT; !rc && pn <= (addr + size - 1 - MEM_GLOBAL_BASE) >> PAGE_SHIFT; pn++)
+        rc = map_page_locked(d, pn);
+    pthread_mutex_unlock(mtx(d));
+    return rc;
+}
+
+int emu_malloc_host(struct emu_device *d, uint64_t size, uint64_t *addr)
+{
+    *addr = 0;
+    uint64_t pg = 1ull << PAGE_SHIFT, sz = size ? (size + pg - 1) & ~(pg - 1) : pg;
+    if (sz < size)
+        return MX_ENOMEM;
+    pthread_mutex_lock(mtx(d));
+    int rc = alloc_locked(d, sz, (uint32_t)pg, NULL, addr);
+    if (!rc && !d->host_mapped && !(d->host_mapped = calloc((d->npages + 63) / 64, sizeof *d->host_mapped)))
+        rc = MX_ENOMEM;
+    if (!rc) { /* one mapping for the whole range; its pages are released one by one later */
+        uint8_t *at = (uint8_t *)(uintptr_t)*addr;
+        void *p = mmap(at, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p != at) {
+            if (p != MAP_FAILED)
+                munmap(p, sz);
+            rc = MX_ENOMEM;
+        } else {
+            for (uint64_t pn = (*addr - MEM_GLOBAL_BASE) >> PAGE_SHIFT, i = 0; i < sz >> PAGE_SHIFT; i++, pn++) {
+                if (d->pages[pn])
+                    free(d->pages[pn]); /* left by freed neighbours: nothing live */
+                else
+                    d->touched++;
+                __atomic_store_n(&d->pages[pn], at + (i << PAGE_SHIFT), __ATOMIC_RELEASE);
+                d->host_mapped[pn / 64] |= 1ull << (pn % 64);
+            }
+        }
+    }
+    pthread_mutex_unlock(mtx(d));
+    if (rc && *addr) {
+        emu_free(d, *addr);
+        *addr = 0;
+    }
     return rc;
 }
 

@@ -755,6 +755,36 @@ static void var_decl(struct parser *p, int space, uint32_t flags, int in_func)
             advance(p);
         } else if (is_word(&p->tok, ".ptr")) {
             advance(p);
+        } else if (is_word(&p->tok, ".attribute")) {
+            /* .attribute(.managed): a __managed__ variable (the CUDA runtime makes it
+             * host-visible); .unified(u64, u64) names its unified-memory identity */
+            struct fe_token at = p->tok;
+            advance(p);
+            if (expect(p, '('))
+                goto fail;
+            for (;;) {
+                if (is_word(&p->tok, ".managed")) {
+                    if (space != MX_SP_GLOBAL) {
+                        err_tok(p, &p->tok, ".attribute(.managed) applies to .global variables only");
+                        goto fail;
+                    }
+                    flags |= MX_SYMF_MANAGED;
+                    advance(p);
+                } else if (is_word(&p->tok, ".unified")) {
+                    advance(p);
+                    int64_t v;
+                    if (expect(p, '(') || const_expr(p, &v) || expect(p, ',') || const_expr(p, &v) || expect(p, ')'))
+                        goto fail;
+                } else {
+                    err_tok(p, &at, "expected .managed or .unified(...) in .attribute");
+                    goto fail;
+                }
+                if (!is_punct(&p->tok, ','))
+                    break;
+                advance(p);
+            }
+            if (expect(p, ')'))
+                goto fail;
         } else
             break;
     }

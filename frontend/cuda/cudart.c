@@ -59,6 +59,8 @@ struct rt_var {
     size_t size;
     int constant;
     uint64_t dev;                 /* device address once loaded */
+    void **managed;               /* __managed__: where the host code finds the variable (its device address,
+                                     host-visible), set when the module loads; else NULL */
     struct rt_var *next;
 };
 
@@ -167,9 +169,13 @@ static int load_module(struct rt_module *m)
     for (struct rt_var *v = rt.vars; v; v = v->next)
         if (v->m == m) {
             uint64_t sz = 0;
-            if (emu_module_symbol(m->mod, v->name, &v->dev, &sz) == MX_OK && v->size && !rt.ptx_override) {
-                /* the host shadow holds the initial value nvcc compiled in: nothing to copy,
-                   the PTX initialiser is the same */
+            if (emu_module_symbol(m->mod, v->name, &v->dev, &sz) == MX_OK && v->managed) {
+                /* a __managed__ variable: its pages become host-visible in place */
+                int mrc = emu_mem_map_host(rt.dev, v->dev, sz ? sz : 1);
+                if (mrc)
+                    msg("__managed__ variable '%s': cannot make it host-visible: %s", v->name, mx_strstatus(mrc));
+                else
+                    *v->managed = (void *)(uintptr_t)v->dev;
             }
         }
     m->loaded = 1;
@@ -238,10 +244,17 @@ EXPORT void __cudaUnregisterFatBinary(void **handle)
 }
 
 EXPORT char __cudaInitModule(void **handle);
+/* nvcc's host code calls it before it first touches a __managed__
+ * variable: the module loads, which points those variables at their
+ * host-visible device memory. */
 EXPORT char __cudaInitModule(void **handle)
 {
-    (void)handle;
-    return 1;
+    if (ensure_device())
+        return 0;
+    pthread_mutex_lock(&rt.lock);
+    int ok = load_module((struct rt_module *)handle) > 0;
+    pthread_mutex_unlock(&rt.lock);
+    return ok;
 }
 
 EXPORT void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit,
@@ -291,8 +304,12 @@ EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, ch
 EXPORT void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName, int ext,
                                      size_t size, int constant, int global)
 {
-    (void)handle, (void)hostVarPtrAddress, (void)deviceAddress, (void)ext, (void)size, (void)constant, (void)global;
-    msg("__managed__ variable '%s': managed memory is not supported by the emulator yet", deviceName);
+    __cudaRegisterVar(handle, (char *)hostVarPtrAddress, deviceAddress, deviceName, ext, size, constant, global);
+    pthread_mutex_lock(&rt.lock);
+    struct rt_var *v = rt.vars; /* the one just registered */
+    if (v && v->host == (const void *)hostVarPtrAddress)
+        v->managed = hostVarPtrAddress;
+    pthread_mutex_unlock(&rt.lock);
 }
 
 EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, void *stream);
@@ -442,19 +459,27 @@ EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
     return cudaSuccess;
 }
 
+static int pinned_take(const void *p, int managed);
+
+/* Managed memory is freed here too; pinned memory only by cudaFreeHost. */
 EXPORT cudaError_t cudaFree(void *devPtr)
 {
     CHECK_STICKY();
     CHECK_DEVICE();
     DRAIN(0);
-    if (mx_cuda_free((uint64_t)(uintptr_t)devPtr))
+    int t = pinned_take(devPtr, 1);
+    if (t < 0 || (!t && mx_cuda_free((uint64_t)(uintptr_t)devPtr)))
         return set_error(cudaErrorInvalidValue);
     return cudaSuccess;
 }
 
-/* "Pinned" host memory is plain malloc memory, remembered (base, size) so
- * cudaPointerGetAttributes can call it cudaMemoryTypeHost as CUDA does. */
-static struct { char *base; size_t size; } *pinned;
+/* Pinned host memory and managed memory are device memory the host uses at
+ * the same address (emu_malloc_host: unified addressing, zero-copy), so
+ * kernels may use a pinned pointer directly and the host reads managed
+ * memory after a kernel without copies.  Remembered (base, size, managed)
+ * so cudaFreeHost takes only its own, and cudaPointerGetAttributes names
+ * the type as CUDA does. */
+static struct { char *base; size_t size; int managed; } *pinned;
 static size_t npinned, pinned_cap;
 
 static int pinned_find(const void *p)
@@ -465,37 +490,130 @@ static int pinned_find(const void *p)
     return -1;
 }
 
-EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
+/* If p is in the table: 1 after freeing it when it is the base of an
+ * allocation of kind `managed`, else -1; 0 if p is in no entry. */
+static int pinned_take(const void *p, int managed)
+{
+    pthread_mutex_lock(&rt.lock);
+    int i = pinned_find(p), r = 0;
+    if (i >= 0) {
+        r = pinned[i].base == p && pinned[i].managed == managed ? 1 : -1;
+        if (r > 0)
+            pinned[i] = pinned[--npinned];
+    }
+    pthread_mutex_unlock(&rt.lock);
+    if (r > 0)
+        emu_free(rt.dev, (uint64_t)(uintptr_t)p);
+    return r;
+}
+
+/* Host-visible device memory for cudaMallocHost (managed 0) and
+ * cudaMallocManaged (1). */
+static cudaError_t host_visible_alloc(void **ptr, size_t size, int managed)
 {
     CHECK_STICKY();
+    CHECK_DEVICE();
     if (!ptr)
         return set_error(cudaErrorInvalidValue);
-    *ptr = malloc(size ? size : 1);
-    if (!*ptr)
+    *ptr = NULL;
+    uint64_t a;
+    int rc = emu_malloc_host(rt.dev, size, &a);
+    if (rc) {
+        msg("%s of %zu bytes: %s", managed ? "cudaMallocManaged" : "cudaMallocHost", size,
+            rc == MX_ENOMEM ? "out of device memory, or its host address range is taken" : mx_strstatus(rc));
         return set_error(cudaErrorMemoryAllocation);
+    }
     pthread_mutex_lock(&rt.lock);
     if (npinned == pinned_cap) {
         size_t nc = pinned_cap ? 2 * pinned_cap : 16;
         void *n = realloc(pinned, nc * sizeof *pinned);
         if (!n) {
             pthread_mutex_unlock(&rt.lock);
-            free(*ptr);
-            *ptr = NULL;
+            emu_free(rt.dev, a);
             return set_error(cudaErrorMemoryAllocation);
         }
         pinned = n;
         pinned_cap = nc;
     }
+    *ptr = (void *)(uintptr_t)a;
     pinned[npinned].base = *ptr;
+    pinned[npinned].managed = managed;
     pinned[npinned++].size = size ? size : 1;
     pthread_mutex_unlock(&rt.lock);
     return cudaSuccess;
 }
 
+EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size) { return host_visible_alloc(ptr, size, 0); }
+
+/* Every flag (portable, mapped, write-combined) is what unified addressing
+ * gives anyway. */
 EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
-    (void)flags;
+    if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
+        return set_error(cudaErrorInvalidValue);
     return cudaMallocHost(pHost, size);
+}
+
+/* flags: cudaMemAttachGlobal or cudaMemAttachHost (one device: the same). */
+EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+    if (!size || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
+        return set_error(cudaErrorInvalidValue);
+    return host_visible_alloc(devPtr, size, 1);
+}
+
+/* The device address of pinned memory is its host address. */
+EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+    CHECK_STICKY();
+    if (!pDevice || flags)
+        return set_error(cudaErrorInvalidValue);
+    pthread_mutex_lock(&rt.lock);
+    int i = pinned_find(pHost);
+    pthread_mutex_unlock(&rt.lock);
+    if (i < 0) {
+        msg("cudaHostGetDevicePointer: %p is not memory of cudaHostAlloc/cudaMallocHost (cudaHostRegister is not "
+            "supported yet)", pHost);
+        return set_error(cudaErrorInvalidValue);
+    }
+    *pDevice = pHost;
+    return cudaSuccess;
+}
+
+/* Whether [p, p + n) lies in one managed allocation. */
+static int managed_range(const void *p, size_t n)
+{
+    pthread_mutex_lock(&rt.lock);
+    int i = pinned_find(p);
+    int ok = i >= 0 && pinned[i].managed && n <= pinned[i].size - (size_t)((const char *)p - pinned[i].base);
+    pthread_mutex_unlock(&rt.lock);
+    return ok;
+}
+
+/* Prefetching and advice change where pages live on a GPU, never what a
+ * program computes: with one memory here they succeed and do nothing. */
+EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                        unsigned int flags, cudaStream_t stream)
+{
+    (void)location, (void)flags, (void)stream;
+    CHECK_STICKY();
+    if (!managed_range(devPtr, count)) {
+        msg("cudaMemPrefetchAsync: [%p, +%zu) is not managed memory", devPtr, count);
+        return set_error(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                                 struct cudaMemLocation location)
+{
+    (void)advice, (void)location;
+    CHECK_STICKY();
+    if (!managed_range(devPtr, count)) {
+        msg("cudaMemAdvise: [%p, +%zu) is not managed memory", devPtr, count);
+        return set_error(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
 }
 
 /* Frees only what cudaMallocHost/cudaHostAlloc returned: anything else
@@ -505,15 +623,9 @@ EXPORT cudaError_t cudaFreeHost(void *ptr)
     CHECK_STICKY();
     if (!ptr)
         return cudaSuccess;
-    pthread_mutex_lock(&rt.lock);
-    int i = pinned_find(ptr);
-    int ok = i >= 0 && pinned[i].base == ptr;
-    if (ok)
-        pinned[i] = pinned[--npinned];
-    pthread_mutex_unlock(&rt.lock);
-    if (!ok)
+    DRAIN(0);
+    if (pinned_take(ptr, 0) <= 0)
         return set_error(cudaErrorInvalidValue);
-    free(ptr);
     return cudaSuccess;
 }
 
@@ -699,7 +811,14 @@ EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const void *ptr)
 {
     memset(attr, 0, sizeof *attr);
-    if (is_dev(ptr)) {
+    pthread_mutex_lock(&rt.lock);
+    int pi = pinned_find(ptr);
+    int kind = pi < 0 ? -1 : pinned[pi].managed;
+    pthread_mutex_unlock(&rt.lock);
+    if (kind >= 0) { /* pinned or managed: one address for both sides */
+        attr->type = kind ? cudaMemoryTypeManaged : cudaMemoryTypeHost;
+        attr->devicePointer = attr->hostPointer = (void *)ptr;
+    } else if (is_dev(ptr)) {
         attr->type = cudaMemoryTypeDevice;
         attr->device = 0;
         attr->devicePointer = (void *)ptr;

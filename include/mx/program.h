@@ -76,6 +76,7 @@ enum mx_sym_flags {
     MX_SYMF_FUNC_RET = 64,    /* .func return parameter */
     MX_SYMF_PTR = 128,        /* .ptr attribute on a kernel parameter */
     MX_SYMF_DYNAMIC = 256,    /* extern .shared with unsized array: dynamic shared memory */
+    MX_SYMF_MANAGED = 512,    /* .attribute(.managed): a __managed__ variable */
 };
 
 struct mx_symbol {
