@@ -114,6 +114,12 @@ int mx_cuda_devattr(const struct emu_config *c, int attr, int *value)
     case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: v = 1; break;  /* streams run side by side */
     case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: v = 1; break;  /* cuLaunchCooperativeKernel, grid.sync() */
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: v = 1; break;  /* cudaPointerGetAttributes tells host from device */
+    /* managed and pinned memory are device memory at the host's own address
+     * (cudart.c): zero-copy and managed memory work, the host reads managed
+     * memory in place; but not while kernels run (no concurrent access) */
+    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: v = 1; break;
+    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: v = 1; break;
+    case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: v = 1; break;
     case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP: case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: v = 1; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: v = CU_COMPUTEMODE_DEFAULT; break;
     case CU_DEVICE_ATTRIBUTE_NUMA_CONFIG: v = CU_DEVICE_NUMA_CONFIG_NONE; break;
@@ -122,7 +128,6 @@ int mx_cuda_devattr(const struct emu_config *c, int attr, int *value)
     /* ---- features the emulator (or a discrete GeForce) does not have: 0.
        PCI ids are 0 too: the emulated device is on no bus. */
     case CU_DEVICE_ATTRIBUTE_INTEGRATED:
-    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
     case CU_DEVICE_ATTRIBUTE_ECC_ENABLED:
     case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
     case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:
@@ -132,7 +137,6 @@ int mx_cuda_devattr(const struct emu_config *c, int attr, int *value)
     case CU_DEVICE_ATTRIBUTE_TCC_DRIVER:
     case CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER:
     case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: /* priorities are accepted and ignored */
-    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
     case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD:
     case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID:
     case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED:
@@ -147,7 +151,6 @@ int mx_cuda_devattr(const struct emu_config *c, int attr, int *value)
     case CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES:
     case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES:
-    case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST:
     case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED:
