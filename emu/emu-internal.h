@@ -583,6 +583,8 @@ int emu_call_fits(const struct mx_program *g, const struct mx_func *cf, const st
 
 struct emu_alloc {
     uint64_t base, size;
+    uint64_t rlo, rhi;            /* device addresses it keeps from other allocations, if wider than
+                                     [base, base + size) (else 0): the whole pages of a host alias */
     uint32_t live;                /* 0 once freed */
     char name[64];                /* module variable name, or "" for emu_malloc */
 };
@@ -596,6 +598,7 @@ struct emu_device {
     uint8_t **pages;              /* flat page table over [MEM_GLOBAL_BASE, + mem_size), filled on first touch */
     uint64_t npages;
     uint64_t *host_mapped;        /* bitmap over pages: mapped at their own address (emu_mem_map_host), not calloc'd */
+    uint64_t *host_alias;         /* bitmap over pages: the program's own memory (emu_alias_host), never freed here */
     uint64_t touched;             /* pages allocated (host bytes = touched << PAGE_SHIFT) */
     uint64_t heap_top;            /* next free address of the bump allocator */
     struct emu_alloc *alloc_chunk[ALLOC_MAX_CHUNKS]; /* allocations in creation order, chunked so pointers stay valid */

@@ -96,6 +96,11 @@ int emu_free(struct emu_device *dev, uint64_t addr);
  * memory, or the host address range is taken). */
 int emu_malloc_host(struct emu_device *dev, uint64_t size, uint64_t *addr);
 int emu_mem_map_host(struct emu_device *dev, uint64_t addr, uint64_t size);
+/* Device memory at *addr that is the host's [host, host + size) itself
+ * (cudaHostRegister): same bytes, another address (the offset within a
+ * device page is the host address's).  Freed with emu_free(*addr), which
+ * leaves the host memory alone.  MX_OK, MX_EINVAL (size 0), MX_ENOMEM. */
+int emu_alias_host(struct emu_device *dev, void *host, uint64_t size, uint64_t *addr);
 int emu_memcpy_htod(struct emu_device *dev, uint64_t dst, const void *src, uint64_t n);
 int emu_memcpy_dtoh(struct emu_device *dev, void *dst, uint64_t src, uint64_t n);
 int emu_memset(struct emu_device *dev, uint64_t dst, int value, uint64_t n);

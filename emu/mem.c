@@ -49,6 +49,11 @@ static void page_release(struct emu_device *d, uint64_t pn)
 {
     if (!d->pages[pn])
         return;
+    if (d->host_alias && (d->host_alias[pn / 64] >> (pn % 64) & 1)) {
+        d->host_alias[pn / 64] &= ~(1ull << (pn % 64)); /* the program's memory: only forgotten */
+        d->pages[pn] = NULL;
+        return;
+    }
     if (is_host_mapped(d, pn)) {
         munmap(d->pages[pn], 1u << PAGE_SHIFT);
         d->host_mapped[pn / 64] &= ~(1ull << (pn % 64));
@@ -66,6 +71,7 @@ void emu_mem_fini(struct emu_device *d)
             page_release(d, i);
     free(d->pages);
     free(d->host_mapped);
+    free(d->host_alias);
     for (int c = 0; c < ALLOC_MAX_CHUNKS; c++)
         free(d->alloc_chunk[c]);
     free(d->sorted);
@@ -136,12 +142,13 @@ static int alloc_locked(struct emu_device *d, uint64_t size, uint32_t align, con
     uint64_t prev_end = MEM_GLOBAL_BASE + 256, base = 0;
     for (uint32_t i = 0; i <= d->nsorted && !base; i++) {
         uint64_t at = (prev_end + align - 1) & ~(uint64_t)(align - 1);
-        uint64_t limit = i < d->nsorted ? emu_alloc_at(d, d->sorted[i])->base : 0;
+        const struct emu_alloc *nx = i < d->nsorted ? emu_alloc_at(d, d->sorted[i]) : NULL;
+        uint64_t limit = nx ? (nx->rlo ? nx->rlo : nx->base) : 0;
         if (i < d->nsorted && at + sz <= limit)
             base = at;
         else if (i < d->nsorted) {
             const struct emu_alloc *a = emu_alloc_at(d, d->sorted[i]);
-            prev_end = a->base + (a->size ? a->size : 1);
+            prev_end = a->rhi ? a->rhi : a->base + (a->size ? a->size : 1);
         } else
             base = at;
     }
@@ -199,8 +206,9 @@ int emu_free(struct emu_device *d, uint64_t addr)
             d->nsorted--;
             pthread_rwlock_unlock(index_lock(d));
             /* give the pages back */
-            uint64_t first = (a->base - MEM_GLOBAL_BASE + (1ull << PAGE_SHIFT) - 1) >> PAGE_SHIFT;
-            uint64_t last = (a->base + a->size - MEM_GLOBAL_BASE) >> PAGE_SHIFT;
+            uint64_t lo = a->rlo ? a->rlo : a->base, hi = a->rhi ? a->rhi : a->base + a->size;
+            uint64_t first = (lo - MEM_GLOBAL_BASE + (1ull << PAGE_SHIFT) - 1) >> PAGE_SHIFT;
+            uint64_t last = (hi - MEM_GLOBAL_BASE) >> PAGE_SHIFT;
             for (uint64_t p = first; p < last; p++)
                 page_release(d, p);
             rc = MX_OK;
@@ -285,6 +293,43 @@ int emu_malloc_host(struct emu_device *d, uint64_t size, uint64_t *addr)
         emu_free(d, *addr);
         *addr = 0;
     }
+    return rc;
+}
+
+int emu_alias_host(struct emu_device *d, void *host, uint64_t size, uint64_t *addr)
+{
+    *addr = 0;
+    uint64_t pg = 1ull << PAGE_SHIFT, off = (uintptr_t)host & (pg - 1), span = (off + size + pg - 1) & ~(pg - 1);
+    if (!size || span < size)
+        return MX_EINVAL;
+    pthread_mutex_lock(mtx(d));
+    uint64_t base = 0;
+    int rc = alloc_locked(d, span, (uint32_t)pg, NULL, &base);
+    if (!rc && !d->host_alias && !(d->host_alias = calloc((d->npages + 63) / 64, sizeof *d->host_alias)))
+        rc = MX_ENOMEM;
+    if (!rc) {
+        /* the allocation is the host range; the pages around it stay reserved */
+        struct emu_alloc *a = emu_alloc_at(d, d->nallocs - 1);
+        a->rlo = base;
+        a->rhi = base + span;
+        a->base = base + off;
+        a->size = size;
+        uint8_t *h = (uint8_t *)host - off;
+        for (uint64_t pn = (base - MEM_GLOBAL_BASE) >> PAGE_SHIFT, i = 0; i < span >> PAGE_SHIFT; i++, pn++) {
+            if (d->pages[pn]) {
+                free(d->pages[pn]); /* left by freed neighbours: nothing live */
+                d->touched--;
+            }
+            __atomic_store_n(&d->pages[pn], h + (i << PAGE_SHIFT), __ATOMIC_RELEASE);
+            d->host_alias[pn / 64] |= 1ull << (pn % 64);
+        }
+        *addr = base + off;
+    } else if (base) {
+        pthread_mutex_unlock(mtx(d));
+        emu_free(d, base);
+        return rc;
+    }
+    pthread_mutex_unlock(mtx(d));
     return rc;
 }
 

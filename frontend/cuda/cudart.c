@@ -479,7 +479,8 @@ EXPORT cudaError_t cudaFree(void *devPtr)
  * memory after a kernel without copies.  Remembered (base, size, managed)
  * so cudaFreeHost takes only its own, and cudaPointerGetAttributes names
  * the type as CUDA does. */
-static struct { char *base; size_t size; int managed; } *pinned;
+static struct { char *base; size_t size; int managed; uint64_t dev; } *pinned; /* managed: 0 pinned, 1 managed,
+                                                                             2 registered (dev: its alias) */
 static size_t npinned, pinned_cap;
 
 static int pinned_find(const void *p)
@@ -562,7 +563,8 @@ EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int fl
     return host_visible_alloc(devPtr, size, 1);
 }
 
-/* The device address of pinned memory is its host address. */
+/* The device address of pinned memory is its host address; registered
+ * memory has a device alias (emu_alias_host). */
 EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
 {
     CHECK_STICKY();
@@ -570,13 +572,73 @@ EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigne
         return set_error(cudaErrorInvalidValue);
     pthread_mutex_lock(&rt.lock);
     int i = pinned_find(pHost);
+    uint64_t dev = i >= 0 && pinned[i].managed == 2 ? pinned[i].dev + (uint64_t)((char *)pHost - pinned[i].base) : 0;
     pthread_mutex_unlock(&rt.lock);
     if (i < 0) {
-        msg("cudaHostGetDevicePointer: %p is not memory of cudaHostAlloc/cudaMallocHost (cudaHostRegister is not "
-            "supported yet)", pHost);
+        msg("cudaHostGetDevicePointer: %p is not memory of cudaHostAlloc, cudaMallocHost or cudaHostRegister", pHost);
         return set_error(cudaErrorInvalidValue);
     }
-    *pDevice = pHost;
+    *pDevice = dev ? (void *)(uintptr_t)dev : pHost;
+    return cudaSuccess;
+}
+
+/* Page-locking is meaningless here: the range gets a device alias that
+ * kernels use through cudaHostGetDevicePointer (the host pointer itself
+ * is not a device address: cudaDevAttrCanUseHostPointerForRegisteredMem
+ * is 0). */
+EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    if (!ptr || !size || (flags & ~(unsigned)(cudaHostRegisterPortable | cudaHostRegisterMapped |
+                                               cudaHostRegisterIoMemory | cudaHostRegisterReadOnly)))
+        return set_error(cudaErrorInvalidValue);
+    pthread_mutex_lock(&rt.lock);
+    int overlap = pinned_find(ptr) >= 0 || pinned_find((char *)ptr + size - 1) >= 0;
+    pthread_mutex_unlock(&rt.lock);
+    if (overlap)
+        return set_error(cudaErrorHostMemoryAlreadyRegistered);
+    uint64_t dev;
+    int rc = emu_alias_host(rt.dev, ptr, size, &dev);
+    if (rc) {
+        msg("cudaHostRegister of %zu bytes: %s", size, mx_strstatus(rc));
+        return set_error(cudaErrorMemoryAllocation);
+    }
+    pthread_mutex_lock(&rt.lock);
+    if (npinned == pinned_cap) {
+        size_t nc = pinned_cap ? 2 * pinned_cap : 16;
+        void *n = realloc(pinned, nc * sizeof *pinned);
+        if (!n) {
+            pthread_mutex_unlock(&rt.lock);
+            emu_free(rt.dev, dev);
+            return set_error(cudaErrorMemoryAllocation);
+        }
+        pinned = n;
+        pinned_cap = nc;
+    }
+    pinned[npinned].base = ptr;
+    pinned[npinned].size = size;
+    pinned[npinned].managed = 2;
+    pinned[npinned++].dev = dev;
+    pthread_mutex_unlock(&rt.lock);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaHostUnregister(void *ptr)
+{
+    CHECK_STICKY();
+    pthread_mutex_lock(&rt.lock);
+    int i = pinned_find(ptr);
+    uint64_t dev = 0;
+    if (i >= 0 && pinned[i].base == ptr && pinned[i].managed == 2) {
+        dev = pinned[i].dev;
+        pinned[i] = pinned[--npinned];
+    }
+    pthread_mutex_unlock(&rt.lock);
+    if (!dev)
+        return set_error(cudaErrorHostMemoryNotRegistered);
+    DRAIN(0);
+    emu_free(rt.dev, dev);
     return cudaSuccess;
 }
 
@@ -585,7 +647,7 @@ static int managed_range(const void *p, size_t n)
 {
     pthread_mutex_lock(&rt.lock);
     int i = pinned_find(p);
-    int ok = i >= 0 && pinned[i].managed && n <= pinned[i].size - (size_t)((const char *)p - pinned[i].base);
+    int ok = i >= 0 && pinned[i].managed == 1 && n <= pinned[i].size - (size_t)((const char *)p - pinned[i].base);
     pthread_mutex_unlock(&rt.lock);
     return ok;
 }
@@ -599,6 +661,20 @@ EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct
     CHECK_STICKY();
     if (!managed_range(devPtr, count)) {
         msg("cudaMemPrefetchAsync: [%p, +%zu) is not managed memory", devPtr, count);
+        return set_error(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}
+
+/* length 0: the whole allocation. */
+EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
+{
+    (void)stream;
+    CHECK_STICKY();
+    if ((flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle) ||
+        !managed_range(devPtr, length ? length : 1)) {
+        msg("cudaStreamAttachMemAsync: [%p, +%zu) is not managed memory, or flags %u are not one of "
+            "cudaMemAttachGlobal/Host/Single", devPtr, length, flags);
         return set_error(cudaErrorInvalidValue);
     }
     return cudaSuccess;
@@ -815,7 +891,15 @@ EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, 
     int pi = pinned_find(ptr);
     int kind = pi < 0 ? -1 : pinned[pi].managed;
     pthread_mutex_unlock(&rt.lock);
-    if (kind >= 0) { /* pinned or managed: one address for both sides */
+    if (kind == 2) { /* registered: the device alias */
+        pthread_mutex_lock(&rt.lock);
+        pi = pinned_find(ptr);
+        uint64_t dev = pi >= 0 ? pinned[pi].dev + (uint64_t)((const char *)ptr - pinned[pi].base) : 0;
+        pthread_mutex_unlock(&rt.lock);
+        attr->type = cudaMemoryTypeHost;
+        attr->hostPointer = (void *)ptr;
+        attr->devicePointer = (void *)(uintptr_t)dev;
+    } else if (kind >= 0) { /* pinned or managed: one address for both sides */
         attr->type = kind ? cudaMemoryTypeManaged : cudaMemoryTypeHost;
         attr->devicePointer = attr->hostPointer = (void *)ptr;
     } else if (is_dev(ptr)) {

@@ -80,6 +80,26 @@ int main(void)
     for (int i = 0; i < 5000; i++)
         EXPECT(h[i] == 0x9e3779b9u * (unsigned)i, "pinned h[%d] = %u", i, h[i]);
 
+    /* registered host memory: a device alias that kernels write through */
+    static unsigned reg[3000 + 16];
+    unsigned *ru = reg + 3; /* not page-aligned on purpose */
+    unsigned *rd;
+    CK(cudaHostRegister(ru, 3000 * sizeof *ru, cudaHostRegisterDefault));
+    CK_ERR(cudaHostRegister(ru + 10, 16, 0), cudaErrorHostMemoryAlreadyRegistered);
+    CK(cudaHostGetDevicePointer((void **)&rd, ru + 5, 0));
+    fill<<<12, 256>>>(rd - 5, 3000);
+    CK(cudaStreamAttachMemAsync(0, v, 0, cudaMemAttachGlobal));
+    CK(cudaDeviceSynchronize());
+    for (int i = 0; i < 3000; i++)
+        EXPECT(ru[i] == 0x9e3779b9u * (unsigned)i, "registered ru[%d] = %u", i, ru[i]);
+    EXPECT(reg[0] == 0 && reg[1] == 0 && reg[2] == 0 && reg[3003] == 0, "bytes around the registered range changed");
+    cudaPointerAttributes ra;
+    CK(cudaPointerGetAttributes(&ra, ru));
+    EXPECT(ra.type == cudaMemoryTypeHost && ra.devicePointer == (void *)(rd - 5), "registered memory attributes");
+    CK(cudaHostUnregister(ru));
+    CK_ERR(cudaHostUnregister(ru), cudaErrorHostMemoryNotRegistered);
+    CK_ERR(cudaGetLastError(), cudaErrorHostMemoryNotRegistered);
+
     /* what each pointer is */
     cudaPointerAttributes a;
     CK(cudaPointerGetAttributes(&a, v + 10));

@@ -1,5 +1,5 @@
 /* tests/cuda/not_supported.cu — a runtime function the emulator does not
- * implement (cudaHostRegister, cudaMallocAsync) answers cudaErrorNotSupported (801), names itself on stderr
+ * implement (cudaGraphCreate, cudaMallocAsync) answers cudaErrorNotSupported (801), names itself on stderr
  * (the program captures its own stderr to check), sets the last error like
  * any failing call, and is not sticky: the device keeps working. */
 #define MX_TEST "not_supported"
@@ -33,16 +33,16 @@ static cudaError_t with_stderr_captured(cudaError_t (*f)(void))
 }
 
 static void *managed;
-static char host_buf[1024];
-static cudaError_t call_host_register(void) { return cudaHostRegister(host_buf, sizeof host_buf, 0); }
+static cudaGraph_t graph;
+static cudaError_t call_graph_create(void) { return cudaGraphCreate(&graph, 0); }
 static cudaError_t call_malloc_async(void) { return cudaMallocAsync(&managed, 1024, 0); }
 
 int main(void)
 {
-    cudaError_t e = with_stderr_captured(call_host_register);
-    EXPECT(e == cudaErrorNotSupported, "cudaHostRegister returned %s (%d), expected cudaErrorNotSupported (801)",
+    cudaError_t e = with_stderr_captured(call_graph_create);
+    EXPECT(e == cudaErrorNotSupported, "cudaGraphCreate returned %s (%d), expected cudaErrorNotSupported (801)",
            cudaGetErrorName(e), (int)e);
-    EXPECT(strstr(captured, "cudaHostRegister"), "stderr does not name cudaHostRegister: \"%s\"", captured);
+    EXPECT(strstr(captured, "cudaGraphCreate"), "stderr does not name cudaGraphCreate: \"%s\"", captured);
     CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
     CK(cudaGetLastError());
 
