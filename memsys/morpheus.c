@@ -186,7 +186,7 @@ int morpheus_create(const struct mx_memsys_config *c, struct morpheus **out, cha
     m->predictor = c->predictor;
     m->compress = c->compress;
     m->qlen = c->qu_queue;
-    /* the paper gives only the buffers' total (§6.5): split evenly, the odd entry to reads */
+    /* the paper gives only the buffers' total (§7.5, overhead analysis): split evenly, the odd entry to reads */
     uint32_t entries = c->qu_buffer_bytes / MX_MMIO_BUF_SIZE;
     m->nwbuf = entries / 2;
     m->nrbuf = entries - m->nwbuf;
