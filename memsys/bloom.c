@@ -34,7 +34,7 @@ unsigned bloom_h3_bit(const struct bloom_h3 *h, unsigned j, uint64_t block)
 void bloom_pred_init(struct bloom_pred *p, unsigned assoc)
 {
     memset(p, 0, sizeof *p);
-    p->assoc = (uint16_t)(assoc ? assoc : 1);
+    p->assoc = assoc ? assoc : 1;
 }
 
 static int test(const uint64_t *bf, const struct bloom_h3 *h, uint64_t block)

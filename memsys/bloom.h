@@ -20,8 +20,9 @@ struct bloom_h3 {
 struct bloom_pred {
     uint64_t bf[2][BLOOM_BITS / 64];
     uint8_t active;              /* which of bf[] is BF1 (queried) */
-    uint16_t n;                  /* distinct blocks inserted into BF2 since the last swap */
-    uint16_t assoc;              /* associativity of the set */
+    uint32_t n;                  /* distinct blocks inserted into BF2 since the last swap */
+    uint32_t assoc;              /* blocks the set can hold (32 bits: a narrower field truncated
+                                    large values, 65536 to 0, and swapped on every access) */
     uint32_t swaps;              /* statistics */
 };
 
@@ -31,6 +32,8 @@ void bloom_h3_init(struct bloom_h3 *h, unsigned k, uint64_t seed);
  * hash j owns bits [j*m/k, (j+1)*m/k)). */
 unsigned bloom_h3_bit(const struct bloom_h3 *h, unsigned j, uint64_t block);
 
+/* assoc: the most blocks the set can ever hold (with compression more
+ * than its ways), or BF2 may be swapped in while missing some of them. */
 void bloom_pred_init(struct bloom_pred *p, unsigned assoc);
 /* 1 if the block may be in the set (predicted hit), 0 if certainly not. */
 int bloom_pred_query(const struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block);

@@ -1,45 +1,426 @@
-/* memsys/morpheus.c — placeholder until the controller lands: with the
- * extended LLC off (the only setting accepted so far) every line stays in
- * the conventional LLC. */
+/* memsys/morpheus.c — the Morpheus controller of each LLC partition
+ * (MICRO'22 §4.1) in front of the native extended LLC (memsys/xllc.c):
+ * address separation, the hit/miss predictor (memsys/bloom.c), and the
+ * query unit with its memory-mapped warp status table and data buffers
+ * (include/mx/morpheus_mmio.h).  docs/morpheus-controller.md is the
+ * long form of every choice made here. */
 #include "memsys/morpheus.h"
+#include "memsys/bdi.h"
+#include "memsys/bloom.h"
+#include "memsys/xllc.h"
+#include "mx/morpheus_mmio.h"
 #include "mx/status.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The query unit of one partition (§4.1.3).  Requests reserve, in the
+ * order they arrive, a queue slot until they start, their set's helper
+ * warp and one data-buffer entry from start to end (start + service). */
+struct qu {
+    uint32_t rows;               /* extended sets of the partition (warp-status-table rows) */
+    uint64_t *warp_free;         /* per row: clock its helper warp finishes its last request */
+    uint64_t *queued;            /* start clocks of the requests waiting in the queue */
+    uint32_t nqueued;
+    uint64_t *rbuf_free;         /* per read-buffer entry: clock it is free again */
+    uint64_t *wbuf_free;         /* per write-buffer entry */
+    uint64_t now;                /* clock of the latest admission: arrivals never go back */
+    uint8_t *mmio;               /* the region the helper kernel sees (morpheus_mmio.h) */
+    size_t mmio_bytes;
+};
 
 struct morpheus {
-    uint32_t llc_sets;
+    int on;                      /* extended LLC in use (xllc != off and cache SMs) */
+    uint32_t parts;              /* LLC partitions */
+    uint32_t llc_sets;           /* conventional sets per partition */
+    uint32_t xbase, xrem;        /* partition p has xbase + (p < xrem) extended sets */
+    uint32_t sets_per_sm;        /* S: extended sets (= helper warps) per cache-mode SM */
+    uint32_t first_cache_sm;     /* num_sms - cache_sms */
+    uint32_t full_sectors;       /* sector mask of a whole 128-byte line */
+    uint32_t channels;           /* DRAM channels */
+    uint32_t predictor, compress;
+    uint32_t qlen, nrbuf, nwbuf; /* queue entries, read/write buffer entries per partition */
+    uint32_t service;            /* cycles a helper warp spends on a request */
+    struct bloom_h3 h3;          /* one hash family for the whole GPU */
+    struct bloom_pred *bp;       /* per GPU-wide extended set (bloom predictor only) */
+    struct xllc x;               /* the sets' tags and state */
+    struct qu *qu;               /* per partition */
+    struct mx_cache_stats xs;
+    uint64_t tp, fp, tn, fn, qu_full;
+    struct morpheus_xstats xx;
 };
+
+static const char *const variant_name[MX_XV_COUNT] = { "rf", "l1", "shm", "rf+l1" };
+
+static uint32_t xsets(const struct morpheus *m, uint32_t part)
+{
+    return m->on ? m->xbase + (part < m->xrem) : 0;
+}
+
+/* The configuration's Morpheus keys, checked: MX_OK or MX_EINVAL with the
+ * key first in err. */
+static int check(const struct mx_memsys_config *c, char *err, size_t errlen)
+{
+#define BAD(...) return snprintf(err, errlen, __VA_ARGS__), MX_EINVAL
+    if (c->xllc > MX_XLLC_HELPER)
+        BAD("memsys.xllc: %u is not a mode (off, native, helper)", c->xllc);
+    if (c->xllc == MX_XLLC_HELPER)
+        BAD("memsys.xllc: the helper-kernel extended LLC is not built yet (use native)");
+    if (c->cache_sms >= c->num_sms)
+        BAD("memsys.cache_sms: %u cache-mode SMs of %u leave none to compute", c->cache_sms, c->num_sms);
+    if (c->xllc_variant >= MX_XV_COUNT)
+        BAD("memsys.xllc.variant: %u is not a variant (rf, l1, shm, rf+l1)", c->xllc_variant);
+    if (!c->xllc_ways)
+        BAD("memsys.xllc.ways: must be at least 1");
+    uint64_t blocks = (uint64_t)c->xllc_kib[c->xllc_variant] * 1024 / XLLC_BLOCK;
+    uint64_t per_sm = blocks / c->xllc_ways;
+    if (!per_sm)
+        BAD("memsys.xllc.kib.%s: %u KiB per cache-mode SM holds no set of %u ways x 128 B",
+            variant_name[c->xllc_variant], c->xllc_kib[c->xllc_variant], c->xllc_ways);
+    if (per_sm > MORPHEUS_MAX_WARPS)
+        BAD("memsys.xllc.ways: %u ways make %llu sets of a cache-mode SM's %u KiB (%s), more than its %u helper "
+            "warps; use at least %llu ways", c->xllc_ways, (unsigned long long)per_sm, c->xllc_kib[c->xllc_variant],
+            variant_name[c->xllc_variant], MORPHEUS_MAX_WARPS,
+            (unsigned long long)((blocks + MORPHEUS_MAX_WARPS - 1) / MORPHEUS_MAX_WARPS));
+    if (c->xllc_ways > 65535)
+        BAD("memsys.xllc.ways: %u is more than 65535", c->xllc_ways);
+    if (!c->llc_partitions)
+        BAD("memsys.llc_partitions: must be at least 1");
+    if (!c->llc_sets)
+        BAD("memsys.llc_sets: must be at least 1");
+    if (c->llc_line != XLLC_BLOCK)
+        BAD("memsys.llc_line: the extended LLC holds 128-byte blocks, the LLC line is %u", c->llc_line);
+    if (!c->llc_sector || c->llc_sector > c->llc_line || c->llc_line % c->llc_sector)
+        BAD("memsys.llc_sector: %u does not divide the %u-byte line", c->llc_sector, c->llc_line);
+    if (!c->dram_channels)
+        BAD("memsys.dram_channels: must be at least 1");
+    if (c->predictor > MX_PRED_PERFECT)
+        BAD("memsys.predictor: %u is not a predictor (bloom, none, perfect)", c->predictor);
+    if (c->predictor == MX_PRED_BLOOM && (c->bloom_k < 1 || c->bloom_k > BLOOM_MAX_K))
+        BAD("memsys.bloom_k: %u hash functions, must be 1 to %u", c->bloom_k, BLOOM_MAX_K);
+    if (c->compress > MX_COMP_BDI)
+        BAD("memsys.compress: %u is not a compression (none, bdi)", c->compress);
+    if (c->compress && c->xllc_variant == MX_XV_L1)
+        BAD("memsys.compress: the l1 variant cannot compress (the L1 inserts blocks in hardware, §4.3.1)");
+    if (!c->qu_queue)
+        BAD("memsys.qu_queue: must be at least 1");
+    if (c->qu_buffer_bytes < 2 * MX_MMIO_BUF_SIZE)
+        BAD("memsys.qu_buffer_bytes: %u bytes hold less than one read and one write entry of %u bytes",
+            c->qu_buffer_bytes, MX_MMIO_BUF_SIZE);
+    return MX_OK;
+#undef BAD
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> 8 * i);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> 8 * i);
+}
+
+static int qu_init(struct morpheus *m, struct qu *q, uint32_t part)
+{
+    q->rows = xsets(m, part);
+    q->warp_free = calloc(q->rows ? q->rows : 1, sizeof *q->warp_free);
+    q->queued = calloc(m->qlen, sizeof *q->queued);
+    q->rbuf_free = calloc(m->nrbuf, sizeof *q->rbuf_free);
+    q->wbuf_free = calloc(m->nwbuf, sizeof *q->wbuf_free);
+    q->mmio_bytes = MX_MMIO_BYTES((size_t)q->rows, m->nrbuf, m->nwbuf);
+    q->mmio = calloc(1, q->mmio_bytes);
+    if (!q->warp_free || !q->queued || !q->rbuf_free || !q->wbuf_free || !q->mmio)
+        return -1;
+    uint8_t *h = q->mmio;
+    put32(h + MX_MMIO_HDR_MAGIC, MX_MMIO_MAGIC);
+    put32(h + MX_MMIO_HDR_VERSION, MX_MMIO_VERSION);
+    put32(h + MX_MMIO_HDR_PART, part);
+    put32(h + MX_MMIO_HDR_ROWS, q->rows);
+    put32(h + MX_MMIO_HDR_RBUFS, m->nrbuf);
+    put32(h + MX_MMIO_HDR_WBUFS, m->nwbuf);
+    put32(h + MX_MMIO_HDR_WST_OFF, MX_MMIO_ROW(0));
+    put32(h + MX_MMIO_HDR_RBUF_OFF, (uint32_t)MX_MMIO_RBUF_OFF((size_t)q->rows));
+    put32(h + MX_MMIO_HDR_WBUF_OFF, (uint32_t)MX_MMIO_WBUF_OFF((size_t)q->rows, m->nrbuf));
+    put32(h + MX_MMIO_HDR_BYTES, (uint32_t)q->mmio_bytes);
+    return 0;
+}
+
+static void qu_fini(struct qu *q)
+{
+    free(q->warp_free);
+    free(q->queued);
+    free(q->rbuf_free);
+    free(q->wbuf_free);
+    free(q->mmio);
+}
 
 int morpheus_create(const struct mx_memsys_config *c, struct morpheus **out, char *err, size_t errlen)
 {
     *out = NULL;
-    if (c->xllc != MX_XLLC_OFF && c->cache_sms) {
-        snprintf(err, errlen, "xllc: the extended LLC is not built yet");
-        return MX_EINVAL;
-    }
     struct morpheus *m = calloc(1, sizeof *m);
     if (!m)
-        return MX_ENOMEM;
-    m->llc_sets = c->llc_sets;
+        return snprintf(err, errlen, "memsys: out of memory for the Morpheus controller"), MX_ENOMEM;
+    m->llc_sets = c->llc_sets ? c->llc_sets : 1;
+    m->parts = c->llc_partitions ? c->llc_partitions : 1;
+    if (c->xllc == MX_XLLC_OFF || !c->cache_sms) {
+        *out = m;                /* every line stays in the conventional LLC */
+        return MX_OK;
+    }
+    int rc = check(c, err, errlen);
+    if (rc != MX_OK) {
+        free(m);
+        return rc;
+    }
+    m->on = 1;
+    m->sets_per_sm = c->xllc_kib[c->xllc_variant] * 1024u / XLLC_BLOCK / c->xllc_ways;
+    uint32_t total = c->cache_sms * m->sets_per_sm;
+    m->xbase = total / m->parts;
+    m->xrem = total % m->parts;
+    m->first_cache_sm = c->num_sms - c->cache_sms;
+    m->full_sectors = (1u << (c->llc_line / c->llc_sector)) - 1;
+    m->channels = c->dram_channels;
+    m->predictor = c->predictor;
+    m->compress = c->compress;
+    m->qlen = c->qu_queue;
+    /* the paper gives only the buffers' total (§7.5, overhead analysis): split evenly, the odd entry to reads */
+    uint32_t entries = c->qu_buffer_bytes / MX_MMIO_BUF_SIZE;
+    m->nwbuf = entries / 2;
+    m->nrbuf = entries - m->nwbuf;
+    m->service = MORPHEUS_SERVICE_CYCLES;
+    int fail = xllc_init(&m->x, total, c->xllc_ways, c->compress == MX_COMP_BDI);
+    m->qu = calloc(m->parts, sizeof *m->qu);
+    fail |= !m->qu;
+    for (uint32_t p = 0; !fail && p < m->parts; p++)
+        fail |= qu_init(m, &m->qu[p], p);
+    if (!fail && c->predictor == MX_PRED_BLOOM) {
+        bloom_h3_init(&m->h3, c->bloom_k, 0x4d6f727068657573ull);
+        m->bp = calloc(total, sizeof *m->bp);
+        fail |= !m->bp;
+        for (uint32_t g = 0; !fail && g < total; g++)
+            bloom_pred_init(&m->bp[g], m->x.max_blocks); /* every block a set can hold, compressed ones too */
+    }
+    if (fail) {
+        morpheus_destroy(m);
+        return snprintf(err, errlen, "memsys.xllc: out of memory for %u extended-LLC sets", total), MX_ENOMEM;
+    }
     *out = m;
     return MX_OK;
 }
 
-void morpheus_destroy(struct morpheus *m) { free(m); }
+void morpheus_destroy(struct morpheus *m)
+{
+    if (!m)
+        return;
+    if (m->qu)
+        for (uint32_t p = 0; p < m->parts; p++)
+            qu_fini(&m->qu[p]);
+    free(m->qu);
+    free(m->bp);
+    xllc_fini(&m->x);
+    free(m);
+}
 
+/* Address separation (§4.1.1): within a partition, the line numbers are
+ * dealt over llc_sets + X sets; the first llc_sets are the conventional
+ * LLC's, the last X the extended LLC's (capacities in proportion). */
 int morpheus_route(const struct morpheus *m, uint32_t part, uint64_t lp, uint32_t *llc_set)
 {
-    (void)part;
-    *llc_set = (uint32_t)(lp % m->llc_sets);
+    uint32_t x = xsets(m, part);
+    uint64_t idx = lp % (m->llc_sets + (uint64_t)x);
+    if (idx < m->llc_sets) {
+        *llc_set = (uint32_t)idx;
+        return 0;
+    }
+    return 1;
+}
+
+uint32_t morpheus_xsets(const struct morpheus *m, uint32_t part) { return part < m->parts ? xsets(m, part) : 0; }
+
+int morpheus_owner(const struct morpheus *m, uint32_t part, uint32_t row, uint32_t *sm, uint32_t *warp)
+{
+    if (part >= m->parts || row >= xsets(m, part))
+        return -1;
+    uint32_t g = row * m->parts + part;
+    *sm = m->first_cache_sm + g / m->sets_per_sm;
+    *warp = g % m->sets_per_sm;
     return 0;
+}
+
+const uint8_t *morpheus_mmio(const struct morpheus *m, uint32_t part, size_t *bytes)
+{
+    if (!m->on || part >= m->parts)
+        return *bytes = 0, NULL;
+    *bytes = m->qu[part].mmio_bytes;
+    return m->qu[part].mmio;
+}
+
+/* Index of the entry of pool[n] that is free first (lowest on ties). */
+static uint32_t first_free(const uint64_t *pool, uint32_t n)
+{
+    uint32_t b = 0;
+    for (uint32_t i = 1; i < n; i++)
+        if (pool[i] < pool[b])
+            b = i;
+    return b;
+}
+
+/* Posts a request for `row` arriving at clock t to the query unit: waits
+ * for a queue slot if the queue is full, then reserves the row's warp and
+ * a read (rd) or write buffer entry.  Writes the row and the entry as the
+ * helper would see them; returns the clock the warp finishes. */
+static uint64_t qu_post(struct morpheus *m, struct qu *q, uint64_t clock, uint32_t row, int rd, uint64_t tag,
+                        uint32_t origin, uint32_t op, uint32_t sectors, const uint8_t *data, int hit)
+{
+    uint64_t t = clock > q->now ? clock : q->now; /* behind an earlier request that waited */
+    int waited = 0;
+    for (;;) {
+        /* requests whose start has come have left the queue */
+        uint32_t n = 0;
+        uint64_t first = UINT64_MAX;
+        for (uint32_t i = 0; i < q->nqueued; i++)
+            if (q->queued[i] > t) {
+                first = q->queued[i] < first ? q->queued[i] : first;
+                q->queued[n++] = q->queued[i];
+            }
+        q->nqueued = n;
+        if (n < m->qlen)
+            break;
+        waited = 1;              /* back-pressure: wait until the first one starts */
+        t = first;
+    }
+    uint64_t *pool = rd ? q->rbuf_free : q->wbuf_free;
+    uint32_t b = first_free(pool, rd ? m->nrbuf : m->nwbuf);
+    uint64_t start = t > q->warp_free[row] ? t : q->warp_free[row];
+    if (pool[b] > start) {
+        start = pool[b];
+        waited = 1;              /* every buffer entry of its kind was taken */
+    }
+    uint64_t end = start + m->service;
+    q->warp_free[row] = end;
+    pool[b] = end;
+    if (start > t)
+        q->queued[q->nqueued++] = start;
+    q->now = t;
+    m->qu_full += waited;
+    m->xx.qu_wait_cycles += start - clock;
+
+    /* the row and buffer after the helper answered (the native model
+     * answers at once; BUSY was set at the post and is clear again) */
+    uint32_t buf = rd ? (uint32_t)MX_MMIO_RBUF((size_t)q->rows, b) : (uint32_t)MX_MMIO_WBUF((size_t)q->rows, m->nrbuf, b);
+    uint8_t *r = q->mmio + MX_MMIO_ROW((size_t)row);
+    put64(r + MX_MMIO_ROW_TAG, tag);
+    put32(r + MX_MMIO_ROW_ORIGIN, origin);
+    put32(r + MX_MMIO_ROW_OP, op);
+    uint32_t seq = (uint32_t)r[MX_MMIO_ROW_SEQ] | (uint32_t)r[MX_MMIO_ROW_SEQ + 1] << 8 |
+                   (uint32_t)r[MX_MMIO_ROW_SEQ + 2] << 16 | (uint32_t)r[MX_MMIO_ROW_SEQ + 3] << 24;
+    put32(r + MX_MMIO_ROW_SEQ, seq + 1);
+    put32(r + MX_MMIO_ROW_BUF, buf);
+    put32(r + MX_MMIO_ROW_SECTORS, sectors);
+    put32(r + MX_MMIO_ROW_STATUS, MX_MMIO_ST_DONE | (hit ? MX_MMIO_ST_HIT : 0));
+    if (data)
+        memcpy(q->mmio + buf, data, MX_MMIO_BUF_SIZE);
+    return end;
 }
 
 void morpheus_access(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t line, uint32_t sectors, int op,
                      uint64_t clock, const struct mx_memview *mem, struct morpheus_result *r)
 {
-    (void)m, (void)part, (void)lp, (void)line, (void)sectors, (void)op, (void)clock, (void)mem;
-    *r = (struct morpheus_result){ .served = MX_LV_DRAM };
+    morpheus_access_sm(m, part, lp, line, sectors, op, clock, MORPHEUS_ORIGIN_UNKNOWN, mem, r);
 }
 
-void morpheus_stats(const struct morpheus *m, struct mx_memsys_stats *s) { (void)m, (void)s; }
+void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t line, uint32_t sectors, int op,
+                        uint64_t clock, uint32_t sm, const struct mx_memview *mem, struct morpheus_result *r)
+{
+    *r = (struct morpheus_result){ .served = MX_LV_DRAM, .done = clock };
+    uint32_t x = xsets(m, part);
+    uint64_t idx = lp % (m->llc_sets + (uint64_t)x);
+    if (!m->on || idx < m->llc_sets)
+        return;                  /* not the extended LLC's line: nothing to do (memsys.c routes first) */
+    struct qu *q = &m->qu[part];
+    uint32_t row = (uint32_t)(idx - m->llc_sets), g = row * m->parts + part;
+    uint64_t tag = line / XLLC_BLOCK;
+    int at = xllc_find(&m->x, g, tag), present = at >= 0;
+
+    /* hit/miss prediction (§4.1.2), scored against the set's real contents */
+    int pred = m->predictor == MX_PRED_NONE ? 1
+             : m->predictor == MX_PRED_PERFECT ? present
+             : bloom_pred_query(&m->bp[g], &m->h3, tag);
+    r->predicted_hit = (uint8_t)pred;
+    r->hit = (uint8_t)present;
+    m->tp += pred && present;
+    m->fp += pred && !present;
+    m->tn += !pred && !present;
+    m->fn += !pred && present;
+#ifndef NDEBUG
+    if (!pred && present) {
+        fprintf(stderr, "morpheus: internal error: hit/miss predictor false negative (partition %u, set %u, line 0x%llx)\n",
+                part, row, (unsigned long long)line);
+        abort();
+    }
+#endif
+
+    /* what the set does: loads fill on a miss, stores and atomics allocate
+     * and dirty the block; inserted and written blocks get a BDI level */
+    int write = op != MX_MOP_LD;
+    int full = (sectors & m->full_sectors) == m->full_sectors;
+    uint8_t bytes[XLLC_BLOCK];
+    /* the block's bytes: its BDI level, and the data buffer's contents */
+    int have = mem && mem->read && mem->read(mem->ctx, line, bytes, XLLC_BLOCK) == 0;
+    unsigned segs = 0;
+    if (!present || write) {
+        unsigned level = m->compress == MX_COMP_BDI && have ? bdi_size(bytes) : XLLC_BLOCK;
+        segs = level / XLLC_SEG;
+        m->xx.level[level == 32 ? 0 : level == 64 ? 1 : 2]++;
+    }
+    struct xllc_out ev;
+    xllc_apply(&m->x, g, at, tag, segs, write, &ev);
+    if (m->predictor == MX_PRED_BLOOM) {
+        uint32_t swaps = m->bp[g].swaps;
+        bloom_pred_access(&m->bp[g], &m->h3, tag);
+        m->xx.bloom_swaps += m->bp[g].swaps - swaps;
+    }
+    /* a miss reads the whole block from DRAM (the set keeps no sector
+     * bits), unless a store writes all of it; victims go back whole */
+    if (!present && !(op == MX_MOP_ST && full))
+        r->dram_read_bytes = XLLC_BLOCK;
+    r->dram_write_bytes = ev.dirty_evicted * XLLC_BLOCK;
+    r->dram_channel = part % m->channels;
+    m->xs.accesses++;
+    m->xs.hits += present;
+    m->xs.misses += !present;
+    m->xs.evictions += ev.evicted;
+    m->xs.writebacks += ev.dirty_evicted;
+
+    /* the query unit: every request occupies its set's warp; a load the
+     * predictor sent to DRAM is answered from there and its block handed
+     * to the warp as a fill */
+    if (op == MX_MOP_LD && !pred) {
+        m->xx.fills++;
+        qu_post(m, q, clock, row, 0, tag, sm, MX_MMIO_OP_FILL, m->full_sectors, have ? bytes : NULL, 0);
+        r->served = MX_LV_DRAM;
+        return;
+    }
+    int rd = op == MX_MOP_LD || op == MX_MOP_ATOM;
+    r->done = qu_post(m, q, clock, row, rd, tag, sm, (uint32_t)op, sectors, have ? bytes : NULL, present);
+    r->served = op == MX_MOP_LD && !present ? MX_LV_DRAM : MX_LV_XLLC;
+}
+
+void morpheus_stats(const struct morpheus *m, struct mx_memsys_stats *s)
+{
+    s->xllc.accesses += m->xs.accesses;
+    s->xllc.hits += m->xs.hits;
+    s->xllc.misses += m->xs.misses;
+    s->xllc.evictions += m->xs.evictions;
+    s->xllc.writebacks += m->xs.writebacks;
+    s->pred_true_pos += m->tp;
+    s->pred_false_pos += m->fp;
+    s->pred_true_neg += m->tn;
+    s->pred_false_neg += m->fn;
+    s->qu_full += m->qu_full;
+}
+
+void morpheus_xstats(const struct morpheus *m, struct morpheus_xstats *x) { *x = m->xx; }

@@ -23,7 +23,17 @@ struct morpheus_result {
     uint32_t dram_read_bytes;    /* DRAM traffic it caused: the fill of a miss, */
     uint32_t dram_write_bytes;   /* a dirty victim's write-back (bypassing the LLC) */
     uint32_t dram_channel;       /* the channel of that traffic (the line's) */
+    uint64_t done;               /* SM clock at which the extended LLC answered; a load the
+                                    predictor sent to DRAM: the request's clock (add DRAM's time) */
 };
+
+/* The query unit's service time: cycles a helper warp spends on one
+ * request (§5: rf+l1 extended LLC, 185 ns average access at the RTX
+ * 3080's 1710 MHz boost clock). */
+#define MORPHEUS_SERVICE_CYCLES 316
+/* Helper warps of one cache-mode SM, one per extended-LLC set (§4.2:
+ * 48 warps per SM on the RTX 3080). */
+#define MORPHEUS_MAX_WARPS 48
 
 /* MX_OK, or MX_EINVAL / MX_ENOMEM with a message naming the key in err.
  * With c->xllc == MX_XLLC_OFF or c->cache_sms == 0 every line stays in the
@@ -44,8 +54,36 @@ int morpheus_route(const struct morpheus *m, uint32_t part, uint64_t lp, uint32_
 void morpheus_access(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t line, uint32_t sectors, int op,
                      uint64_t clock, const struct mx_memview *mem, struct morpheus_result *r);
 
+/* morpheus_access with the SM that issued the request, which the warp
+ * status table records as the request's origin (morpheus_access records
+ * MORPHEUS_ORIGIN_UNKNOWN). */
+#define MORPHEUS_ORIGIN_UNKNOWN 0xffffffffu
+void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t line, uint32_t sectors, int op,
+                        uint64_t clock, uint32_t sm, const struct mx_memview *mem, struct morpheus_result *r);
+
 /* Adds the extended LLC's, the predictors' and the query units' counts to s
  * (xllc, pred_*, qu_full). */
 void morpheus_stats(const struct morpheus *m, struct mx_memsys_stats *s);
+
+/* Counts that have no field in struct mx_memsys_stats. */
+struct morpheus_xstats {
+    uint64_t level[3];           /* blocks inserted or rewritten at 32, 64, 128 bytes (BDI levels) */
+    uint64_t bloom_swaps;        /* BF1/BF2 swaps, all sets */
+    uint64_t qu_wait_cycles;     /* cycles requests waited for a queue slot or a data buffer */
+    uint64_t fills;              /* predicted-miss loads whose block the controller handed to the set */
+};
+void morpheus_xstats(const struct morpheus *m, struct morpheus_xstats *x);
+
+/* Extended-LLC sets of partition `part` (X of docs/morpheus-controller.md;
+ * 0 with Morpheus off).  Partition p's set (row) r is the GPU-wide set
+ * g = r * llc_partitions + p, served by warp g mod S of cache-mode SM
+ * num_sms - cache_sms + g / S, S = sets per cache-mode SM. */
+uint32_t morpheus_xsets(const struct morpheus *m, uint32_t part);
+/* The SM and helper warp that serve row `row` of partition `part`: 0, or
+ * -1 if there is no such row. */
+int morpheus_owner(const struct morpheus *m, uint32_t part, uint32_t row, uint32_t *sm, uint32_t *warp);
+/* Partition part's memory-mapped query unit (include/mx/morpheus_mmio.h),
+ * and its size in *bytes; NULL with Morpheus off. */
+const uint8_t *morpheus_mmio(const struct morpheus *m, uint32_t part, size_t *bytes);
 
 #endif

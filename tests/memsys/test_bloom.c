@@ -99,6 +99,25 @@ static void h3_partitioned_bits(void **st)
         assert_true(count[b] > 1200 && count[b] < 1950);
 }
 
+/* Regression: assoc was kept in 16 bits, so 65536 (a compressed set of
+ * 16384 ways x 4 blocks) became 0 and BF1 was cleared on every access:
+ * the second block inserted made the first a false negative. */
+static void regress_assoc_65536_truncated(void **st)
+{
+    (void)st;
+    struct bloom_h3 h;
+    struct bloom_pred p;
+    bloom_h3_init(&h, 4, 42);
+    bloom_pred_init(&p, 65536);
+    assert_int_equal(p.assoc, 65536);
+    for (uint64_t b = 1; b <= 100; b++) {
+        bloom_pred_access(&p, &h, b * 0x1040);
+        for (uint64_t a = 1; a <= b; a++)
+            assert_true(bloom_pred_query(&p, &h, a * 0x1040));
+    }
+    assert_int_equal(p.swaps, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -106,6 +125,7 @@ int main(void)
         cmocka_unit_test(no_false_negatives_assoc32),
         cmocka_unit_test(no_false_negatives_assoc8_k2),
         cmocka_unit_test(h3_partitioned_bits),
+        cmocka_unit_test(regress_assoc_65536_truncated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
