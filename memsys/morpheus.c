@@ -64,9 +64,9 @@ static int check(const struct mx_memsys_config *c, char *err, size_t errlen)
 {
 #define BAD(...) return snprintf(err, errlen, __VA_ARGS__), MX_EINVAL
     if (c->xllc > MX_XLLC_HELPER)
-        BAD("memsys.xllc: %u is not a mode (off, native, helper)", c->xllc);
+        BAD("memsys.xllc.mode: %u is not a mode (off, native, helper)", c->xllc);
     if (c->xllc == MX_XLLC_HELPER)
-        BAD("memsys.xllc: the helper-kernel extended LLC is not built yet (use native)");
+        BAD("memsys.xllc.mode: the helper-kernel extended LLC is not built yet (use native)");
     if (c->cache_sms >= c->num_sms)
         BAD("memsys.cache_sms: %u cache-mode SMs of %u leave none to compute", c->cache_sms, c->num_sms);
     if (c->xllc_variant >= MX_XV_COUNT)
@@ -76,7 +76,7 @@ static int check(const struct mx_memsys_config *c, char *err, size_t errlen)
     uint64_t blocks = (uint64_t)c->xllc_kib[c->xllc_variant] * 1024 / XLLC_BLOCK;
     uint64_t per_sm = blocks / c->xllc_ways;
     if (!per_sm)
-        BAD("memsys.xllc.kib.%s: %u KiB per cache-mode SM holds no set of %u ways x 128 B",
+        BAD("memsys.xllc.capacity_kib.%s: %u KiB per cache-mode SM holds no set of %u ways x 128 B",
             variant_name[c->xllc_variant], c->xllc_kib[c->xllc_variant], c->xllc_ways);
     if (per_sm > MORPHEUS_MAX_WARPS)
         BAD("memsys.xllc.ways: %u ways make %llu sets of a cache-mode SM's %u KiB (%s), more than its %u helper "
@@ -86,15 +86,15 @@ static int check(const struct mx_memsys_config *c, char *err, size_t errlen)
     if (c->xllc_ways > 65535)
         BAD("memsys.xllc.ways: %u is more than 65535", c->xllc_ways);
     if (!c->llc_partitions)
-        BAD("memsys.llc_partitions: must be at least 1");
+        BAD("memsys.llc.partitions: must be at least 1");
     if (!c->llc_sets)
-        BAD("memsys.llc_sets: must be at least 1");
+        BAD("memsys.llc.sets: must be at least 1");
     if (c->llc_line != XLLC_BLOCK)
-        BAD("memsys.llc_line: the extended LLC holds 128-byte blocks, the LLC line is %u", c->llc_line);
+        BAD("memsys.llc.line: the extended LLC holds 128-byte blocks, the LLC line is %u", c->llc_line);
     if (!c->llc_sector || c->llc_sector > c->llc_line || c->llc_line % c->llc_sector)
-        BAD("memsys.llc_sector: %u does not divide the %u-byte line", c->llc_sector, c->llc_line);
+        BAD("memsys.llc.sector: %u does not divide the %u-byte line", c->llc_sector, c->llc_line);
     if (!c->dram_channels)
-        BAD("memsys.dram_channels: must be at least 1");
+        BAD("memsys.dram.channels: must be at least 1");
     if (c->predictor > MX_PRED_PERFECT)
         BAD("memsys.predictor: %u is not a predictor (bloom, none, perfect)", c->predictor);
     if (c->predictor == MX_PRED_BLOOM && (c->bloom_k < 1 || c->bloom_k > BLOOM_MAX_K))
@@ -104,9 +104,9 @@ static int check(const struct mx_memsys_config *c, char *err, size_t errlen)
     if (c->compress && c->xllc_variant == MX_XV_L1)
         BAD("memsys.compress: the l1 variant cannot compress (the L1 inserts blocks in hardware, §4.3.1)");
     if (!c->qu_queue)
-        BAD("memsys.qu_queue: must be at least 1");
+        BAD("memsys.query_unit.queue: must be at least 1");
     if (c->qu_buffer_bytes < 2 * MX_MMIO_BUF_SIZE)
-        BAD("memsys.qu_buffer_bytes: %u bytes hold less than one read and one write entry of %u bytes",
+        BAD("memsys.query_unit.buffer_bytes: %u bytes hold less than one read and one write entry of %u bytes",
             c->qu_buffer_bytes, MX_MMIO_BUF_SIZE);
     return MX_OK;
 #undef BAD

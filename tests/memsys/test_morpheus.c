@@ -634,23 +634,23 @@ static void create_errors(void **st)
     struct mx_memsys_config c;
 #define CASE(field_change, key) small_config(&c); field_change; expect_error(&c, key)
     CASE(c.xllc_variant = 4, "memsys.xllc.variant");
-    CASE(c.xllc_kib[MX_XV_RF] = 0, "memsys.xllc.kib.rf");
-    CASE((c.xllc_variant = MX_XV_RF_L1, c.xllc_kib[MX_XV_RF_L1] = 0), "memsys.xllc.kib.rf+l1");
+    CASE(c.xllc_kib[MX_XV_RF] = 0, "memsys.xllc.capacity_kib.rf");
+    CASE((c.xllc_variant = MX_XV_RF_L1, c.xllc_kib[MX_XV_RF_L1] = 0), "memsys.xllc.capacity_kib.rf+l1");
     CASE(c.xllc_ways = 0, "memsys.xllc.ways");
     CASE(c.xllc_ways = 1, "memsys.xllc.ways"); /* 128 sets per SM: more than 48 warps */
-    CASE(c.xllc = 9, "memsys.xllc");
-    CASE(c.xllc = MX_XLLC_HELPER, "memsys.xllc");
+    CASE(c.xllc = 9, "memsys.xllc.mode");
+    CASE(c.xllc = MX_XLLC_HELPER, "memsys.xllc.mode");
     CASE(c.cache_sms = 8, "memsys.cache_sms");
     CASE(c.predictor = 3, "memsys.predictor");
     CASE((c.predictor = MX_PRED_BLOOM, c.bloom_k = 0), "memsys.bloom_k");
     CASE((c.predictor = MX_PRED_BLOOM, c.bloom_k = 9), "memsys.bloom_k");
     CASE(c.compress = 2, "memsys.compress");
     CASE((c.compress = MX_COMP_BDI, c.xllc_variant = MX_XV_L1, c.xllc_kib[MX_XV_L1] = 16), "memsys.compress");
-    CASE(c.qu_queue = 0, "memsys.qu_queue");
-    CASE(c.qu_buffer_bytes = 200, "memsys.qu_buffer_bytes");
-    CASE(c.llc_line = 64, "memsys.llc_line");
-    CASE(c.llc_sets = 0, "memsys.llc_sets");
-    CASE(c.dram_channels = 0, "memsys.dram_channels");
+    CASE(c.qu_queue = 0, "memsys.query_unit.queue");
+    CASE(c.qu_buffer_bytes = 200, "memsys.query_unit.buffer_bytes");
+    CASE(c.llc_line = 64, "memsys.llc.line");
+    CASE(c.llc_sets = 0, "memsys.llc.sets");
+    CASE(c.dram_channels = 0, "memsys.dram.channels");
 #undef CASE
     /* off, any of these values are not looked at */
     small_config(&c);
