@@ -335,7 +335,6 @@ static void sift_down(struct mx_memsys *m, uint32_t *h, uint32_t n, uint32_t i)
  * on which host thread ran which SM. */
 static void ms_quantum_end(void *ctx, uint64_t clock, const struct mx_memview *mem)
 {
-    (void)clock;
     struct mx_memsys *m = ctx;
     uint32_t *h = m->heap, hn = 0;
     for (uint32_t i = 0; i < m->cfg.num_sms; i++) {
@@ -364,8 +363,10 @@ static void ms_quantum_end(void *ctx, uint64_t clock, const struct mx_memview *m
             fprintf(m->trace, "# sm %u: %" PRIu64 " line accesses lost (out of host memory)\n", i, s->lost);
         s->lost = 0;
     }
-    if (m->trace)
+    if (m->trace) {
+        fprintf(m->trace, "# quantum %" PRIu64 "\n", clock);
         fflush(m->trace); /* whole quanta reach the file: it can be followed while a program runs */
+    }
 }
 
 /* ------------------------------------------------------------ instance */
