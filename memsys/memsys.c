@@ -6,6 +6,7 @@
  * counter, the --mem-trace format) are documented in docs/memsys.md. */
 #include "memsys/cache.h"
 #include "memsys/morpheus.h"
+#include "memsys/split.h"
 #include "mx/memsys.h"
 #include "mx/status.h"
 
@@ -58,6 +59,8 @@ struct ms_sm {
     uint64_t lost;               /* entries dropped because the queue could not grow */
 } __attribute__((aligned(64)));
 
+struct ms_head;
+
 struct mx_memsys {
     struct mx_memsys_config cfg;
     struct mx_memif memif;
@@ -66,7 +69,8 @@ struct mx_memsys {
     struct morpheus *mp;
     struct mx_memsys_stats st;   /* the shared levels' counters (llc, dram) */
     uint32_t line_shift;         /* log2(line bytes) */
-    uint32_t *heap;              /* quantum end: SMs with entries left, a min-heap on (clock, sm) */
+    uint32_t sector_shift;       /* log2(sector bytes) */
+    struct ms_head *heap;        /* quantum end: SMs with entries left, a min-heap on (clock, sm) */
     FILE *trace;                 /* --mem-trace, or NULL */
 };
 
@@ -132,7 +136,7 @@ static uint64_t ms_request(void *ctx, const struct mx_memreq *r)
     }
     uint64_t line[64];
     uint32_t sec[64];
-    unsigned n = mx_memreq_lines(r, m->cfg.l1_line, m->cfg.l1_sector, line, sec);
+    unsigned n = ms_split(r, m->line_shift, m->sector_shift, line, sec);
     int kind = classify(r);
     struct cache *c = &s->l1;
     for (unsigned i = 0; i < n; i++) {
@@ -305,24 +309,30 @@ static int ent_cmp(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Heap order of two SMs by their next entry: (clock, sm). */
-static int before(const struct mx_memsys *m, uint32_t a, uint32_t b)
+/* One SM in the quantum-end merge: the clock of its next entry, copied so
+ * the heap compares without following pointers. */
+struct ms_head {
+    uint64_t clock;
+    uint32_t sm;
+};
+
+/* Heap order: (clock, sm). */
+static int before(const struct ms_head *a, const struct ms_head *b)
 {
-    uint64_t ca = m->sm[a].q[m->sm[a].pos].clock, cb = m->sm[b].q[m->sm[b].pos].clock;
-    return ca != cb ? ca < cb : a < b;
+    return a->clock != b->clock ? a->clock < b->clock : a->sm < b->sm;
 }
 
-static void sift_down(struct mx_memsys *m, uint32_t *h, uint32_t n, uint32_t i)
+static void sift_down(struct ms_head *h, uint32_t n, uint32_t i)
 {
     for (;;) {
         uint32_t l = 2 * i + 1, best = i;
-        if (l < n && before(m, h[l], h[best]))
+        if (l < n && before(&h[l], &h[best]))
             best = l;
-        if (l + 1 < n && before(m, h[l + 1], h[best]))
+        if (l + 1 < n && before(&h[l + 1], &h[best]))
             best = l + 1;
         if (best == i)
             return;
-        uint32_t t = h[i];
+        struct ms_head t = h[i];
         h[i] = h[best];
         h[best] = t;
         i = best;
@@ -336,23 +346,26 @@ static void sift_down(struct mx_memsys *m, uint32_t *h, uint32_t n, uint32_t i)
 static void ms_quantum_end(void *ctx, uint64_t clock, const struct mx_memview *mem)
 {
     struct mx_memsys *m = ctx;
-    uint32_t *h = m->heap, hn = 0;
+    struct ms_head *h = m->heap;
+    uint32_t hn = 0;
     for (uint32_t i = 0; i < m->cfg.num_sms; i++) {
         struct ms_sm *s = &m->sm[i];
         if (s->unsorted)
             qsort(s->q, s->n, sizeof *s->q, ent_cmp); /* seq is unique: the order is total */
         s->pos = 0;
         if (s->n)
-            h[hn++] = i;
+            h[hn++] = (struct ms_head){ s->q[0].clock, i };
     }
     for (uint32_t i = hn / 2; i-- > 0;)
-        sift_down(m, h, hn, i);
+        sift_down(h, hn, i);
     while (hn) {
-        struct ms_sm *s = &m->sm[h[0]];
-        process(m, &s->q[s->pos], h[0], mem);
+        struct ms_sm *s = &m->sm[h[0].sm];
+        process(m, &s->q[s->pos], h[0].sm, mem);
         if (++s->pos == s->n)
             h[0] = h[--hn];
-        sift_down(m, h, hn, 0);
+        else
+            h[0].clock = s->q[s->pos].clock;
+        sift_down(h, hn, 0);
     }
     for (uint32_t i = 0; i < m->cfg.num_sms; i++) {
         struct ms_sm *s = &m->sm[i];
@@ -385,6 +398,7 @@ int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, c
     m->memif = (struct mx_memif){ .version = MX_MEMIF_VERSION, .ctx = m, .request = ms_request,
                                   .quantum_end = ms_quantum_end };
     m->line_shift = (uint32_t)__builtin_ctz(c->l1_line);
+    m->sector_shift = (uint32_t)__builtin_ctz(c->l1_sector);
     size_t smb = ((size_t)c->num_sms * sizeof *m->sm + 63) & ~(size_t)63;
     m->sm = aligned_alloc(64, smb);
     m->llc = calloc(c->llc_partitions, sizeof *m->llc);

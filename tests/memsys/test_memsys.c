@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "isa/isa.h"
+#include "memsys/split.h"
 #include "mx/memsys.h"
 #include "mx/status.h"
 
@@ -418,6 +419,41 @@ static void determinism_sm_order(void **st)
     unlink(a), unlink(b);
 }
 
+/* memsys/split.h's fast splitter gives what mx_memreq_lines gives: random
+ * requests with 1-32 lanes, 1 to 16 bytes, aligned or not, some lanes
+ * straddling sectors and lines, several lines per request. */
+static void split_matches_memreq_lines(void **st)
+{
+    (void)st;
+    uint64_t s = 99;
+    static const uint8_t sizes[] = { 1, 2, 4, 8, 16, 0 };
+    for (int it = 0; it < 200000; it++) {
+        struct mx_memreq r;
+        memset(&r, 0, sizeof r);
+        uint64_t x = rnd(&s);
+        r.mask = (uint32_t)(x >> 32);
+        if (x & 1)
+            r.mask = ~0u;
+        r.bytes = sizes[x % 6];
+        uint64_t base = (x >> 8 & 0xfff) * 64, spread = x & 2 ? 4096 : 256;
+        for (int l = 0; l < 32; l++) {
+            uint64_t y = rnd(&s);
+            uint64_t a = base + y % spread;
+            r.addr[l] = y & 0x10 ? a : a & ~(uint64_t)((r.bytes ? r.bytes : 1) - 1); /* mostly aligned */
+        }
+        uint64_t l1[64], l2[64];
+        uint32_t s1[64], s2[64];
+        unsigned n1 = mx_memreq_lines(&r, 128, 32, l1, s1), n2 = ms_split(&r, 7, 5, l2, s2);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(l1, l2, n1 * sizeof *l1);
+        assert_memory_equal(s1, s2, n1 * sizeof *s1);
+        n1 = mx_memreq_lines(&r, 64, 8, l1, s1), n2 = ms_split(&r, 6, 3, l2, s2);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(l1, l2, n1 * sizeof *l1);
+        assert_memory_equal(s1, s2, n1 * sizeof *s1);
+    }
+}
+
 /* ------------------------------------------------------ configuration */
 
 struct bad {
@@ -621,6 +657,7 @@ int main(void)
         cmocka_unit_test(stores_and_atomics),
         cmocka_unit_test(llc_write_back),
         cmocka_unit_test(determinism_sm_order),
+        cmocka_unit_test(split_matches_memreq_lines),
         cmocka_unit_test(config_check_names_the_key),
         cmocka_unit_test(stats_json_keys),
     };
