@@ -22,7 +22,8 @@ struct morpheus_result {
     uint8_t served;              /* MX_LV_XLLC or MX_LV_DRAM */
     uint32_t dram_read_bytes;    /* DRAM traffic it caused: the fill of a miss, */
     uint32_t dram_write_bytes;   /* a dirty victim's write-back (bypassing the LLC) */
-    uint32_t dram_channel;       /* the channel of that traffic (the line's) */
+    uint32_t dram_channel;       /* the partition's channel (memsys.c books the traffic on the line's
+                                    channel, as for the conventional LLC) */
     uint64_t done;               /* SM clock at which the extended LLC answered; a load the
                                     predictor sent to DRAM: the request's clock (add DRAM's time) */
 };

@@ -70,6 +70,7 @@ struct mx_memsys_stats {
     uint64_t dram_channel_read[MX_MEMSYS_MAX_CHANNELS], dram_channel_write[MX_MEMSYS_MAX_CHANNELS];
     uint64_t qu_full;            /* requests that waited for room in a query unit (back-pressure) */
     uint32_t sms_compute, sms_cache;
+    uint32_t dram_channels;      /* entries of dram_channel_read/_write in use (the JSON's channels[]) */
 };
 
 struct mx_memsys;

@@ -1,0 +1,483 @@
+/* memsys/memsys.c — the conventional hierarchy behind include/mx/memsys.h:
+ * one L1 per SM, looked up on the SM's host thread when a request is made,
+ * and the shared levels (LLC partitions, the Morpheus controller, DRAM)
+ * applied at the quantum's end in (clock, SM, issue) order from per-SM
+ * queues.  The rules (cache operators, write policies, units of each
+ * counter, the --mem-trace format) are documented in docs/memsys.md. */
+#include "memsys/cache.h"
+#include "memsys/morpheus.h"
+#include "memsys/split.h"
+#include "mx/memsys.h"
+#include "mx/status.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Cache operators as emu/ passes them (struct mx_memreq.cop): the values
+ * of MX_CACHE_* in isa/isa.h, which memsys/ may not include (the arrows);
+ * tests/memsys/test_memsys.c checks that they agree. */
+enum { COP_NONE, COP_CA, COP_CG, COP_CS, COP_LU, COP_CV, COP_WB, COP_WT };
+
+/* What a request does at the L1 (see docs/memsys.md, "Cache operators"). */
+enum { K_LOAD, K_LOAD_EF, K_BYPASS, K_STORE, K_ATOM };
+/* The L1 outcome of one line access (trace column l1). */
+enum { L1_HIT, L1_MISS, L1_BYPASS, L1_NA };
+
+#define ENT_STRONG 1
+#define ENT_NC 2
+
+/* One line access of a request, queued on its SM until the quantum's end. */
+struct ms_ent {
+    uint64_t clock;              /* the SM's clock at issue */
+    uint64_t seq;                /* the SM's line-access counter: issue order */
+    uint64_t cta;                /* linear CTA index */
+    uint64_t line;               /* line address (L1 line) */
+    uint32_t warp, pc;           /* warp in the CTA, instruction index */
+    uint32_t smem;               /* shared memory in use at issue (bytes) */
+    uint32_t sectors;            /* sectors the request touched in the line */
+    uint32_t out;                /* of those, the sectors sent to the LLC (0: served by the L1) */
+    uint8_t op, space, cop;      /* enum mx_mop, enum mx_mspace, COP_* */
+    uint8_t flags;               /* ENT_STRONG, ENT_NC */
+    uint8_t l1;                  /* L1_* */
+};
+
+/* Everything one SM's host thread writes: nothing here is shared.  Aligned
+ * to a cache line so two SMs' counters never share one. */
+struct ms_sm {
+    struct cache l1;
+    struct mx_cache_stats st;    /* L1 counters */
+    uint32_t smem;               /* r->smem the L1's ways were last set for */
+    uint8_t unsorted;            /* a request's clock went below the previous one this quantum */
+    uint64_t last_clock;         /* clock of the last queued request */
+    uint64_t seq;                /* line accesses issued so far */
+    struct ms_ent *q;            /* this quantum's line accesses, in issue order */
+    uint32_t n, cap;
+    size_t pos;                  /* quantum end: next entry to merge */
+    uint64_t lost;               /* entries dropped because the queue could not grow */
+} __attribute__((aligned(64)));
+
+struct ms_head;
+
+struct mx_memsys {
+    struct mx_memsys_config cfg;
+    struct mx_memif memif;
+    struct ms_sm *sm;            /* [num_sms] */
+    struct cache *llc;           /* [llc_partitions] */
+    struct morpheus *mp;
+    struct mx_memsys_stats st;   /* the shared levels' counters (llc, dram) */
+    uint32_t line_shift;         /* log2(line bytes) */
+    uint32_t sector_shift;       /* log2(sector bytes) */
+    struct ms_head *heap;        /* quantum end: SMs with entries left, a min-heap on (clock, sm) */
+    FILE *trace;                 /* --mem-trace, or NULL */
+};
+
+static uint32_t pop(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
+
+/* ------------------------------------------------------------------ L1 */
+
+/* Ways of an SM's L1 while `smem` bytes of shared memory are in use: the
+ * carve-out is the smallest of l1_carveouts_kib that holds smem (the
+ * largest if none does: emu never lets a CTA exceed it); the rest of the
+ * unified array is L1, with the sets fixed. */
+static uint32_t l1_ways(const struct mx_memsys_config *c, uint32_t smem)
+{
+    uint32_t carve = 0;
+    for (uint32_t i = 0; i < c->l1_ncarveouts; i++) {
+        carve = c->l1_carveouts_kib[i];
+        if ((uint64_t)carve * 1024 >= smem)
+            break;
+    }
+    return (uint32_t)((uint64_t)(c->l1_unified_kib - carve) * 1024 / ((uint64_t)c->l1_sets * c->l1_line));
+}
+
+static int classify(const struct mx_memreq *r)
+{
+    switch (r->op) {
+    case MX_MOP_LD:
+        if (r->strong || r->cop == COP_CG || r->cop == COP_CV)
+            return K_BYPASS;
+        return r->cop == COP_CS || r->cop == COP_LU ? K_LOAD_EF : K_LOAD;
+    case MX_MOP_ST:
+        return K_STORE;
+    default:
+        return K_ATOM;
+    }
+}
+
+/* Room for one more entry: the queue only grows (doubling), so a steady
+ * state allocates nothing. */
+static struct ms_ent *push(struct ms_sm *s)
+{
+    if (s->n == s->cap) {
+        uint32_t cap = s->cap ? s->cap * 2 : 1024;
+        struct ms_ent *q = cap > s->cap ? realloc(s->q, (size_t)cap * sizeof *q) : NULL;
+        if (!q) {
+            s->lost++;
+            return NULL;
+        }
+        s->q = q;
+        s->cap = cap;
+    }
+    return &s->q[s->n++];
+}
+
+static uint64_t ms_request(void *ctx, const struct mx_memreq *r)
+{
+    struct mx_memsys *m = ctx;
+    if (r->sm >= m->cfg.num_sms || r->space > MX_MS_TEX || r->op > MX_MOP_RED)
+        return r->clock; /* not a request this hierarchy knows: completes now, unrecorded */
+    struct ms_sm *s = &m->sm[r->sm];
+    if (r->smem != s->smem) {
+        s->smem = r->smem;
+        s->st.evictions += cache_set_ways(&s->l1, l1_ways(&m->cfg, r->smem));
+    }
+    uint64_t line[64];
+    uint32_t sec[64];
+    unsigned n = ms_split(r, m->line_shift, m->sector_shift, line, sec);
+    int kind = classify(r);
+    struct cache *c = &s->l1;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t ln = line[i] >> m->line_shift;
+        uint32_t set = (uint32_t)(ln & (m->cfg.l1_sets - 1)), want = sec[i], out = want;
+        uint8_t l1 = L1_NA;
+        int w;
+        switch (kind) {
+        case K_LOAD:
+        case K_LOAD_EF:
+            w = cache_find(c, set, ln);
+            if (w >= 0) {
+                uint32_t k = cache_slot(c, set, (uint32_t)w);
+                out = want & ~c->valid[k];
+                c->valid[k] |= want; /* the missing sectors are filled */
+                if (kind == K_LOAD)
+                    cache_touch(c, set, (uint32_t)w);
+            } else {
+                struct cache_victim v;
+                w = cache_insert(c, set, ln, kind == K_LOAD_EF, &v);
+                s->st.evictions += (uint64_t)v.valid;
+                if (w >= 0)
+                    c->valid[cache_slot(c, set, (uint32_t)w)] = want;
+            }
+            s->st.accesses += pop(want);
+            s->st.hits += pop(want & ~out);
+            s->st.misses += pop(out);
+            l1 = out ? L1_MISS : L1_HIT;
+            break;
+        case K_BYPASS:
+            l1 = L1_BYPASS;
+            break;
+        case K_STORE: /* write-through, no write-allocate: the tags do not change */
+            break;
+        case K_ATOM: /* performed at the LLC: the L1's copy of those sectors is stale */
+            w = cache_find(c, set, ln);
+            if (w >= 0) {
+                uint32_t k = cache_slot(c, set, (uint32_t)w);
+                c->valid[k] &= ~want;
+                if (!c->valid[k])
+                    cache_invalidate(c, set, (uint32_t)w);
+            }
+            break;
+        }
+        uint64_t seq = s->seq++;
+        if (!out && !m->trace)
+            continue; /* an L1 hit: nothing leaves the SM, nobody logs it */
+        struct ms_ent *e = push(s);
+        if (!e)
+            continue;
+        *e = (struct ms_ent){ .clock = r->clock, .seq = seq, .cta = r->cta, .line = line[i], .warp = r->warp,
+                              .pc = r->pc, .smem = r->smem, .sectors = want, .out = out, .op = r->op,
+                              .space = r->space, .cop = r->cop,
+                              .flags = (uint8_t)((r->strong ? ENT_STRONG : 0) | (r->nc ? ENT_NC : 0)), .l1 = l1 };
+        if (r->clock < s->last_clock)
+            s->unsorted = 1;
+        s->last_clock = r->clock;
+    }
+    return r->clock; /* functional: the request completes now */
+}
+
+/* ------------------------------------------------------- shared levels */
+
+/* LLC partition of line number ln.  Linear: ln mod P.  XOR: the index is
+ * shifted by an xor-fold of the row number ln / P, so strided streams do
+ * not pile on one partition, and (partition, ln / P) still names one line. */
+static uint32_t partition(const struct mx_memsys *m, uint64_t ln)
+{
+    uint32_t p = m->cfg.llc_partitions;
+    if (m->cfg.llc_hash == MX_HASH_LINEAR)
+        return (uint32_t)(ln % p);
+    uint64_t row = ln / p, f = row ^ row >> 16 ^ row >> 32 ^ row >> 48;
+    return (uint32_t)((ln % p + (f & 0xffff)) % p);
+}
+
+static void dram(struct mx_memsys *m, uint32_t ch, uint64_t rd, uint64_t wr)
+{
+    if (ch >= m->cfg.dram_channels)
+        ch %= m->cfg.dram_channels;
+    m->st.dram_read_bytes += rd;
+    m->st.dram_write_bytes += wr;
+    m->st.dram_channel_read[ch] += rd;
+    m->st.dram_channel_write[ch] += wr;
+}
+
+/* The DRAM channel of line number ln (the same as its partition with the
+ * linear hash and as many channels as partitions). */
+static uint32_t channel(const struct mx_memsys *m, uint64_t ln) { return (uint32_t)(ln % m->cfg.dram_channels); }
+
+/* One line access at conventional LLC partition `part`, set `set`:
+ * write-back, write-allocate, sectored.  Returns the level that served it. */
+static uint8_t llc_access(struct mx_memsys *m, uint32_t part, uint32_t set, uint64_t ln, const struct ms_ent *e)
+{
+    struct cache *c = &m->llc[part];
+    struct mx_cache_stats *st = &m->st.llc;
+    uint32_t sec = e->out, missing, sb = m->cfg.llc_sector;
+    int ef = e->cop == COP_CS || e->cop == COP_LU;
+    int w = cache_find(c, set, ln);
+    if (w >= 0) {
+        missing = sec & ~c->valid[cache_slot(c, set, (uint32_t)w)];
+        if (!ef)
+            cache_touch(c, set, (uint32_t)w);
+    } else {
+        struct cache_victim v;
+        missing = sec;
+        w = cache_insert(c, set, ln, ef, &v); /* llc_ways >= 1: always a way */
+        if (v.valid) {
+            st->evictions++;
+            if (v.dirty) {
+                st->writebacks++;
+                dram(m, channel(m, v.tag), 0, (uint64_t)pop(v.dirty) * sb);
+            }
+        }
+    }
+    st->accesses += pop(sec);
+    st->hits += pop(sec & ~missing);
+    st->misses += pop(missing);
+    uint32_t k = cache_slot(c, set, (uint32_t)w);
+    c->valid[k] |= sec;
+    if (e->op == MX_MOP_ST) { /* whole sectors written: no fill from DRAM */
+        c->dirty[k] |= sec;
+        return MX_LV_LLC;
+    }
+    dram(m, channel(m, ln), (uint64_t)pop(missing) * sb, 0); /* loads and atomics fill what is missing */
+    if (e->op != MX_MOP_LD)
+        c->dirty[k] |= sec; /* an atomic's read-modify-write */
+    return missing ? MX_LV_DRAM : MX_LV_LLC;
+}
+
+static const char *const op_name[] = { "ld", "st", "atom", "red" };
+static const char *const space_name[] = { "global", "local", "const", "tex" };
+static const char *const cop_name[] = { "-", "ca", "cg", "cs", "lu", "cv", "wb", "wt" };
+static const char *const l1_name[] = { "hit", "miss", "bypass", "na" };
+static const char *const lv_name[] = { "-", "l1", "llc", "xllc", "dram" };
+
+static void trace_write(struct mx_memsys *m, const struct ms_ent *e, uint32_t sm, uint8_t served)
+{
+    fprintf(m->trace, "%" PRIu64 " %u %" PRIu64 " %" PRIu64 " %u %u %s %s %s %d %d %u 0x%" PRIx64 " 0x%x %s %s\n",
+            e->clock, sm, e->seq, e->cta, e->warp, e->pc, op_name[e->op], space_name[e->space],
+            e->cop < sizeof cop_name / sizeof *cop_name ? cop_name[e->cop] : "?", !!(e->flags & ENT_STRONG),
+            !!(e->flags & ENT_NC), e->smem, e->line, e->sectors, l1_name[e->l1],
+            lv_name[served < sizeof lv_name / sizeof *lv_name ? served : 0]);
+}
+
+static void process(struct mx_memsys *m, const struct ms_ent *e, uint32_t sm, const struct mx_memview *mem)
+{
+    uint8_t served = MX_LV_L1;
+    if (e->out) {
+        uint64_t ln = e->line >> m->line_shift, lp = ln / m->cfg.llc_partitions;
+        uint32_t part = partition(m, ln), set = 0;
+        if (morpheus_route(m->mp, part, lp, &set)) {
+            struct morpheus_result res;
+            morpheus_access_sm(m->mp, part, lp, e->line, e->out, e->op, e->clock, sm, mem, &res);
+            /* its DRAM traffic is the line's, on the line's channel as for the LLC */
+            dram(m, channel(m, ln), res.dram_read_bytes, res.dram_write_bytes);
+            served = res.served;
+        } else {
+            served = llc_access(m, part, set & (m->cfg.llc_sets - 1), ln, e);
+        }
+    }
+    if (m->trace)
+        trace_write(m, e, sm, served);
+}
+
+/* (clock, seq) order inside one SM's queue. */
+static int ent_cmp(const void *a, const void *b)
+{
+    const struct ms_ent *x = a, *y = b;
+    if (x->clock != y->clock)
+        return x->clock < y->clock ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* One SM in the quantum-end merge: the clock of its next entry, copied so
+ * the heap compares without following pointers. */
+struct ms_head {
+    uint64_t clock;
+    uint32_t sm;
+};
+
+/* Heap order: (clock, sm). */
+static int before(const struct ms_head *a, const struct ms_head *b)
+{
+    return a->clock != b->clock ? a->clock < b->clock : a->sm < b->sm;
+}
+
+static void sift_down(struct ms_head *h, uint32_t n, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, best = i;
+        if (l < n && before(&h[l], &h[best]))
+            best = l;
+        if (l + 1 < n && before(&h[l + 1], &h[best]))
+            best = l + 1;
+        if (best == i)
+            return;
+        struct ms_head t = h[i];
+        h[i] = h[best];
+        h[best] = t;
+        i = best;
+    }
+}
+
+/* Single-threaded: merges the SMs' queues in (clock, sm, seq) order (a
+ * k-way merge of queues each in (clock, seq) order) and applies each entry
+ * to the shared levels, so the outcome depends on the requests alone, not
+ * on which host thread ran which SM. */
+static void ms_quantum_end(void *ctx, uint64_t clock, const struct mx_memview *mem)
+{
+    struct mx_memsys *m = ctx;
+    struct ms_head *h = m->heap;
+    uint32_t hn = 0;
+    for (uint32_t i = 0; i < m->cfg.num_sms; i++) {
+        struct ms_sm *s = &m->sm[i];
+        if (s->unsorted)
+            qsort(s->q, s->n, sizeof *s->q, ent_cmp); /* seq is unique: the order is total */
+        s->pos = 0;
+        if (s->n)
+            h[hn++] = (struct ms_head){ s->q[0].clock, i };
+    }
+    for (uint32_t i = hn / 2; i-- > 0;)
+        sift_down(h, hn, i);
+    while (hn) {
+        struct ms_sm *s = &m->sm[h[0].sm];
+        process(m, &s->q[s->pos], h[0].sm, mem);
+        if (++s->pos == s->n)
+            h[0] = h[--hn];
+        else
+            h[0].clock = s->q[s->pos].clock;
+        sift_down(h, hn, 0);
+    }
+    for (uint32_t i = 0; i < m->cfg.num_sms; i++) {
+        struct ms_sm *s = &m->sm[i];
+        s->n = 0;
+        s->unsorted = 0;
+        s->last_clock = 0;
+        if (s->lost && m->trace) /* the trace misses records: say so in it, once */
+            fprintf(m->trace, "# sm %u: %" PRIu64 " line accesses lost (out of host memory)\n", i, s->lost);
+        s->lost = 0;
+    }
+    if (m->trace) {
+        fprintf(m->trace, "# quantum %" PRIu64 "\n", clock);
+        fflush(m->trace); /* whole quanta reach the file: it can be followed while a program runs */
+    }
+}
+
+/* ------------------------------------------------------------ instance */
+
+int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    int rc = mx_memsys_config_check(c, err, errlen);
+    if (rc)
+        return rc;
+    struct mx_memsys *m = calloc(1, sizeof *m);
+    if (!m)
+        return MX_ENOMEM;
+    m->cfg = *c;
+    m->cfg.mem_trace = NULL; /* the caller's string need not outlive create */
+    m->memif = (struct mx_memif){ .version = MX_MEMIF_VERSION, .ctx = m, .request = ms_request,
+                                  .quantum_end = ms_quantum_end };
+    m->line_shift = (uint32_t)__builtin_ctz(c->l1_line);
+    m->sector_shift = (uint32_t)__builtin_ctz(c->l1_sector);
+    size_t smb = ((size_t)c->num_sms * sizeof *m->sm + 63) & ~(size_t)63;
+    m->sm = aligned_alloc(64, smb);
+    m->llc = calloc(c->llc_partitions, sizeof *m->llc);
+    m->heap = calloc(c->num_sms, sizeof *m->heap);
+    rc = MX_ENOMEM;
+    if (!m->sm || !m->llc || !m->heap)
+        goto fail;
+    memset(m->sm, 0, smb);
+    uint32_t l1_max = (uint32_t)((uint64_t)c->l1_unified_kib * 1024 / ((uint64_t)c->l1_sets * c->l1_line));
+    for (uint32_t i = 0; i < c->num_sms; i++) {
+        if (cache_init(&m->sm[i].l1, c->l1_sets, l1_max))
+            goto fail;
+        cache_set_ways(&m->sm[i].l1, l1_ways(c, 0)); /* no shared memory in use yet */
+    }
+    for (uint32_t p = 0; p < c->llc_partitions; p++)
+        if (cache_init(&m->llc[p], c->llc_sets, c->llc_ways))
+            goto fail;
+    rc = morpheus_create(c, &m->mp, err, errlen);
+    if (rc)
+        goto fail;
+    if (c->mem_trace) {
+        m->trace = fopen(c->mem_trace, "w");
+        if (!m->trace) {
+            snprintf(err, errlen, "memsys.mem_trace: cannot open '%s': %s", c->mem_trace, strerror(errno));
+            rc = MX_EIO;
+            goto fail;
+        }
+        fputs("# morpheus mem-trace v1\n"
+              "# clock sm seq cta warp pc op space cop strong nc smem line sectors l1 served\n",
+              m->trace);
+    }
+    m->st.dram_channels = c->dram_channels;
+    *out = m;
+    return MX_OK;
+fail:
+    if (rc == MX_ENOMEM)
+        snprintf(err, errlen, "memsys: out of host memory");
+    mx_memsys_destroy(m);
+    return rc;
+}
+
+void mx_memsys_destroy(struct mx_memsys *m)
+{
+    if (!m)
+        return;
+    if (m->sm)
+        for (uint32_t i = 0; i < m->cfg.num_sms; i++) {
+            cache_fini(&m->sm[i].l1);
+            free(m->sm[i].q);
+        }
+    if (m->llc)
+        for (uint32_t p = 0; p < m->cfg.llc_partitions; p++)
+            cache_fini(&m->llc[p]);
+    if (m->mp)
+        morpheus_destroy(m->mp);
+    if (m->trace)
+        fclose(m->trace);
+    free(m->sm);
+    free(m->llc);
+    free(m->heap);
+    free(m);
+}
+
+const struct mx_memif *mx_memsys_memif(struct mx_memsys *m) { return &m->memif; }
+
+void mx_memsys_stats(const struct mx_memsys *m, struct mx_memsys_stats *s)
+{
+    *s = m->st;
+    for (uint32_t i = 0; i < m->cfg.num_sms; i++) {
+        const struct mx_cache_stats *l = &m->sm[i].st;
+        s->l1.accesses += l->accesses;
+        s->l1.hits += l->hits;
+        s->l1.misses += l->misses;
+        s->l1.evictions += l->evictions;
+        s->l1.writebacks += l->writebacks;
+    }
+    morpheus_stats(m->mp, s);
+    s->sms_compute = m->cfg.num_sms - m->cfg.cache_sms;
+    s->sms_cache = m->cfg.cache_sms;
+    s->dram_channels = m->cfg.dram_channels;
+}
