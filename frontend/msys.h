@@ -1,0 +1,31 @@
+/* frontend/msys.h — a device's memory hierarchy as the commands and the
+ * CUDA shims set it up: created from the configuration when
+ * memsys.enabled, put in front of the device (emu_config.memif), and read
+ * as the "memsys" object of each --stats record (the counts since the
+ * previous record: a launch's share). */
+#ifndef MX_FE_MSYS_H
+#define MX_FE_MSYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu/emu.h"
+#include "mx/memsys.h"
+
+struct fe_msys {
+    struct mx_memsys *ms;            /* NULL: the hierarchy is off */
+    struct mx_memsys_stats last;     /* totals at the previous record */
+};
+
+/* Creates the hierarchy of configuration mc for the device ec describes
+ * (its SM counts win over mc's) and points ec->memif at it.  MX_OK, or an
+ * error with a message naming the configuration key in err (nothing
+ * created). */
+int fe_msys_open(struct fe_msys *f, const struct mx_memsys_config *mc, struct emu_config *ec, char *err, size_t errlen);
+void fe_msys_close(struct fe_msys *f);
+/* The counts since the previous call as the JSON object of the "memsys"
+ * key (warp_insns: the warp instructions they belong to, for llc.mpki);
+ * 0 and buf[0] = 0 when the hierarchy is off.  Returns the length. */
+int fe_msys_json(struct fe_msys *f, uint64_t warp_insns, char *buf, size_t n);
+
+#endif
