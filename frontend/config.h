@@ -102,6 +102,30 @@ int fe_config_memsys_check(const struct fe_config *c, char *err, size_t errlen);
  * configuration file).  0, or -1 on a write error. */
 int fe_config_write(const struct fe_config *c, FILE *out);
 
+/* --help text shared by run, workloads run and bench (options in 23
+ * columns): the configuration lines, and the memory-hierarchy options
+ * after --memsys (whose default differs per command). */
+#define FE_CONFIG_HELP_HEAD                                                                          \
+    "Configuration (morpheus config --help lists the keys each option sets and\n"                   \
+    "the MORPHEUS_* variables): options win over -o, -o over the --config file.\n"                  \
+    "  --config NAME|FILE   rtx3080 (the paper's baseline, the default), a100, h100,\n"             \
+    "                       h200 (morpheus config list), or a JSON file\n"                         \
+    "  -o KEY=VALUE         set one key, e.g. -o memsys.llc.ways=8 (repeatable)\n"
+#define FE_CONFIG_HELP_MEMSYS                                                                        \
+    "  --cache-sms N        SMs in cache mode (Morpheus), the highest-numbered, fewer\n"             \
+    "                       than --sms; kernels run on the others (default 0)\n"                     \
+    "  --xllc off|native|helper\n"                                                                   \
+    "                       the extended LLC on the cache-mode SMs: none (default),\n"               \
+    "                       its C model, or helper kernels\n"                                        \
+    "  --xllc-variant rf|l1|shm|rf+l1\n"                                                             \
+    "                       where it lives on a cache-mode SM: register file, L1,\n"                 \
+    "                       shared memory, or register file and L1 (default)\n"                      \
+    "  --predictor bloom|none|perfect\n"                                                             \
+    "                       extended-LLC hit/miss predictor (default bloom)\n"                       \
+    "  --compress none|bdi  extended-LLC line compression (default none)\n"                          \
+    "  --mem-trace FILE     write each memory request and the level that served it\n"                \
+    "                       to FILE\n"
+
 /* How a command takes its configuration from its command line:
  * --config NAME|FILE, -o KEY=VALUE (repeatable) and the options of
  * fe_config_opts, in any order; options win over -o, -o over the file. */
