@@ -508,6 +508,7 @@ int fe_config_apply_json(struct fe_config *c, const char *text, const char *wher
         snprintf(err, errlen, "%s: out of memory", where);
         return -1;
     }
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT); /* no trailing commas, no single quotes */
     size_t len = strlen(text);
     json_object *root = json_tokener_parse_ex(tok, text, (int)len);
     enum json_tokener_error je = json_tokener_get_error(tok);
