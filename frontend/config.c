@@ -96,7 +96,7 @@ static const struct key keys[] = {
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
-const struct fe_config_opt fe_config_opts[FE_CONFIG_NOPTS] = {
+const struct fe_config_opt fe_config_opts[] = { /* as many as FE_CONFIG_NOPTS, or the declaration conflicts */
     { "--sms", "gpu.num_sms", "MORPHEUS_SMS" },
     { "--mem-mb", "gpu.mem_mb", "MORPHEUS_MEM_MB" },
     { "--host-threads", "emu.host_threads", "MORPHEUS_HOST_THREADS" },
