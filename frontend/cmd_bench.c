@@ -6,6 +6,7 @@
  * full workload suite lands. */
 #include "frontend/bench_ref.h"
 #include "frontend/cli.h"
+#include "frontend/config.h"
 #include "frontend/numopt.h"
 #include "frontend/ptx.h"
 #include "emu/emu.h"
@@ -29,13 +30,20 @@ static const char bench_help[] =
     "Options:\n"
     "  --size small|default|large  problem sizes (small: for tests, < 1 s)\n"
     "  --ptx FILE          benchmark PTX (default: workloads/bench/bench.nvcc.ptx)\n"
-    "  --host-threads N    run the SMs on N host threads, 1 to 256 (default 1; each\n"
-    "                      result is still checked bit for bit against C)\n"
     "  --json FILE         also write the results as JSON\n"
     "  --repeat N          run each kernel N times on one device, 1 to 256, report\n"
     "                      the fastest (default 2: the first run also pays for\n"
     "                      allocating the SMs' warp pools, as a program's first\n"
     "                      launch does)\n"
+    "\n"
+    FE_CONFIG_HELP_HEAD
+    "  --host-threads N     run the SMs on N host threads, 1 to 256 (default 1; each\n"
+    "                       result is still checked bit for bit against C)\n"
+    "  --sms N, --mem-mb N, --isa-ext NAME, --max-insns N (default 2^40),\n"
+    "  --timeout SECONDS, --warp-sched lrr|gto, --quantum N\n"
+    "                       as for morpheus run\n"
+    "  --memsys on|off      model the memory hierarchy (default off)\n"
+    FE_CONFIG_HELP_MEMSYS
     "\n"
     "Exit status 0 only if every result matches its reference.\n";
 
@@ -341,10 +349,17 @@ static const struct bcase cases[] = {
 static int run_bench(int argc, char **argv)
 {
     const char *ptx = SOURCE_ROOT "/workloads/bench/bench.nvcc.ptx", *json_path = NULL;
-    int scale = 1, threads = 1, repeat = 2;
+    int scale = 1, repeat = 2;
     int selected[NCASES] = { 0 }, any = 0;
+    struct fe_config_cli cl;
+    memset(&cl, 0, sizeof cl);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int took = fe_config_cli_arg(&cl, "bench", argc, argv, &i);
+        if (took < 0)
+            return CLI_EXIT_USAGE;
+        if (took)
+            continue;
         if (!strcmp(a, "--size") && v) {
             scale = !strcmp(v, "small") ? 0 : !strcmp(v, "default") ? 1 : !strcmp(v, "large") ? 2 : -1;
             if (scale < 0) {
@@ -358,18 +373,14 @@ static int run_bench(int argc, char **argv)
         } else if (!strcmp(a, "--json") && v) {
             json_path = v;
             i++;
-        } else if ((!strcmp(a, "--host-threads") || !strcmp(a, "--repeat")) && v) {
+        } else if (!strcmp(a, "--repeat") && v) {
             static const struct fe_num repeats = { FE_NUM_UINT, 1, 256, NULL };
             uint64_t x;
-            if (cli_num("bench", a, v, a[2] == 'h' ? &fe_num_host_threads : &repeats, &x, NULL))
+            if (cli_num("bench", a, v, &repeats, &x, NULL))
                 return CLI_EXIT_USAGE;
-            if (a[2] == 'h')
-                threads = (int)x;
-            else
-                repeat = (int)x;
+            repeat = (int)x;
             i++;
-        } else if (!v && (!strcmp(a, "--size") || !strcmp(a, "--ptx") || !strcmp(a, "--json") ||
-                          !strcmp(a, "--host-threads") || !strcmp(a, "--repeat"))) {
+        } else if (!v && (!strcmp(a, "--size") || !strcmp(a, "--ptx") || !strcmp(a, "--json") || !strcmp(a, "--repeat"))) {
             fprintf(stderr, "morpheus bench: %s needs a value\n", a);
             return CLI_EXIT_USAGE;
         } else if (a[0] == '-') {
@@ -390,6 +401,12 @@ static int run_bench(int argc, char **argv)
             any = 1;
         }
     }
+    /* the configuration: built-in defaults (watchdog 2^40 warp
+       instructions, memory hierarchy off), --config, -o, options */
+    struct fe_config conf;
+    if (fe_config_cli_resolve(&conf, &cl, "bench", 1ull << 40, 0))
+        return CLI_EXIT_USAGE;
+    const int threads = (int)conf.emu.host_threads;
     char *text;
     size_t len;
     char err[512];
@@ -400,16 +417,15 @@ static int run_bench(int argc, char **argv)
     struct mx_program prog;
     struct mx_diag diag = { 0 };
     diag.out = stderr;
-    int rc = fe_parse_ptx(text, len, ptx, NULL, &prog, &diag);
+    struct fe_options fopt = { 0 };
+    fopt.ext_mask = conf.emu.ext_mask;
+    int rc = fe_parse_ptx(text, len, ptx, &fopt, &prog, &diag);
     free(text);
     if (rc) {
         mx_program_free(&prog);
         return CLI_EXIT_FAIL;
     }
-    struct emu_config cfg;
-    emu_config_default(&cfg);
-    cfg.host_threads = (uint32_t)threads;
-    cfg.watchdog_insns = 1ull << 40;
+    const struct emu_config cfg = conf.emu;
     json_object *jarr = json_object_new_array();
     printf("%-14s %-6s %16s %10s %12s %10s %10s\n", "kernel", "result", "thread-instr", "emu s", "M instr/s", "C s", "slowdown");
     double logsum = 0;
@@ -423,6 +439,8 @@ static int run_bench(int argc, char **argv)
         char why[600] = "";
         struct emu_device *dev = NULL;
         struct emu_module *mod = NULL;
+        /* MEMSYS: with conf.memsys_on, a memory hierarchy made from conf.memsys
+           (mx_memsys_create) goes in cfg.memif here (not wired yet) */
         if (emu_device_create(&cfg, &dev) || emu_module_load(dev, &prog, &mod, err, sizeof err)) {
             fprintf(stderr, "morpheus bench: cannot set up the device\n");
             emu_device_destroy(dev);

@@ -1,10 +1,14 @@
 /* frontend/cmd_exec.c — `morpheus exec`: runs an unmodified CUDA program on
  * the emulator by putting our libcudart.so.13 first on its library path and
  * passing the options to it through MORPHEUS_* environment variables (in a
- * sanitizer build it also preloads the ASan runtime).  The program's stdout,
- * stderr and exit status pass through untouched. */
+ * sanitizer build it also preloads the ASan runtime).  The configuration
+ * goes as MORPHEUS_CONFIG (the file's absolute path) and MORPHEUS_O (the -o
+ * settings, one per line); the CUDA shims resolve it with the same code
+ * (fe_config_apply_env), which exec runs first to refuse a bad setting
+ * before the program starts.  The program's stdout, stderr and exit status
+ * pass through untouched. */
 #include "frontend/cli.h"
-#include "frontend/numopt.h"
+#include "frontend/config.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -20,13 +24,21 @@ static const char exec_help[] =
     "The program's output and exit status pass through; the emulator's messages\n"
     "go to stderr prefixed with 'morpheus:'.\n"
     "\n"
-    "Options (each also settable by the environment variable in brackets, or in\n"
-    "a config file of KEY=VALUE lines given with --config; options win over the\n"
-    "file, the file over the environment):\n"
-    "  --stats FILE        append one JSON record per kernel launch   [MORPHEUS_STATS]\n"
-    "  --ptx FILE          use this PTX instead of the program's own,\n"
-    "                      kernels and variables matched by name       [MORPHEUS_PTX]\n"
-    "  --isa-ext NAME      enable an ISA extension: indirect-mov, park [MORPHEUS_ISA_EXT]\n"
+    "Options, each also settable by the environment variable in brackets.  Each\n"
+    "of these wins over the ones before it: the configuration (--config), -o,\n"
+    "the MORPHEUS_* variables, a KEY=VALUE --config file, the options.\n"
+    "  --config NAME|FILE  a configuration: rtx3080 (the default),     [MORPHEUS_CONFIG]\n"
+    "                      a100, h100, h200 (morpheus config list), or a JSON\n"
+    "                      file; for compatibility also a file of KEY=VALUE lines\n"
+    "                      (keys as in brackets without MORPHEUS_, e.g. sms=8)\n"
+    "  -o KEY=VALUE        set one key of the configuration, e.g.      [MORPHEUS_O: lines]\n"
+    "                      -o memsys.llc.ways=8 (repeatable; the keys: morpheus\n"
+    "                      config --help)\n"
+    "  --stats FILE        append one JSON record per kernel launch    [MORPHEUS_STATS]\n"
+    "  --ptx FILE          use this PTX instead of the program's own,  [MORPHEUS_PTX]\n"
+    "                      kernels and variables matched by name\n"
+    "  --isa-ext NAME[,NAME]\n"
+    "                      enable ISA extensions: indirect-mov, park   [MORPHEUS_ISA_EXT]\n"
     "  --max-insns N       watchdog: warp instructions per launch      [MORPHEUS_MAX_INSNS]\n"
     "                      (default 10^11, about 18 minutes of emulation; 0: no limit)\n"
     "  --timeout SECONDS   watchdog: wall-clock time per launch        [MORPHEUS_TIMEOUT]\n"
@@ -37,46 +49,42 @@ static const char exec_help[] =
     "                      statistics are the same for every N and every run, data\n"
     "                      races on global memory included\n"
     "  --sms N             emulated SMs, 1 to 4096 (default 68)        [MORPHEUS_SMS]\n"
-    "  --warp-sched lrr|gto  warp scheduler (default lrr)             [MORPHEUS_WARP_SCHED]\n"
+    "  --warp-sched lrr|gto\n"
+    "                      warp scheduler (default lrr)                [MORPHEUS_WARP_SCHED]\n"
     "  --quantum N         cycles between synchronisations of the SMs  [MORPHEUS_QUANTUM]\n"
     "                      (1 to 2^30, default 16384)\n"
     "  --mem-mb N          device memory in MiB, 1 to 1048576          [MORPHEUS_MEM_MB]\n"
     "                      (default 10240)\n"
-    "  --config FILE       read KEY=VALUE settings (keys as in brackets, without MORPHEUS_)\n"
+    "  --memsys on|off     model the memory hierarchy (default off)    [MORPHEUS_MEMSYS]\n"
+    "  --cache-sms N       SMs in cache mode (Morpheus), fewer than    [MORPHEUS_CACHE_SMS]\n"
+    "                      --sms; kernels run on the others (default 0)\n"
+    "  --xllc off|native|helper\n"
+    "                      the extended LLC on the cache-mode SMs:     [MORPHEUS_XLLC]\n"
+    "                      none (default), its C model, or helper kernels\n"
+    "  --xllc-variant rf|l1|shm|rf+l1\n"
+    "                      where it lives on a cache-mode SM:          [MORPHEUS_XLLC_VARIANT]\n"
+    "                      register file, L1, shared memory, or register file\n"
+    "                      and L1 (default)\n"
+    "  --predictor bloom|none|perfect\n"
+    "                      extended-LLC hit/miss predictor             [MORPHEUS_PREDICTOR]\n"
+    "                      (default bloom)\n"
+    "  --compress none|bdi extended-LLC compression (default none)     [MORPHEUS_COMPRESS]\n"
+    "  --mem-trace FILE    write each memory request and the level     [MORPHEUS_MEM_TRACE]\n"
+    "                      that served it to FILE\n"
     "\n"
     "Counts are decimal or 0x hexadecimal integers, seconds decimal.  A value that\n"
     "is not a number in its range (a sign, NaN, trailing text), whether from an\n"
     "option, the config file or the environment, is a usage error and the program\n"
-    "is not started.\n"
+    "is not started; so is an unknown key or a bad value in a configuration.\n"
     "\n"
     "Exit status: the program's own; 127 if it cannot be started; 2 on a usage error.\n";
 
-/* The settings passed to the CUDA shims; num says what a numeric value
- * must be (the shims check the variables with the same fe_num), NULL for a
- * path or a list. */
-static const struct { const char *opt, *env; const struct fe_num *num; } opts[] = {
-    { "--stats", "MORPHEUS_STATS", NULL },
-    { "--ptx", "MORPHEUS_PTX", NULL },
-    { "--isa-ext", "MORPHEUS_ISA_EXT", NULL },
-    { "--max-insns", "MORPHEUS_MAX_INSNS", &fe_num_max_insns },
-    { "--timeout", "MORPHEUS_TIMEOUT", &fe_num_timeout },
-    { "--host-threads", "MORPHEUS_HOST_THREADS", &fe_num_host_threads },
-    { "--sms", "MORPHEUS_SMS", &fe_num_sms },
-    { "--warp-sched", "MORPHEUS_WARP_SCHED", &fe_num_warp_sched },
-    { "--quantum", "MORPHEUS_QUANTUM", &fe_num_quantum },
-    { "--mem-mb", "MORPHEUS_MEM_MB", &fe_num_mem_mb },
+/* exec's own settings (the others are the configuration's, fe_config_opts) */
+static const struct { const char *opt, *env; } own[] = {
+    { "--stats", "MORPHEUS_STATS" },
+    { "--ptx", "MORPHEUS_PTX" },
 };
-#define NOPTS (sizeof opts / sizeof opts[0])
-
-/* Checks value v of setting k, named `where` in the message; -1 if bad. */
-static int check_value(size_t k, const char *where, const char *v)
-{
-    char err[256];
-    if (!opts[k].num || !fe_num_parse(v, opts[k].num, NULL, NULL, err, sizeof err))
-        return 0;
-    fprintf(stderr, "morpheus exec: %s: %s\n", where, err);
-    return -1;
-}
+#define NOWN (sizeof own / sizeof own[0])
 
 /* Directory holding libcudart.so.13: next to this executable's build tree, or the configured one. */
 static int cudart_dir(char *out, size_t len)
@@ -121,9 +129,26 @@ static int env_prepend(const char *var, const char *first)
     return rc;
 }
 
-/* Reads a --config file: each KEY=VALUE is checked and put in the
- * environment; set[k] marks the settings it gave.  -1 after a message. */
-static int apply_config(const char *path, int set[NOPTS])
+/* Whether `path` is a --config file of KEY=VALUE lines (the first thing in
+ * it is not a '{'), kept for compatibility; a NAME is never one. */
+static int is_keyvalue_file(const char *path)
+{
+    size_t l = strlen(path);
+    if (!strchr(path, '/') && !(l > 5 && !strcmp(path + l - 5, ".json")))
+        return 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int c;
+    while ((c = fgetc(f)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+        ;
+    fclose(f);
+    return c != '{' && c != EOF;
+}
+
+/* Reads a --config file of KEY=VALUE lines: each is checked and put in the
+ * environment as MORPHEUS_KEY.  -1 after a message. */
+static int apply_keyvalue_file(const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -132,6 +157,8 @@ static int apply_config(const char *path, int set[NOPTS])
     }
     char line[1024];
     int ln = 0;
+    struct fe_config scratch;
+    fe_config_default(&scratch, 0, 0);
     while (fgets(line, sizeof line, f)) {
         ln++;
         char *p = line;
@@ -158,22 +185,27 @@ static int apply_config(const char *path, int set[NOPTS])
         snprintf(env, sizeof env, "MORPHEUS_%s", p);
         for (char *c = env; *c; c++)
             *c = (char)(*c == '-' ? '_' : *c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+        const struct fe_config_opt *o = NULL;
         size_t i;
-        for (i = 0; i < NOPTS && strcmp(opts[i].env, env); i++)
+        for (i = 0; i < fe_config_nopts && strcmp(fe_config_opts[i].env, env); i++)
             ;
-        if (i == NOPTS) {
+        if (i < fe_config_nopts)
+            o = &fe_config_opts[i];
+        for (i = 0; !o && i < NOWN && strcmp(own[i].env, env); i++)
+            ;
+        if (!o && i == NOWN) {
             fprintf(stderr, "morpheus exec: %s:%d: unknown setting '%s'\n", path, ln, p);
             fclose(f);
             return -1;
         }
-        char where[PATH_MAX + 160];
+        char where[PATH_MAX + 160], err[1024];
         snprintf(where, sizeof where, "%s:%d: %s", path, ln, p);
-        if (check_value(i, where, v)) {
+        if (o && fe_config_option(&scratch, o, where, v, err, sizeof err)) {
+            fprintf(stderr, "morpheus exec: %s\n", err);
             fclose(f);
             return -1;
         }
         setenv(env, v, 1);
-        set[i] = 1;
     }
     fclose(f);
     return 0;
@@ -181,8 +213,10 @@ static int apply_config(const char *path, int set[NOPTS])
 
 static int run_exec(int argc, char **argv)
 {
-    int prog = -1, set[NOPTS] = { 0 };
-    const char *values[NOPTS] = { 0 }, *config = NULL;
+    int prog = -1;
+    const char *ownv[NOWN] = { 0 };
+    struct fe_config_cli cl;
+    memset(&cl, 0, sizeof cl);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) {
@@ -194,40 +228,80 @@ static int run_exec(int argc, char **argv)
             break;
         }
         size_t k;
-        for (k = 0; k < NOPTS && strcmp(a, opts[k].opt); k++)
+        for (k = 0; k < NOWN && strcmp(a, own[k].opt); k++)
             ;
-        if (k == NOPTS && strcmp(a, "--config")) {
+        if (k < NOWN) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "morpheus exec: %s needs a value\n", a);
+                return CLI_EXIT_USAGE;
+            }
+            ownv[k] = argv[++i];
+            continue;
+        }
+        if (!strcmp(a, "--config")) {
+            /* a KEY=VALUE file is read below; anything else is a configuration */
+            if (i + 1 >= argc) {
+                fprintf(stderr, "morpheus exec: --config needs a value\n");
+                return CLI_EXIT_USAGE;
+            }
+            if (is_keyvalue_file(argv[i + 1])) {
+                cl.config = argv[++i];
+                continue;
+            }
+        }
+        int took = fe_config_cli_arg(&cl, "exec", argc, argv, &i);
+        if (took < 0)
+            return CLI_EXIT_USAGE;
+        if (!took) {
             fprintf(stderr, "morpheus exec: unknown option '%s'\n%s", a, exec_help);
             return CLI_EXIT_USAGE;
         }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "morpheus exec: %s needs a value\n", a);
-            return CLI_EXIT_USAGE;
-        }
-        const char *v = argv[++i];
-        if (k == NOPTS) {
-            config = v;
-            continue;
-        }
-        if (check_value(k, a, v))
-            return CLI_EXIT_USAGE;
-        values[k] = v;
     }
     if (prog < 0 || prog >= argc) {
         fprintf(stderr, "morpheus exec: no program given\n%s", exec_help);
         return CLI_EXIT_USAGE;
     }
-    if (config && apply_config(config, set))
-        return CLI_EXIT_USAGE;
-    for (size_t k = 0; k < NOPTS; k++) {
-        if (values[k]) {
-            setenv(opts[k].env, values[k], 1);
-            continue;
-        }
-        /* what the environment alone gives (empty is unset, as for the shims) */
-        const char *v = getenv(opts[k].env);
-        if (!set[k] && v && *v && check_value(k, opts[k].env, v))
+    /* Everything goes to the environment, where the shims read it: the
+       configuration's absolute path, the -o settings after the environment's
+       own, a KEY=VALUE file's settings and the options over the variables. */
+    char err[1024];
+    if (cl.config && is_keyvalue_file(cl.config)) {
+        if (apply_keyvalue_file(cl.config))
             return CLI_EXIT_USAGE;
+    } else if (cl.config) {
+        char path[FE_CONFIG_PATH_MAX], real[PATH_MAX];
+        if (fe_config_path(cl.config, path, sizeof path, err, sizeof err)) {
+            fprintf(stderr, "morpheus exec: %s\n", err);
+            return CLI_EXIT_USAGE;
+        }
+        setenv("MORPHEUS_CONFIG", realpath(path, real) ? real : path, 1);
+    }
+    if (cl.no) {
+        const char *old = getenv("MORPHEUS_O");
+        size_t n = (old ? strlen(old) : 0) + 2;
+        for (int k = 0; k < cl.no; k++)
+            n += strlen(cl.o[k]) + 1;
+        char *list = malloc(n);
+        if (!list)
+            return CLI_EXIT_ERROR;
+        size_t o = (size_t)snprintf(list, n, "%s", old && *old ? old : "");
+        for (int k = 0; k < cl.no; k++)
+            o += (size_t)snprintf(list + o, n - o, "%s%s", o ? "\n" : "", cl.o[k]);
+        setenv("MORPHEUS_O", list, 1);
+        free(list);
+    }
+    for (size_t k = 0; k < NOWN; k++)
+        if (ownv[k])
+            setenv(own[k].env, ownv[k], 1);
+    for (size_t k = 0; k < fe_config_nopts; k++)
+        if (cl.opt[k])
+            setenv(fe_config_opts[k].env, cl.opt[k], 1);
+    /* what the shims will make of it (empty variables are unset) */
+    struct fe_config conf;
+    fe_config_default(&conf, 100000000000ull, 0);
+    if (fe_config_apply_env(&conf, err, sizeof err) || fe_config_finish(&conf, err, sizeof err)) {
+        fprintf(stderr, "morpheus exec: %s\n", err);
+        return CLI_EXIT_USAGE;
     }
     const char *ptx = getenv("MORPHEUS_PTX");
     if (ptx && *ptx && access(ptx, R_OK)) {

@@ -2,6 +2,7 @@
  * arguments written on the command line (scalars and device buffers with
  * initialisers), writes buffers back to files, reports faults and stats. */
 #include "frontend/cli.h"
+#include "frontend/config.h"
 #include "frontend/numopt.h"
 #include "frontend/ptx.h"
 #include "emu/emu.h"
@@ -33,7 +34,14 @@ static const char run_help[] =
     "  --block X[,Y[,Z]]    block dimensions in threads (required)\n"
     "  --dyn-smem BYTES     dynamic shared memory per block (default 0)\n"
     "  --stats FILE.json    write launch statistics (JSON) to FILE\n"
-    "  --isa-ext NAME       enable an ISA extension (indirect-mov, park)\n"
+    "  --print N            print the first N elements of every buffer after the run\n"
+    "  -q, --quiet          no summary line on stderr\n"
+    "\n"
+    FE_CONFIG_HELP_HEAD
+    "  --sms N              emulated SMs, 1 to 4096 (default 68)\n"
+    "  --mem-mb N           device memory in MiB, 1 to 1048576 (default 10240)\n"
+    "  --isa-ext NAME[,NAME]\n"
+    "                       enable ISA extensions: indirect-mov, park\n"
     "  --max-insns N        watchdog: stop the kernel after N warp instructions\n"
     "                       (default 10^10, about 2 minutes of emulation; 0: no limit)\n"
     "  --timeout SECONDS    watchdog: stop the kernel after this much wall-clock time\n"
@@ -43,13 +51,13 @@ static const char run_help[] =
     "                       acquire loads and printf follow the emulated clock:\n"
     "                       results and statistics are the same for every N and\n"
     "                       every run, data races on global memory included\n"
-    "  --sms N              emulated SMs, 1 to 4096 (default 68)\n"
     "  --warp-sched lrr|gto each SM's warp scheduler: loose round-robin (default) or\n"
     "                       greedy-then-oldest (docs/execution.md)\n"
     "  --quantum N          cycles the SMs run between two synchronisations of the\n"
     "                       global clock, 1 to 2^30 (default 16384)\n"
-    "  --print N            print the first N elements of every buffer after the run\n"
-    "  -q, --quiet          no summary line on stderr\n"
+    "  --memsys on|off      model the memory hierarchy: L1s, LLC, extended LLC,\n"
+    "                       DRAM (default off)\n"
+    FE_CONFIG_HELP_MEMSYS
     "\n"
     "Counts are decimal or 0x hexadecimal integers, seconds decimal; a value that\n"
     "is not a number in its range (a sign, NaN, trailing text) is a usage error.\n"
@@ -290,9 +298,8 @@ static void print_buffer(const struct arg *a, const uint8_t *buf, uint64_t n)
 
 static int run_run(int argc, char **argv)
 {
-    struct emu_config cfg;
-    emu_config_default(&cfg);
-    cfg.watchdog_insns = 10000000000ull;
+    struct fe_config_cli cl;
+    memset(&cl, 0, sizeof cl);
     struct fe_options fopt = { 0 };
     fopt.diag_out = stderr;
     const char *file = NULL, *kname = NULL, *stats_path = NULL;
@@ -314,6 +321,11 @@ static int run_run(int argc, char **argv)
         }                                                                                  \
         i++;                                                                               \
     } while (0)
+        int took = fe_config_cli_arg(&cl, "run", argc, argv, &i);
+        if (took < 0)
+            return CLI_EXIT_USAGE;
+        if (took)
+            continue;
         if (!strcmp(a, "--grid")) {
             NEEDV();
             if (dims(a, v, grid))
@@ -334,39 +346,11 @@ static int run_run(int argc, char **argv)
         } else if (!strcmp(a, "--stats")) {
             NEEDV();
             stats_path = v;
-        } else if (!strcmp(a, "--isa-ext")) {
-            NEEDV();
-            if (cli_parse_ext(v, &fopt.ext_mask))
-                return CLI_EXIT_USAGE;
-        } else if (!strcmp(a, "--max-insns")) {
-            NEEDV();
-            if (cli_num("run", a, v, &fe_num_max_insns, &cfg.watchdog_insns, NULL))
-                return CLI_EXIT_USAGE;
-        } else if (!strcmp(a, "--timeout")) {
-            NEEDV();
-            if (cli_num("run", a, v, &fe_num_timeout, NULL, &cfg.watchdog_seconds))
-                return CLI_EXIT_USAGE;
-        } else if (!strcmp(a, "--warp-sched") || !strcmp(a, "--quantum")) {
-            uint64_t x;
-            NEEDV();
-            if (cli_num("run", a, v, a[2] == 'w' ? &fe_num_warp_sched : &fe_num_quantum, &x, NULL))
-                return CLI_EXIT_USAGE;
-            if (a[2] == 'w')
-                cfg.sched_policy = (uint32_t)x;
-            else
-                cfg.quantum = (uint32_t)x;
-        } else if (!strcmp(a, "--host-threads") || !strcmp(a, "--sms") || !strcmp(a, "--print")) {
+        } else if (!strcmp(a, "--print")) {
             static const struct fe_num print = { FE_NUM_UINT, 0, UINT64_MAX, NULL };
-            uint64_t x;
             NEEDV();
-            if (cli_num("run", a, v, a[2] == 'h' ? &fe_num_host_threads : a[2] == 's' ? &fe_num_sms : &print, &x, NULL))
+            if (cli_num("run", a, v, &print, &print_n, NULL))
                 return CLI_EXIT_USAGE;
-            if (a[2] == 'h')
-                cfg.host_threads = (uint32_t)x;
-            else if (a[2] == 's')
-                cfg.num_sms = (uint32_t)x;
-            else
-                print_n = x;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = 1;
         } else if (a[0] == '-' && a[1]) {
@@ -385,7 +369,13 @@ static int run_run(int argc, char **argv)
         fprintf(stderr, "morpheus run: need FILE.ptx, KERNEL, --grid and --block\n\n%s", run_help);
         return CLI_EXIT_USAGE;
     }
-    cfg.ext_mask = fopt.ext_mask;
+    /* the configuration: built-in defaults (watchdog 10^10 warp instructions,
+       memory hierarchy off), --config, -o, options */
+    struct fe_config conf;
+    if (fe_config_cli_resolve(&conf, &cl, "run", 10000000000ull, 0))
+        return CLI_EXIT_USAGE;
+    const struct emu_config cfg = conf.emu;
+    fopt.ext_mask = cfg.ext_mask;
     char *text;
     size_t len;
     char err[512];
@@ -430,6 +420,8 @@ static int run_run(int argc, char **argv)
         status = CLI_EXIT_USAGE;
         goto out;
     }
+    /* MEMSYS: with conf.memsys_on, the memory hierarchy made from conf.memsys
+       (mx_memsys_create) goes in cfg.memif here (not wired yet) */
     if ((rc = emu_device_create(&cfg, &dev))) {
         fprintf(stderr, "morpheus run: cannot create the device: %s\n", mx_strstatus(rc));
         status = CLI_EXIT_ERROR;

@@ -2,9 +2,12 @@
  * applications (workloads/NAME/) run on the emulator through `morpheus exec`
  * semantics, one table row each: PASS/FAIL (the program checks itself
  * against its host reference), kernels launched, thread-instructions, wall
- * time and rate, summed from the per-launch statistics. */
+ * time and rate, summed from the per-launch statistics.  The configuration
+ * (memory hierarchy on by default) is resolved once, written to a
+ * temporary JSON file and given to each `morpheus exec --config`, with the
+ * configuration options again so that they still win over MORPHEUS_*. */
 #include "frontend/cli.h"
-#include "frontend/numopt.h"
+#include "frontend/config.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -37,9 +40,17 @@ static const char wl_help[] =
     "  --stats DIR                 keep per-launch JSON records in DIR/NAME.jsonl\n"
     "  --json FILE                 write the table as JSON\n"
     "  --all                       every application\n"
-    "  --host-threads N            run the SMs on N host threads, 1 to 256 (default 1;\n"
-    "                              results are the same for every N, data races on\n"
-    "                              global memory included)\n"
+    "\n"
+    FE_CONFIG_HELP_HEAD
+    "  --host-threads N     run the SMs on N host threads, 1 to 256 (default 1;\n"
+    "                       results are the same for every N, data races on\n"
+    "                       global memory included)\n"
+    "  --sms N, --mem-mb N, --isa-ext NAME, --max-insns N, --timeout SECONDS,\n"
+    "  --warp-sched lrr|gto, --quantum N\n"
+    "                       as for morpheus exec (the watchdog's default: 10^11)\n"
+    "  --memsys on|off      model the memory hierarchy (default on, unless the\n"
+    "                       configuration sets memsys.enabled)\n"
+    FE_CONFIG_HELP_MEMSYS
     "\n"
     "Exit status 0 only if every application passes.\n";
 
@@ -93,7 +104,8 @@ struct result {
     char last[PATH_MAX + 128];
 };
 
-static int run_one(const char *name, const char *size, const char *compiler, const char *statsdir, int threads, struct result *r)
+static int run_one(const char *name, const char *size, const char *compiler, const char *statsdir, const char *config,
+                   const struct fe_config_cli *cl, struct result *r)
 {
     char dir[PATH_MAX], bin[PATH_MAX + 64], stats[PATH_MAX + 64], ptx[PATH_MAX + 64], out[PATH_MAX + 64];
     memset(r, 0, sizeof *r);
@@ -113,8 +125,6 @@ static int run_one(const char *name, const char *size, const char *compiler, con
     snprintf(ptx, sizeof ptx, "%s/workloads/%s/%s.clang.ptx", SOURCE_ROOT, name, name);
     char self[PATH_MAX + 16];
     snprintf(self, sizeof self, "%s/morpheus", dir);
-    char th[16];
-    snprintf(th, sizeof th, "%d", threads);
     double t0 = now();
     fflush(stdout); /* the child must not inherit (and print again) our buffered table */
     pid_t pid = fork();
@@ -123,14 +133,19 @@ static int run_one(const char *name, const char *size, const char *compiler, con
     if (!pid) {
         FILE *o = freopen(out, "w", stdout);
         (void)o;
-        const char *argv[16];
+        const char *argv[16 + 2 * FE_CONFIG_NOPTS];
         int a = 0;
         argv[a++] = self;
         argv[a++] = "exec";
         argv[a++] = "--stats";
         argv[a++] = stats;
-        argv[a++] = "--host-threads";
-        argv[a++] = th;
+        argv[a++] = "--config";
+        argv[a++] = config;
+        for (size_t k = 0; k < FE_CONFIG_NOPTS; k++)
+            if (cl->opt[k]) {
+                argv[a++] = fe_config_opts[k].opt;
+                argv[a++] = cl->opt[k];
+            }
         if (!strcmp(compiler, "clang")) {
             argv[a++] = "--ptx";
             argv[a++] = ptx;
@@ -228,9 +243,16 @@ static int run_workloads(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     const char *size = "small", *compiler = "nvcc", *statsdir = NULL, *json = NULL;
-    int sel[NALL] = { 0 }, any = 0, threads = 1;
+    int sel[NALL] = { 0 }, any = 0;
+    struct fe_config_cli cl;
+    memset(&cl, 0, sizeof cl);
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int took = fe_config_cli_arg(&cl, "workloads", argc, argv, &i);
+        if (took < 0)
+            return CLI_EXIT_USAGE;
+        if (took)
+            continue;
         if (!strcmp(a, "--size") && v) {
             if (strcmp(v, "small") && strcmp(v, "medium") && strcmp(v, "large")) {
                 fprintf(stderr, "morpheus workloads: --size is small, medium or large\n");
@@ -247,13 +269,8 @@ static int run_workloads(int argc, char **argv)
             statsdir = v, i++;
         } else if (!strcmp(a, "--json") && v) {
             json = v, i++;
-        } else if (!strcmp(a, "--host-threads") && v) {
-            uint64_t x;
-            if (cli_num("workloads", a, v, &fe_num_host_threads, &x, NULL))
-                return CLI_EXIT_USAGE;
-            threads = (int)x, i++;
         } else if (!v && (!strcmp(a, "--size") || !strcmp(a, "--compiler") || !strcmp(a, "--stats") ||
-                          !strcmp(a, "--json") || !strcmp(a, "--host-threads"))) {
+                          !strcmp(a, "--json"))) {
             fprintf(stderr, "morpheus workloads: %s needs a value\n", a);
             return CLI_EXIT_USAGE;
         } else if (!strcmp(a, "--all")) {
@@ -279,8 +296,24 @@ static int run_workloads(int argc, char **argv)
         fprintf(stderr, "morpheus workloads run: name applications or give --all\n");
         return CLI_EXIT_USAGE;
     }
+    /* the configuration: rtx3080 with the memory hierarchy on, --config, -o,
+       options; memsys.enabled is written as resolved (exec's default is off) */
+    struct fe_config conf;
+    if (fe_config_cli_resolve(&conf, &cl, "workloads", 100000000000ull, 1))
+        return CLI_EXIT_USAGE;
+    conf.memsys_on_set = 1;
     if (statsdir && mkdir_p_ok(statsdir))
         return CLI_EXIT_ERROR;
+    char config[64];
+    snprintf(config, sizeof config, "/tmp/morpheus-wl-%d-XXXXXX.json", (int)getpid());
+    int fd = mkstemps(config, 5);
+    FILE *cf = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!cf || fe_config_write(&conf, cf) || fclose(cf)) {
+        fprintf(stderr, "morpheus workloads: cannot write %s: %s\n", config, strerror(errno));
+        if (fd >= 0)
+            unlink(config);
+        return CLI_EXIT_ERROR;
+    }
     printf("%-8s %-6s %-7s %-5s %8s %16s %9s %10s\n", "name", "size", "result", "ptx", "kernels", "thread-instr", "wall s", "M instr/s");
     json_object *arr = json_object_new_array();
     int failed = 0;
@@ -288,7 +321,7 @@ static int run_workloads(int argc, char **argv)
         if (!sel[k])
             continue;
         struct result r;
-        run_one(all[k], size, compiler, statsdir, threads, &r);
+        run_one(all[k], size, compiler, statsdir, config, &cl, &r);
         failed |= !r.pass;
         printf("%-8s %-6s %-7s %-5s %8d %16llu %9.2f %10.1f%s%s\n", all[k], size, r.pass ? "PASS" : "FAIL", compiler, r.launches,
                r.tinsns, r.wall, r.kernel_s > 0 ? r.tinsns / r.kernel_s / 1e6 : 0.0, r.pass ? "" : "  ", r.pass ? "" : r.last);
@@ -308,6 +341,7 @@ static int run_workloads(int argc, char **argv)
     if (json && json_object_to_file_ext(json, arr, JSON_C_TO_STRING_PRETTY))
         fprintf(stderr, "morpheus workloads: cannot write %s\n", json);
     json_object_put(arr);
+    unlink(config);
     return failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 

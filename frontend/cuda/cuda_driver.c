@@ -18,7 +18,6 @@
 
 #include "frontend/cuda/fatbin.h"
 #include "frontend/cuda/shared.h"
-#include "frontend/numopt.h"
 #include "frontend/ptx.h"
 #include "mx/status.h"
 
@@ -30,55 +29,23 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static CUresult sticky;
 static int initialized;
 
-/* A numeric MORPHEUS_* variable, checked as `morpheus exec` checks it
- * (frontend/numopt.h); unset or empty keeps the default.  -1 after a
- * message naming the variable. */
-static int env_num(const char *name, const struct fe_num *spec, uint64_t *u, double *d)
-{
-    const char *v = getenv(name);
-    char err[256];
-    if (!v || !*v || !fe_num_parse(v, spec, u, d, err, sizeof err))
-        return 0;
-    fprintf(stderr, "morpheus: %s: %s\n", name, err);
-    return -1;
-}
-
+/* The configuration (frontend/config.h) from MORPHEUS_CONFIG, MORPHEUS_O
+ * and the other MORPHEUS_* variables, checked as `morpheus exec` checks
+ * them.  A bad setting is never replaced by a default: a watchdog the user
+ * set must not silently be off. */
 static void create(void)
 {
-    emu_config_default(&proc.cfg);
-    uint64_t sms = proc.cfg.num_sms, mem_mb = proc.cfg.mem_size >> 20, threads = 1;
-    uint64_t policy = proc.cfg.sched_policy, quantum = proc.cfg.quantum;
-    proc.cfg.watchdog_insns = 100000000000ull; /* 10^11: about 18 minutes (documented in `morpheus exec --help`) */
-    int bad = env_num("MORPHEUS_SMS", &fe_num_sms, &sms, NULL);
-    bad |= env_num("MORPHEUS_MEM_MB", &fe_num_mem_mb, &mem_mb, NULL);
-    bad |= env_num("MORPHEUS_MAX_INSNS", &fe_num_max_insns, &proc.cfg.watchdog_insns, NULL);
-    bad |= env_num("MORPHEUS_HOST_THREADS", &fe_num_host_threads, &threads, NULL);
-    bad |= env_num("MORPHEUS_TIMEOUT", &fe_num_timeout, NULL, &proc.cfg.watchdog_seconds);
-    bad |= env_num("MORPHEUS_WARP_SCHED", &fe_num_warp_sched, &policy, NULL);
-    bad |= env_num("MORPHEUS_QUANTUM", &fe_num_quantum, &quantum, NULL);
-    proc.cfg.sched_policy = (uint32_t)policy;
-    proc.cfg.quantum = (uint32_t)quantum;
-    proc.cfg.num_sms = (uint32_t)sms;
-    proc.cfg.mem_size = mem_mb << 20;
-    proc.cfg.host_threads = (uint32_t)threads;
-    const char *ext = getenv("MORPHEUS_ISA_EXT");
-    if (ext && *ext) {
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s", ext);
-        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            int e = mx_ext_lookup(tok);
-            if (e == MX_EXT_NONE)
-                fprintf(stderr, "morpheus: unknown ISA extension '%s' in MORPHEUS_ISA_EXT\n", tok);
-            else
-                proc.ext_mask |= 1u << e;
-        }
-    }
-    proc.cfg.ext_mask = proc.ext_mask;
+    char err[1024];
+    struct fe_config *c = &proc.config;
+    fe_config_default(c, 100000000000ull, 0); /* watchdog 10^11: about 18 minutes (`morpheus exec --help`) */
+    int bad = fe_config_apply_env(c, err, sizeof err) || fe_config_finish(c, err, sizeof err);
+    if (bad)
+        fprintf(stderr, "morpheus: %s\n", err);
+    proc.cfg = c->emu;
+    proc.ext_mask = c->emu.ext_mask;
     proc.quiet = getenv("MORPHEUS_QUIET") != NULL;
     proc.ptx_override = getenv("MORPHEUS_PTX");
     if (bad) {
-        /* a bad setting is never replaced by a default: a watchdog the user
-           set must not silently be off */
         proc.status = MX_EINVAL;
         fprintf(stderr, "morpheus: the emulated device is not created\n");
         return;
@@ -86,6 +53,9 @@ static void create(void)
     const char *sp = getenv("MORPHEUS_STATS");
     if (sp && *sp && !(proc.stats = fopen(sp, "a")))
         fprintf(stderr, "morpheus: cannot open MORPHEUS_STATS file %s: %s\n", sp, strerror(errno));
+    /* MEMSYS: with proc.config.memsys_on, the memory hierarchy made from
+       proc.config.memsys (mx_memsys_create) goes in proc.cfg.memif here (not
+       wired yet) */
     proc.status = emu_device_create(&proc.cfg, &proc.dev);
     if (proc.status)
         fprintf(stderr, "morpheus: cannot create the emulated device: %s\n", mx_strstatus(proc.status));

@@ -5,10 +5,12 @@
 #define MX_CUDA_SHARED_H
 #include <stdio.h>
 #include "emu/emu.h"
+#include "frontend/config.h"
 
 struct mx_cuda_process {
     struct emu_device *dev;
-    struct emu_config cfg;       /* as configured from MORPHEUS_* */
+    struct fe_config config;     /* as configured from MORPHEUS_CONFIG, MORPHEUS_O, MORPHEUS_* */
+    struct emu_config cfg;       /* config.emu, as the device was created */
     uint32_t ext_mask;
     const char *ptx_override;    /* MORPHEUS_PTX */
     FILE *stats;                 /* MORPHEUS_STATS, JSON lines, or NULL */

@@ -11,7 +11,7 @@ depend on, never anything else.
   timing   -> memsys
   frontend -> isa                      (the front-end library: lexer, parser, rules, cfg, diag, numopt)
   emu      -> isa, memsys              (timing only through include/mx/timing.h)
-  the command line (frontend/main.c, cmd_*.c, cli.h, bench_ref.*), the CUDA
+  the command line (frontend/main.c, cmd_*.c, cli.h, bench_ref.*, config.*), the CUDA
   shims (frontend/cuda/), tests/ and workloads/ may include anything.
 
 A header named *-internal.h is private to its folder.  Exit 1 with one line
@@ -33,7 +33,7 @@ ALLOWED = {
     'frontend': {'frontend', 'isa'},
     'emu': {'emu', 'isa', 'memsys'},
 }
-FREE_FILES = re.compile(r'^frontend/(main\.c|cmd_[a-z_]+\.c|cli\.h|bench_ref\.[ch])$')
+FREE_FILES = re.compile(r'^frontend/(main\.c|cmd_[a-z_]+\.c|cli\.h|bench_ref\.[ch]|config\.[ch])$')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
