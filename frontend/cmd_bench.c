@@ -7,6 +7,7 @@
 #include "frontend/bench_ref.h"
 #include "frontend/cli.h"
 #include "frontend/config.h"
+#include "frontend/msys.h"
 #include "frontend/numopt.h"
 #include "frontend/ptx.h"
 #include "emu/emu.h"
@@ -439,11 +440,18 @@ static int run_bench(int argc, char **argv)
         char why[600] = "";
         struct emu_device *dev = NULL;
         struct emu_module *mod = NULL;
-        /* MEMSYS: with conf.memsys_on, a memory hierarchy made from conf.memsys
-           (mx_memsys_create) goes in cfg.memif here (not wired yet) */
-        if (emu_device_create(&cfg, &dev) || emu_module_load(dev, &prog, &mod, err, sizeof err)) {
+        /* each kernel on its own device, with its own memory hierarchy when it is on */
+        struct fe_msys msys = { 0 };
+        struct emu_config dcfg = cfg;
+        if (conf.memsys_on && fe_msys_open(&msys, &conf.memsys, &dcfg, err, sizeof err)) {
+            fprintf(stderr, "morpheus bench: %s\n", err);
+            mx_program_free(&prog);
+            return CLI_EXIT_USAGE;
+        }
+        if (emu_device_create(&dcfg, &dev) || emu_module_load(dev, &prog, &mod, err, sizeof err)) {
             fprintf(stderr, "morpheus bench: cannot set up the device\n");
             emu_device_destroy(dev);
+            fe_msys_close(&msys);
             mx_program_free(&prog);
             return CLI_EXIT_ERROR;
         }
@@ -472,6 +480,10 @@ static int run_bench(int argc, char **argv)
         }
         emu_module_unload(mod);
         emu_device_destroy(dev);
+        char msj[8192] = "";
+        if (msys.ms) /* every repetition's counts together */
+            fe_msys_json(&msys, 0, msj, sizeof msj);
+        fe_msys_close(&msys);
         failed |= bad;
         printf("%-14s %-6s %16llu %10.3f %12.1f %10.4f %9.0fx%s%s\n", cases[k].name, bad ? "FAIL" : "PASS",
                (unsigned long long)ti, best_t, best_rate / 1e6, ct, ct > 0 ? best_t / ct : 0.0, bad ? "  " : "", why);
@@ -490,6 +502,9 @@ static int run_bench(int argc, char **argv)
         json_object_object_add(o, "thread_instructions_per_second", json_object_new_double(best_rate));
         json_object_object_add(o, "c_seconds", json_object_new_double(ct));
         json_object_object_add(o, "slowdown", json_object_new_double(ct > 0 ? best_t / ct : 0));
+        json_object *mj = msj[0] ? json_tokener_parse(msj) : NULL;
+        if (mj)
+            json_object_object_add(o, "memsys", mj);
         json_object_array_add(jarr, o);
     }
     double geo = n ? exp(logsum / n) : 0;

@@ -3,6 +3,7 @@
  * initialisers), writes buffers back to files, reports faults and stats. */
 #include "frontend/cli.h"
 #include "frontend/config.h"
+#include "frontend/msys.h"
 #include "frontend/numopt.h"
 #include "frontend/ptx.h"
 #include "emu/emu.h"
@@ -374,7 +375,8 @@ static int run_run(int argc, char **argv)
     struct fe_config conf;
     if (fe_config_cli_resolve(&conf, &cl, "run", 10000000000ull, 0))
         return CLI_EXIT_USAGE;
-    const struct emu_config cfg = conf.emu;
+    struct emu_config cfg = conf.emu;
+    struct fe_msys msys = { 0 };
     fopt.ext_mask = cfg.ext_mask;
     char *text;
     size_t len;
@@ -420,8 +422,11 @@ static int run_run(int argc, char **argv)
         status = CLI_EXIT_USAGE;
         goto out;
     }
-    /* MEMSYS: with conf.memsys_on, the memory hierarchy made from conf.memsys
-       (mx_memsys_create) goes in cfg.memif here (not wired yet) */
+    if (conf.memsys_on && fe_msys_open(&msys, &conf.memsys, &cfg, err, sizeof err)) {
+        fprintf(stderr, "morpheus run: %s\n", err);
+        status = CLI_EXIT_USAGE;
+        goto out;
+    }
     if ((rc = emu_device_create(&cfg, &dev))) {
         fprintf(stderr, "morpheus run: cannot create the device: %s\n", mx_strstatus(rc));
         status = CLI_EXIT_ERROR;
@@ -570,6 +575,13 @@ static int run_run(int argc, char **argv)
         json_object_object_add(o, "warp_instructions_by_unit", units);
         json_object_object_add(o, "ctas", json_object_new_int64((int64_t)st.ctas));
         json_object_object_add(o, "warps", json_object_new_int64((int64_t)st.warps));
+        if (msys.ms) {
+            char ms[8192];
+            fe_msys_json(&msys, st.warp_insns, ms, sizeof ms);
+            json_object *m = json_tokener_parse(ms);
+            if (m)
+                json_object_object_add(o, "memsys", m);
+        }
         if (json_object_to_file_ext(stats_path, o, JSON_C_TO_STRING_PRETTY)) {
             fprintf(stderr, "morpheus run: cannot write %s: %s\n", stats_path, strerror(errno));
             status = CLI_EXIT_ERROR;
@@ -585,6 +597,7 @@ out:
     free(params);
     emu_module_unload(mod);
     emu_device_destroy(dev);
+    fe_msys_close(&msys);
     mx_program_free(&prog);
     return status;
 }

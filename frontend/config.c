@@ -132,53 +132,12 @@ static const struct key *find_key(const char *name)
 }
 
 /* The memory hierarchy's defaults: the paper's baseline (Table 1, RTX 3080;
- * configs/rtx3080.json says the same).  Until memsys/memsys.c is built this
- * file keeps the table, the values proposed to mx_memsys_config_default. */
-static void memsys_builtin(struct mx_memsys_config *m)
-{
-#ifdef MX_HAVE_MEMSYS_CONFIG
-    mx_memsys_config_default(m);
-#else
-    static const uint32_t carveouts[] = { 0, 8, 16, 32, 64, 100 };
-    memset(m, 0, sizeof *m);
-    m->num_sms = 68;
-    m->l1_unified_kib = 128;
-    m->l1_sets = 4;
-    m->l1_line = 128;
-    m->l1_sector = 32;
-    memcpy(m->l1_carveouts_kib, carveouts, sizeof carveouts);
-    m->l1_ncarveouts = sizeof carveouts / sizeof carveouts[0];
-    m->llc_partitions = 10;
-    m->llc_sets = 256;
-    m->llc_ways = 16;
-    m->llc_line = 128;
-    m->llc_sector = 32;
-    m->llc_hash = MX_HASH_LINEAR;
-    m->dram_channels = 10;
-    m->xllc = MX_XLLC_OFF;
-    m->xllc_variant = MX_XV_RF_L1;
-    m->xllc_kib[MX_XV_RF] = 239;    /* §5: register file, 8 helper warps */
-    m->xllc_kib[MX_XV_L1] = 128;    /* §5: the whole unified L1 */
-    m->xllc_kib[MX_XV_SHM] = 100;   /* the largest shared-memory carve-out */
-    m->xllc_kib[MX_XV_RF_L1] = 328; /* §5: 32 register-file warps + 16 L1 warps */
-    m->xllc_ways = 32;              /* one 128-byte block per data register of a helper warp */
-    m->predictor = MX_PRED_BLOOM;
-    m->bloom_k = 4;                 /* facts §4.2: 256-bit filter, 32 keys: k = 4 */
-    m->compress = MX_COMP_NONE;
-    m->qu_queue = 32;
-    m->qu_buffer_bytes = 5 * 1024;  /* §4.1.3: 5 KiB per LLC partition */
-    m->mem_trace = NULL;
-#endif
-}
+ * configs/rtx3080.json says the same, a test checks). */
+static void memsys_builtin(struct mx_memsys_config *m) { mx_memsys_config_default(m); }
 
 int fe_config_memsys_check(const struct fe_config *c, char *err, size_t errlen)
 {
-#ifdef MX_HAVE_MEMSYS_CONFIG
     return mx_memsys_config_check(&c->memsys, err, errlen) ? -1 : 0;
-#else
-    (void)c, (void)err, (void)errlen;
-    return 0;
-#endif
 }
 
 void fe_config_default(struct fe_config *c, uint64_t max_insns_default, int memsys_default)
@@ -718,6 +677,7 @@ int fe_config_finish(struct fe_config *c, char *err, size_t errlen)
 {
     struct emu_config *g = &c->emu;
     c->memsys.num_sms = g->num_sms;
+    c->memsys.helper_warps = g->max_warps_per_sm;
     g->cache_sms = c->memsys.cache_sms;
     c->memsys.mem_trace = c->mem_trace[0] ? c->mem_trace : NULL;
     if (c->memsys.cache_sms >= g->num_sms) {

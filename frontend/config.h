@@ -94,8 +94,7 @@ int fe_config_apply_env(struct fe_config *c, char *err, size_t errlen);
  * last change and before creating a device.  0, or -1 with a message naming
  * the key in err. */
 int fe_config_finish(struct fe_config *c, char *err, size_t errlen);
-/* The memory hierarchy's check of c->memsys (mx_memsys_config_check when
- * memsys/memsys.c is built, MX_HAVE_MEMSYS_CONFIG; until then nothing). */
+/* The memory hierarchy's check of c->memsys (mx_memsys_config_check). */
 int fe_config_memsys_check(const struct fe_config *c, char *err, size_t errlen);
 
 /* Writes c as JSON, every key, in the layout of the files (itself a valid

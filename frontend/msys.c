@@ -10,6 +10,7 @@ int fe_msys_open(struct fe_msys *f, const struct mx_memsys_config *mc, struct em
     struct mx_memsys_config c = *mc;
     c.num_sms = ec->num_sms;
     c.cache_sms = ec->cache_sms;
+    c.helper_warps = ec->max_warps_per_sm;
     int rc = mx_memsys_config_check(&c, err, errlen);
     if (!rc)
         rc = mx_memsys_create(&c, &f->ms, err, errlen);

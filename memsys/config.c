@@ -4,6 +4,7 @@
  * or option is reported, never run. */
 #include "memsys/bloom.h"
 #include "mx/memsys.h"
+#include "memsys/morpheus.h"
 #include "mx/status.h"
 
 #include <stdio.h>
@@ -29,7 +30,7 @@ void mx_memsys_config_default(struct mx_memsys_config *c)
     c->llc_hash = MX_HASH_LINEAR;
     c->dram_channels = 10;
     c->xllc = MX_XLLC_OFF;
-    c->xllc_variant = MX_XV_RF;
+    c->xllc_variant = MX_XV_RF_L1; /* the paper's evaluated configuration (§5, §6) */
     /* Extended-LLC capacity per cache-mode SM (paper §5): via RF with 8
      * warps 239 KiB; via L1 128 KiB ("8 warps for the extended LLC via L1
      * (providing 128 KiB capacity)"); via shared memory the largest
@@ -39,13 +40,14 @@ void mx_memsys_config_default(struct mx_memsys_config *c)
     c->xllc_kib[MX_XV_L1] = 128;
     c->xllc_kib[MX_XV_SHM] = 100;
     c->xllc_kib[MX_XV_RF_L1] = 328;
+    c->helper_warps = 48;
     c->xllc_ways = 64; /* every variant then has at most one set per helper warp (48 per SM): rf+l1 328 KiB = 41
                           sets, rf 239 KiB = 29, l1 128 KiB = 16, shm 100 KiB = 12; a set's tags fill two metadata
                           registers of 32 lanes (§4.2.1: one lane per way) */
     c->predictor = MX_PRED_BLOOM;
     c->bloom_k = 4;
     c->compress = MX_COMP_NONE;
-    c->qu_queue = 64;
+    c->qu_queue = 32;
     c->qu_buffer_bytes = 5120;
     c->mem_trace = NULL;
 }
@@ -150,5 +152,5 @@ int mx_memsys_config_check(const struct mx_memsys_config *c, char *err, size_t e
              2 * c->llc_line, c->qu_buffer_bytes);
     if (c->mem_trace && !c->mem_trace[0])
         FAIL("memsys.mem_trace: empty file name");
-    return MX_OK;
+    return morpheus_config_check(c, err, errlen); /* the extended LLC's geometry, when it is on */
 }

@@ -78,11 +78,11 @@ static int check(const struct mx_memsys_config *c, char *err, size_t errlen)
     if (!per_sm)
         BAD("memsys.xllc.capacity_kib.%s: %u KiB per cache-mode SM holds no set of %u ways x 128 B",
             variant_name[c->xllc_variant], c->xllc_kib[c->xllc_variant], c->xllc_ways);
-    if (per_sm > MORPHEUS_MAX_WARPS)
+    uint32_t hw = c->helper_warps ? c->helper_warps : MORPHEUS_MAX_WARPS;
+    if (per_sm > hw)
         BAD("memsys.xllc.ways: %u ways make %llu sets of a cache-mode SM's %u KiB (%s), more than its %u helper "
             "warps; use at least %llu ways", c->xllc_ways, (unsigned long long)per_sm, c->xllc_kib[c->xllc_variant],
-            variant_name[c->xllc_variant], MORPHEUS_MAX_WARPS,
-            (unsigned long long)((blocks + MORPHEUS_MAX_WARPS - 1) / MORPHEUS_MAX_WARPS));
+            variant_name[c->xllc_variant], hw, (unsigned long long)((blocks + hw - 1) / hw));
     if (c->xllc_ways > 65535)
         BAD("memsys.xllc.ways: %u is more than 65535", c->xllc_ways);
     if (!c->llc_partitions)
@@ -110,6 +110,11 @@ static int check(const struct mx_memsys_config *c, char *err, size_t errlen)
             c->qu_buffer_bytes, MX_MMIO_BUF_SIZE);
     return MX_OK;
 #undef BAD
+}
+
+int morpheus_config_check(const struct mx_memsys_config *c, char *err, size_t errlen)
+{
+    return c->xllc == MX_XLLC_OFF || !c->cache_sms ? MX_OK : check(c, err, errlen);
 }
 
 static void put32(uint8_t *p, uint32_t v)

@@ -32,14 +32,18 @@ struct morpheus_result {
  * request (§5: rf+l1 extended LLC, 185 ns average access at the RTX
  * 3080's 1710 MHz boost clock). */
 #define MORPHEUS_SERVICE_CYCLES 316
-/* Helper warps of one cache-mode SM, one per extended-LLC set (§4.2:
- * 48 warps per SM on the RTX 3080). */
+/* Helper warps of one cache-mode SM when the configuration does not say
+ * (mx_memsys_config.helper_warps), one per extended-LLC set (§4.2: 48
+ * warps per SM on the RTX 3080). */
 #define MORPHEUS_MAX_WARPS 48
 
 /* MX_OK, or MX_EINVAL / MX_ENOMEM with a message naming the key in err.
  * With c->xllc == MX_XLLC_OFF or c->cache_sms == 0 every line stays in the
  * conventional LLC. */
 int morpheus_create(const struct mx_memsys_config *c, struct morpheus **out, char *err, size_t errlen);
+/* What morpheus_create would refuse in c (with the extended LLC on), as
+ * mx_memsys_config_check asks before anything runs. */
+int morpheus_config_check(const struct mx_memsys_config *c, char *err, size_t errlen);
 void morpheus_destroy(struct morpheus *m);
 
 /* Address separation (§4.1.1).  lp: the line's number within LLC partition

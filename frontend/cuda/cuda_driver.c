@@ -53,9 +53,11 @@ static void create(void)
     const char *sp = getenv("MORPHEUS_STATS");
     if (sp && *sp && !(proc.stats = fopen(sp, "a")))
         fprintf(stderr, "morpheus: cannot open MORPHEUS_STATS file %s: %s\n", sp, strerror(errno));
-    /* MEMSYS: with proc.config.memsys_on, the memory hierarchy made from
-       proc.config.memsys (mx_memsys_create) goes in proc.cfg.memif here (not
-       wired yet) */
+    if (c->memsys_on && fe_msys_open(&proc.msys, &c->memsys, &proc.cfg, err, sizeof err)) {
+        fprintf(stderr, "morpheus: %s\nmorpheus: the emulated device is not created\n", err);
+        proc.status = MX_EINVAL;
+        return;
+    }
     proc.status = emu_device_create(&proc.cfg, &proc.dev);
     if (proc.status)
         fprintf(stderr, "morpheus: cannot create the emulated device: %s\n", mx_strstatus(proc.status));
@@ -226,6 +228,13 @@ EXPORT void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l,
     json_object_object_add(o, "warp_instructions", json_object_new_int64((int64_t)st->warp_insns));
     json_object_object_add(o, "thread_instructions", json_object_new_int64((int64_t)st->thread_insns));
     json_object_object_add(o, "wall_seconds", json_object_new_double(st->wall_seconds));
+    if (proc.msys.ms) { /* the hierarchy's counts since the previous record */
+        char ms[8192];
+        fe_msys_json(&proc.msys, st->warp_insns, ms, sizeof ms);
+        json_object *m = json_tokener_parse(ms);
+        if (m)
+            json_object_object_add(o, "memsys", m);
+    }
     fprintf(proc.stats, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
     fflush(proc.stats);
     json_object_put(o);

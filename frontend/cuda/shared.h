@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include "emu/emu.h"
 #include "frontend/config.h"
+#include "frontend/msys.h"
 
 struct mx_cuda_process {
     struct emu_device *dev;
     struct fe_config config;     /* as configured from MORPHEUS_CONFIG, MORPHEUS_O, MORPHEUS_* */
     struct emu_config cfg;       /* config.emu, as the device was created */
+    struct fe_msys msys;         /* the memory hierarchy (memsys.enabled), or none */
     uint32_t ext_mask;
     const char *ptx_override;    /* MORPHEUS_PTX */
     FILE *stats;                 /* MORPHEUS_STATS, JSON lines, or NULL */

@@ -32,6 +32,8 @@ enum mx_level { MX_LV_NONE, MX_LV_L1, MX_LV_LLC, MX_LV_XLLC, MX_LV_DRAM };
 struct mx_memsys_config {
     uint32_t num_sms;            /* SMs, compute and cache mode */
     uint32_t cache_sms;          /* SMs in cache mode: the highest-numbered ones (< num_sms) */
+    uint32_t helper_warps;       /* warps of a cache-mode SM (gpu.max_warps_per_sm): one helper warp per
+                                    extended-LLC set, so at most this many sets per SM (0: 48) */
     /* L1, one per SM: a unified L1/shared-memory array of l1_unified_kib.
      * The shared-memory carve-out is the smallest of l1_carveouts_kib that
      * holds the shared memory in use on the SM (struct mx_memreq.smem); the

@@ -9,9 +9,7 @@ program (tests/cuda/config_props.cu) with the MORPHEUS_* variables winning
 over the configuration and the options over both.
 
 usage: test_config.py PATH/TO/morpheus [PATH/TO/cuda_config_props]
-Prints one line per check; exit 1 if any failed.  MX_HAVE_MEMSYS_CHECK=1
-(set by meson once memsys/memsys.c is built) enables the expectations on
-the memory hierarchy's own check (mx_memsys_config_check)."""
+Prints one line per check; exit 1 if any failed."""
 import json
 import os
 import subprocess
@@ -165,15 +163,22 @@ rc, c, err = show('--sms', '20', 'a100', '-o', 'gpu.num_sms=10')
 check('options win over -o, -o over the file (whatever the order)', rc == 0 and c['gpu']['num_sms'] == 20, err)
 rc, c, err = show('a100', '-o', 'gpu.num_sms=10', '-o', 'gpu.num_sms=11')
 check('the last -o wins', rc == 0 and c['gpu']['num_sms'] == 11, err)
-rc, c, err = show('--memsys', 'off', '--cache-sms', '4', '--xllc', 'helper', '--xllc-variant', 'shm', '--predictor',
+rc, c, err = show('--memsys', 'off', '--cache-sms', '4', '--xllc', 'native', '--xllc-variant', 'shm', '--predictor',
                   'perfect', '--compress', 'bdi', '--mem-trace', 'tr.bin', '--warp-sched', 'gto', '--quantum', '97',
                   '--host-threads', '3', '--mem-mb', '512', '--timeout', '1', '--max-insns', '5', '--isa-ext', 'park')
 m = c and c['memsys']
 check('each option sets its key', rc == 0 and m['enabled'] is False and m['cache_sms'] == 4 and
-      m['xllc']['mode'] == 'helper' and m['xllc']['variant'] == 'shm' and m['predictor'] == 'perfect' and
+      m['xllc']['mode'] == 'native' and m['xllc']['variant'] == 'shm' and m['predictor'] == 'perfect' and
       m['compress'] == 'bdi' and m['mem_trace'] == 'tr.bin' and c['emu']['warp_sched'] == 'gto' and
       c['emu']['quantum'] == 97 and c['emu']['host_threads'] == 3 and c['gpu']['mem_mb'] == 512 and
       c['emu']['timeout'] == 1 and c['emu']['max_insns'] == 5 and c['emu']['isa_ext'] == ['park'], err, c)
+rc, c, err = show('--cache-sms', '4', '--xllc', 'helper')
+check('the helper-kernel extended LLC is refused by name until it exists', rc == 2 and 'memsys.xllc.mode' in err, rc, err)
+rc, c, err = show('a100', '--cache-sms', '20', '--xllc', 'native')
+check('an A100 cache-mode SM has 64 helper warps (392 KiB rf+l1 = 49 sets of 64 ways fit)', rc == 0, rc, err)
+rc, c, err = show('--cache-sms', '20', '--xllc', 'native', '-o', 'memsys.xllc.ways=32')
+check('more extended-LLC sets than helper warps: refused before anything runs, naming memsys.xllc.ways',
+      rc == 2 and 'memsys.xllc.ways' in err and 'use at least 55 ways' in err, rc, err)
 part = write('part.json', '{"gpu": {"num_sms": 7}, "memsys": {"llc": {"hash": "xor"}}}')
 rc, c, err = show(part)
 check('a file may leave keys out: they keep the defaults',
@@ -229,17 +234,13 @@ expect_error('no such configuration', "morpheus config: config 'a200': no such c
 expect_error('per-CTA limit above the SM\'s', "morpheus config: gpu.shared_per_cta: 200000 bytes is more than "
              "gpu.shared_per_sm (102400)", 'config', 'show', '-o', 'gpu.shared_per_cta=200000')
 
-# The memory hierarchy's own check (mx_memsys_config_check, memsys/memsys.c).
-# EXPECTATION AWAITING MEMSYS: enabled by MX_HAVE_MEMSYS_CHECK=1 (meson sets it
-# once memsys/memsys.c exists); until then such a configuration is accepted.
+# The memory hierarchy's own check (mx_memsys_config_check, memsys/config.c).
 rc, out, err = run('config', 'show', '-o', 'memsys.llc.sets=100')
-if os.environ.get('MX_HAVE_MEMSYS_CHECK') == '1':
-    check('LLC sets not a power of two: refused, naming memsys.llc.sets', rc == 2 and 'memsys.llc.sets' in err, rc, err)
-    rc, out, err = run('config', 'show', '-o', 'memsys.l1.unified_kib=100')
-    check('L1 size not a power of two: refused, naming memsys.l1', rc == 2 and 'memsys.l1' in err, rc, err)
-else:
-    print('skip LLC sets not a power of two (memsys/memsys.c not built: mx_memsys_config_check not linked)')
-    check('until memsys is built, the hierarchy\'s geometry is not checked here', rc == 0, err)
+check('LLC sets not a power of two: refused, naming memsys.llc.sets', rc == 2 and 'memsys.llc.sets' in err, rc, err)
+rc, out, err = run('config', 'show', '-o', 'memsys.l1.sets=3')
+check('L1 sets not a power of two: refused, naming memsys.l1.sets', rc == 2 and 'memsys.l1.sets' in err, rc, err)
+rc, out, err = run('config', 'show', '-o', 'memsys.l1.unified_kib=192')
+check('a 192 KiB L1 (A100: not a power of two, and none is needed) is accepted', rc == 0, rc, err)
 
 # ------------------------------------------------------------------ cache-mode SMs, before anything runs
 CMSG = "memsys.cache_sms: 68 cache-mode SMs leave no compute-mode SM of the 68 (gpu.num_sms); expected at most 67"

@@ -33,7 +33,7 @@ ALLOWED = {
     'frontend': {'frontend', 'isa'},
     'emu': {'emu', 'isa', 'memsys'},
 }
-FREE_FILES = re.compile(r'^frontend/(main\.c|cmd_[a-z_]+\.c|cli\.h|bench_ref\.[ch]|config\.[ch])$')
+FREE_FILES = re.compile(r'^frontend/(main\.c|cmd_[a-z_]+\.c|cli\.h|bench_ref\.[ch]|config\.[ch]|msys\.[ch])$')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
