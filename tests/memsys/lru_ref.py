@@ -8,8 +8,9 @@ columns, then compares them with the stats JSON of the same run.
 Caches here are lists: each set is a list of way slots (None or a line), plus
 a recency list of slot numbers, most recent first.
 
-usage: lru_ref.py CONFIG.json TRACE STATS.json
-       lru_ref.py --gen GEN_TRACE linear|xor   (runs the generator in a temp dir first)
+usage: lru_ref.py CONFIG.json TRACE STATS.json   (a real program's run: tests/e2e/memtrace_ref.py)
+       lru_ref.py --gen GEN_TRACE linear|xor   (runs the generator in a temp dir first, and requires
+                                                its stream to cover every kind of record)
 Exit 0 when everything matches, 1 with the differences."""
 import json
 import os
@@ -220,7 +221,7 @@ def run_llc(cfg, recs, bad):
     return st, rd, wr
 
 
-def check(cfg_path, trace_path, stats_path):
+def check(cfg_path, trace_path, stats_path, coverage=True):
     with open(cfg_path) as f:
         cfg = json.load(f)
     with open(stats_path) as f:
@@ -241,11 +242,11 @@ def check(cfg_path, trace_path, stats_path):
         bad.append('dram.channels: memsys %r, reference %r' % (chans, list(zip(rd, wr))))
     # the stream must exercise what it claims to, or the comparison proves little
     kinds = {(r['op'], r['l1'], r['served']) for r in recs}
-    for need in (('ld', 'hit', 'l1'), ('ld', 'miss', 'dram'), ('ld', 'miss', 'llc'), ('ld', 'bypass', 'llc'),
+    for need in [] if not coverage else (('ld', 'hit', 'l1'), ('ld', 'miss', 'dram'), ('ld', 'miss', 'llc'), ('ld', 'bypass', 'llc'),
                  ('st', 'na', 'llc'), ('atom', 'na', 'dram'), ('red', 'na', 'llc')):
         if need not in kinds:
             bad.append('the stream has no %r record' % (need,))
-    if not (l1['evictions'] and llc['writebacks'] and len({r['q'] for r in recs}) == 2):
+    if coverage and not (l1['evictions'] and llc['writebacks'] and len({r['q'] for r in recs}) == 2):
         bad.append('the stream evicts too little: l1 %r llc %r' % (l1, llc))
     for b in bad[:30]:
         print('lru_ref:', b)
@@ -260,7 +261,7 @@ def main(argv):
             subprocess.run([argv[2], d, argv[3]], check=True)
             return check(os.path.join(d, 'config.json'), os.path.join(d, 'trace.txt'), os.path.join(d, 'stats.json'))
     if len(argv) == 4:
-        return check(argv[1], argv[2], argv[3])
+        return check(argv[1], argv[2], argv[3], coverage=False)
     print(__doc__, file=sys.stderr)
     return 2
 
