@@ -51,6 +51,11 @@ static const char wl_help[] =
     "  --memsys on|off      model the memory hierarchy (default on, unless the\n"
     "                       configuration sets memsys.enabled)\n"
     FE_CONFIG_HELP_MEMSYS
+    "                       (here one file per application: FILE.NAME)\n"
+    "\n"
+    "With the hierarchy on, each record of --stats DIR has a \"memsys\" object:\n"
+    "l1, llc, xllc (accesses hits misses evictions writebacks), llc.mpki,\n"
+    "predictor, dram (bytes, per channel), sms (docs/memsys.md).\n"
     "\n"
     "Exit status 0 only if every application passes.\n";
 
@@ -105,6 +110,7 @@ struct result {
 };
 
 static int run_one(const char *name, const char *size, const char *compiler, const char *statsdir, const char *config,
+                   const char *mem_trace,
                    const struct fe_config_cli *cl, struct result *r)
 {
     char dir[PATH_MAX], bin[PATH_MAX + 64], stats[PATH_MAX + 64], ptx[PATH_MAX + 64], out[PATH_MAX + 64];
@@ -146,6 +152,12 @@ static int run_one(const char *name, const char *size, const char *compiler, con
                 argv[a++] = fe_config_opts[k].opt;
                 argv[a++] = cl->opt[k];
             }
+        char trace[PATH_MAX + 64];
+        if (mem_trace && mem_trace[0]) { /* one trace per application: FILE.NAME */
+            snprintf(trace, sizeof trace, "%s.%s", mem_trace, name);
+            argv[a++] = "--mem-trace";
+            argv[a++] = trace;
+        }
         if (!strcmp(compiler, "clang")) {
             argv[a++] = "--ptx";
             argv[a++] = ptx;
@@ -321,7 +333,7 @@ static int run_workloads(int argc, char **argv)
         if (!sel[k])
             continue;
         struct result r;
-        run_one(all[k], size, compiler, statsdir, config, &cl, &r);
+        run_one(all[k], size, compiler, statsdir, config, conf.mem_trace, &cl, &r);
         failed |= !r.pass;
         printf("%-8s %-6s %-7s %-5s %8d %16llu %9.2f %10.1f%s%s\n", all[k], size, r.pass ? "PASS" : "FAIL", compiler, r.launches,
                r.tinsns, r.wall, r.kernel_s > 0 ? r.tinsns / r.kernel_s / 1e6 : 0.0, r.pass ? "" : "  ", r.pass ? "" : r.last);
