@@ -539,6 +539,7 @@ extern const struct emu_bind_row emu_bind_mem[];   /* exec_mem.c: ld/st/atom/red
 extern const struct emu_bind_row emu_bind_ctrl[];  /* exec_ctrl.c: bra/brx/call/ret/exit/trap */
 extern const struct emu_bind_row emu_bind_sync[];  /* exec_sync.c: barriers, vote/shfl/match/redux, membar */
 extern const struct emu_bind_row emu_bind_tex[];   /* exec_tex.c: tex/txq on texture objects */
+extern const struct emu_bind_row emu_bind_surf[];  /* exec_surf.c: suld/sust on surface objects */
 extern const struct emu_bind_row emu_bind_ext[];   /* ext/movind.c: the indirect-mov ISA extension */
 extern const struct emu_bind_row emu_bind_park[];  /* ext/park.c: the park ISA extension */
 

@@ -167,6 +167,8 @@ struct emu_tex_desc {
     uint8_t norm_coords;         /* coordinates in [0,1) */
     uint8_t linear_mem;          /* 1D linear memory (tex1Dfetch): out of range reads 0 */
     uint8_t addr[3];             /* enum emu_tex_addr per dimension */
+    uint8_t surface;             /* a surface object (suld/sust, exec_surf.c), not a texture */
+    uint32_t layers;             /* layered arrays: layers (each width x height x depth); 0 or 1: none */
 };
 /* Registers a texture; *handle is never 0.  MX_EINVAL for a malformed
  * descriptor, MX_ENOMEM when the table is full. */

@@ -35,6 +35,7 @@ static void build(void)
     add_table(emu_bind_ctrl);
     add_table(emu_bind_sync);
     add_table(emu_bind_tex);
+    add_table(emu_bind_surf);
     add_table(emu_bind_ext);
     add_table(emu_bind_park);
 }
@@ -71,6 +72,7 @@ static int takes_vectors(int op)
 {
     switch (op) {
     case MX_OP_LD: case MX_OP_LDU: case MX_OP_ST: case MX_OP_MOV: case MX_OP_TEX: case MX_OP_ATOM: case MX_OP_RED:
+    case MX_OP_SULD: case MX_OP_SUST:
         return 1;
     default:
         return !binders[op][0];

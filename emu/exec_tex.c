@@ -86,9 +86,9 @@ int emu_tex_get(struct emu_device *dev, uint64_t handle, struct emu_tex_desc *d)
 
 static const struct emu_tex_desc *tex_lookup(struct emu_warp *w, const struct emu_xinsn *x, uint64_t h, int l)
 {
-    if (!h || h > EMU_TEX_MAX || !w->dev->tex_live[h - 1]) {
-        emu_fault(w, x, MX_EILLEGAL, l, h, 0, "invalid texture object handle 0x%llx (not created, or destroyed)",
-                  (unsigned long long)h);
+    if (!h || h > EMU_TEX_MAX || !w->dev->tex_live[h - 1] || w->dev->tex[h - 1].surface) {
+        emu_fault(w, x, MX_EILLEGAL, l, h, 0, "invalid texture object handle 0x%llx (not created, destroyed, or a "
+                  "surface)", (unsigned long long)h);
         return NULL;
     }
     return &w->dev->tex[h - 1];

@@ -1561,10 +1561,13 @@ static cudaError_t array_alloc(cudaArray_t *array, const struct cudaChannelForma
     if (!array || !desc || !w)
         return set_error(cudaErrorInvalidValue);
     *array = NULL;
-    if (flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather)) {
-        msg("cudaMalloc3DArray/cudaMallocArray: layered, cube-map and other special arrays are not supported by the emulator");
+    if (flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather | cudaArrayLayered)) {
+        msg("cudaMalloc3DArray/cudaMallocArray: cube-map and other special arrays (flags 0x%x) are not supported by the "
+            "emulator", flags);
         return set_error(cudaErrorNotSupported);
     }
+    if ((flags & cudaArrayLayered) && !d)
+        return set_error(cudaErrorInvalidValue); /* a layered array's depth is its layer count */
     size_t elem = chan_elem(desc, NULL, NULL);
     if (!elem) {
         msg("CUDA array channel format (%d,%d,%d,%d kind %d) is not supported by the emulator", desc->x, desc->y,
@@ -1752,6 +1755,10 @@ EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, cons
         struct rt_array *a = rt_array_of(pResDesc->res.array.array);
         if (!a)
             return set_error(cudaErrorInvalidResourceHandle);
+        if (a->flags & cudaArrayLayered) {
+            msg("cudaCreateTextureObject: layered textures are not supported by the emulator (layered surfaces are)");
+            return set_error(cudaErrorNotSupported);
+        }
         cd = &a->desc;
         t.base = a->dev;
         t.width = (uint32_t)a->width, t.height = (uint32_t)a->height, t.depth = (uint32_t)a->depth;
@@ -1807,6 +1814,68 @@ EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, cons
         return set_error(rc == MX_ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
     *pTexObject = (cudaTextureObject_t)h;
     return cudaSuccess;
+}
+
+/* A surface object is a descriptor of the emulator's texture table marked
+ * `surface` (emu/exec_surf.c reads and writes through it): arrays made with
+ * cudaArraySurfaceLoadStore only, 1D, 2D, 3D and layered 1D/2D. */
+EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    if (!pSurfObject || !pResDesc)
+        return set_error(cudaErrorInvalidValue);
+    *pSurfObject = 0;
+    if (pResDesc->resType != cudaResourceTypeArray) {
+        msg("cudaCreateSurfaceObject: the resource must be a CUDA array (cudaResourceTypeArray), got type %d",
+            (int)pResDesc->resType);
+        return set_error(cudaErrorInvalidValue);
+    }
+    struct rt_array *a = rt_array_of(pResDesc->res.array.array);
+    if (!a)
+        return set_error(cudaErrorInvalidResourceHandle);
+    if (!(a->flags & cudaArraySurfaceLoadStore)) {
+        msg("cudaCreateSurfaceObject: the array was not allocated with cudaArraySurfaceLoadStore");
+        return set_error(cudaErrorInvalidValue);
+    }
+    int channels = 0, bits = 0;
+    chan_elem(&a->desc, &channels, &bits); /* (array_alloc accepted the format) */
+    struct emu_tex_desc t;
+    memset(&t, 0, sizeof t);
+    t.surface = 1;
+    t.base = a->dev;
+    t.pitch = a->pitch;
+    t.channels = (uint8_t)channels;
+    t.bits = (uint8_t)bits;
+    t.kind = a->desc.f == cudaChannelFormatKindSigned ? EMU_TEX_SIGNED
+           : a->desc.f == cudaChannelFormatKindUnsigned ? EMU_TEX_UNSIGNED : EMU_TEX_FLOAT;
+    t.width = (uint32_t)a->width;
+    if (a->flags & cudaArrayLayered) { /* depth = layers, each width x height */
+        t.height = (uint32_t)a->height, t.depth = 1;
+        t.layers = (uint32_t)a->depth;
+        t.dims = a->height ? 2 : 1;
+    } else {
+        t.height = (uint32_t)a->height, t.depth = (uint32_t)a->depth;
+        t.dims = a->depth ? 3 : a->height ? 2 : 1;
+    }
+    uint64_t h;
+    int rc = emu_tex_create(rt.dev, &t, &h);
+    if (rc)
+        return set_error(rc == MX_ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
+    *pSurfObject = (cudaSurfaceObject_t)h;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    if (!surfObject)
+        return cudaSuccess;
+    struct emu_tex_desc t;
+    if (emu_tex_get(rt.dev, (uint64_t)surfObject, &t) || !t.surface)
+        return set_error(cudaErrorInvalidValue);
+    return emu_tex_destroy(rt.dev, (uint64_t)surfObject) ? set_error(cudaErrorInvalidValue) : cudaSuccess;
 }
 
 EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
