@@ -1,0 +1,357 @@
+#!/usr/bin/env python3
+"""memsys/xllc/gen_helper.py — writes the register-file helper kernel of the
+extended LLC (MICRO'22 Morpheus §4.2.1) as PTX: one warp per extended-LLC
+set, 32 ways (one per lane), the set's data in 32 data-array registers and
+its metadata in one metadata register.  Batch interface (a list of requests
+per set, an event record per request); see memsys/xllc/README.md.
+
+    gen_helper.py --imov brx|movind [--break BUG] [-o FILE]
+
+--imov brx     Indirect-MOV as the paper's Algorithm 2 (brx.idx over a
+               32-target switch), base PTX only.
+--imov movind  Indirect-MOV as the native instruction of §4.3.2 (our ISA
+               extension indirect-mov: movind.b32).
+--break BUG    a deliberately broken build for the tests: no-writeback
+               (a dirty victim is dropped), no-lru-hit (a hit does not
+               refresh the LRU counters), tag-lowbit (the tag compare ignores
+               the tag's lowest bit), imov-off-by-one (the Indirect-MOV
+               writes go to data-array register index + 1 mod 32).
+
+The committed helper_rf_brx.ptx and helper_rf_movind.ptx are this script's
+output without --break; tests/meson.build regenerates them and the test
+checks the committed files are up to date.
+"""
+import argparse
+import sys
+
+BUGS = ("no-writeback", "no-lru-hit", "tag-lowbit", "imov-off-by-one")
+
+# Metadata register (one .b64 per lane; lane i = way i):
+VALID = 1 << 63
+DIRTY = 1 << 62
+LRU_SHIFT = 57
+LRU_BITS = 5
+LRU_ONE = 1 << LRU_SHIFT
+LRU_MAX = (1 << LRU_BITS) - 1
+TAG_MASK = (1 << LRU_SHIFT) - 1
+
+REQ_SIZE = 160   # {u64 line; u32 op; u32 pad; u32 mask[4]; u8 data[128]}
+EV_SIZE = 32     # {u32 hit, way, victim_valid, victim_dirty; u64 victim_line, line}
+
+
+class Gen:
+    def __init__(self, imov, bug):
+        self.imov = imov
+        self.bug = bug
+        self.out = []
+        self.site = 0
+
+    def emit(self, s=""):
+        self.out.append(s)
+
+    def label(self, name):
+        self.out.append(name + ":")
+
+    # ---- Indirect-MOV (Algorithm 2 / §4.3.2) ----------------------------------------
+
+    def imov_read(self, dst, idx, what):
+        """dst = data-array register number idx (warp-uniform)."""
+        self.site += 1
+        n = self.site
+        if self.imov == "movind":
+            self.emit(f"  // Indirect-MOV (native, §4.3.2): {what}")
+            self.emit(f"  movind.b32 {dst}, %d[{idx}];")
+            return
+        self.emit(f"  // Indirect-MOV (Algorithm 2, brx.idx): {what}")
+        self.switch(n, idx, lambda i: f"mov.b32 {dst}, %d{i};")
+
+    def imov_write(self, idx, src, what):
+        """data-array register number idx = src (warp-uniform idx)."""
+        self.site += 1
+        n = self.site
+        off = self.bug == "imov-off-by-one"
+        if self.imov == "movind":
+            self.emit(f"  // Indirect-MOV (native, §4.3.2): {what}")
+            if off:
+                self.emit(f"  add.u32 %bug, {idx}, 1;                      // BROKEN: one register too far")
+                self.emit("  and.b32 %bug, %bug, 31;")
+                idx = "%bug"
+            self.emit(f"  movind.b32 %d[{idx}], {src};")
+            return
+        self.emit(f"  // Indirect-MOV (Algorithm 2, brx.idx): {what}")
+        if off:
+            self.emit("  // BROKEN: case i writes data-array register (i + 1) mod 32")
+        self.switch(n, idx, lambda i: f"mov.b32 %d{(i + 1) % 32 if off else i}, {src};")
+
+    def switch(self, n, idx, body):
+        p = f"$IM{n}"
+        self.emit(f"{p}_T: .branchtargets " + ", ".join(f"{p}_{i}" for i in range(32)) + ";   // Alg. 2 line 2")
+        self.emit(f"  brx.idx {idx}, {p}_T;                      // Alg. 2 line 3: jump to L[{idx}]")
+        for i in range(32):
+            self.label(f"{p}_{i}")
+            self.emit(f"  {body(i)}")
+            self.emit(f"  bra.uni {p}_E;                           // Alg. 2: return")
+        self.label(f"{p}_E")
+
+    # ---- pieces ------------------------------------------------------------------------
+
+    def lane_lru(self):
+        """%lru = this lane's LRU counter (metadata bits 57..61)."""
+        self.emit(f"  bfe.u64 %x64, %m, {LRU_SHIFT}, {LRU_BITS};")
+        self.emit("  cvt.u32.u64 %lru, %x64;")
+
+    def lru_update(self, way, why):
+        """The paper's LRU update (Alg. 1 lines 8-12) on true-LRU ranks: the
+        used way gets the maximum, the ways more recent than it lose one."""
+        self.emit(f"  // LRU update ({why}), Alg. 1 lines 8-12 as ranks: c = counter of way {way};")
+        self.emit("  // every way with a counter above c is decremented, way's counter = max (31)")
+        self.lane_lru()
+        self.emit(f"  shfl.sync.idx.b32 %c, %lru, {way}, 31, 0xffffffff;")
+        self.emit("  setp.gt.u32 %pdec, %lru, %c;")
+        self.emit(f"  @%pdec sub.s64 %m, %m, {LRU_ONE:#x};   // LRU - 1 (Alg. 1 line 11)")
+        self.emit(f"  setp.eq.u32 %pme, %lane, {way};")
+        self.emit(f"  @%pme or.b64 %m, %m, {LRU_MAX << LRU_SHIFT:#x};    // LRU = max (Alg. 1 line 9)")
+
+    def merge_store(self):
+        """%val = %val with the request's masked bytes (%wdata under %bmask)."""
+        self.emit("  // store: bytes under the mask come from the request (val ^= (val ^ wdata) & bmask)")
+        self.emit("  xor.b32 %x, %val, %wdata;")
+        self.emit("  and.b32 %x, %x, %bmask;")
+        self.emit("  xor.b32 %val, %val, %x;")
+
+    def meta_of(self, way):
+        """%vm = metadata of lane `way` (broadcast), %vhi its high word."""
+        self.emit("  mov.b64 {%mlo, %mhi}, %m;")
+        self.emit(f"  shfl.sync.idx.b32 %vlo, %mlo, {way}, 31, 0xffffffff;")
+        self.emit(f"  shfl.sync.idx.b32 %vhi, %mhi, {way}, 31, 0xffffffff;")
+        self.emit("  mov.b64 %vm, {%vlo, %vhi};")
+
+    def ffs(self, dst, src, line):
+        self.emit(f"  brev.b32 %x, {src};                         // {line}: __ffs(x) - 1 = clz(brev(x))")
+        self.emit(f"  clz.b32 {dst}, %x;")
+
+    # ---- the kernel ----------------------------------------------------------------
+
+    def kernel(self):
+        e = self.emit
+        bug = self.bug
+        e("//")
+        e(f"// memsys/xllc/helper_rf_{self.imov}.ptx — GENERATED by memsys/xllc/gen_helper.py --imov {self.imov}"
+          + (f" --break {bug}" if bug else "") + "; do not edit.")
+        e("// The extended LLC's register-file helper kernel (MICRO'22 Morpheus §4.2.1), batch interface:")
+        e("// warp g (global) serves extended-LLC set g; lane i holds way i.  Layout and interface:")
+        e("// memsys/xllc/README.md.  Indirect-MOV: "
+          + ("brx.idx over 32 targets (Algorithm 2)." if self.imov == "brx" else "the native movind instruction (§4.3.2)."))
+        if bug:
+            e(f"// DELIBERATELY BROKEN ({bug}): for the tests only.")
+        e("//")
+        e(".version 7.8")
+        e(".target sm_86")
+        e(".address_size 64")
+        e("")
+        e("// reqs:   nsets x nreq requests of " + str(REQ_SIZE) + " bytes: {u64 line; u32 op (0 load, 1 store); u32 0;")
+        e("//         u32 mask[4] (bit b: byte b is stored); u8 data[128]}, set s's i-th at s * nreq + i")
+        e("// events: one " + str(EV_SIZE) + "-byte record per request: {u32 hit, way, victim_valid, victim_dirty;")
+        e("//         u64 victim_line, line}")
+        e("// resp:   128 bytes per request: a load's block (stores leave theirs alone)")
+        e("// flushed: u32 per set: dirty blocks written back by the final flush (flush != 0)")
+        e(".visible .entry xllc_helper_rf(.param .u64 reqs, .param .u64 events, .param .u64 resp,")
+        e("                               .param .u64 flushed, .param .u32 nsets, .param .u32 nreq,")
+        e("                               .param .u32 flush)")
+        e("{")
+        e("  .reg .b32 %d<32>;     // data-array registers: %d<i> across the warp = the 128-byte block of way i")
+        e("  .reg .b64 %m;         // metadata register: lane i = way i {valid:63, dirty:62, lru:61..57, tag:56..0}")
+        e("  // auxiliary registers (named after Alg. 1: aux0 tag, aux1 match, aux2 ballot, aux3 block index)")
+        e("  .reg .b64 %aux0;      // the request's tag (its block number, line / 128), in every lane")
+        e("  .reg .pred %aux1;     // this way is valid and its tag matches")
+        e("  .reg .b32 %aux2;      // ballot of aux1 over the warp")
+        e("  .reg .b32 %aux3;      // the block index (way) the request uses: the hit way or the victim")
+        e("  .reg .b32 %lane, %set, %nsets, %nreq, %i, %op, %lru, %c, %val, %old, %wdata, %bmask, %x, %bug;")
+        e("  .reg .b32 %mlo, %mhi, %vlo, %vhi, %hit, %vvalid, %vdirty, %nfl, %msk;")
+        e("  .reg .b64 %x64, %vm, %line, %vline, %rq, %ev, %rs, %a, %lane4, %mnew;")
+        e("  .reg .pred %p, %pdec, %pme, %pst, %plane0, %pvd;")
+        e("")
+        e("  // --- which set: the warp's global number ---")
+        e("  mov.u32 %lane, %laneid;")
+        e("  mov.u32 %x, %ctaid.x;")
+        e("  mov.u32 %set, %ntid.x;")
+        e("  mov.u32 %c, %tid.x;")
+        e("  mad.lo.u32 %set, %x, %set, %c;")
+        e("  shr.u32 %set, %set, 5;")
+        e("  ld.param.u32 %nsets, [nsets];")
+        e("  setp.ge.u32 %p, %set, %nsets;")
+        e("  @%p bra $EXIT;")
+        e("  ld.param.u32 %nreq, [nreq];")
+        e("  setp.eq.u32 %plane0, %lane, 0;")
+        e("  mul.wide.u32 %lane4, %lane, 4;                // this lane's 4 bytes of a block")
+        e("  // --- the set starts empty: every way invalid, clean, counter 0 ---")
+        e("  mov.b64 %m, 0;")
+        for i in range(32):
+            e(f"  mov.b32 %d{i}, 0;")
+        e("  mov.u32 %i, 0;")
+        e("")
+        e("$REQ:                                            // for each request of the set")
+        e("  setp.ge.u32 %p, %i, %nreq;")
+        e("  @%p bra $FLUSH;")
+        e("  mad.lo.u32 %x, %set, %nreq, %i;               // request number in the whole batch")
+        e("  ld.param.u64 %rq, [reqs];")
+        e(f"  mad.wide.u32 %rq, %x, {REQ_SIZE}, %rq;")
+        e("  ld.param.u64 %ev, [events];")
+        e(f"  mad.wide.u32 %ev, %x, {EV_SIZE}, %ev;")
+        e("  ld.param.u64 %rs, [resp];")
+        e("  mad.wide.u32 %rs, %x, 128, %rs;")
+        e("  add.s64 %rs, %rs, %lane4;")
+        e("  ld.global.u64 %line, [%rq];")
+        e("  ld.global.u32 %op, [%rq+8];")
+        e("  setp.ne.u32 %pst, %op, 0;")
+        e("  @!%pst bra $LOOKUP;")
+        e("  // a store: this lane's data word and its 4 mask bits as a byte mask")
+        e("  add.s64 %a, %rq, %lane4;")
+        e("  ld.global.u32 %wdata, [%a+32];")
+        e("  shr.u32 %x, %lane, 3;")
+        e("  mul.wide.u32 %a, %x, 4;")
+        e("  add.s64 %a, %rq, %a;")
+        e("  ld.global.u32 %bmask, [%a+16];")
+        e("  and.b32 %x, %lane, 7;")
+        e("  shl.b32 %x, %x, 2;")
+        e("  shr.b32 %bmask, %bmask, %x;")
+        e("  and.b32 %bmask, %bmask, 15;")
+        e("  mul.lo.u32 %bmask, %bmask, 0x204081;         // bit k -> bit 8k")
+        e("  and.b32 %bmask, %bmask, 0x01010101;")
+        e("  mul.lo.u32 %bmask, %bmask, 255;               // bit 8k -> byte k all ones")
+        e("")
+        e("$LOOKUP:                                         // Algorithm 1: tag lookup")
+        e("  shr.u64 %aux0, %line, 7;                      // input: the request's tag in R_aux0 (all lanes)")
+        e("  setp.lt.s64 %aux1, %m, 0;                     // Alg. 1 line 2: R_aux1 = Valid(R_M) (bit 63)")
+        e(f"  and.b64 %x64, %m, {TAG_MASK:#x};")
+        if bug == "tag-lowbit":
+            e("  and.b64 %x64, %x64, -2;                       // BROKEN: ignore the tag's lowest bit")
+            e("  and.b64 %vm, %aux0, -2;")
+            e("  setp.eq.and.u64 %aux1, %x64, %vm, %aux1;      // Alg. 1 line 3: R_aux1 &&= (R_aux0 == Tag(R_M))")
+        else:
+            e("  setp.eq.and.u64 %aux1, %x64, %aux0, %aux1;    // Alg. 1 line 3: R_aux1 &&= (R_aux0 == Tag(R_M))")
+        e("  vote.sync.ballot.b32 %aux2, %aux1, 0xffffffff; // Alg. 1 line 4: R_aux2 = __ballot_sync(R_aux1)")
+        e("  setp.eq.u32 %p, %aux2, 0;                     // Alg. 1 line 5: if (R_aux2)")
+        e("  @%p bra $MISS;")
+        self.ffs("%aux3", "%aux2", "Alg. 1 line 6")
+        e("  mov.u32 %hit, 1;                              // Alg. 1 lines 7-8: HIT, BLOCK_INDEX = R_aux3")
+        e("  mov.u32 %vvalid, 0;")
+        e("  mov.u32 %vdirty, 0;")
+        e("  mov.b64 %vline, 0;")
+        if bug == "no-lru-hit":
+            e("  // BROKEN: a hit leaves the LRU counters alone (Alg. 1 lines 8-12 missing)")
+            e("  setp.eq.u32 %pme, %lane, %aux3;")
+        else:
+            self.lru_update("%aux3", "hit")
+        e("  // hit: move the block out of its data-array register (§4.2.1 'Handling Extended LLC Hits')")
+        self.imov_read("%val", "%aux3", "val = R[R_aux3]")
+        e("  @!%pst bra $RESP;")
+        self.merge_store()
+        self.imov_write("%aux3", "%val", "R[R_aux3] = val")
+        e("  @%pme or.b64 %m, %m, " + f"{DIRTY:#x};" + "      // the way is dirty")
+        e("  bra.uni $EVENT;")
+        e("")
+        e("$MISS:                                           // Alg. 1 line 14: HIT = False; §4.2.1 'Handling Extended LLC Misses'")
+        e("  mov.u32 %hit, 0;")
+        e("  // step 1: bring the block from main memory (ld.global.cg: not kept in L1)")
+        e("  add.s64 %a, %line, %lane4;")
+        e("  ld.global.cg.u32 %val, [%a];")
+        e("  // step 2: the victim: the first invalid way, else the way with the lowest LRU counter")
+        e("  setp.ge.s64 %p, %m, 0;                        // this way is invalid")
+        e("  vote.sync.ballot.b32 %msk, %p, 0xffffffff;")
+        e("  setp.ne.u32 %p, %msk, 0;")
+        e("  @%p bra $VICTIM;")
+        self.lane_lru()
+        e("  redux.sync.min.u32 %c, %lru, 0xffffffff;")
+        e("  setp.eq.u32 %p, %lru, %c;")
+        e("  vote.sync.ballot.b32 %msk, %p, 0xffffffff;")
+        e("$VICTIM:")
+        self.ffs("%aux3", "%msk", "victim way")
+        self.meta_of("%aux3")
+        e("  shr.u32 %vvalid, %vhi, 31;")
+        e("  bfe.u32 %vdirty, %vhi, 30, 1;")
+        e(f"  and.b64 %vline, %vm, {TAG_MASK:#x};")
+        e("  shl.b64 %vline, %vline, 7;                    // the victim's line address")
+        e("  and.b32 %vdirty, %vdirty, %vvalid;")
+        e("  setp.ne.u32 %pvd, %vdirty, 0;")
+        e("  // step 3: a dirty victim is written back to main memory")
+        e("  @!%pvd bra $INSERT;")
+        if bug == "no-writeback":
+            e("  // BROKEN: the dirty victim is dropped")
+        else:
+            self.imov_read("%old", "%aux3", "old = R[victim]")
+            e("  add.s64 %a, %vline, %lane4;")
+            e("  st.global.cg.u32 [%a], %old;")
+        e("$INSERT:")
+        e("  // step 4: insert the new block with Indirect-MOV (a store merges its bytes first)")
+        e("  @!%pst bra $INSERT_MOV;")
+        self.merge_store()
+        e("$INSERT_MOV:")
+        self.imov_write("%aux3", "%val", "R[victim] = val")
+        self.lru_update("%aux3", "insertion: the victim's counter is c, 0 if it was invalid")
+        e(f"  or.b64 %mnew, %aux0, {VALID | (LRU_MAX << LRU_SHIFT):#x};   // valid, counter max, tag")
+        e("  @%pme mov.b64 %m, %mnew;")
+        e("  setp.eq.and.u32 %p, %lane, %aux3, %pst;")
+        e(f"  @%p or.b64 %m, %m, {DIRTY:#x};         // a store's block is dirty")
+        e("  @%pst bra $EVENT;")
+        e("")
+        e("$RESP:                                           // a load: the block to the response buffer")
+        e("  st.global.u32 [%rs], %val;")
+        e("$EVENT:                                          // the event record (lane 0)")
+        e("  @%plane0 st.global.v4.u32 [%ev], {%hit, %aux3, %vvalid, %vdirty};")
+        e("  @%plane0 st.global.v2.u64 [%ev+16], {%vline, %line};")
+        e("  add.u32 %i, %i, 1;")
+        e("  bra.uni $REQ;")
+        e("")
+        e("$FLUSH:                                          // write every dirty block back, lowest way first")
+        e("  ld.param.u32 %x, [flush];")
+        e("  setp.eq.u32 %p, %x, 0;")
+        e("  @%p bra $EXIT;")
+        e(f"  and.b64 %x64, %m, {VALID | DIRTY:#x};")
+        e(f"  setp.eq.u64 %p, %x64, {VALID | DIRTY:#x};")
+        e("  vote.sync.ballot.b32 %msk, %p, 0xffffffff;")
+        e("  mov.u32 %nfl, 0;")
+        e("$FL_NEXT:")
+        e("  setp.eq.u32 %p, %msk, 0;")
+        e("  @%p bra $FL_DONE;")
+        self.ffs("%aux3", "%msk", "next dirty way")
+        self.imov_read("%old", "%aux3", "old = R[way]")
+        self.meta_of("%aux3")
+        e(f"  and.b64 %vline, %vm, {TAG_MASK:#x};")
+        e("  shl.b64 %vline, %vline, 7;")
+        e("  add.s64 %a, %vline, %lane4;")
+        e("  st.global.cg.u32 [%a], %old;")
+        e("  setp.eq.u32 %pme, %lane, %aux3;")
+        e(f"  @%pme and.b64 %m, %m, {((1 << 64) - 1) ^ DIRTY:#x};   // clean now")
+        e("  add.u32 %x, %msk, -1;")
+        e("  and.b32 %msk, %msk, %x;                       // next set bit")
+        e("  add.u32 %nfl, %nfl, 1;")
+        e("  bra.uni $FL_NEXT;")
+        e("$FL_DONE:")
+        e("  ld.param.u64 %a, [flushed];")
+        e("  mul.wide.u32 %x64, %set, 4;")
+        e("  add.s64 %a, %a, %x64;")
+        e("  @%plane0 st.global.u32 [%a], %nfl;")
+        e("$EXIT:")
+        e("  ret;")
+        e("}")
+        return "\n".join(self.out) + "\n"
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--imov", choices=("brx", "movind"), required=True)
+    ap.add_argument("--break", dest="bug", choices=BUGS)
+    ap.add_argument("-o", "--output", default="-")
+    a = ap.parse_args(argv)
+    text = Gen(a.imov, a.bug).kernel()
+    if a.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(a.output, "w") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
