@@ -1,7 +1,9 @@
 /* emu/exec_tex.c — texture fetches on texture objects (unified texture mode,
  * what nvcc emits for cudaTextureObject_t): tex.{1d,2d,3d}.v4.{f32,s32,u32}
  * .{s32,f32} and txq.{width,height,depth}.b32; plus the device's table of
- * texture descriptors (emu_tex_create/destroy, emu.h).
+ * texture descriptors (emu_tex_create/destroy, emu.h).  Layered textures
+ * (tex.a1d/a2d) take the layer as the first, integer coordinate, clamped to
+ * the layers; each layer is a slice, never filtered across.
  *
  * The texture operand is [%rd_handle, {coords}]: a MX_OPD_TEXADDR whose
  * first element is the 64-bit handle register and whose second is a VEC of
@@ -198,6 +200,7 @@ static int64_t floor_i(float u)
 #define XF_COORD_F32 0x10 /* flags: float coordinates */
 #define XF_DST_F32 0x20   /* flags: f32 results */
 #define XF_HAS_PRED 0x40  /* flags: {d}|p form: aux2 = predicate slot */
+#define XF_LAYERED 0x80   /* flags: a1d/a2d: the first coordinate is the layer */
 
 /* Coordinate value of element e (0..dims-1) of the coordinate vector, lane l. */
 static inline uint64_t coord(const struct emu_warp *w, const struct mx_operand *cv, uint32_t e, int l)
@@ -250,6 +253,7 @@ static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         d[c] = r == REF_NONE || (r & REF_CONST) ? NULL : w->regs + (size_t)r * WARP;
     }
     const int as_float = (x->flags & XF_DST_F32) != 0;
+    const uint32_t c0 = (x->flags & XF_LAYERED) ? 1 : 0; /* coordinates after the layer */
     while (m) {
         int l = __builtin_ctz(m);
         m &= m - 1;
@@ -259,12 +263,18 @@ static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         uint32_t res[4] = { 0, 0, 0, 0 };
         const int64_t size[3] = { t->width, t->height, t->depth };
         const uint32_t nd = dims < t->dims ? dims : t->dims;
+        /* a layered texture's layer: the integer first coordinate, clamped (layers are slices) */
+        int64_t layer = 0;
+        if (c0) {
+            int64_t ly = (int32_t)coord(w, cv, 0, l), nl = t->layers ? t->layers : 1;
+            layer = ly < 0 ? 0 : ly >= nl ? nl - 1 : ly;
+        }
         if (!(x->flags & XF_COORD_F32)) {
             /* integer coordinates: no filtering, no normalization */
-            int64_t idx[3] = { 0, 0, 0 };
+            int64_t idx[3] = { 0, 0, layer };
             int border = 0;
             for (uint32_t e = 0; e < nd; e++) {
-                int64_t i = (int32_t)coord(w, cv, e, l);
+                int64_t i = (int32_t)coord(w, cv, c0 + e, l);
                 if (t->linear_mem)
                     idx[e] = i < 0 || i >= size[e] ? -1 : i;
                 else
@@ -278,7 +288,7 @@ static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
             float u[3] = { 0, 0, 0 };
             int mode[3];
             for (uint32_t e = 0; e < nd; e++) {
-                float c = f32_of(coord(w, cv, e, l));
+                float c = f32_of(coord(w, cv, c0 + e, l));
                 mode[e] = t->addr[e];
                 if (t->norm_coords) {
                     if (mode[e] == EMU_TEX_WRAP)
@@ -295,7 +305,7 @@ static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
                 u[e] = c;
             }
             if (!t->filter_linear || !as_float) {
-                int64_t idx[3] = { 0, 0, 0 };
+                int64_t idx[3] = { 0, 0, layer };
                 int border = 0;
                 for (uint32_t e = 0; e < nd; e++) {
                     idx[e] = address(floor_i(u[e]), size[e], mode[e]);
@@ -324,7 +334,7 @@ static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
                 /* corner order as the guide writes it: x fastest, then y, then z */
                 for (uint32_t cn = 0; cn < ncorner; cn++) {
                     float wgt = 1.0f;
-                    int64_t id[3] = { 0, 0, 0 };
+                    int64_t id[3] = { 0, 0, layer };
                     int border = 0;
                     for (uint32_t e = 0; e < nd; e++) {
                         int hi = (cn >> e) & 1;
@@ -365,7 +375,8 @@ static emu_fn bind_tex(const struct mx_insn *in, struct emu_xinsn *x)
     if (ct != MX_T_F32 && ct != MX_T_S32)
         return NULL;
     int g = in->mod[MX_MG_GEOM];
-    uint32_t dims = g == MX_GEOM_1D ? 1 : g == MX_GEOM_2D ? 2 : g == MX_GEOM_3D ? 3 : 0;
+    uint32_t dims = g == MX_GEOM_1D || g == MX_GEOM_A1D ? 1 : g == MX_GEOM_2D || g == MX_GEOM_A2D ? 2
+                  : g == MX_GEOM_3D ? 3 : 0;
     if (!dims)
         return NULL;
     if (in->mod[MX_MG_TEXMODE] == MX_TEXMODE_BASE)
@@ -386,7 +397,8 @@ static emu_fn bind_tex(const struct mx_insn *in, struct emu_xinsn *x)
         return NULL;
     x->aux = (uint32_t)ms;
     x->size = (uint8_t)dims;
-    x->flags = (uint8_t)((ct == MX_T_F32 ? XF_COORD_F32 : 0) | (dt == MX_T_F32 ? XF_DST_F32 : 0));
+    x->flags = (uint8_t)((ct == MX_T_F32 ? XF_COORD_F32 : 0) | (dt == MX_T_F32 ? XF_DST_F32 : 0) |
+                         (g == MX_GEOM_A1D || g == MX_GEOM_A2D ? XF_LAYERED : 0));
     if (ps >= 0) {
         x->flags |= XF_HAS_PRED;
         x->aux2 = in->opd[ps].reg;

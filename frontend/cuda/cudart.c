@@ -789,6 +789,18 @@ EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, s
     return cudaMalloc(devPtr, p * height);
 }
 
+/* extent.width in bytes; rows padded as cudaMallocPitch pads them. */
+EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
+{
+    if (!pitchedDevPtr)
+        return set_error(cudaErrorInvalidValue);
+    size_t pitch = 0, rows = (extent.height ? extent.height : 1) * (extent.depth ? extent.depth : 1);
+    void *p = NULL;
+    cudaError_t e = cudaMallocPitch(&p, &pitch, extent.width, rows);
+    *pitchedDevPtr = (struct cudaPitchedPtr){ p, pitch, extent.width, extent.height };
+    return e;
+}
+
 EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
     for (size_t r = 0; r < height; r++) {
@@ -1670,6 +1682,75 @@ static cudaError_t array_copy2d(struct rt_array *a, size_t wOffset, size_t hOffs
     return cudaSuccess;
 }
 
+/* One side of a 3D copy: an array (element x positions, device memory) or
+ * a pitched pointer (byte positions, host or device memory). */
+struct side3d {
+    struct rt_array *a;
+    char *ptr;
+    size_t pitch, ysize;
+};
+
+static char *row3d(const struct side3d *s, size_t xb, size_t y, size_t z)
+{
+    if (s->a)
+        return (char *)(uintptr_t)(s->a->dev + ((uint64_t)z * s->a->rows + y) * s->a->pitch + xb);
+    return s->ptr + ((size_t)z * s->ysize + y) * s->pitch + xb;
+}
+
+/* The extent is in elements when an array takes part, else in bytes; each
+ * row is one copy, host or device memory told apart by address. */
+EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
+{
+    CHECK_STICKY();
+    CHECK_DEVICE();
+    if (!p)
+        return set_error(cudaErrorInvalidValue);
+    struct side3d src = { NULL, (char *)p->srcPtr.ptr, p->srcPtr.pitch, p->srcPtr.ysize },
+                  dst = { NULL, (char *)p->dstPtr.ptr, p->dstPtr.pitch, p->dstPtr.ysize };
+    if (p->srcArray && !(src.a = rt_array_of(p->srcArray)))
+        return set_error(cudaErrorInvalidResourceHandle);
+    if (p->dstArray && !(dst.a = rt_array_of(p->dstArray)))
+        return set_error(cudaErrorInvalidResourceHandle);
+    if ((!src.a && !src.ptr) || (!dst.a && !dst.ptr) || (p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr)) {
+        msg("cudaMemcpy3D: each side needs exactly one of an array and a pitched pointer");
+        return set_error(cudaErrorInvalidValue);
+    }
+    if (src.a && dst.a && src.a->elem != dst.a->elem)
+        return set_error(cudaErrorInvalidValue);
+    size_t elem = src.a ? src.a->elem : dst.a ? dst.a->elem : 1;
+    size_t wb = p->extent.width * elem, h = p->extent.height ? p->extent.height : 1, d = p->extent.depth ? p->extent.depth : 1;
+    size_t sx = p->srcPos.x * (src.a ? elem : 1), dx = p->dstPos.x * (dst.a ? elem : 1);
+    const struct side3d *sd[2] = { &src, &dst };
+    const struct cudaPos *pos[2] = { &p->srcPos, &p->dstPos };
+    size_t xs[2] = { sx, dx };
+    for (int i = 0; i < 2; i++) {
+        const struct side3d *q = sd[i];
+        size_t ylim = q->a ? q->a->rows : q->ysize ? q->ysize : h + pos[i]->y;
+        size_t zlim = q->a ? (q->a->depth ? q->a->depth : 1) : (size_t)-1;
+        size_t pitch = q->a ? q->a->pitch : q->pitch;
+        if (xs[i] + wb > pitch || pos[i]->y + h > ylim || pos[i]->z + d > zlim) {
+            msg("cudaMemcpy3D: the %s region [%zu + %zu bytes, %zu + %zu rows, %zu + %zu slices] leaves its %s",
+                i ? "destination" : "source", xs[i], wb, pos[i]->y, h, pos[i]->z, d, q->a ? "array" : "pitched memory");
+            return set_error(cudaErrorInvalidValue);
+        }
+    }
+    DRAIN(0);
+    for (size_t z = 0; z < d; z++)
+        for (size_t y = 0; y < h; y++) {
+            cudaError_t e = copy(row3d(&dst, dx, p->dstPos.y + y, p->dstPos.z + z),
+                                 row3d(&src, sx, p->srcPos.y + y, p->srcPos.z + z), wb, cudaMemcpyDefault, 0);
+            if (e)
+                return e;
+        }
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
+{
+    CHECK_STREAM(stream);
+    return cudaMemcpy3D(p);
+}
+
 EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
                                        size_t width, size_t height, enum cudaMemcpyKind kind)
 {
@@ -1755,15 +1836,15 @@ EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, cons
         struct rt_array *a = rt_array_of(pResDesc->res.array.array);
         if (!a)
             return set_error(cudaErrorInvalidResourceHandle);
-        if (a->flags & cudaArrayLayered) {
-            msg("cudaCreateTextureObject: layered textures are not supported by the emulator (layered surfaces are)");
-            return set_error(cudaErrorNotSupported);
-        }
         cd = &a->desc;
         t.base = a->dev;
         t.width = (uint32_t)a->width, t.height = (uint32_t)a->height, t.depth = (uint32_t)a->depth;
         t.dims = a->depth ? 3 : a->height ? 2 : 1;
         t.pitch = a->pitch;
+        if (a->flags & cudaArrayLayered) { /* depth = layers: slices tex.a1d/a2d selects */
+            t.dims = a->height ? 2 : 1;
+            t.layers = (uint32_t)a->depth;
+        }
         break;
     }
     case cudaResourceTypeLinear: {
