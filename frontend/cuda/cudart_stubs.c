@@ -86,3 +86,7 @@ STUB(cudaStreamBeginCaptureToGraph)
 STUB(cudaStreamGetCaptureInfo)
 STUB(cudaStreamSetAttribute)
 STUB(cudaStreamUpdateCaptureDependencies)
+
+/* ... and every other cudaError_t function of cuda_runtime_api.h that no
+ * source defines (frontend/cuda/gen_stubs.py, run at build time) */
+#include "cudart_autostubs.inc"

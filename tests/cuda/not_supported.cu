@@ -1,5 +1,6 @@
 /* tests/cuda/not_supported.cu — a runtime function the emulator does not
- * implement (cudaGraphCreate, cudaMallocAsync) answers cudaErrorNotSupported (801), names itself on stderr
+ * implement (cudaGraphCreate, cudaMallocAsync, and every runtime function of the
+ * headers that we do not define, as generated stubs) answers cudaErrorNotSupported (801), names itself on stderr
  * (the program captures its own stderr to check), sets the last error like
  * any failing call, and is not sticky: the device keeps working. */
 #define MX_TEST "not_supported"
@@ -36,6 +37,12 @@ static void *managed;
 static cudaGraph_t graph;
 static cudaError_t call_graph_create(void) { return cudaGraphCreate(&graph, 0); }
 static cudaError_t call_malloc_async(void) { return cudaMallocAsync(&managed, 1024, 0); }
+/* one of the functions no source of ours defines: a generated stub (gen_stubs.py) */
+static cudaError_t call_sparse(void)
+{
+    cudaArraySparseProperties sp;
+    return cudaArrayGetSparseProperties(&sp, (cudaArray_t)0);
+}
 
 int main(void)
 {
@@ -50,6 +57,11 @@ int main(void)
     EXPECT(e == cudaErrorNotSupported, "cudaMallocAsync returned %s (%d)", cudaGetErrorName(e), (int)e);
     EXPECT(strstr(captured, "cudaMallocAsync"), "stderr does not name cudaMallocAsync: \"%s\"", captured);
     CK_ERR(cudaPeekAtLastError(), cudaErrorNotSupported);
+    CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
+
+    e = with_stderr_captured(call_sparse);
+    EXPECT(e == cudaErrorNotSupported, "cudaArrayGetSparseProperties returned %s (%d)", cudaGetErrorName(e), (int)e);
+    EXPECT(strstr(captured, "cudaArrayGetSparseProperties"), "stderr does not name it: \"%s\"", captured);
     CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
 
     /* not sticky */
