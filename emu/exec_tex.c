@@ -200,7 +200,8 @@ static int64_t floor_i(float u)
 #define XF_COORD_F32 0x10 /* flags: float coordinates */
 #define XF_DST_F32 0x20   /* flags: f32 results */
 #define XF_HAS_PRED 0x40  /* flags: {d}|p form: aux2 = predicate slot */
-#define XF_LAYERED 0x80   /* flags: a1d/a2d: the first coordinate is the layer */
+#define XF_LAYERED 0x80   /* flags: a1d/a2d/acube: the first coordinate is the layer */
+#define TEX_CUBE 1        /* x->off: tex.cube/acube (a direction picks a face) */
 
 /* Coordinate value of element e (0..dims-1) of the coordinate vector, lane l. */
 static inline uint64_t coord(const struct emu_warp *w, const struct mx_operand *cv, uint32_t e, int l)
@@ -265,7 +266,7 @@ static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         const uint32_t nd = dims < t->dims ? dims : t->dims;
         /* a layered texture's layer: the integer first coordinate, clamped (layers are slices) */
         int64_t layer = 0;
-        if (c0) {
+        if (c0 && x->off != TEX_CUBE) {
             int64_t ly = (int32_t)coord(w, cv, 0, l), nl = t->layers ? t->layers : 1;
             layer = ly < 0 ? 0 : ly >= nl ? nl - 1 : ly;
         }
@@ -286,8 +287,31 @@ static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         } else {
             /* float coordinates */
             float u[3] = { 0, 0, 0 };
-            int mode[3];
-            for (uint32_t e = 0; e < nd; e++) {
+            int mode[3] = { EMU_TEX_CLAMP, EMU_TEX_CLAMP, EMU_TEX_CLAMP };
+            if (x->off == TEX_CUBE) {
+                /* a direction (x, y, z): the face of its largest component, and (s, t) on it
+                 * (CUDA C++ Programming Guide, "Cubemap Textures"); faces are layers 6c..6c+5
+                 * of cubemap c; an edge clamps to its own face (no seamless filtering) */
+                float v[3], av[3];
+                for (int e = 0; e < 3; e++)
+                    v[e] = f32_of(coord(w, cv, c0 + (uint32_t)e, l)), av[e] = fabsf(v[e]);
+                int face;
+                float sc, tc, ma;
+                if (av[0] >= av[1] && av[0] >= av[2])
+                    face = v[0] >= 0 ? 0 : 1, ma = av[0], sc = v[0] >= 0 ? -v[2] : v[2], tc = -v[1];
+                else if (av[1] >= av[2])
+                    face = v[1] >= 0 ? 2 : 3, ma = av[1], sc = v[0], tc = v[1] >= 0 ? v[2] : -v[2];
+                else
+                    face = v[2] >= 0 ? 4 : 5, ma = av[2], sc = v[2] >= 0 ? v[0] : -v[0], tc = -v[1];
+                if (!(ma > 0))
+                    ma = 1.0f;
+                u[0] = (sc / ma + 1.0f) * 0.5f * (float)size[0];
+                u[1] = (tc / ma + 1.0f) * 0.5f * (float)size[1];
+                int64_t ncube = (t->layers ? t->layers : 1) / 6, cl = c0 ? (int32_t)coord(w, cv, 0, l) : 0;
+                cl = cl < 0 ? 0 : cl >= ncube ? ncube - 1 : cl;
+                layer = cl * 6 + face;
+            }
+            for (uint32_t e = 0; x->off != TEX_CUBE && e < nd; e++) {
                 float c = f32_of(coord(w, cv, c0 + e, l));
                 mode[e] = t->addr[e];
                 if (t->norm_coords) {
@@ -375,8 +399,11 @@ static emu_fn bind_tex(const struct mx_insn *in, struct emu_xinsn *x)
     if (ct != MX_T_F32 && ct != MX_T_S32)
         return NULL;
     int g = in->mod[MX_MG_GEOM];
-    uint32_t dims = g == MX_GEOM_1D || g == MX_GEOM_A1D ? 1 : g == MX_GEOM_2D || g == MX_GEOM_A2D ? 2
+    int cube = g == MX_GEOM_CUBE || g == MX_GEOM_ACUBE;
+    uint32_t dims = g == MX_GEOM_1D || g == MX_GEOM_A1D ? 1 : g == MX_GEOM_2D || g == MX_GEOM_A2D || cube ? 2
                   : g == MX_GEOM_3D ? 3 : 0;
+    if (cube && ct != MX_T_F32)
+        return NULL;
     if (!dims)
         return NULL;
     if (in->mod[MX_MG_TEXMODE] == MX_TEXMODE_BASE)
@@ -398,7 +425,8 @@ static emu_fn bind_tex(const struct mx_insn *in, struct emu_xinsn *x)
     x->aux = (uint32_t)ms;
     x->size = (uint8_t)dims;
     x->flags = (uint8_t)((ct == MX_T_F32 ? XF_COORD_F32 : 0) | (dt == MX_T_F32 ? XF_DST_F32 : 0) |
-                         (g == MX_GEOM_A1D || g == MX_GEOM_A2D ? XF_LAYERED : 0));
+                         (g == MX_GEOM_A1D || g == MX_GEOM_A2D || g == MX_GEOM_ACUBE ? XF_LAYERED : 0));
+    x->off = cube ? TEX_CUBE : 0;
     if (ps >= 0) {
         x->flags |= XF_HAS_PRED;
         x->aux2 = in->opd[ps].reg;

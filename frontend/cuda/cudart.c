@@ -1573,7 +1573,11 @@ static cudaError_t array_alloc(cudaArray_t *array, const struct cudaChannelForma
     if (!array || !desc || !w)
         return set_error(cudaErrorInvalidValue);
     *array = NULL;
-    if (flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather | cudaArrayLayered)) {
+    if ((flags & cudaArrayCubemap) && (w != h || !d || d % 6 || (!(flags & cudaArrayLayered) && d != 6))) {
+        msg("cudaMalloc3DArray: a cubemap needs width == height and a depth of 6 (6 x layers when layered)");
+        return set_error(cudaErrorInvalidValue);
+    }
+    if (flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather | cudaArrayLayered | cudaArrayCubemap)) {
         msg("cudaMalloc3DArray/cudaMallocArray: cube-map and other special arrays (flags 0x%x) are not supported by the "
             "emulator", flags);
         return set_error(cudaErrorNotSupported);
@@ -1841,7 +1845,7 @@ EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, cons
         t.width = (uint32_t)a->width, t.height = (uint32_t)a->height, t.depth = (uint32_t)a->depth;
         t.dims = a->depth ? 3 : a->height ? 2 : 1;
         t.pitch = a->pitch;
-        if (a->flags & cudaArrayLayered) { /* depth = layers: slices tex.a1d/a2d selects */
+        if (a->flags & (cudaArrayLayered | cudaArrayCubemap)) { /* depth = layers (faces): slices tex selects */
             t.dims = a->height ? 2 : 1;
             t.layers = (uint32_t)a->depth;
         }

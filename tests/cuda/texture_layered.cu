@@ -1,4 +1,7 @@
-/* tests/cuda/texture_layered.cu — layered textures and cudaMemcpy3D: a
+/* tests/cuda/texture_layered.cu — layered and cubemap textures and
+ * cudaMemcpy3D: cubemaps (and a layered cubemap) sampled at the direction
+ * of every texel centre of every face, the directions made from the inverse
+ * of the face table (so the test checks the table, not a copy of it); a
  * layered 2D float array and a layered 1D int array filled by cudaMemcpy3D
  * from host memory, read with tex2DLayered/tex1DLayered (point sampling,
  * normalized and unnormalized coordinates; a layer index outside the array
@@ -31,6 +34,18 @@ __global__ void read1d(cudaTextureObject_t t, int *out)
 }
 
 static float val(int x, int y, int l) { return x * 1.5f + y * 100.0f + l * 10000.0f; }
+
+#define CW 6 /* cubemap face width */
+/* out[((c * 6 + f) * CW + j) * CW + i] = the cubemap texel at the centre of (i, j) on face f (of cubemap c) */
+__global__ void read_cube(cudaTextureObject_t t, float *out, int layered)
+{
+    int i = threadIdx.x, j = threadIdx.y, f = blockIdx.x, c = blockIdx.y;
+    float s = (i + 0.5f) / CW * 2 - 1, u = (j + 0.5f) / CW * 2 - 1;
+    float3 d = f == 0 ? make_float3(1, -u, -s) : f == 1 ? make_float3(-1, -u, s) : f == 2 ? make_float3(s, 1, u)
+             : f == 3 ? make_float3(s, -1, -u) : f == 4 ? make_float3(s, -u, 1) : make_float3(-s, -u, -1);
+    float v = layered ? texCubemapLayered<float>(t, d.x * 3, d.y * 3, d.z * 3, c) : texCubemap<float>(t, d.x, d.y, d.z);
+    out[((c * 6 + f) * CW + j) * CW + i] = v;
+}
 
 int main(void)
 {
@@ -107,6 +122,43 @@ int main(void)
     for (int l = 0; l < L; l++)
         for (int x = 0; x < W; x++)
             EXPECT(gi[l * W + x] == hi[l][x], "1D layer %d [%d] = %d, expected %d", l, x, gi[l * W + x], hi[l][x]);
+
+    /* cubemaps: 6 faces, and a layered cubemap of 2 x 6 faces */
+    for (int layered = 0; layered <= 1; layered++) {
+        int nc = layered ? 2 : 1;
+        static float faces[2 * 6][CW][CW], cg[2 * 6 * CW * CW];
+        for (int f = 0; f < 6 * nc; f++)
+            for (int j = 0; j < CW; j++)
+                for (int i = 0; i < CW; i++)
+                    faces[f][j][i] = f * 1000 + j * 10 + i;
+        cudaArray_t ac;
+        CK(cudaMalloc3DArray(&ac, &fd, make_cudaExtent(CW, CW, 6 * nc),
+                             cudaArrayCubemap | (layered ? cudaArrayLayered : 0)));
+        cudaMemcpy3DParms pc = {};
+        pc.srcPtr = make_cudaPitchedPtr(faces, CW * sizeof(float), CW, CW);
+        pc.dstArray = ac;
+        pc.extent = make_cudaExtent(CW, CW, 6 * nc);
+        pc.kind = cudaMemcpyHostToDevice;
+        CK(cudaMemcpy3D(&pc));
+        rd.res.array.array = ac;
+        td.normalizedCoords = 1;
+        td.filterMode = cudaFilterModePoint;
+        cudaTextureObject_t tc;
+        CK(cudaCreateTextureObject(&tc, &rd, &td, NULL));
+        float *cout;
+        CK(cudaMalloc(&cout, sizeof cg));
+        read_cube<<<dim3(6, nc), dim3(CW, CW)>>>(tc, cout, layered);
+        CK_LAUNCH();
+        CK(cudaMemcpy(cg, cout, nc * 6 * CW * CW * sizeof(float), cudaMemcpyDeviceToHost));
+        for (int f = 0; f < 6 * nc; f++)
+            for (int j = 0; j < CW; j++)
+                for (int i = 0; i < CW; i++)
+                    EXPECT(cg[(f * CW + j) * CW + i] == faces[f][j][i], "%scubemap face %d texel (%d,%d) = %g, expected %g",
+                           layered ? "layered " : "", f, i, j, cg[(f * CW + j) * CW + i], faces[f][j][i]);
+    }
+    cudaArray_t badc;
+    CK_ERR(cudaMalloc3DArray(&badc, &fd, make_cudaExtent(4, 5, 6), cudaArrayCubemap), cudaErrorInvalidValue);
+    CK_ERR(cudaGetLastError(), cudaErrorInvalidValue);
 
     /* 3D copies: host -> 3D array (a sub-box at an offset) -> pitched device memory -> host */
     const int X = 9, Y = 4, Z = 3;
