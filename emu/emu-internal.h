@@ -71,8 +71,10 @@ struct emu_xinsn {
     uint32_t guard;               /* predicate slot | REF_NEG, or REF_NONE */
     uint32_t r[MX_MAX_OPD];       /* operand references, by operand slot (see binder notes) */
     int64_t off;                  /* memory operand: constant part of the address (imm + symbol) */
-    uint32_t aux;                 /* handler-specific: vector width, target pc, element count... */
-    uint32_t aux2;                /* handler-specific */
+    uint32_t aux;                 /* handler-specific: vector width, target pc, element count...; with two memory
+                                     operands (cp.async): the first one's constant part (low 32 bits) */
+    uint32_t aux2;                /* handler-specific; with two memory operands: 1 if the first one's register
+                                     holds 32 bits (off, space and XF_BASE32 describe the second) */
     uint8_t space;                /* memory operand space (enum emu_space) */
     uint8_t size;                 /* access size in bytes of one element */
     uint8_t flags;                /* handler-specific */
@@ -120,6 +122,8 @@ struct emu_simt {
  * the barrier) and the warp runs another of its diverged paths; the warp
  * blocks (WS_BARRIER) only when no path can run. */
 #define WAIT_WARPSYNC 17
+/* mbarrier.try_wait (exec_async.c): entry.need = the object's shared offset | the parity of the phase awaited */
+#define WAIT_MBAR 18
 
 struct emu_cta;
 struct emu_kernel;
@@ -538,6 +542,7 @@ extern const struct emu_bind_row emu_bind_cvt[];   /* exec_cvt.c: cvt and friend
 extern const struct emu_bind_row emu_bind_mem[];   /* exec_mem.c: ld/st/atom/red/cvta/isspacep */
 extern const struct emu_bind_row emu_bind_ctrl[];  /* exec_ctrl.c: bra/brx/call/ret/exit/trap */
 extern const struct emu_bind_row emu_bind_sync[];  /* exec_sync.c: barriers, vote/shfl/match/redux, membar */
+extern const struct emu_bind_row emu_bind_async[]; /* exec_async.c: cp.async and mbarriers */
 extern const struct emu_bind_row emu_bind_tex[];   /* exec_tex.c: tex/txq on texture objects */
 extern const struct emu_bind_row emu_bind_surf[];  /* exec_surf.c: suld/sust on surface objects */
 extern const struct emu_bind_row emu_bind_ext[];   /* ext/movind.c: the indirect-mov ISA extension */

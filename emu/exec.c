@@ -34,6 +34,7 @@ static void build(void)
     add_table(emu_bind_mem);
     add_table(emu_bind_ctrl);
     add_table(emu_bind_sync);
+    add_table(emu_bind_async);
     add_table(emu_bind_tex);
     add_table(emu_bind_surf);
     add_table(emu_bind_ext);

@@ -124,6 +124,9 @@ void emu_deadlock_detail(const struct emu_cta *c, char *p, size_t cap)
                 n += (size_t)snprintf(p + n, cap - n, "waits");
             if (e->wait == WAIT_WARPSYNC)
                 n += (size_t)snprintf(p + n, cap - n, " at PTX line %u (bar.warp.sync 0x%08x)", line, e->need);
+            else if (e->wait == WAIT_MBAR)
+                n += (size_t)snprintf(p + n, cap - n, " at PTX line %u (mbarrier at shared offset 0x%x, phase of parity %u)",
+                                      line, e->need & ~1u, e->need & 1u);
             else
                 n += (size_t)snprintf(p + n, cap - n, " at PTX line %u (barrier %u)", line, e->wait - 1);
         }

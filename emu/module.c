@@ -341,7 +341,7 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
     if (emu_bind_verify(g, fi, in, x))
         return; /* malformed: bound to the "invalid instruction" trap */
     x->guard = in->guard == MX_NONE ? REF_NONE : (in->guard | (in->guard_neg ? REF_NEG : 0));
-    int special = 0;
+    int special = 0, naddr = 0;
     for (int s = 0; s < in->nopd; s++) {
         const struct mx_operand *o = &in->opd[s];
         switch (o->kind) {
@@ -381,6 +381,13 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
             break;
         case MX_OPD_PROTO: x->r[s] = o->reg; break;
         case MX_OPD_ADDR: {
+            if (naddr++) {
+                /* a second memory operand (cp.async [dst], [src]): the first
+                 * one's constant part and 32-bit flag move to aux/aux2 */
+                x->aux = (uint32_t)x->off;
+                x->aux2 = (x->flags & XF_BASE32) ? 1 : 0;
+                x->flags &= (uint8_t)~(XF_BASE32 | XF_LOCAL_FRAME);
+            }
             x->r[s] = o->reg != MX_NONE ? o->reg : const_row(b, 0);
             x->off = o->imm;
             if (o->flags & MX_OPDF_BASE32)

@@ -959,6 +959,9 @@ static void find_deadlocks(struct emu_device *d)
                 emu_fault(w, &k->x[w->pc], MX_EDEADLOCK, -1, 0, 0,
                           "barrier deadlock: barrier %u has %u of %u threads and no warp can make progress", b,
                           c->bar_arrived[b], c->bar_expected[b] ? c->bar_expected[b] : c->live_threads);
+            else if (b == WAIT_MBAR - 1)
+                emu_fault(w, &k->x[w->pc], MX_EDEADLOCK, -1, 0, 0,
+                          "mbarrier deadlock: lanes wait at mbarrier.try_wait for a phase that never completes, and no warp can make progress");
             else
                 emu_fault(w, &k->x[w->pc], MX_EDEADLOCK, -1, 0, 0,
                           "barrier deadlock: lanes wait at bar.warp.sync for lanes of their mask that never arrive, and no warp can make progress");

@@ -1911,6 +1911,9 @@ static int lower_operands(struct parser *p, struct lctx *c, struct raw *ops, int
         return -1;
     }
     int skip_mid = oi->optmid >= 0 && written_np < max && written_np == max - 1 ? oi->optmid : -1;
+    /* cp.async.L2::cache_hint [dst], [src], n, policy: the policy fills the last slot, src-size stays absent */
+    if (in->op == MX_OP_CP_ASYNC && in->mod[MX_MG_L2HINT] && written_np == max - 1)
+        skip_mid = 3;
     if (oi->optmid >= 0 && written_np < max - 1 && skip_mid < 0) {
         /* fewer than max-1 only possible when trailing optionals exist */
     }
@@ -1937,6 +1940,11 @@ static int lower_operands(struct parser *p, struct lctx *c, struct raw *ops, int
         }
         const struct raw *r = &ops[map[s]];
         int et = mx_opd_type(in, s);
+        uint32_t rslot;
+        int rtype;
+        if (in->op == MX_OP_CP_ASYNC && s == 3 && r->kind == R_NAME && resolve_reg(p, r->name, r->nlen, &rslot, &rtype) == 0 &&
+            rtype == MX_T_PRED)
+            et = MX_T_PRED; /* cp.async ..., cp-size, ignore-src: a predicate in place of src-size */
         switch (oi->kinds[s]) {
         case MX_FK_DST:
         case MX_FK_PAIR:

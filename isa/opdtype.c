@@ -91,7 +91,7 @@ int mx_opd_type(const struct mx_insn *in, int slot)
         return slot == 2 ? MX_T_B32 : t0;
     case MX_OP_BAR_SYNC: case MX_OP_BARRIER_SYNC: case MX_OP_BAR_CTA_SYNC:
     case MX_OP_BAR_ARRIVE: case MX_OP_BARRIER_ARRIVE: case MX_OP_NANOSLEEP:
-    case MX_OP_CP_ASYNC: case MX_OP_CP_ASYNC_WAIT: case MX_OP_PMEVENT: case MX_OP_WAKE_WARP: case MX_OP_WAKE_GRID:
+    case MX_OP_CP_ASYNC_WAIT: case MX_OP_PMEVENT: case MX_OP_WAKE_WARP: case MX_OP_WAKE_GRID:
         return MX_T_U32;
     case MX_OP_BAR_RED: case MX_OP_BARRIER_RED:
         return slot == 0 ? t0 : MX_T_U32;
@@ -107,6 +107,15 @@ int mx_opd_type(const struct mx_insn *in, int slot)
         return slot == 2 ? (in->mod[MX_MG_PARITY] ? MX_T_U32 : MX_T_B64) : MX_T_U32;
     case MX_OP_MBAR_PENDING:
         return slot == 0 ? MX_T_U32 : MX_T_B64;
+    case MX_OP_MBAR_EXPECT_TX: case MX_OP_MBAR_COMPLETE_TX:
+        return MX_T_U32;
+    case MX_OP_CP_ASYNC:
+        /* [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy} */
+        if (slot == 4 || (slot == 3 && in->mod[MX_MG_L2HINT] && in->nopd == 4))
+            return MX_T_B64;
+        if (slot == 3 && in->opd[3].kind == MX_OPD_PRED)
+            return MX_T_PRED;
+        return MX_T_U32;
     case MX_OP_TEX: case MX_OP_TLD4:
         return slot == 0 ? t0 : t1;
     case MX_OP_SULD: case MX_OP_SUST:

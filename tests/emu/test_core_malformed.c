@@ -188,7 +188,9 @@ static const char sweep_head[] = CT_HDR
 static const char sweep_tail[] =
     "\n$L0:\n  add.u32 %r6, %r6, 1;\n$L1:\n  st.global.u32 [%rd1], %r6;\n  ret;\n}\n";
 
-/* Instruction forms with a binder (every family), valid as written. */
+/* Instruction forms with a binder (every family), valid as written; the
+ * last instruction of a line is the one mutated (the mbarrier forms
+ * initialize their object first). */
 static const char *const sweep_lines[] = {
     "add.s32 %r6, %r1, %r2;", "add.f32 %f3, %f1, %f2;", "add.rn.f64 %fd2, %fd1, %fd1;", "add.f16 %rs3, %rs1, %rs2;",
     "add.cc.u32 %r6, %r1, %r2;", "addc.u32 %r6, %r1, %r2;", "sub.s64 %rd7, %rd1, %rd6;", "mul.lo.s32 %r6, %r1, %r2;",
@@ -229,6 +231,15 @@ static const char *const sweep_lines[] = {
     "fma.rn.f64 %fd2, %fd1, %fd1, %fd1;", "fma.rn.f16x2 %r6, %r1, %r2, %r3;", "copysign.f32 %f3, %f1, %f2;",
     "testp.finite.f32 %p3, %f1;", "setp.lt.f16 %p3, %rs1, %rs2;", "abs.bf16 %rs3, %rs1;", "trap;",
     "movind.b32 %r6, %blk[%r2];", "movind.b32 %blk[%r3], %r1;", "wake.warp %r5;", "wake.grid %r5;",
+    "cp.async.ca.shared.global [%rd3], [%rd1], 4, %r2;", "cp.async.cg.shared.global [sm+16], [%rd1+16], 16;",
+    "cp.async.ca.shared.global [%rd3], [%rd1], 8, %p1;", "cp.async.ca.shared.global.L2::cache_hint [%rd3], [%rd1], 16, %rd6;",
+    "cp.async.commit_group;", "cp.async.wait_group 0;", "cp.async.wait_all;",
+    "mbarrier.init.shared.b64 [sm+64], 1000; cp.async.mbarrier.arrive.noinc.shared.b64 [%rd3+64];", "mbarrier.init.shared.b64 [%rd3+64], 32;",
+    "mbarrier.init.shared.b64 [sm+64], 1000; mbarrier.inval.shared.b64 [%rd3+64];", "mbarrier.init.shared.b64 [sm+64], 1000; mbarrier.arrive.shared.b64 %rd7, [%rd3+64];",
+    "mbarrier.init.shared.b64 [sm+64], 1000; mbarrier.arrive_drop.noComplete.shared.b64 %rd7, [%rd3+64], 1;", "mbarrier.init.shared.b64 [sm+64], 1000; mbarrier.arrive.expect_tx.shared.b64 _, [%rd3+64], 16;",
+    "mbarrier.init.shared.b64 [sm+64], 1000; mbarrier.expect_tx.shared.b64 [%rd3+64], 16;", "mbarrier.init.shared.b64 [sm+64], 1000; mbarrier.complete_tx.shared.b64 [%rd3+64], 16;",
+    "mbarrier.init.shared.b64 [sm+64], 1000; mbarrier.test_wait.shared.b64 %p3, [%rd3+64], %rd1;", "mbarrier.init.shared.b64 [sm+64], 1000; mbarrier.try_wait.parity.shared.b64 %p3, [%rd3+64], %r2, 100;",
+    "mbarrier.pending_count.b64 %r6, %rd1;",
 };
 
 struct sweep {
