@@ -1447,8 +1447,11 @@ EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
     attr->localSizeBytes = k->local_size;
     attr->maxThreadsPerBlock = k->maxntid[0] ? (int)(k->maxntid[0] * k->maxntid[1] * k->maxntid[2]) : (int)rt.cfg.max_threads_per_cta;
     attr->numRegs = (int)(k->nregs < 255 ? k->nregs : 255);
-    attr->ptxVersion = (int)(f->m->prog.version_major * 10 + f->m->prog.version_minor);
-    attr->binaryVersion = attr->ptxVersion;
+    /* the virtual architecture the PTX targets (.target sm_80: 80; CUB picks
+     * its tuning from it and refuses a value it was not compiled for), and
+     * the device's, which the PTX is JIT-compiled for on a GPU */
+    attr->ptxVersion = (int)f->m->prog.target_sm;
+    attr->binaryVersion = (int)(rt.cfg.cc_major * 10 + rt.cfg.cc_minor);
     attr->maxDynamicSharedSizeBytes = (int)(rt.cfg.shared_per_cta - k->shared_size);
     return cudaSuccess;
 }
