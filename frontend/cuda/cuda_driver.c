@@ -180,7 +180,9 @@ EXPORT int mx_cuda_launch(struct emu_module *mod, const struct mx_program *g, ui
         struct emu_stats st;
         memset(&st, 0, sizeof st);
         mx_cuda_stats_record(p.kernel, &p.l, rc, &st);
-        if (rc != MX_ELAUNCH) {
+        if (rc == MX_ELAUNCH) /* the launch's error says no more than "invalid": say why */
+            fprintf(stderr, "morpheus: kernel %s not launched: %s\n", p.kernel, fault.message);
+        else {
             fprintf(stderr, "morpheus: kernel %s faulted\n", p.kernel);
             emu_fault_print(stderr, &fault);
         }
