@@ -1522,6 +1522,21 @@ static cudaError_t occupancy(const char *fn, int *numBlocks, const void *func, i
  * makes grid.sync() possible): more blocks than the SMs hold at the
  * occupancy cudaOccupancyMaxActiveBlocksPerMultiprocessor reports is
  * cudaErrorCooperativeLaunchTooLarge, as on a GPU. */
+static cudaError_t launch_cooperative(const char *fn, struct rt_func *f, dim3 gridDim, dim3 blockDim, void **args,
+                                      size_t sharedMem, cudaStream_t stream)
+{
+    int per_sm = 0;
+    uint64_t threads = (uint64_t)blockDim.x * blockDim.y * blockDim.z;
+    cudaError_t e = occupancy(fn, &per_sm, f->host, threads > INT32_MAX ? INT32_MAX : (int)threads, sharedMem);
+    if (e)
+        return e;
+    uint64_t blocks = (uint64_t)gridDim.x * gridDim.y * gridDim.z;
+    if (blocks > (uint64_t)per_sm * emu_compute_sms(&rt.cfg))
+        return fail(fn, cudaErrorCooperativeLaunchTooLarge, "%llu blocks do not fit at once (%d per SM x %u SMs)",
+                    (unsigned long long)blocks, per_sm, emu_compute_sms(&rt.cfg));
+    return launch(fn, f, gridDim, blockDim, args, sharedMem, stream, 1);
+}
+
 EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                                cudaStream_t stream)
 {
@@ -1529,16 +1544,74 @@ EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, d
     if (!f)
         return cudaErrorInvalidDeviceFunction;
     CHECK_STREAM(stream);
-    int per_sm = 0;
-    uint64_t threads = (uint64_t)blockDim.x * blockDim.y * blockDim.z;
-    cudaError_t e = occupancy(__func__, &per_sm, func, threads > INT32_MAX ? INT32_MAX : (int)threads, sharedMem);
-    if (e)
-        return e;
-    uint64_t blocks = (uint64_t)gridDim.x * gridDim.y * gridDim.z;
-    if (blocks > (uint64_t)per_sm * emu_compute_sms(&rt.cfg))
-        return FAIL(cudaErrorCooperativeLaunchTooLarge, "%llu blocks do not fit at once (%d per SM x %u SMs)",
-                    (unsigned long long)blocks, per_sm, emu_compute_sms(&rt.cfg));
-    return launch(__func__, f, gridDim, blockDim, args, sharedMem, stream, 1);
+    return launch_cooperative(__func__, f, gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* cudaLaunchKernelEx (the C++ template in cuda_runtime.h calls this): a
+ * launch with attributes.  Those that only tune performance or placement
+ * (access policy, priority, memory sync domains, scheduling preferences,
+ * shared-memory carveout, a preferred cluster shape) change nothing that
+ * a program computes and are accepted; programmatic stream serialization
+ * (PDL, as Thrust/CUB use it) only allows the kernel to overlap the one
+ * before it, and running it after is one thing that allows; the
+ * programmatic and launch-completion events are recorded once the kernel
+ * is done (later than a GPU may, never earlier); cooperative launches as
+ * cudaLaunchCooperativeKernel.  Thread-block clusters of more than one
+ * block are not supported (cudaErrorNotSupported). */
+EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    if (!config)
+        return FAIL(cudaErrorInvalidValue, "config is NULL");
+    if (config->numAttrs && !config->attrs)
+        return FAIL(cudaErrorInvalidValue, "config->attrs is NULL with numAttrs %u", config->numAttrs);
+    struct rt_func *f = kernel_of(__func__, func);
+    if (!f)
+        return cudaErrorInvalidDeviceFunction;
+    CHECK_STREAM(config->stream);
+    int cooperative = 0;
+    cudaEvent_t events[2] = { 0, 0 }; /* programmatic, launch completion */
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &config->attrs[i];
+        switch (a->id) {
+        case cudaLaunchAttributeCooperative: cooperative = a->val.cooperative != 0; break;
+        case cudaLaunchAttributeClusterDimension:
+            if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
+                return FAIL(cudaErrorNotSupported, "kernel %s: clusters of %ux%ux%u blocks are not supported by the "
+                            "emulator", f->name, a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z);
+            break;
+        case cudaLaunchAttributeProgrammaticEvent:
+        case cudaLaunchAttributeLaunchCompletionEvent: {
+            cudaEvent_t ev = a->id == cudaLaunchAttributeProgrammaticEvent ? a->val.programmaticEvent.event
+                                                                           : a->val.launchCompletionEvent.event;
+            if (!event_of(ev))
+                return FAIL(cudaErrorInvalidResourceHandle, "attribute %d: event %p is not an event", (int)a->id, (void *)ev);
+            events[a->id == cudaLaunchAttributeLaunchCompletionEvent] = ev;
+            break;
+        }
+        case cudaLaunchAttributeDeviceUpdatableKernelNode:
+            return FAIL(cudaErrorInvalidValue, "attribute %d (device-updatable kernel node) is for graphs only", (int)a->id);
+        case cudaLaunchAttributeIgnore:
+        case cudaLaunchAttributeAccessPolicyWindow:
+        case cudaLaunchAttributeSynchronizationPolicy:
+        case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+        case cudaLaunchAttributeProgrammaticStreamSerialization:
+        case cudaLaunchAttributePriority:
+        case cudaLaunchAttributeMemSyncDomainMap:
+        case cudaLaunchAttributeMemSyncDomain:
+        case cudaLaunchAttributePreferredClusterDimension:
+        case cudaLaunchAttributePreferredSharedMemoryCarveout:
+        case cudaLaunchAttributeNvlinkUtilCentricScheduling: break;
+        default: return FAIL(cudaErrorInvalidValue, "%d is not a launch attribute of CUDA 13", (int)a->id);
+        }
+    }
+    cudaError_t e = cooperative ? launch_cooperative(__func__, f, config->gridDim, config->blockDim, args,
+                                                     config->dynamicSmemBytes, config->stream)
+                                : launch(__func__, f, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                                         config->stream, 0);
+    for (int i = 0; i < 2 && !e; i++)
+        if (events[i])
+            e = cudaEventRecord(events[i], config->stream);
+    return e;
 }
 
 /* For the call fn. */

@@ -1,7 +1,8 @@
 /* tests/cuda/thrust_basic.cu — Thrust on the emulator: reduce, sort,
  * reduce_by_key and inclusive_scan_by_key over device_vectors, each checked
- * against the same computation on the host, and a larger sort_by_key
- * (CUB's onesweep radix sort).  CUB asks cudaFuncGetAttributes for the
+ * against the same computation on the host, a sort with a comparator
+ * (CUB's merge sort, launched with cudaLaunchKernelEx) and a larger
+ * sort_by_key (CUB's onesweep radix sort).  CUB asks cudaFuncGetAttributes for the
  * ptxVersion of an empty kernel and refuses to run
  * (cudaErrorInvalidDeviceFunction) unless it is an architecture the program
  * was compiled for: 80 here, the PTX's .target. */
@@ -15,6 +16,15 @@
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
+
+/* a strict weak order that is not a radix order: |a| < |b|, then a < b */
+struct by_magnitude {
+    __host__ __device__ bool operator()(int a, int b) const
+    {
+        int ma = a < 0 ? -a : a, mb = b < 0 ? -b : b;
+        return ma < mb || (ma == mb && a < b);
+    }
+};
 
 int main(void)
 {
@@ -67,6 +77,21 @@ int main(void)
     std::sort(h.begin(), h.end());
     for (int i = 0; i < n; i++)
         EXPECT(sorted[i] == h[i], "sort: [%d] = %d, expected %d", i, sorted[i], h[i]);
+
+    /* sort with a comparator of its own: CUB's merge sort, whose kernels
+     * Thrust launches through cudaLaunchKernelEx with programmatic
+     * stream serialization */
+    const int nc = 20000; /* several tiles: block sort, partition, merge */
+    std::vector<int> c(nc), gc(nc);
+    for (int i = 0; i < nc; i++)
+        c[i] = (int)(mx_rand() % 2001) - 1000;
+    thrust::device_vector<int> dc(c.begin(), c.end());
+    thrust::sort(dc.begin(), dc.end(), by_magnitude());
+    std::vector<int> wc(c);
+    thrust::copy(dc.begin(), dc.end(), gc.begin());
+    std::sort(wc.begin(), wc.end(), by_magnitude());
+    for (int i = 0; i < nc; i++)
+        EXPECT(gc[i] == wc[i], "sort by magnitude: [%d] = %d, expected %d", i, gc[i], wc[i]);
 
     /* sort_by_key of 50000 keys: CUB's multi-block onesweep radix sort
      * (histogram, exclusive sum, one pass per digit with decoupled look-back) */
