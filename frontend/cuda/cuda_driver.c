@@ -180,7 +180,9 @@ EXPORT int mx_cuda_launch(struct emu_module *mod, const struct mx_program *g, ui
         struct emu_stats st;
         memset(&st, 0, sizeof st);
         mx_cuda_stats_record(p.kernel, &p.l, rc, &st);
-        if (rc != MX_ELAUNCH) {
+        if (rc == MX_ELAUNCH) /* the launch's error says no more than "invalid": say why */
+            fprintf(stderr, "morpheus: kernel %s not launched: %s\n", p.kernel, fault.message);
+        else {
             fprintf(stderr, "morpheus: kernel %s faulted\n", p.kernel);
             emu_fault_print(stderr, &fault);
         }
@@ -579,9 +581,8 @@ EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunct
     case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = 0; break;
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)k->local_size; break;
     case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = (int)(k->nregs < 255 ? k->nregs : 255); break;
-    case CU_FUNC_ATTRIBUTE_PTX_VERSION: case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
-        *pi = (int)(m->prog.version_major * 10 + m->prog.version_minor);
-        break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = (int)m->prog.target_sm; break; /* .target sm_80: 80 */
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = (int)(proc.cfg.cc_major * 10 + proc.cfg.cc_minor); break;
     default: return CUDA_ERROR_INVALID_VALUE;
     }
     return CUDA_SUCCESS;

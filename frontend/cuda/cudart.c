@@ -4,7 +4,8 @@
  * PTX inside is parsed lazily at first use, kernels run on the emulated GPU.
  * Errors behave like a GPU's: launch-configuration errors are returned by
  * cudaGetLastError (cleared by it, kept by cudaPeekAtLastError); a kernel
- * fault is reported on stderr and is sticky.  Functions with no meaning here
+ * fault is reported on stderr and is sticky.  Every error a call returns
+ * is said on stderr (`morpheus: CALL: why (cudaErrorX)`).  Functions with no meaning here
  * are in cudart_stubs.c and answer cudaErrorNotSupported naming themselves.
  *
  * The device, its configuration (MORPHEUS_* environment, set by `morpheus
@@ -13,8 +14,10 @@
  * and CUDA arrays are handles of handle.c (shared with the driver API): a
  * destroyed or made-up one answers cudaErrorInvalidResourceHandle (or
  * cudaErrorInvalidValue where CUDA documents that), never a crash. */
+#define _GNU_SOURCE /* dladdr: a host function's name in messages */
 #include <cuda_runtime_api.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <pthread.h>
@@ -75,6 +78,7 @@ static struct {
     struct rt_func *funcs;
     struct rt_var *vars;
     cudaError_t sticky;
+    int sticky_said;              /* the sticky error was said once (after the fault's report) */
     const char *ptx_override;
     int quiet;
 } rt = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -103,8 +107,43 @@ static cudaError_t set_error(cudaError_t e)
     return e;
 }
 
-/* A stream argument must be a default stream or a live handle. */
-#define CHECK_STREAM(s) do { if (!mx_cuda_stream_ok(s)) return set_error(cudaErrorInvalidResourceHandle); } while (0)
+/* Records e as the thread's last error and says why on stderr, naming the
+ * call fn: `morpheus: fn: why (cudaErrorX)`.  Every error a call returns
+ * goes through here, but for the sticky error of a kernel fault (sticky()). */
+static cudaError_t fail(const char *fn, cudaError_t e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static cudaError_t fail(const char *fn, cudaError_t e, const char *fmt, ...)
+{
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "morpheus: %s: %s (%s)\n", fn, why, cudaGetErrorName(e));
+    return set_error(e);
+}
+#define FAIL(e, ...) fail(__func__, (e), __VA_ARGS__)
+
+/* The sticky error of a kernel fault, returned by every call after it: said
+ * once, by the first call that returns it (the fault's report is above). */
+static cudaError_t sticky(const char *fn)
+{
+    if (!rt.sticky_said) {
+        rt.sticky_said = 1;
+        msg("%s: returns %s, the sticky error of the kernel fault above; so does every CUDA call from now on", fn,
+            cudaGetErrorName(rt.sticky));
+    }
+    return set_error(rt.sticky);
+}
+
+/* The checks at the start of a call, the _AS forms naming the call fn for
+ * helpers.  A stream argument must be a default stream or a live handle. */
+#define CHECK_STREAM_AS(fn, s)                                                                                        \
+    do {                                                                                                              \
+        if (!mx_cuda_stream_ok(s))                                                                                    \
+            return fail(fn, cudaErrorInvalidResourceHandle, "stream %p is not a stream (destroyed, or never created)", \
+                        (const void *)(s));                                                                           \
+    } while (0)
+#define CHECK_STREAM(s) CHECK_STREAM_AS(__func__, s)
 
 /* For cudart_stubs.c: a not-supported call is a failing call like any other. */
 int rt_stub_error(int e);
@@ -194,6 +233,48 @@ static struct rt_func *find_func(const void *host)
         if (f->host == host || (const void *)f == host)
             return f;
     return NULL;
+}
+
+/* The kernel whose host stub (or cudaKernel_t) is `host`; NULL after saying
+ * why (cudaErrorInvalidDeviceFunction), naming the function as the
+ * program's symbols do when they can. */
+static struct rt_func *kernel_of(const char *fn, const void *host)
+{
+    struct rt_func *f = find_func(host);
+    if (f)
+        return f;
+    Dl_info di;
+    const char *name = host && dladdr(host, &di) && di.dli_sname && di.dli_saddr == host ? di.dli_sname : NULL;
+    fail(fn, cudaErrorInvalidDeviceFunction,
+         "%p%s%s%s is not a kernel: no __cudaRegisterFunction registered it (a host function, a null pointer, or "
+         "a kernel of a fatbinary that was never registered)",
+         host, name ? " (" : "", name ? name : "", name ? ")" : "");
+    return NULL;
+}
+
+/* The index in its module's program of kernel f, loading the module; -1
+ * after saying why: the module does not load (f->m->load_err), or its PTX
+ * (or the --ptx file) has no entry of f's name (cudaErrorInvalidDeviceFunction). */
+static int kernel_index(const char *fn, struct rt_func *f, cudaError_t *err)
+{
+    pthread_mutex_lock(&rt.lock);
+    int ok = load_module(f->m);
+    pthread_mutex_unlock(&rt.lock);
+    if (ok < 0) {
+        *err = fail(fn, f->m->load_err, "kernel %s: its module does not load (said above)", f->name);
+        return -1;
+    }
+    if (f->index < 0) {
+        const struct mx_program *g = &f->m->prog;
+        int i = mx_program_find_func(g, f->name);
+        if (i < 0 || !(g->funcs[i].flags & MX_FUNCF_ENTRY)) {
+            *err = fail(fn, cudaErrorInvalidDeviceFunction, "kernel %s is not %s the %s", f->name,
+                        i < 0 ? "in" : "an entry (.entry) of", rt.ptx_override ? "--ptx file" : "program's PTX");
+            return -1;
+        }
+        f->index = i;
+    }
+    return f->index;
 }
 
 static struct rt_var *find_var(const void *host)
@@ -325,7 +406,7 @@ EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, siz
 EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream)
 {
     if (!ncfg)
-        return cudaErrorMissingConfiguration;
+        return fail(__func__, cudaErrorMissingConfiguration, "no <<<...>>> configuration was pushed");
     struct callcfg c = cfgstack[--ncfg];
     *gridDim = c.grid;
     *blockDim = c.block;
@@ -337,7 +418,7 @@ EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, siz
 EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *fun);
 EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *fun)
 {
-    struct rt_func *f = find_func(fun);
+    struct rt_func *f = kernel_of(__func__, fun);
     if (!f)
         return cudaErrorInvalidDeviceFunction;
     *kernel = (cudaKernel_t)f;
@@ -363,35 +444,26 @@ static cudaError_t status_to_cuda(int st)
     }
 }
 
-static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t stream,
-                          int cooperative)
+/* Launches kernel f for the call fn. */
+static cudaError_t launch(const char *fn, struct rt_func *f, dim3 grid, dim3 block, void **args, size_t shmem,
+                          cudaStream_t stream, int cooperative)
 {
     if (rt.sticky)
-        return set_error(rt.sticky);
+        return sticky(fn);
     cudaError_t e = ensure_device();
     if (e)
-        return set_error(e);
-    pthread_mutex_lock(&rt.lock);
-    int ok = load_module(f->m);
-    pthread_mutex_unlock(&rt.lock);
-    if (ok < 0)
-        return set_error(f->m->load_err);
+        return fail(fn, e, "there is no emulated device (the reason was said when the program started)");
+    if (kernel_index(fn, f, &e) < 0)
+        return e;
     const struct mx_program *g = &f->m->prog;
-    if (f->index < 0) {
-        f->index = mx_program_find_func(g, f->name);
-        if (f->index < 0 || !(g->funcs[f->index].flags & MX_FUNCF_ENTRY)) {
-            msg("kernel %s is not in the %s", f->name, rt.ptx_override ? "--ptx file" : "program's PTX");
-            f->index = -1;
-            return set_error(cudaErrorInvalidDeviceFunction);
-        }
-    }
     const uint32_t gd[3] = { grid.x, grid.y, grid.z }, bd[3] = { block.x, block.y, block.z };
     int rc = mx_cuda_launch(f->m->mod, g, (uint32_t)f->index, gd, bd, (uint32_t)shmem, args, stream, cooperative);
-    if (rc == MX_ELAUNCH)
+    if (rc == MX_ELAUNCH) /* mx_cuda_launch said why */
         return set_error(cudaErrorInvalidConfiguration);
     if (rc) {
-        rt.sticky = status_to_cuda(rc);
-        return set_error(rt.sticky);
+        if (!rt.sticky)
+            rt.sticky = status_to_cuda(rc);
+        return sticky(fn);
     }
     return cudaSuccess;
 }
@@ -401,11 +473,11 @@ EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 bl
 EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                       cudaStream_t stream)
 {
-    struct rt_func *f = find_func(kernel);
+    struct rt_func *f = kernel_of(__func__, kernel);
     if (!f)
-        return set_error(cudaErrorInvalidDeviceFunction);
+        return cudaErrorInvalidDeviceFunction;
     CHECK_STREAM(stream);
-    return launch(f, gridDim, blockDim, args, sharedMem, stream, 0);
+    return launch(__func__, f, gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
@@ -419,17 +491,24 @@ EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, di
 
 EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream)
 {
-    struct rt_func *f = find_func(func);
+    struct rt_func *f = kernel_of(__func__, func);
     if (!f)
-        return set_error(cudaErrorInvalidDeviceFunction);
+        return cudaErrorInvalidDeviceFunction;
     CHECK_STREAM(stream);
-    return launch(f, gridDim, blockDim, args, sharedMem, stream, 0);
+    return launch(__func__, f, gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 /* ------------------------------------------------------------ memory */
 
-#define CHECK_STICKY() do { if (rt.sticky) return set_error(rt.sticky); } while (0)
-#define CHECK_DEVICE() do { cudaError_t e_ = ensure_device(); if (e_) return set_error(e_); } while (0)
+#define CHECK_STICKY_AS(fn) do { if (rt.sticky) return sticky(fn); } while (0)
+#define CHECK_STICKY() CHECK_STICKY_AS(__func__)
+#define CHECK_DEVICE_AS(fn)                                                                                      \
+    do {                                                                                                         \
+        cudaError_t e_ = ensure_device();                                                                        \
+        if (e_)                                                                                                  \
+            return fail(fn, e_, "there is no emulated device (the reason was said when the program started)"); \
+    } while (0)
+#define CHECK_DEVICE() CHECK_DEVICE_AS(__func__)
 
 /* Kernels on streams other than the legacy default stream run side by side
  * until a call needs their results: this waits for those of stream s (of
@@ -442,18 +521,20 @@ static cudaError_t drain(cudaStream_t s)
         rt.sticky = status_to_cuda(rc);
     return rt.sticky;
 }
-#define DRAIN(s) do { if (drain(s)) return set_error(rt.sticky); } while (0)
+#define DRAIN_AS(fn, s) do { if (drain(s)) return sticky(fn); } while (0)
+#define DRAIN(s) DRAIN_AS(__func__, s)
 
 EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
     CHECK_STICKY();
     CHECK_DEVICE();
     if (!devPtr)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "devPtr is NULL");
     uint64_t a;
     if (mx_cuda_malloc(size, &a)) {
         *devPtr = NULL;
-        return set_error(cudaErrorMemoryAllocation);
+        return FAIL(cudaErrorMemoryAllocation, "%zu bytes: out of device memory (%zu bytes free of %llu)", size,
+                    mx_cuda_mem_free(), (unsigned long long)rt.cfg.mem_size);
     }
     *devPtr = (void *)(uintptr_t)a;
     return cudaSuccess;
@@ -468,8 +549,12 @@ EXPORT cudaError_t cudaFree(void *devPtr)
     CHECK_DEVICE();
     DRAIN(0);
     int t = pinned_take(devPtr, 1);
-    if (t < 0 || (!t && mx_cuda_free((uint64_t)(uintptr_t)devPtr)))
-        return set_error(cudaErrorInvalidValue);
+    if (t < 0)
+        return FAIL(cudaErrorInvalidValue, "%p is pinned or registered host memory (cudaFreeHost/cudaHostUnregister "
+                    "free it), or inside a managed allocation", devPtr);
+    if (!t && mx_cuda_free((uint64_t)(uintptr_t)devPtr))
+        return FAIL(cudaErrorInvalidValue, "%p is not the start of a live allocation (freed already, interior, or never "
+                    "allocated)", devPtr);
     return cudaSuccess;
 }
 
@@ -510,20 +595,18 @@ static int pinned_take(const void *p, int managed)
 
 /* Host-visible device memory for cudaMallocHost (managed 0) and
  * cudaMallocManaged (1). */
-static cudaError_t host_visible_alloc(void **ptr, size_t size, int managed)
+static cudaError_t host_visible_alloc(const char *fn, void **ptr, size_t size, int managed)
 {
-    CHECK_STICKY();
-    CHECK_DEVICE();
+    CHECK_STICKY_AS(fn);
+    CHECK_DEVICE_AS(fn);
     if (!ptr)
-        return set_error(cudaErrorInvalidValue);
+        return fail(fn, cudaErrorInvalidValue, "the pointer to return the allocation in is NULL");
     *ptr = NULL;
     uint64_t a;
     int rc = emu_malloc_host(rt.dev, size, &a);
-    if (rc) {
-        msg("%s of %zu bytes: %s", managed ? "cudaMallocManaged" : "cudaMallocHost", size,
-            rc == MX_ENOMEM ? "out of device memory, or its host address range is taken" : mx_strstatus(rc));
-        return set_error(cudaErrorMemoryAllocation);
-    }
+    if (rc)
+        return fail(fn, cudaErrorMemoryAllocation, "%zu bytes: %s", size,
+                    rc == MX_ENOMEM ? "out of device memory, or its host address range is taken" : mx_strstatus(rc));
     pthread_mutex_lock(&rt.lock);
     if (npinned == pinned_cap) {
         size_t nc = pinned_cap ? 2 * pinned_cap : 16;
@@ -531,7 +614,7 @@ static cudaError_t host_visible_alloc(void **ptr, size_t size, int managed)
         if (!n) {
             pthread_mutex_unlock(&rt.lock);
             emu_free(rt.dev, a);
-            return set_error(cudaErrorMemoryAllocation);
+            return fail(fn, cudaErrorMemoryAllocation, "out of host memory");
         }
         pinned = n;
         pinned_cap = nc;
@@ -544,23 +627,23 @@ static cudaError_t host_visible_alloc(void **ptr, size_t size, int managed)
     return cudaSuccess;
 }
 
-EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size) { return host_visible_alloc(ptr, size, 0); }
+EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size) { return host_visible_alloc(__func__, ptr, size, 0); }
 
 /* Every flag (portable, mapped, write-combined) is what unified addressing
  * gives anyway. */
 EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
     if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
-        return set_error(cudaErrorInvalidValue);
-    return cudaMallocHost(pHost, size);
+        return FAIL(cudaErrorInvalidValue, "flags %#x are not cudaHostAllocPortable/Mapped/WriteCombined", flags);
+    return host_visible_alloc(__func__, pHost, size, 0);
 }
 
 /* flags: cudaMemAttachGlobal or cudaMemAttachHost (one device: the same). */
 EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
     if (!size || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
-        return set_error(cudaErrorInvalidValue);
-    return host_visible_alloc(devPtr, size, 1);
+        return FAIL(cudaErrorInvalidValue, "%s", !size ? "size is 0" : "flags are neither cudaMemAttachGlobal nor cudaMemAttachHost");
+    return host_visible_alloc(__func__, devPtr, size, 1);
 }
 
 /* The device address of pinned memory is its host address; registered
@@ -569,15 +652,13 @@ EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigne
 {
     CHECK_STICKY();
     if (!pDevice || flags)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "%s", !pDevice ? "pDevice is NULL" : "flags must be 0");
     pthread_mutex_lock(&rt.lock);
     int i = pinned_find(pHost);
     uint64_t dev = i >= 0 && pinned[i].managed == 2 ? pinned[i].dev + (uint64_t)((char *)pHost - pinned[i].base) : 0;
     pthread_mutex_unlock(&rt.lock);
-    if (i < 0) {
-        msg("cudaHostGetDevicePointer: %p is not memory of cudaHostAlloc, cudaMallocHost or cudaHostRegister", pHost);
-        return set_error(cudaErrorInvalidValue);
-    }
+    if (i < 0)
+        return FAIL(cudaErrorInvalidValue, "%p is not memory of cudaHostAlloc, cudaMallocHost or cudaHostRegister", pHost);
     *pDevice = dev ? (void *)(uintptr_t)dev : pHost;
     return cudaSuccess;
 }
@@ -592,18 +673,17 @@ EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
     CHECK_DEVICE();
     if (!ptr || !size || (flags & ~(unsigned)(cudaHostRegisterPortable | cudaHostRegisterMapped |
                                                cudaHostRegisterIoMemory | cudaHostRegisterReadOnly)))
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "%s", !ptr ? "ptr is NULL" : !size ? "size is 0" : "unknown flags");
     pthread_mutex_lock(&rt.lock);
     int overlap = pinned_find(ptr) >= 0 || pinned_find((char *)ptr + size - 1) >= 0;
     pthread_mutex_unlock(&rt.lock);
     if (overlap)
-        return set_error(cudaErrorHostMemoryAlreadyRegistered);
+        return FAIL(cudaErrorHostMemoryAlreadyRegistered, "[%p, +%zu) overlaps memory registered or allocated pinned before",
+                    ptr, size);
     uint64_t dev;
     int rc = emu_alias_host(rt.dev, ptr, size, &dev);
-    if (rc) {
-        msg("cudaHostRegister of %zu bytes: %s", size, mx_strstatus(rc));
-        return set_error(cudaErrorMemoryAllocation);
-    }
+    if (rc)
+        return FAIL(cudaErrorMemoryAllocation, "%zu bytes: %s", size, mx_strstatus(rc));
     pthread_mutex_lock(&rt.lock);
     if (npinned == pinned_cap) {
         size_t nc = pinned_cap ? 2 * pinned_cap : 16;
@@ -611,7 +691,7 @@ EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
         if (!n) {
             pthread_mutex_unlock(&rt.lock);
             emu_free(rt.dev, dev);
-            return set_error(cudaErrorMemoryAllocation);
+            return FAIL(cudaErrorMemoryAllocation, "out of host memory");
         }
         pinned = n;
         pinned_cap = nc;
@@ -636,7 +716,7 @@ EXPORT cudaError_t cudaHostUnregister(void *ptr)
     }
     pthread_mutex_unlock(&rt.lock);
     if (!dev)
-        return set_error(cudaErrorHostMemoryNotRegistered);
+        return FAIL(cudaErrorHostMemoryNotRegistered, "%p is not the start of memory registered by cudaHostRegister", ptr);
     DRAIN(0);
     emu_free(rt.dev, dev);
     return cudaSuccess;
@@ -660,8 +740,7 @@ EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct
     (void)location, (void)flags, (void)stream;
     CHECK_STICKY();
     if (!managed_range(devPtr, count)) {
-        msg("cudaMemPrefetchAsync: [%p, +%zu) is not managed memory", devPtr, count);
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "[%p, +%zu) is not managed memory", devPtr, count);
     }
     return cudaSuccess;
 }
@@ -673,9 +752,8 @@ EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, s
     CHECK_STICKY();
     if ((flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle) ||
         !managed_range(devPtr, length ? length : 1)) {
-        msg("cudaStreamAttachMemAsync: [%p, +%zu) is not managed memory, or flags %u are not one of "
-            "cudaMemAttachGlobal/Host/Single", devPtr, length, flags);
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "[%p, +%zu) is not managed memory, or flags %u are not one of "
+                    "cudaMemAttachGlobal/Host/Single", devPtr, length, flags);
     }
     return cudaSuccess;
 }
@@ -686,8 +764,7 @@ EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemo
     (void)advice, (void)location;
     CHECK_STICKY();
     if (!managed_range(devPtr, count)) {
-        msg("cudaMemAdvise: [%p, +%zu) is not managed memory", devPtr, count);
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "[%p, +%zu) is not managed memory", devPtr, count);
     }
     return cudaSuccess;
 }
@@ -701,7 +778,7 @@ EXPORT cudaError_t cudaFreeHost(void *ptr)
         return cudaSuccess;
     DRAIN(0);
     if (pinned_take(ptr, 0) <= 0)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "%p is not the start of memory of cudaMallocHost/cudaHostAlloc", ptr);
     return cudaSuccess;
 }
 
@@ -714,11 +791,14 @@ static int is_dev(const void *p)
 /* A copy on stream s (0: the legacy default stream) waits for the kernels
  * before it on s (on every stream for the legacy one); kernels of other
  * streams may still be pending, as they may still run on a GPU. */
-static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t s)
+static const char *const kind_names[] = { "HostToHost", "HostToDevice", "DeviceToHost", "DeviceToDevice", "Default" };
+
+/* For the call fn. */
+static cudaError_t copy(const char *fn, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t s)
 {
-    CHECK_STICKY();
-    CHECK_DEVICE();
-    DRAIN(s); /* a copy sees what the kernels before it wrote */
+    CHECK_STICKY_AS(fn);
+    CHECK_DEVICE_AS(fn);
+    DRAIN_AS(fn, s); /* a copy sees what the kernels before it wrote */
     if (!count)
         return cudaSuccess;
     if (kind == cudaMemcpyDefault)
@@ -732,58 +812,66 @@ static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcp
     case cudaMemcpyDeviceToDevice: {
         void *tmp = malloc(count);
         if (!tmp)
-            return set_error(cudaErrorMemoryAllocation);
+            return fail(fn, cudaErrorMemoryAllocation, "out of host memory for a %zu-byte bounce buffer", count);
         rc = emu_memcpy_dtoh(rt.dev, tmp, (uint64_t)(uintptr_t)src, count);
         if (!rc)
             rc = emu_memcpy_htod(rt.dev, (uint64_t)(uintptr_t)dst, tmp, count);
         free(tmp);
         break;
     }
-    default: return set_error(cudaErrorInvalidMemcpyDirection);
+    default: return fail(fn, cudaErrorInvalidMemcpyDirection, "%d is not a cudaMemcpyKind", (int)kind);
     }
-    return rc ? set_error(cudaErrorInvalidValue) : cudaSuccess;
+    if (rc)
+        return fail(fn, cudaErrorInvalidValue, "%zu bytes from %p to %p (cudaMemcpy%s): %s", count, src, dst,
+                    kind_names[kind], "the device range is not (wholly) allocated device memory");
+    return cudaSuccess;
 }
 
-EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) { return copy(dst, src, count, kind, 0); }
+EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    return copy(__func__, dst, src, count, kind, 0);
+}
 EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     CHECK_STREAM(stream);
-    return copy(dst, src, count, kind, stream);
+    return copy(__func__, dst, src, count, kind, stream);
 }
 
 EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                                 enum cudaMemcpyKind kind)
 {
     if (width > dpitch || width > spitch)
-        return set_error(cudaErrorInvalidPitchValue);
+        return FAIL(cudaErrorInvalidPitchValue, "width %zu exceeds dpitch %zu or spitch %zu", width, dpitch, spitch);
     for (size_t r = 0; r < height; r++) {
-        cudaError_t e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, 0);
+        cudaError_t e = copy(__func__, (char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, 0);
         if (e)
             return e;
     }
     return cudaSuccess;
 }
 
-static cudaError_t memset_on(void *devPtr, int value, size_t count, cudaStream_t s)
+static cudaError_t memset_on(const char *fn, void *devPtr, int value, size_t count, cudaStream_t s)
 {
-    CHECK_STICKY();
-    CHECK_DEVICE();
-    DRAIN(s);
+    CHECK_STICKY_AS(fn);
+    CHECK_DEVICE_AS(fn);
+    DRAIN_AS(fn, s);
     if (emu_memset(rt.dev, (uint64_t)(uintptr_t)devPtr, value, count))
-        return set_error(cudaErrorInvalidValue);
+        return fail(fn, cudaErrorInvalidValue, "[%p, +%zu) is not (wholly) allocated device memory", devPtr, count);
     return cudaSuccess;
 }
 
-EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count) { return memset_on(devPtr, value, count, 0); }
+EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count) { return memset_on(__func__, devPtr, value, count, 0); }
 
 EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
     CHECK_STREAM(stream);
-    return memset_on(devPtr, value, count, stream);
+    return memset_on(__func__, devPtr, value, count, stream);
 }
 
 EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
+    if (!pitch)
+        return FAIL(cudaErrorInvalidValue, "pitch is NULL");
     size_t p = (width + 255) & ~(size_t)255;
     *pitch = p;
     return cudaMalloc(devPtr, p * height);
@@ -793,7 +881,7 @@ EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, s
 EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
 {
     if (!pitchedDevPtr)
-        return set_error(cudaErrorInvalidValue);
+        return fail(__func__, cudaErrorInvalidValue, "pitchedDevPtr is NULL");
     size_t pitch = 0, rows = (extent.height ? extent.height : 1) * (extent.depth ? extent.depth : 1);
     void *p = NULL;
     cudaError_t e = cudaMallocPitch(&p, &pitch, extent.width, rows);
@@ -804,7 +892,7 @@ EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cud
 EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
     for (size_t r = 0; r < height; r++) {
-        cudaError_t e = cudaMemset((char *)devPtr + r * pitch, value, width);
+        cudaError_t e = memset_on(__func__, (char *)devPtr + r * pitch, value, width, 0);
         if (e)
             return e;
     }
@@ -815,76 +903,83 @@ EXPORT cudaError_t cudaMemGetInfo(size_t *free_, size_t *total)
 {
     CHECK_STICKY();
     CHECK_DEVICE();
+    if (!free_ || !total)
+        return FAIL(cudaErrorInvalidValue, "free or total is NULL");
     *total = rt.cfg.mem_size;
     *free_ = mx_cuda_mem_free();
     return cudaSuccess;
 }
 
 /* Device address of a registered __device__/__constant__ variable. */
-static cudaError_t symbol_addr(const void *symbol, uint64_t *addr, size_t *size)
+static cudaError_t symbol_addr(const char *fn, const void *symbol, uint64_t *addr, size_t *size)
 {
-    CHECK_STICKY();
-    CHECK_DEVICE();
+    CHECK_STICKY_AS(fn);
+    CHECK_DEVICE_AS(fn);
     struct rt_var *v = find_var(symbol);
-    if (!v)
-        return set_error(cudaErrorInvalidSymbol);
+    if (!v) {
+        Dl_info di;
+        const char *name = symbol && dladdr(symbol, &di) && di.dli_sname && di.dli_saddr == symbol ? di.dli_sname : NULL;
+        return fail(fn, cudaErrorInvalidSymbol, "%p%s%s%s is not a __device__, __constant__ or __managed__ variable "
+                    "(none was registered at that address)", symbol, name ? " (" : "", name ? name : "", name ? ")" : "");
+    }
     pthread_mutex_lock(&rt.lock);
     int ok = load_module(v->m);
     pthread_mutex_unlock(&rt.lock);
     if (ok < 0)
-        return set_error(v->m->load_err);
+        return fail(fn, v->m->load_err, "variable %s: its module does not load (said above)", v->name);
     uint64_t sz = 0;
     if (emu_module_symbol(v->m->mod, v->name, addr, &sz))
-        return set_error(cudaErrorInvalidSymbol);
+        return fail(fn, cudaErrorInvalidSymbol, "variable %s is not in the %s", v->name,
+                    rt.ptx_override ? "--ptx file" : "program's PTX");
     if (size)
         *size = sz ? sz : v->size;
     return cudaSuccess;
 }
 
 /* Copies to (to_sym) or from a module variable, on stream s. */
-static cudaError_t symbol_copy(const void *symbol, void *mem, size_t count, size_t offset, enum cudaMemcpyKind kind,
-                               int to_sym, cudaStream_t s)
+static cudaError_t symbol_copy(const char *fn, const void *symbol, void *mem, size_t count, size_t offset,
+                               enum cudaMemcpyKind kind, int to_sym, cudaStream_t s)
 {
     uint64_t a;
     size_t sz;
-    cudaError_t e = symbol_addr(symbol, &a, &sz);
+    cudaError_t e = symbol_addr(fn, symbol, &a, &sz);
     if (e)
         return e;
     if (offset + count > sz)
-        return set_error(cudaErrorInvalidValue);
+        return fail(fn, cudaErrorInvalidValue, "offset %zu + count %zu exceed the variable's %zu bytes", offset, count, sz);
     void *dev = (void *)(uintptr_t)(a + offset);
     kind = kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyDefault;
-    return to_sym ? copy(dev, mem, count, kind, s) : copy(mem, dev, count, kind, s);
+    return to_sym ? copy(fn, dev, mem, count, kind, s) : copy(fn, mem, dev, count, kind, s);
 }
 
 EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind)
 {
-    return symbol_copy(symbol, (void *)src, count, offset, kind, 1, 0);
+    return symbol_copy(__func__, symbol, (void *)src, count, offset, kind, 1, 0);
 }
 
 EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)
 {
-    return symbol_copy(symbol, dst, count, offset, kind, 0, 0);
+    return symbol_copy(__func__, symbol, dst, count, offset, kind, 0, 0);
 }
 
 EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                            enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     CHECK_STREAM(stream);
-    return symbol_copy(symbol, (void *)src, count, offset, kind, 1, stream);
+    return symbol_copy(__func__, symbol, (void *)src, count, offset, kind, 1, stream);
 }
 
 EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                              enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     CHECK_STREAM(stream);
-    return symbol_copy(symbol, dst, count, offset, kind, 0, stream);
+    return symbol_copy(__func__, symbol, dst, count, offset, kind, 0, stream);
 }
 
 EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 {
     uint64_t a;
-    cudaError_t e = symbol_addr(symbol, &a, NULL);
+    cudaError_t e = symbol_addr(__func__, symbol, &a, NULL);
     if (!e)
         *devPtr = (void *)(uintptr_t)a;
     return e;
@@ -893,7 +988,7 @@ EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 {
     uint64_t a;
-    return symbol_addr(symbol, &a, size);
+    return symbol_addr(__func__, symbol, &a, size);
 }
 
 EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const void *ptr)
@@ -932,6 +1027,8 @@ EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, 
 
 EXPORT cudaError_t cudaGetDeviceCount(int *count)
 {
+    if (!count)
+        return FAIL(cudaErrorInvalidValue, "count is NULL");
     *count = 1;
     return cudaSuccess;
 }
@@ -939,12 +1036,14 @@ EXPORT cudaError_t cudaGetDeviceCount(int *count)
 EXPORT cudaError_t cudaSetDevice(int device)
 {
     if (device != 0)
-        return set_error(cudaErrorInvalidDevice);
-    return ensure_device() ? set_error(cudaErrorInitializationError) : cudaSuccess;
+        return FAIL(cudaErrorInvalidDevice, "device %d: the emulator has one device, 0", device);
+    return ensure_device() ? FAIL(cudaErrorInitializationError, "there is no emulated device (the reason was said when the program started)") : cudaSuccess;
 }
 
 EXPORT cudaError_t cudaGetDevice(int *device)
 {
+    if (!device)
+        return FAIL(cudaErrorInvalidValue, "device is NULL");
     *device = 0;
     return cudaSuccess;
 }
@@ -970,11 +1069,11 @@ static int dev_attr(enum cudaDeviceAttr a)
 EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 {
     if (device != 0)
-        return set_error(cudaErrorInvalidDevice);
+        return FAIL(cudaErrorInvalidDevice, "device %d: the emulator has one device, 0", device);
     if (!p)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "prop is NULL");
     if (ensure_device())
-        return set_error(cudaErrorInitializationError);
+        return FAIL(cudaErrorInitializationError, "there is no emulated device (the reason was said when the program started)");
     const struct emu_config *c = &rt.cfg;
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "Morpheus-emu (emulated, %u SMs, cc %u.%u)", emu_compute_sms(c), c->cc_major, c->cc_minor);
@@ -1082,15 +1181,13 @@ EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
 {
     if (device != 0)
-        return set_error(cudaErrorInvalidDevice);
+        return FAIL(cudaErrorInvalidDevice, "device %d: the emulator has one device, 0", device);
     if (!value)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "value is NULL");
     if (ensure_device())
-        return set_error(cudaErrorInitializationError);
-    if (mx_cuda_devattr(&rt.cfg, (int)attr, value)) {
-        msg("cudaDeviceGetAttribute: %d is not a device attribute of CUDA 13 (1 to %d)", (int)attr, (int)cudaDevAttrMax - 1);
-        return set_error(cudaErrorInvalidValue);
-    }
+        return FAIL(cudaErrorInitializationError, "there is no emulated device (the reason was said when the program started)");
+    if (mx_cuda_devattr(&rt.cfg, (int)attr, value))
+        return FAIL(cudaErrorInvalidValue, "%d is not a device attribute of CUDA 13 (1 to %d)", (int)attr, (int)cudaDevAttrMax - 1);
     return cudaSuccess;
 }
 
@@ -1107,7 +1204,7 @@ EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
 EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
 {
     if (ensure_device())
-        return set_error(cudaErrorInitializationError);
+        return FAIL(cudaErrorInitializationError, "there is no emulated device (the reason was said when the program started)");
     if (least)
         *least = 0;
     if (greatest)
@@ -1141,6 +1238,7 @@ EXPORT cudaError_t cudaDeviceReset(void)
     for (struct rt_func *f = rt.funcs; f; f = f->next)
         f->index = -1;
     rt.sticky = cudaSuccess; /* the device and its memory stay: shared with the driver API */
+    rt.sticky_said = 0;
     pthread_mutex_unlock(&rt.lock);
     last_error = cudaSuccess;
     return cudaSuccess;
@@ -1149,34 +1247,43 @@ EXPORT cudaError_t cudaDeviceReset(void)
 EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
     if (ensure_device())
-        return set_error(cudaErrorInitializationError);
+        return FAIL(cudaErrorInitializationError, "there is no emulated device (the reason was said when the program started)");
     if (limit == cudaLimitStackSize) {
         rt.cfg.local_per_thread = value < EMU_LOCAL_MAX ? value : EMU_LOCAL_MAX;
         return cudaSuccess;
     }
     if (limit == cudaLimitPrintfFifoSize || limit == cudaLimitMallocHeapSize)
         return cudaSuccess;
-    return set_error(cudaErrorUnsupportedLimit);
+    return FAIL(cudaErrorUnsupportedLimit, "limit %d: the emulator sets cudaLimitStackSize, PrintfFifoSize and "
+                "MallocHeapSize", (int)limit);
 }
 
 EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
 {
+    if (!value)
+        return FAIL(cudaErrorInvalidValue, "value is NULL");
     switch (limit) {
     case cudaLimitStackSize: *value = rt.cfg.local_per_thread ? rt.cfg.local_per_thread : 65536; return cudaSuccess;
     case cudaLimitPrintfFifoSize: *value = 1 << 20; return cudaSuccess;
     case cudaLimitMallocHeapSize: *value = 8 << 20; return cudaSuccess;
-    default: return set_error(cudaErrorUnsupportedLimit);
+    default:
+        return FAIL(cudaErrorUnsupportedLimit, "limit %d: the emulator knows cudaLimitStackSize, PrintfFifoSize and "
+                    "MallocHeapSize", (int)limit);
     }
 }
 
 EXPORT cudaError_t cudaDriverGetVersion(int *v)
 {
+    if (!v)
+        return FAIL(cudaErrorInvalidValue, "driverVersion is NULL");
     *v = 13000;
     return cudaSuccess;
 }
 
 EXPORT cudaError_t cudaRuntimeGetVersion(int *v)
 {
+    if (!v)
+        return FAIL(cudaErrorInvalidValue, "runtimeVersion is NULL");
     *v = 13000;
     return cudaSuccess;
 }
@@ -1223,6 +1330,11 @@ static const struct errname errnames[] = {
     { cudaErrorIllegalInstruction, "cudaErrorIllegalInstruction", "an illegal instruction was encountered" },
     { cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address" },
     { cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure" },
+    { cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered",
+      "part or all of the requested memory range is already mapped" },
+    { cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered",
+      "pointer does not correspond to a registered memory region" },
+    { cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch" },
     { cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported" },
     { cudaErrorUnknown, "cudaErrorUnknown", "unknown error" },
 };
@@ -1250,9 +1362,9 @@ EXPORT const char *cudaGetErrorString(cudaError_t error)
 EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s)
 {
     if (!s)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "pStream is NULL");
     *s = (cudaStream_t)mx_cuda_handle_new(MX_CUDA_STREAM, NULL, 0);
-    return *s ? cudaSuccess : set_error(cudaErrorMemoryAllocation);
+    return *s ? cudaSuccess : FAIL(cudaErrorMemoryAllocation, "out of host memory for a stream handle");
 }
 EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags)
 {
@@ -1268,7 +1380,8 @@ EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int fl
 EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
     if (mx_cuda_handle_free(s, MX_CUDA_STREAM, NULL, NULL))
-        return set_error(cudaErrorInvalidResourceHandle);
+        return FAIL(cudaErrorInvalidResourceHandle, "%p is not a stream that can be destroyed (a default stream, "
+                    "destroyed already, or never created)", (void *)s);
     return cudaSuccess;
 }
 EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s)
@@ -1298,17 +1411,17 @@ EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned i
     CHECK_STREAM(s);
     struct rt_event *ev = event_of(e);
     if (!ev)
-        return set_error(cudaErrorInvalidResourceHandle);
+        return FAIL(cudaErrorInvalidResourceHandle, "event %p is not an event (destroyed, or never created)", (void *)e);
     if (ev->recorded)
         DRAIN(ev->stream);
-    return rt.sticky ? set_error(rt.sticky) : cudaSuccess;
+    return rt.sticky ? sticky(__func__) : cudaSuccess;
 }
 EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *userData)
 {
     CHECK_STICKY();
     CHECK_STREAM(s);
     if (!fn)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "fn is NULL");
     DRAIN(s); /* runs after the stream's work */
     fn(userData);
     return cudaSuccess;
@@ -1318,7 +1431,7 @@ EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb
     (void)flags;
     CHECK_STREAM(s);
     if (!cb)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "callback is NULL");
     drain(s); /* runs after the stream's work, and is told its status */
     cb(s, rt.sticky, userData);
     return cudaSuccess;
@@ -1334,13 +1447,13 @@ static double now(void)
 EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e)
 {
     if (!e)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "event is NULL");
     struct rt_event *ev = calloc(1, sizeof *ev);
     uintptr_t h = ev ? mx_cuda_handle_new(MX_CUDA_EVENT, ev, 0) : 0;
     if (!h) {
         free(ev);
         *e = NULL;
-        return set_error(cudaErrorMemoryAllocation);
+        return FAIL(cudaErrorMemoryAllocation, "out of host memory for an event");
     }
     *e = (cudaEvent_t)h;
     return cudaSuccess;
@@ -1354,15 +1467,16 @@ EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e)
 {
     void *ev;
     if (mx_cuda_handle_free(e, MX_CUDA_EVENT, &ev, NULL))
-        return set_error(cudaErrorInvalidResourceHandle);
+        return FAIL(cudaErrorInvalidResourceHandle, "event %p is not an event (destroyed already, or never created)", (void *)e);
     free(ev);
     return cudaSuccess;
 }
 EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 {
     struct rt_event *ev = event_of(e);
-    if (!ev || !mx_cuda_stream_ok(s))
-        return set_error(cudaErrorInvalidResourceHandle);
+    if (!ev)
+        return FAIL(cudaErrorInvalidResourceHandle, "event %p is not an event (destroyed, or never created)", (void *)e);
+    CHECK_STREAM(s);
     /* completes when the stream's work so far completes: now if it has none
      * running, else when that work is waited for (event_done) */
     ev->stream = s;
@@ -1385,73 +1499,146 @@ EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e)
 {
     struct rt_event *ev = event_of(e);
     if (!ev)
-        return set_error(cudaErrorInvalidResourceHandle);
-    return event_done(ev) ? set_error(rt.sticky) : cudaSuccess;
+        return FAIL(cudaErrorInvalidResourceHandle, "event %p is not an event (destroyed, or never created)", (void *)e);
+    return event_done(ev) ? sticky(__func__) : cudaSuccess;
 }
 EXPORT cudaError_t cudaEventQuery(cudaEvent_t e)
 {
     struct rt_event *ev = event_of(e);
     if (!ev)
-        return set_error(cudaErrorInvalidResourceHandle);
-    return event_done(ev) ? set_error(rt.sticky) : cudaSuccess;
+        return FAIL(cudaErrorInvalidResourceHandle, "event %p is not an event (destroyed, or never created)", (void *)e);
+    return event_done(ev) ? sticky(__func__) : cudaSuccess;
 }
 EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
     struct rt_event *a = event_of(start), *b = event_of(end);
     if (!a || !b)
-        return set_error(cudaErrorInvalidResourceHandle);
+        return FAIL(cudaErrorInvalidResourceHandle, "%s event %p is not an event (destroyed, or never created)",
+                    a ? "end" : "start", a ? (void *)end : (void *)start);
     if (!ms)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "ms is NULL");
     if (!a->recorded || !b->recorded)
-        return set_error(cudaErrorInvalidResourceHandle);
+        return FAIL(cudaErrorInvalidResourceHandle, "the %s event was never recorded", a->recorded ? "end" : "start");
+    /* as on a GPU: synchronize on the end event first (a status, not said) */
     if (a->pending || b->pending)
-        return set_error(cudaErrorNotReady); /* as on a GPU: synchronize on the end event first */
+        return set_error(cudaErrorNotReady);
     *ms = (float)((b->t - a->t) * 1e3);
     return cudaSuccess;
 }
 
 /* ------------------------------------------- functions and occupancy */
 
+static cudaError_t occupancy(const char *fn, int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize);
+
 /* All blocks of a cooperative launch are resident at once (that is what
  * makes grid.sync() possible): more blocks than the SMs hold at the
  * occupancy cudaOccupancyMaxActiveBlocksPerMultiprocessor reports is
  * cudaErrorCooperativeLaunchTooLarge, as on a GPU. */
-EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
-                                               cudaStream_t stream)
+static cudaError_t launch_cooperative(const char *fn, struct rt_func *f, dim3 gridDim, dim3 blockDim, void **args,
+                                      size_t sharedMem, cudaStream_t stream)
 {
-    struct rt_func *f = find_func(func);
-    if (!f)
-        return set_error(cudaErrorInvalidDeviceFunction);
-    CHECK_STREAM(stream);
     int per_sm = 0;
     uint64_t threads = (uint64_t)blockDim.x * blockDim.y * blockDim.z;
-    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, threads > INT32_MAX ? INT32_MAX : (int)threads,
-                                                                  sharedMem);
+    cudaError_t e = occupancy(fn, &per_sm, f->host, threads > INT32_MAX ? INT32_MAX : (int)threads, sharedMem);
     if (e)
         return e;
     uint64_t blocks = (uint64_t)gridDim.x * gridDim.y * gridDim.z;
-    if (blocks > (uint64_t)per_sm * emu_compute_sms(&rt.cfg)) {
-        msg("cudaLaunchCooperativeKernel: %llu blocks do not fit at once (%d per SM x %u SMs)", (unsigned long long)blocks,
-            per_sm, emu_compute_sms(&rt.cfg));
-        return set_error(cudaErrorCooperativeLaunchTooLarge);
-    }
-    return launch(f, gridDim, blockDim, args, sharedMem, stream, 1);
+    if (blocks > (uint64_t)per_sm * emu_compute_sms(&rt.cfg))
+        return fail(fn, cudaErrorCooperativeLaunchTooLarge, "%llu blocks do not fit at once (%d per SM x %u SMs)",
+                    (unsigned long long)blocks, per_sm, emu_compute_sms(&rt.cfg));
+    return launch(fn, f, gridDim, blockDim, args, sharedMem, stream, 1);
 }
 
-EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                               cudaStream_t stream)
 {
-    struct rt_func *f = find_func(func);
+    struct rt_func *f = kernel_of(__func__, func);
     if (!f)
-        return set_error(cudaErrorInvalidDeviceFunction);
-    CHECK_DEVICE();
-    pthread_mutex_lock(&rt.lock);
-    int ok = load_module(f->m);
-    pthread_mutex_unlock(&rt.lock);
-    if (ok < 0)
-        return set_error(f->m->load_err);
-    int fi = mx_program_find_func(&f->m->prog, f->name);
+        return cudaErrorInvalidDeviceFunction;
+    CHECK_STREAM(stream);
+    return launch_cooperative(__func__, f, gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* cudaLaunchKernelEx (the C++ template in cuda_runtime.h calls this): a
+ * launch with attributes.  Those that only tune performance or placement
+ * (access policy, priority, memory sync domains, scheduling preferences,
+ * shared-memory carveout, a preferred cluster shape) change nothing that
+ * a program computes and are accepted; programmatic stream serialization
+ * (PDL, as Thrust/CUB use it) only allows the kernel to overlap the one
+ * before it, and running it after is one thing that allows; the
+ * programmatic and launch-completion events are recorded once the kernel
+ * is done (later than a GPU may, never earlier); cooperative launches as
+ * cudaLaunchCooperativeKernel.  Thread-block clusters of more than one
+ * block are not supported (cudaErrorNotSupported). */
+EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    if (!config)
+        return FAIL(cudaErrorInvalidValue, "config is NULL");
+    if (config->numAttrs && !config->attrs)
+        return FAIL(cudaErrorInvalidValue, "config->attrs is NULL with numAttrs %u", config->numAttrs);
+    struct rt_func *f = kernel_of(__func__, func);
+    if (!f)
+        return cudaErrorInvalidDeviceFunction;
+    CHECK_STREAM(config->stream);
+    int cooperative = 0;
+    cudaEvent_t events[2] = { 0, 0 }; /* programmatic, launch completion */
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &config->attrs[i];
+        switch (a->id) {
+        case cudaLaunchAttributeCooperative: cooperative = a->val.cooperative != 0; break;
+        case cudaLaunchAttributeClusterDimension:
+            if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
+                return FAIL(cudaErrorNotSupported, "kernel %s: clusters of %ux%ux%u blocks are not supported by the "
+                            "emulator", f->name, a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z);
+            break;
+        case cudaLaunchAttributeProgrammaticEvent:
+        case cudaLaunchAttributeLaunchCompletionEvent: {
+            cudaEvent_t ev = a->id == cudaLaunchAttributeProgrammaticEvent ? a->val.programmaticEvent.event
+                                                                           : a->val.launchCompletionEvent.event;
+            if (!event_of(ev))
+                return FAIL(cudaErrorInvalidResourceHandle, "attribute %d: event %p is not an event", (int)a->id, (void *)ev);
+            events[a->id == cudaLaunchAttributeLaunchCompletionEvent] = ev;
+            break;
+        }
+        case cudaLaunchAttributeDeviceUpdatableKernelNode:
+            return FAIL(cudaErrorInvalidValue, "attribute %d (device-updatable kernel node) is for graphs only", (int)a->id);
+        case cudaLaunchAttributeIgnore:
+        case cudaLaunchAttributeAccessPolicyWindow:
+        case cudaLaunchAttributeSynchronizationPolicy:
+        case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+        case cudaLaunchAttributeProgrammaticStreamSerialization:
+        case cudaLaunchAttributePriority:
+        case cudaLaunchAttributeMemSyncDomainMap:
+        case cudaLaunchAttributeMemSyncDomain:
+        case cudaLaunchAttributePreferredClusterDimension:
+        case cudaLaunchAttributePreferredSharedMemoryCarveout:
+        case cudaLaunchAttributeNvlinkUtilCentricScheduling: break;
+        default: return FAIL(cudaErrorInvalidValue, "%d is not a launch attribute of CUDA 13", (int)a->id);
+        }
+    }
+    cudaError_t e = cooperative ? launch_cooperative(__func__, f, config->gridDim, config->blockDim, args,
+                                                     config->dynamicSmemBytes, config->stream)
+                                : launch(__func__, f, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                                         config->stream, 0);
+    for (int i = 0; i < 2 && !e; i++)
+        if (events[i])
+            e = cudaEventRecord(events[i], config->stream);
+    return e;
+}
+
+/* For the call fn. */
+static cudaError_t func_attributes(const char *fn, struct cudaFuncAttributes *attr, const void *func)
+{
+    struct rt_func *f = kernel_of(fn, func);
+    if (!f)
+        return cudaErrorInvalidDeviceFunction;
+    if (!attr)
+        return fail(fn, cudaErrorInvalidValue, "attr is NULL");
+    CHECK_DEVICE_AS(fn);
+    cudaError_t e;
+    int fi = kernel_index(fn, f, &e);
     if (fi < 0)
-        return set_error(cudaErrorInvalidDeviceFunction);
+        return e;
     const struct mx_func *k = &f->m->prog.funcs[fi];
     memset(attr, 0, sizeof *attr);
     attr->sharedSizeBytes = k->shared_size;
@@ -1459,34 +1646,43 @@ EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
     attr->localSizeBytes = k->local_size;
     attr->maxThreadsPerBlock = k->maxntid[0] ? (int)(k->maxntid[0] * k->maxntid[1] * k->maxntid[2]) : (int)rt.cfg.max_threads_per_cta;
     attr->numRegs = (int)(k->nregs < 255 ? k->nregs : 255);
-    attr->ptxVersion = (int)(f->m->prog.version_major * 10 + f->m->prog.version_minor);
-    attr->binaryVersion = attr->ptxVersion;
+    /* the virtual architecture the PTX targets (.target sm_80: 80; CUB picks
+     * its tuning from it and refuses a value it was not compiled for), and
+     * the device's, which the PTX is JIT-compiled for on a GPU */
+    attr->ptxVersion = (int)f->m->prog.target_sm;
+    attr->binaryVersion = (int)(rt.cfg.cc_major * 10 + rt.cfg.cc_minor);
     attr->maxDynamicSharedSizeBytes = (int)(rt.cfg.shared_per_cta - k->shared_size);
     return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    return func_attributes(__func__, attr, func);
 }
 
 EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
     (void)attr, (void)value;
-    return find_func(func) ? cudaSuccess : set_error(cudaErrorInvalidDeviceFunction);
+    return kernel_of(__func__, func) ? cudaSuccess : cudaErrorInvalidDeviceFunction;
 }
 
 EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
 {
     (void)cacheConfig;
-    return find_func(func) ? cudaSuccess : set_error(cudaErrorInvalidDeviceFunction);
+    return kernel_of(__func__, func) ? cudaSuccess : cudaErrorInvalidDeviceFunction;
 }
 
-EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
-                                                                          size_t dynamicSMemSize, unsigned int flags)
+/* Blocks of func (blockSize threads, dynamicSMemSize bytes) that fit an SM at once, for the call fn. */
+static cudaError_t occupancy(const char *fn, int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize)
 {
-    (void)flags;
     struct cudaFuncAttributes a;
-    cudaError_t e = cudaFuncGetAttributes(&a, func);
+    cudaError_t e = func_attributes(fn, &a, func);
     if (e)
         return e;
+    if (!numBlocks)
+        return fail(fn, cudaErrorInvalidValue, "numBlocks is NULL");
     if (blockSize <= 0)
-        return set_error(cudaErrorInvalidValue);
+        return fail(fn, cudaErrorInvalidValue, "blockSize %d is not positive", blockSize);
     const struct emu_config *c = &rt.cfg;
     int warps = (blockSize + 31) / 32;
     int by_warps = (int)c->max_warps_per_sm / warps;
@@ -1506,9 +1702,16 @@ EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
     return cudaSuccess;
 }
 
+EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
+                                                                          size_t dynamicSMemSize, unsigned int flags)
+{
+    (void)flags;
+    return occupancy(__func__, numBlocks, func, blockSize, dynamicSMemSize);
+}
+
 EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize)
 {
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+    return occupancy(__func__, numBlocks, func, blockSize, dynamicSMemSize);
 }
 
 /* ------------------------------------------------ CUDA arrays and textures
@@ -1565,34 +1768,29 @@ EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, i
     return d;
 }
 
-static cudaError_t array_alloc(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t w, size_t h,
-                               size_t d, unsigned flags)
+/* For the call fn. */
+static cudaError_t array_alloc(const char *fn, cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t w,
+                               size_t h, size_t d, unsigned flags)
 {
-    CHECK_STICKY();
-    CHECK_DEVICE();
+    CHECK_STICKY_AS(fn);
+    CHECK_DEVICE_AS(fn);
     if (!array || !desc || !w)
-        return set_error(cudaErrorInvalidValue);
+        return fail(fn, cudaErrorInvalidValue, "%s", !array ? "array is NULL" : !desc ? "desc is NULL" : "width is 0");
     *array = NULL;
-    if ((flags & cudaArrayCubemap) && (w != h || !d || d % 6 || (!(flags & cudaArrayLayered) && d != 6))) {
-        msg("cudaMalloc3DArray: a cubemap needs width == height and a depth of 6 (6 x layers when layered)");
-        return set_error(cudaErrorInvalidValue);
-    }
-    if (flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather | cudaArrayLayered | cudaArrayCubemap)) {
-        msg("cudaMalloc3DArray/cudaMallocArray: cube-map and other special arrays (flags 0x%x) are not supported by the "
-            "emulator", flags);
-        return set_error(cudaErrorNotSupported);
-    }
+    if ((flags & cudaArrayCubemap) && (w != h || !d || d % 6 || (!(flags & cudaArrayLayered) && d != 6)))
+        return fail(fn, cudaErrorInvalidValue, "a cubemap needs width == height and a depth of 6 (6 x layers when layered)");
+    if (flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather | cudaArrayLayered | cudaArrayCubemap))
+        return fail(fn, cudaErrorNotSupported, "special arrays with flags %#x (other than surface load/store, texture "
+                    "gather, layered, cubemap) are not supported by the emulator", flags);
     if ((flags & cudaArrayLayered) && !d)
-        return set_error(cudaErrorInvalidValue); /* a layered array's depth is its layer count */
+        return fail(fn, cudaErrorInvalidValue, "a layered array's depth is its layer count, and is 0");
     size_t elem = chan_elem(desc, NULL, NULL);
-    if (!elem) {
-        msg("CUDA array channel format (%d,%d,%d,%d kind %d) is not supported by the emulator", desc->x, desc->y,
-            desc->z, desc->w, (int)desc->f);
-        return set_error(cudaErrorNotSupported);
-    }
+    if (!elem)
+        return fail(fn, cudaErrorNotSupported, "channel format (%d,%d,%d,%d kind %d) is not supported by the emulator",
+                    desc->x, desc->y, desc->z, desc->w, (int)desc->f);
     struct rt_array *a = calloc(1, sizeof *a);
     if (!a)
-        return set_error(cudaErrorMemoryAllocation);
+        return fail(fn, cudaErrorMemoryAllocation, "out of host memory");
     a->desc = *desc;
     a->width = w, a->height = h, a->depth = d, a->flags = flags;
     a->elem = elem;
@@ -1601,13 +1799,13 @@ static cudaError_t array_alloc(cudaArray_t *array, const struct cudaChannelForma
     uint64_t bytes = (uint64_t)a->pitch * a->rows * (d ? d : 1);
     if (mx_cuda_malloc(bytes, &a->dev)) {
         free(a);
-        return set_error(cudaErrorMemoryAllocation);
+        return fail(fn, cudaErrorMemoryAllocation, "%llu bytes: out of device memory", (unsigned long long)bytes);
     }
     uintptr_t handle = mx_cuda_handle_new(MX_CUDA_ARRAY, a, 0);
     if (!handle) {
         mx_cuda_free(a->dev);
         free(a);
-        return set_error(cudaErrorMemoryAllocation);
+        return fail(fn, cudaErrorMemoryAllocation, "out of host memory for an array handle");
     }
     *array = (cudaArray_t)handle;
     return cudaSuccess;
@@ -1616,13 +1814,13 @@ static cudaError_t array_alloc(cudaArray_t *array, const struct cudaChannelForma
 EXPORT cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
                                    size_t height, unsigned int flags)
 {
-    return array_alloc(array, desc, width, height, 0, flags);
+    return array_alloc(__func__, array, desc, width, height, 0, flags);
 }
 
 EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent,
                                      unsigned int flags)
 {
-    return array_alloc(array, desc, extent.width, extent.height, extent.depth, flags);
+    return array_alloc(__func__, array, desc, extent.width, extent.height, extent.depth, flags);
 }
 
 EXPORT cudaError_t cudaFreeArray(cudaArray_t array)
@@ -1634,7 +1832,7 @@ EXPORT cudaError_t cudaFreeArray(cudaArray_t array)
         return cudaSuccess;
     void *obj;
     if (mx_cuda_handle_free(array, MX_CUDA_ARRAY, &obj, NULL))
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "%p is not a CUDA array (freed already, or never allocated)", (void *)array);
     struct rt_array *a = obj;
     mx_cuda_free(a->dev);
     free(a);
@@ -1645,7 +1843,7 @@ EXPORT cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaAr
 {
     struct rt_array *a = rt_array_of(array);
     if (!a || !desc)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, !a ? "%p is not a CUDA array" : "desc is NULL (array %p)", (const void *)array);
     *desc = a->desc;
     return cudaSuccess;
 }
@@ -1655,7 +1853,7 @@ EXPORT cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct c
 {
     struct rt_array *a = rt_array_of(array);
     if (!a)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "%p is not a CUDA array", (void *)array);
     if (desc)
         *desc = a->desc;
     if (extent)
@@ -1666,20 +1864,24 @@ EXPORT cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct c
 }
 
 /* Rows [hOffset, +height) x bytes [wOffset, +width) of an array (first slice) to/from host or device memory. */
-static cudaError_t array_copy2d(struct rt_array *a, size_t wOffset, size_t hOffset, void *mem, size_t mpitch,
-                                size_t width, size_t height, enum cudaMemcpyKind kind, int to_array)
+/* For the call fn; a is NULL when the call's array is not one. */
+static cudaError_t array_copy2d(const char *fn, struct rt_array *a, size_t wOffset, size_t hOffset, void *mem,
+                                size_t mpitch, size_t width, size_t height, enum cudaMemcpyKind kind, int to_array)
 {
     if (!a)
-        return set_error(cudaErrorInvalidResourceHandle);
-    DRAIN(0);
+        return fail(fn, cudaErrorInvalidResourceHandle, "the %s is not a CUDA array", to_array ? "destination" : "source");
+    DRAIN_AS(fn, 0);
     if (wOffset + width > a->pitch || hOffset + height > a->rows * (a->depth ? a->depth : 1) || (height > 1 && width > mpitch))
-        return set_error(cudaErrorInvalidValue);
+        return fail(fn, cudaErrorInvalidValue, "%zu x %zu bytes at (%zu, %zu) exceed the array's %zu x %zu, or the "
+                    "width exceeds the pitch %zu", width, height, wOffset, hOffset, a->pitch,
+                    a->rows * (a->depth ? a->depth : 1), mpitch);
     if (kind == cudaMemcpyHostToHost || (to_array && kind == cudaMemcpyDeviceToHost) || (!to_array && kind == cudaMemcpyHostToDevice))
-        return set_error(cudaErrorInvalidMemcpyDirection);
+        return fail(fn, cudaErrorInvalidMemcpyDirection, "kind %d does not copy %s an array", (int)kind,
+                    to_array ? "to" : "from");
     for (size_t r = 0; r < height; r++) {
         void *arow = (void *)(uintptr_t)(a->dev + (hOffset + r) * a->pitch + wOffset);
         char *mrow = (char *)mem + r * mpitch;
-        cudaError_t e = to_array ? copy(arow, mrow, width, kind, 0) : copy(mrow, arow, width, kind, 0);
+        cudaError_t e = to_array ? copy(fn, arow, mrow, width, kind, 0) : copy(fn, mrow, arow, width, kind, 0);
         if (e)
             return e;
     }
@@ -1708,19 +1910,18 @@ EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
     CHECK_STICKY();
     CHECK_DEVICE();
     if (!p)
-        return set_error(cudaErrorInvalidValue);
+        return fail(__func__, cudaErrorInvalidValue, "p is NULL");
     struct side3d src = { NULL, (char *)p->srcPtr.ptr, p->srcPtr.pitch, p->srcPtr.ysize },
                   dst = { NULL, (char *)p->dstPtr.ptr, p->dstPtr.pitch, p->dstPtr.ysize };
     if (p->srcArray && !(src.a = rt_array_of(p->srcArray)))
-        return set_error(cudaErrorInvalidResourceHandle);
+        return fail(__func__, cudaErrorInvalidResourceHandle, "srcArray is not a live array");
     if (p->dstArray && !(dst.a = rt_array_of(p->dstArray)))
-        return set_error(cudaErrorInvalidResourceHandle);
-    if ((!src.a && !src.ptr) || (!dst.a && !dst.ptr) || (p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr)) {
-        msg("cudaMemcpy3D: each side needs exactly one of an array and a pitched pointer");
-        return set_error(cudaErrorInvalidValue);
-    }
+        return fail(__func__, cudaErrorInvalidResourceHandle, "dstArray is not a live array");
+    if ((!src.a && !src.ptr) || (!dst.a && !dst.ptr) || (p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr))
+        return fail(__func__, cudaErrorInvalidValue, "each side needs exactly one of an array and a pitched pointer");
     if (src.a && dst.a && src.a->elem != dst.a->elem)
-        return set_error(cudaErrorInvalidValue);
+        return fail(__func__, cudaErrorInvalidValue, "the arrays' elements differ (%zu and %zu bytes)", src.a->elem,
+                    dst.a->elem);
     size_t elem = src.a ? src.a->elem : dst.a ? dst.a->elem : 1;
     size_t wb = p->extent.width * elem, h = p->extent.height ? p->extent.height : 1, d = p->extent.depth ? p->extent.depth : 1;
     size_t sx = p->srcPos.x * (src.a ? elem : 1), dx = p->dstPos.x * (dst.a ? elem : 1);
@@ -1732,16 +1933,16 @@ EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
         size_t ylim = q->a ? q->a->rows : q->ysize ? q->ysize : h + pos[i]->y;
         size_t zlim = q->a ? (q->a->depth ? q->a->depth : 1) : (size_t)-1;
         size_t pitch = q->a ? q->a->pitch : q->pitch;
-        if (xs[i] + wb > pitch || pos[i]->y + h > ylim || pos[i]->z + d > zlim) {
-            msg("cudaMemcpy3D: the %s region [%zu + %zu bytes, %zu + %zu rows, %zu + %zu slices] leaves its %s",
-                i ? "destination" : "source", xs[i], wb, pos[i]->y, h, pos[i]->z, d, q->a ? "array" : "pitched memory");
-            return set_error(cudaErrorInvalidValue);
-        }
+        if (xs[i] + wb > pitch || pos[i]->y + h > ylim || pos[i]->z + d > zlim)
+            return fail(__func__, cudaErrorInvalidValue,
+                        "the %s region [%zu + %zu bytes, %zu + %zu rows, %zu + %zu slices] leaves its %s",
+                        i ? "destination" : "source", xs[i], wb, pos[i]->y, h, pos[i]->z, d,
+                        q->a ? "array" : "pitched memory");
     }
     DRAIN(0);
     for (size_t z = 0; z < d; z++)
         for (size_t y = 0; y < h; y++) {
-            cudaError_t e = copy(row3d(&dst, dx, p->dstPos.y + y, p->dstPos.z + z),
+            cudaError_t e = copy("cudaMemcpy3D", row3d(&dst, dx, p->dstPos.y + y, p->dstPos.z + z),
                                  row3d(&src, sx, p->srcPos.y + y, p->srcPos.z + z), wb, cudaMemcpyDefault, 0);
             if (e)
                 return e;
@@ -1758,7 +1959,7 @@ EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStre
 EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
                                        size_t width, size_t height, enum cudaMemcpyKind kind)
 {
-    return array_copy2d(rt_array_of(dst), wOffset, hOffset, (void *)(uintptr_t)src, spitch, width, height, kind, 1);
+    return array_copy2d(__func__, rt_array_of(dst), wOffset, hOffset, (void *)(uintptr_t)src, spitch, width, height, kind, 1);
 }
 
 EXPORT cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
@@ -1766,13 +1967,13 @@ EXPORT cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, siz
                                             cudaStream_t stream)
 {
     CHECK_STREAM(stream);
-    return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
+    return array_copy2d(__func__, rt_array_of(dst), wOffset, hOffset, (void *)(uintptr_t)src, spitch, width, height, kind, 1);
 }
 
 EXPORT cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset,
                                          size_t width, size_t height, enum cudaMemcpyKind kind)
 {
-    return array_copy2d(rt_array_of(src), wOffset, hOffset, dst, dpitch, width, height, kind, 0);
+    return array_copy2d(__func__, rt_array_of(src), wOffset, hOffset, dst, dpitch, width, height, kind, 0);
 }
 
 EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
@@ -1780,43 +1981,45 @@ EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArra
                                               cudaStream_t stream)
 {
     CHECK_STREAM(stream);
-    return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
+    return array_copy2d(__func__, rt_array_of(src), wOffset, hOffset, dst, dpitch, width, height, kind, 0);
 }
 
 /* The array's rows are contiguous (pitch = width * element), so a linear
  * copy from (wOffset, hOffset) continues on the next rows as CUDA's does. */
-static cudaError_t array_copy_linear(struct rt_array *a, size_t wOffset, size_t hOffset, void *mem, size_t count,
-                                     enum cudaMemcpyKind kind, int to_array)
+static cudaError_t array_copy_linear(const char *fn, struct rt_array *a, size_t wOffset, size_t hOffset, void *mem,
+                                     size_t count, enum cudaMemcpyKind kind, int to_array)
 {
     if (!a)
-        return set_error(cudaErrorInvalidResourceHandle);
-    DRAIN(0);
+        return fail(fn, cudaErrorInvalidResourceHandle, "the %s is not a CUDA array", to_array ? "destination" : "source");
+    DRAIN_AS(fn, 0);
     size_t total = a->pitch * a->rows * (a->depth ? a->depth : 1), off = hOffset * a->pitch + wOffset;
     if (wOffset > a->pitch || off > total || count > total - off)
-        return set_error(cudaErrorInvalidValue);
+        return fail(fn, cudaErrorInvalidValue, "%zu bytes at (%zu, %zu) exceed the array's %zu bytes", count, wOffset,
+                    hOffset, total);
     if (kind == cudaMemcpyHostToHost || (to_array && kind == cudaMemcpyDeviceToHost) || (!to_array && kind == cudaMemcpyHostToDevice))
-        return set_error(cudaErrorInvalidMemcpyDirection);
+        return fail(fn, cudaErrorInvalidMemcpyDirection, "kind %d does not copy %s an array", (int)kind,
+                    to_array ? "to" : "from");
     void *ap = (void *)(uintptr_t)(a->dev + off);
-    return to_array ? copy(ap, mem, count, kind, 0) : copy(mem, ap, count, kind, 0);
+    return to_array ? copy(fn, ap, mem, count, kind, 0) : copy(fn, mem, ap, count, kind, 0);
 }
 
 EXPORT cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,
                                      enum cudaMemcpyKind kind)
 {
-    return array_copy_linear(rt_array_of(dst), wOffset, hOffset, (void *)(uintptr_t)src, count, kind, 1);
+    return array_copy_linear(__func__, rt_array_of(dst), wOffset, hOffset, (void *)(uintptr_t)src, count, kind, 1);
 }
 
 EXPORT cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,
                                           enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     CHECK_STREAM(stream);
-    return array_copy_linear(rt_array_of(dst), wOffset, hOffset, (void *)(uintptr_t)src, count, kind, 1);
+    return array_copy_linear(__func__, rt_array_of(dst), wOffset, hOffset, (void *)(uintptr_t)src, count, kind, 1);
 }
 
 EXPORT cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count,
                                        enum cudaMemcpyKind kind)
 {
-    return array_copy_linear(rt_array_of(src), wOffset, hOffset, dst, count, kind, 0);
+    return array_copy_linear(__func__, rt_array_of(src), wOffset, hOffset, dst, count, kind, 0);
 }
 
 EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
@@ -1826,12 +2029,10 @@ EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, cons
     CHECK_STICKY();
     CHECK_DEVICE();
     if (!pTexObject || !pResDesc || !pTexDesc)
-        return set_error(cudaErrorInvalidValue);
+        return FAIL(cudaErrorInvalidValue, "%s is NULL", !pTexObject ? "pTexObject" : !pResDesc ? "pResDesc" : "pTexDesc");
     *pTexObject = 0;
-    if (pResViewDesc) {
-        msg("cudaCreateTextureObject: resource views are not supported by the emulator");
-        return set_error(cudaErrorNotSupported);
-    }
+    if (pResViewDesc)
+        return FAIL(cudaErrorNotSupported, "resource views are not supported by the emulator");
     struct emu_tex_desc t;
     memset(&t, 0, sizeof t);
     const struct cudaChannelFormatDesc *cd;
@@ -1839,7 +2040,8 @@ EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, cons
     case cudaResourceTypeArray: {
         struct rt_array *a = rt_array_of(pResDesc->res.array.array);
         if (!a)
-            return set_error(cudaErrorInvalidResourceHandle);
+            return FAIL(cudaErrorInvalidResourceHandle, "res.array.array %p is not a CUDA array",
+                        (void *)pResDesc->res.array.array);
         cd = &a->desc;
         t.base = a->dev;
         t.width = (uint32_t)a->width, t.height = (uint32_t)a->height, t.depth = (uint32_t)a->depth;
@@ -1854,8 +2056,12 @@ EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, cons
     case cudaResourceTypeLinear: {
         cd = &pResDesc->res.linear.desc;
         size_t e = chan_elem(cd, NULL, NULL);
-        if (!pResDesc->res.linear.devPtr || !e || pResDesc->res.linear.sizeInBytes / e == 0)
-            return set_error(e ? cudaErrorInvalidValue : cudaErrorNotSupported);
+        if (!e)
+            return FAIL(cudaErrorNotSupported, "channel format (%d,%d,%d,%d kind %d) is not supported by the emulator",
+                        cd->x, cd->y, cd->z, cd->w, (int)cd->f);
+        if (!pResDesc->res.linear.devPtr || pResDesc->res.linear.sizeInBytes / e == 0)
+            return FAIL(cudaErrorInvalidValue, "linear resource: devPtr is NULL or sizeInBytes %zu holds no element",
+                        pResDesc->res.linear.sizeInBytes);
         t.base = (uint64_t)(uintptr_t)pResDesc->res.linear.devPtr;
         t.width = (uint32_t)(pResDesc->res.linear.sizeInBytes / e);
         t.dims = 1;
@@ -1865,22 +2071,19 @@ EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, cons
     case cudaResourceTypePitch2D:
         cd = &pResDesc->res.pitch2D.desc;
         if (!pResDesc->res.pitch2D.devPtr || !pResDesc->res.pitch2D.width || !pResDesc->res.pitch2D.height)
-            return set_error(cudaErrorInvalidValue);
+            return FAIL(cudaErrorInvalidValue, "pitch2D resource: devPtr is NULL, or width or height is 0");
         t.base = (uint64_t)(uintptr_t)pResDesc->res.pitch2D.devPtr;
         t.width = (uint32_t)pResDesc->res.pitch2D.width, t.height = (uint32_t)pResDesc->res.pitch2D.height;
         t.pitch = pResDesc->res.pitch2D.pitchInBytes;
         t.dims = 2;
         break;
     default:
-        msg("cudaCreateTextureObject: mipmapped-array resources are not supported by the emulator");
-        return set_error(cudaErrorNotSupported);
+        return FAIL(cudaErrorNotSupported, "mipmapped-array resources are not supported by the emulator");
     }
     int channels = 0, bits = 0;
-    if (!chan_elem(cd, &channels, &bits)) {
-        msg("cudaCreateTextureObject: channel format (%d,%d,%d,%d kind %d) is not supported by the emulator", cd->x, cd->y,
-            cd->z, cd->w, (int)cd->f);
-        return set_error(cudaErrorNotSupported);
-    }
+    if (!chan_elem(cd, &channels, &bits))
+        return FAIL(cudaErrorNotSupported, "channel format (%d,%d,%d,%d kind %d) is not supported by the emulator", cd->x,
+                    cd->y, cd->z, cd->w, (int)cd->f);
     t.channels = (uint8_t)channels;
     t.bits = (uint8_t)bits;
     t.kind = cd->f == cudaChannelFormatKindSigned ? EMU_TEX_SIGNED : cd->f == cudaChannelFormatKindUnsigned ? EMU_TEX_UNSIGNED : EMU_TEX_FLOAT;
@@ -1890,13 +2093,14 @@ EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, cons
     for (int i = 0; i < 3; i++) {
         int m = (int)pTexDesc->addressMode[i];
         if (m < 0 || m > 3)
-            return set_error(cudaErrorInvalidValue);
+            return FAIL(cudaErrorInvalidValue, "addressMode[%d] %d is not a cudaTextureAddressMode", i, m);
         t.addr[i] = (uint8_t)m; /* cudaAddressModeWrap/Clamp/Mirror/Border = EMU_TEX_* */
     }
     uint64_t h;
     int rc = emu_tex_create(rt.dev, &t, &h);
     if (rc)
-        return set_error(rc == MX_ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
+        return FAIL(rc == MX_ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidValue, "the texture is not created: %s",
+                    mx_strstatus(rc));
     *pTexObject = (cudaTextureObject_t)h;
     return cudaSuccess;
 }
@@ -1909,20 +2113,16 @@ EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, con
     CHECK_STICKY();
     CHECK_DEVICE();
     if (!pSurfObject || !pResDesc)
-        return set_error(cudaErrorInvalidValue);
+        return fail(__func__, cudaErrorInvalidValue, "%s is NULL", !pSurfObject ? "pSurfObject" : "pResDesc");
     *pSurfObject = 0;
-    if (pResDesc->resType != cudaResourceTypeArray) {
-        msg("cudaCreateSurfaceObject: the resource must be a CUDA array (cudaResourceTypeArray), got type %d",
-            (int)pResDesc->resType);
-        return set_error(cudaErrorInvalidValue);
-    }
+    if (pResDesc->resType != cudaResourceTypeArray)
+        return fail(__func__, cudaErrorInvalidValue, "the resource must be a CUDA array (cudaResourceTypeArray), got "
+                    "type %d", (int)pResDesc->resType);
     struct rt_array *a = rt_array_of(pResDesc->res.array.array);
     if (!a)
-        return set_error(cudaErrorInvalidResourceHandle);
-    if (!(a->flags & cudaArraySurfaceLoadStore)) {
-        msg("cudaCreateSurfaceObject: the array was not allocated with cudaArraySurfaceLoadStore");
-        return set_error(cudaErrorInvalidValue);
-    }
+        return fail(__func__, cudaErrorInvalidResourceHandle, "the resource's array is not a live array");
+    if (!(a->flags & cudaArraySurfaceLoadStore))
+        return fail(__func__, cudaErrorInvalidValue, "the array was not allocated with cudaArraySurfaceLoadStore");
     int channels = 0, bits = 0;
     chan_elem(&a->desc, &channels, &bits); /* (array_alloc accepted the format) */
     struct emu_tex_desc t;
@@ -1946,7 +2146,8 @@ EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, con
     uint64_t h;
     int rc = emu_tex_create(rt.dev, &t, &h);
     if (rc)
-        return set_error(rc == MX_ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
+        return fail(__func__, rc == MX_ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidValue, "%s",
+                    rc == MX_ENOMEM ? "the emulator's table of texture and surface objects is full" : "bad descriptor");
     *pSurfObject = (cudaSurfaceObject_t)h;
     return cudaSuccess;
 }
@@ -1958,9 +2159,9 @@ EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
     if (!surfObject)
         return cudaSuccess;
     struct emu_tex_desc t;
-    if (emu_tex_get(rt.dev, (uint64_t)surfObject, &t) || !t.surface)
-        return set_error(cudaErrorInvalidValue);
-    return emu_tex_destroy(rt.dev, (uint64_t)surfObject) ? set_error(cudaErrorInvalidValue) : cudaSuccess;
+    if (emu_tex_get(rt.dev, (uint64_t)surfObject, &t) || !t.surface || emu_tex_destroy(rt.dev, (uint64_t)surfObject))
+        return fail(__func__, cudaErrorInvalidValue, "%#llx is not a live surface object", (unsigned long long)surfObject);
+    return cudaSuccess;
 }
 
 EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
@@ -1969,5 +2170,8 @@ EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
     CHECK_DEVICE();
     if (!texObject)
         return cudaSuccess;
-    return emu_tex_destroy(rt.dev, (uint64_t)texObject) ? set_error(cudaErrorInvalidValue) : cudaSuccess;
+    if (emu_tex_destroy(rt.dev, (uint64_t)texObject))
+        return FAIL(cudaErrorInvalidValue, "%#llx is not a texture object (destroyed already, or never created)",
+                    (unsigned long long)texObject);
+    return cudaSuccess;
 }

@@ -55,7 +55,9 @@ int main(void)
     EXPECT(fa.numRegs > 0 && fa.numRegs <= 255, "numRegs %d", fa.numRegs);
     EXPECT(fa.sharedSizeBytes == STATIC_SMEM, "sharedSizeBytes %zu, expected %zu", fa.sharedSizeBytes, (size_t)STATIC_SMEM);
     EXPECT(fa.maxThreadsPerBlock == 1024, "maxThreadsPerBlock %d, expected 1024", fa.maxThreadsPerBlock);
-    EXPECT(fa.ptxVersion >= 80, "ptxVersion %d", fa.ptxVersion);
+    /* built for compute_80: the PTX's .target (CUB selects its tuning by it) */
+    EXPECT(fa.ptxVersion == 80, "ptxVersion %d, expected 80 (.target sm_80)", fa.ptxVersion);
+    EXPECT(fa.binaryVersion >= 80, "binaryVersion %d", fa.binaryVersion);
     CK(cudaFuncGetAttributes(&fa, bounded));
     EXPECT(fa.maxThreadsPerBlock == 128, "__launch_bounds__(128) kernel: maxThreadsPerBlock %d", fa.maxThreadsPerBlock);
     EXPECT(fa.sharedSizeBytes == 0, "bounded: sharedSizeBytes %zu", fa.sharedSizeBytes);

@@ -5,31 +5,19 @@
  * any failing call, and is not sticky: the device keeps working. */
 #define MX_TEST "not_supported"
 #include "mx_check.h"
-#include <unistd.h>
+#include "mx_capture.h"
 
 __global__ void twice(int *p)
 {
     p[threadIdx.x] = 2 * threadIdx.x;
 }
 
-/* Runs f with stderr going to a temporary file; returns what it wrote. */
-static char captured[4096];
+/* Runs f with stderr captured (mx_captured). */
 static cudaError_t with_stderr_captured(cudaError_t (*f)(void))
 {
-    fflush(stderr);
-    FILE *tmp = tmpfile();
-    EXPECT(tmp, "tmpfile() failed");
-    int saved = dup(2);
-    EXPECT(saved >= 0 && dup2(fileno(tmp), 2) >= 0, "cannot redirect stderr");
+    mx_capture_begin();
     cudaError_t e = f();
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(tmp);
-    size_t n = fread(captured, 1, sizeof captured - 1, tmp);
-    captured[n] = 0;
-    fclose(tmp);
-    fputs(captured, stderr); /* pass it on, so it shows in the test log */
+    mx_capture_end();
     return e;
 }
 
@@ -49,19 +37,19 @@ int main(void)
     cudaError_t e = with_stderr_captured(call_graph_create);
     EXPECT(e == cudaErrorNotSupported, "cudaGraphCreate returned %s (%d), expected cudaErrorNotSupported (801)",
            cudaGetErrorName(e), (int)e);
-    EXPECT(strstr(captured, "cudaGraphCreate"), "stderr does not name cudaGraphCreate: \"%s\"", captured);
+    EXPECT(strstr(mx_captured, "cudaGraphCreate"), "stderr does not name cudaGraphCreate: \"%s\"", mx_captured);
     CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
     CK(cudaGetLastError());
 
     e = with_stderr_captured(call_malloc_async);
     EXPECT(e == cudaErrorNotSupported, "cudaMallocAsync returned %s (%d)", cudaGetErrorName(e), (int)e);
-    EXPECT(strstr(captured, "cudaMallocAsync"), "stderr does not name cudaMallocAsync: \"%s\"", captured);
+    EXPECT(strstr(mx_captured, "cudaMallocAsync"), "stderr does not name cudaMallocAsync: \"%s\"", mx_captured);
     CK_ERR(cudaPeekAtLastError(), cudaErrorNotSupported);
     CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
 
     e = with_stderr_captured(call_sparse);
     EXPECT(e == cudaErrorNotSupported, "cudaArrayGetSparseProperties returned %s (%d)", cudaGetErrorName(e), (int)e);
-    EXPECT(strstr(captured, "cudaArrayGetSparseProperties"), "stderr does not name it: \"%s\"", captured);
+    EXPECT(strstr(mx_captured, "cudaArrayGetSparseProperties"), "stderr does not name it: \"%s\"", mx_captured);
     CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
 
     /* not sticky */
