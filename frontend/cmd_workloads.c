@@ -104,10 +104,36 @@ static double now(void)
 
 struct result {
     int pass, launches, started;
-    unsigned long long tinsns;
+    unsigned long long tinsns, winsns;
     double wall, kernel_s;
     char last[PATH_MAX + 128];
+    json_object *memsys;          /* the launches' memsys counts added up (NULL: hierarchy off) */
 };
+
+/* Adds the integer members of memsys object b into a (recursively; arrays
+ * element by element; llc.mpki is recomputed by the caller). */
+static void ms_add(json_object *a, json_object *b)
+{
+    json_object_object_foreach(b, key, bv) {
+        json_object *av;
+        if (!json_object_object_get_ex(a, key, &av))
+            continue;
+        if (json_object_is_type(bv, json_type_int) && json_object_is_type(av, json_type_int))
+            json_object_set_int64(av, json_object_get_int64(av) + json_object_get_int64(bv));
+        else if (json_object_is_type(bv, json_type_object) && json_object_is_type(av, json_type_object))
+            ms_add(av, bv);
+        else if (json_object_is_type(bv, json_type_array) && json_object_is_type(av, json_type_array))
+            for (size_t i = 0; i < json_object_array_length(bv) && i < json_object_array_length(av); i++)
+                ms_add(json_object_array_get_idx(av, i), json_object_array_get_idx(bv, i));
+    }
+}
+
+/* Member `level`.`key` of a memsys object as an integer (0 if absent). */
+static long long ms_get(json_object *m, const char *level, const char *key)
+{
+    json_object *l, *v;
+    return m && json_object_object_get_ex(m, level, &l) && json_object_object_get_ex(l, key, &v) ? json_object_get_int64(v) : 0;
+}
 
 static int run_one(const char *name, const char *size, const char *compiler, const char *statsdir, const char *config,
                    const char *mem_trace,
@@ -188,7 +214,7 @@ static int run_one(const char *name, const char *size, const char *compiler, con
     r->pass = WIFEXITED(st) && WEXITSTATUS(st) == 0 && !strncmp(r->last, "PASS", 4);
     f = fopen(stats, "r");
     if (f) {
-        char line[4096];
+        static char line[1 << 16]; /* a record with 64 DRAM channels is about 4 KiB */
         while (fgets(line, sizeof line, f)) {
             json_object *o = json_tokener_parse(line), *v;
             if (!o)
@@ -196,6 +222,14 @@ static int run_one(const char *name, const char *size, const char *compiler, con
             r->launches++;
             if (json_object_object_get_ex(o, "thread_instructions", &v))
                 r->tinsns += (unsigned long long)json_object_get_int64(v);
+            if (json_object_object_get_ex(o, "warp_instructions", &v))
+                r->winsns += (unsigned long long)json_object_get_int64(v);
+            if (json_object_object_get_ex(o, "memsys", &v)) {
+                if (!r->memsys)
+                    r->memsys = json_object_get(v);
+                else
+                    ms_add(r->memsys, v);
+            }
             if (json_object_object_get_ex(o, "wall_seconds", &v))
                 r->kernel_s += json_object_get_double(v);
             json_object_put(o);
@@ -326,7 +360,8 @@ static int run_workloads(int argc, char **argv)
             unlink(config);
         return CLI_EXIT_ERROR;
     }
-    printf("%-8s %-6s %-7s %-5s %8s %16s %9s %10s\n", "name", "size", "result", "ptx", "kernels", "thread-instr", "wall s", "M instr/s");
+    printf("%-8s %-6s %-7s %-5s %8s %16s %9s %10s%s\n", "name", "size", "result", "ptx", "kernels", "thread-instr", "wall s",
+           "M instr/s", conf.memsys_on ? "  L1 hit%  LLC hit% LLC MPKI xLLC hit%" : "");
     json_object *arr = json_object_new_array();
     int failed = 0;
     for (size_t k = 0; k < NALL; k++) {
@@ -335,8 +370,23 @@ static int run_workloads(int argc, char **argv)
         struct result r;
         run_one(all[k], size, compiler, statsdir, config, conf.mem_trace, &cl, &r);
         failed |= !r.pass;
-        printf("%-8s %-6s %-7s %-5s %8d %16llu %9.2f %10.1f%s%s\n", all[k], size, r.pass ? "PASS" : "FAIL", compiler, r.launches,
-               r.tinsns, r.wall, r.kernel_s > 0 ? r.tinsns / r.kernel_s / 1e6 : 0.0, r.pass ? "" : "  ", r.pass ? "" : r.last);
+        char msc[80] = "";
+        if (r.memsys) { /* the hierarchy's summary; llc.mpki over the whole application */
+            long long l1a = ms_get(r.memsys, "l1", "accesses"), lla = ms_get(r.memsys, "llc", "accesses");
+            long long xa = ms_get(r.memsys, "xllc", "accesses"), llm = ms_get(r.memsys, "llc", "misses");
+            double mpki = r.winsns ? 1000.0 * (double)llm / (double)r.winsns : 0;
+            json_object *llc;
+            if (json_object_object_get_ex(r.memsys, "llc", &llc))
+                json_object_object_add(llc, "mpki", json_object_new_double(mpki));
+            snprintf(msc, sizeof msc, " %9.1f %9.1f %8.2f %9s", l1a ? 100.0 * ms_get(r.memsys, "l1", "hits") / l1a : 0.0,
+                     lla ? 100.0 * ms_get(r.memsys, "llc", "hits") / lla : 0.0, mpki, "");
+            if (xa)
+                snprintf(msc + strlen(msc) - 9, sizeof msc - (strlen(msc) - 9), " %8.1f",
+                         100.0 * ms_get(r.memsys, "xllc", "hits") / xa);
+        }
+        printf("%-8s %-6s %-7s %-5s %8d %16llu %9.2f %10.1f%s%s%s\n", all[k], size, r.pass ? "PASS" : "FAIL", compiler,
+               r.launches, r.tinsns, r.wall, r.kernel_s > 0 ? r.tinsns / r.kernel_s / 1e6 : 0.0, msc, r.pass ? "" : "  ",
+               r.pass ? "" : r.last);
         fflush(stdout);
         json_object *o = json_object_new_object();
         json_object_object_add(o, "name", json_object_new_string(all[k]));
@@ -348,6 +398,8 @@ static int run_workloads(int argc, char **argv)
         json_object_object_add(o, "thread_instructions", json_object_new_int64((int64_t)r.tinsns));
         json_object_object_add(o, "wall_seconds", json_object_new_double(r.wall));
         json_object_object_add(o, "kernel_seconds", json_object_new_double(r.kernel_s));
+        if (r.memsys)
+            json_object_object_add(o, "memsys", r.memsys); /* (the record takes the reference) */
         json_object_array_add(arr, o);
     }
     if (json && json_object_to_file_ext(json, arr, JSON_C_TO_STRING_PRETTY))
