@@ -29,6 +29,7 @@
 
 #include "emu/emu.h"
 #include "frontend/cuda/fatbin.h"
+#include "frontend/cuda/rt_internal.h"
 #include "frontend/cuda/shared.h"
 #include "frontend/ptx.h"
 #include "mx/status.h"
@@ -111,15 +112,28 @@ static cudaError_t set_error(cudaError_t e)
  * call fn: `morpheus: fn: why (cudaErrorX)`.  Every error a call returns
  * goes through here, but for the sticky error of a kernel fault (sticky()). */
 static cudaError_t fail(const char *fn, cudaError_t e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static cudaError_t fail(const char *fn, cudaError_t e, const char *fmt, ...)
+static cudaError_t vfail(const char *fn, cudaError_t e, const char *fmt, va_list ap)
 {
     char why[512];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
-    va_end(ap);
     fprintf(stderr, "morpheus: %s: %s (%s)\n", fn, why, cudaGetErrorName(e));
     return set_error(e);
+}
+static cudaError_t fail(const char *fn, cudaError_t e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(fn, e, fmt, ap);
+    va_end(ap);
+    return e;
+}
+cudaError_t rt_fail(const char *fn, cudaError_t e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(fn, e, fmt, ap);
+    va_end(ap);
+    return e;
 }
 #define FAIL(e, ...) fail(__func__, (e), __VA_ARGS__)
 
@@ -444,10 +458,15 @@ static cudaError_t status_to_cuda(int st)
     }
 }
 
-/* Launches kernel f for the call fn. */
+/* Launches kernel f for the call fn (records it when the stream is capturing). */
 static cudaError_t launch(const char *fn, struct rt_func *f, dim3 grid, dim3 block, void **args, size_t shmem,
                           cudaStream_t stream, int cooperative)
 {
+    if (gr_capturing(stream)) {
+        if (cooperative)
+            return gr_refuse_on(fn, stream);
+        return gr_capture_kernel(fn, stream, f->host, grid, block, args, shmem);
+    }
     if (rt.sticky)
         return sticky(fn);
     cudaError_t e = ensure_device();
@@ -496,6 +515,36 @@ EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDi
         return cudaErrorInvalidDeviceFunction;
     CHECK_STREAM(stream);
     return launch(__func__, f, gridDim, blockDim, args, sharedMem, stream, 0);
+}
+
+cudaError_t rt_launch(const char *fn, const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
+                      cudaStream_t s)
+{
+    struct rt_func *f = kernel_of(fn, func);
+    if (!f)
+        return cudaErrorInvalidDeviceFunction;
+    return launch(fn, f, grid, block, args, shmem, s, 0);
+}
+
+int rt_stream_ok(cudaStream_t s) { return mx_cuda_stream_ok(s); }
+
+int rt_kernel_params(const char *fn, const void *func, size_t *sizes, int max)
+{
+    struct rt_func *f = kernel_of(fn, func);
+    if (!f)
+        return -1;
+    cudaError_t e = ensure_device();
+    if (e) {
+        fail(fn, e, "there is no emulated device (the reason was said when the program started)");
+        return -1;
+    }
+    if (kernel_index(fn, f, &e) < 0)
+        return -1;
+    const struct mx_program *g = &f->m->prog;
+    const struct mx_func *k = &g->funcs[f->index];
+    for (uint32_t j = 0; j < k->nparams && (int)j < max; j++)
+        sizes[j] = g->syms[k->param + j].size;
+    return (int)k->nparams;
 }
 
 /* ------------------------------------------------------------ memory */
@@ -796,6 +845,8 @@ static const char *const kind_names[] = { "HostToHost", "HostToDevice", "DeviceT
 /* For the call fn. */
 static cudaError_t copy(const char *fn, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t s)
 {
+    if (gr_capturing(s))
+        return gr_capture_memcpy(fn, s, dst, src, count, kind);
     CHECK_STICKY_AS(fn);
     CHECK_DEVICE_AS(fn);
     DRAIN_AS(fn, s); /* a copy sees what the kernels before it wrote */
@@ -827,8 +878,17 @@ static cudaError_t copy(const char *fn, void *dst, const void *src, size_t count
     return cudaSuccess;
 }
 
+cudaError_t rt_memcpy(const char *fn, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                      cudaStream_t s)
+{
+    return copy(fn, dst, src, count, kind, s);
+}
+
 EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+    cudaError_t e = gr_refuse_unsafe(__func__);
+    if (e)
+        return e;
     return copy(__func__, dst, src, count, kind, 0);
 }
 EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
@@ -852,6 +912,8 @@ EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_
 
 static cudaError_t memset_on(const char *fn, void *devPtr, int value, size_t count, cudaStream_t s)
 {
+    if (gr_capturing(s))
+        return gr_capture_memset(fn, s, devPtr, value, count);
     CHECK_STICKY_AS(fn);
     CHECK_DEVICE_AS(fn);
     DRAIN_AS(fn, s);
@@ -860,7 +922,16 @@ static cudaError_t memset_on(const char *fn, void *devPtr, int value, size_t cou
     return cudaSuccess;
 }
 
-EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count) { return memset_on(__func__, devPtr, value, count, 0); }
+cudaError_t rt_memset(const char *fn, void *dst, int value, size_t count, cudaStream_t s)
+{
+    return memset_on(fn, dst, value, count, s);
+}
+
+EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    cudaError_t e = gr_refuse_unsafe(__func__);
+    return e ? e : memset_on(__func__, devPtr, value, count, 0);
+}
 
 EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
@@ -1193,6 +1264,9 @@ EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, 
 
 EXPORT cudaError_t cudaDeviceSynchronize(void)
 {
+    cudaError_t e = gr_refuse_unsafe(__func__);
+    if (e)
+        return e;
     DRAIN(0);
     return cudaSuccess;
 }
@@ -1336,6 +1410,21 @@ static const struct errname errnames[] = {
       "pointer does not correspond to a registered memory region" },
     { cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch" },
     { cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported" },
+    { cudaErrorIllegalState, "cudaErrorIllegalState", "the operation cannot be performed in the present state" },
+    { cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported",
+      "operation not permitted when stream is capturing" },
+    { cudaErrorStreamCaptureInvalidated, "cudaErrorStreamCaptureInvalidated",
+      "operation failed due to a previous error during capture" },
+    { cudaErrorStreamCaptureMerge, "cudaErrorStreamCaptureMerge", "operation would result in a merge of separate capture sequences" },
+    { cudaErrorStreamCaptureUnmatched, "cudaErrorStreamCaptureUnmatched", "capture was not ended in the same stream as it began" },
+    { cudaErrorStreamCaptureUnjoined, "cudaErrorStreamCaptureUnjoined", "capturing stream has unjoined work" },
+    { cudaErrorStreamCaptureIsolation, "cudaErrorStreamCaptureIsolation",
+      "dependency created on uncaptured work in another stream" },
+    { cudaErrorStreamCaptureImplicit, "cudaErrorStreamCaptureImplicit",
+      "operation would make the legacy stream depend on a capturing blocking stream" },
+    { cudaErrorCapturedEvent, "cudaErrorCapturedEvent", "operation not permitted on an event last recorded in a capturing stream" },
+    { cudaErrorStreamCaptureWrongThread, "cudaErrorStreamCaptureWrongThread",
+      "attempt to terminate a thread-local capture sequence from another thread" },
     { cudaErrorUnknown, "cudaErrorUnknown", "unknown error" },
 };
 
@@ -1387,6 +1476,9 @@ EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s)
 EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
     CHECK_STREAM(s);
+    cudaError_t e = gr_refuse_on(__func__, s);
+    if (e)
+        return e;
     DRAIN(s);
     return cudaSuccess;
 }
@@ -1395,6 +1487,9 @@ EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s)
 EXPORT cudaError_t cudaStreamQuery(cudaStream_t s)
 {
     CHECK_STREAM(s);
+    cudaError_t e = gr_refuse_on(__func__, s);
+    if (e)
+        return e;
     DRAIN(s);
     return cudaSuccess;
 }
@@ -1412,19 +1507,31 @@ EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned i
     struct rt_event *ev = event_of(e);
     if (!ev)
         return FAIL(cudaErrorInvalidResourceHandle, "event %p is not an event (destroyed, or never created)", (void *)e);
+    cudaError_t err;
+    if (gr_capture_event_wait(__func__, s, e, &err))
+        return err;
+    if (gr_capturing(s))
+        return cudaSuccess; /* an event from outside the capture: done before the graph is launched */
     if (ev->recorded)
         DRAIN(ev->stream);
     return rt.sticky ? sticky(__func__) : cudaSuccess;
 }
-EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *userData)
+static cudaError_t host_func(const char *func, cudaStream_t s, cudaHostFn_t fn, void *userData)
 {
-    CHECK_STICKY();
-    CHECK_STREAM(s);
+    CHECK_STICKY_AS(func);
+    CHECK_STREAM_AS(func, s);
     if (!fn)
-        return FAIL(cudaErrorInvalidValue, "fn is NULL");
-    DRAIN(s); /* runs after the stream's work */
+        return fail(func, cudaErrorInvalidValue, "fn is NULL");
+    if (gr_capturing(s))
+        return gr_capture_host(func, s, fn, userData);
+    DRAIN_AS(func, s); /* runs after the stream's work */
     fn(userData);
     return cudaSuccess;
+}
+cudaError_t rt_host_func(const char *fn, cudaHostFn_t f, void *data, cudaStream_t s) { return host_func(fn, s, f, data); }
+EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *userData)
+{
+    return host_func(__func__, s, fn, userData);
 }
 EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *userData, unsigned int flags)
 {
@@ -1432,6 +1539,9 @@ EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb
     CHECK_STREAM(s);
     if (!cb)
         return FAIL(cudaErrorInvalidValue, "callback is NULL");
+    cudaError_t e = gr_refuse_on(__func__, s);
+    if (e)
+        return e;
     drain(s); /* runs after the stream's work, and is told its status */
     cb(s, rt.sticky, userData);
     return cudaSuccess;
@@ -1468,6 +1578,7 @@ EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e)
     void *ev;
     if (mx_cuda_handle_free(e, MX_CUDA_EVENT, &ev, NULL))
         return FAIL(cudaErrorInvalidResourceHandle, "event %p is not an event (destroyed already, or never created)", (void *)e);
+    gr_event_forget(e);
     free(ev);
     return cudaSuccess;
 }
@@ -1477,6 +1588,9 @@ EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
     if (!ev)
         return FAIL(cudaErrorInvalidResourceHandle, "event %p is not an event (destroyed, or never created)", (void *)e);
     CHECK_STREAM(s);
+    if (gr_capturing(s))
+        return gr_capture_event_record(__func__, e, s);
+    gr_event_forget(e);
     /* completes when the stream's work so far completes: now if it has none
      * running, else when that work is waited for (event_done) */
     ev->stream = s;
@@ -1953,6 +2067,9 @@ EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
     CHECK_STREAM(stream);
+    cudaError_t e = gr_refuse_on(__func__, stream);
+    if (e)
+        return e;
     return cudaMemcpy3D(p);
 }
 

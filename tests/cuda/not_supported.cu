@@ -1,5 +1,5 @@
 /* tests/cuda/not_supported.cu — a runtime function the emulator does not
- * implement (cudaGraphCreate, cudaMallocAsync, and every runtime function of the
+ * implement (cudaGraphAddMemAllocNode: memory nodes of graphs, cudaMallocAsync, and every runtime function of the
  * headers that we do not define, as generated stubs) answers cudaErrorNotSupported (801), names itself on stderr
  * (the program captures its own stderr to check), sets the last error like
  * any failing call, and is not sticky: the device keeps working. */
@@ -23,7 +23,13 @@ static cudaError_t with_stderr_captured(cudaError_t (*f)(void))
 
 static void *managed;
 static cudaGraph_t graph;
-static cudaError_t call_graph_create(void) { return cudaGraphCreate(&graph, 0); }
+static cudaError_t call_graph_create(void)
+{
+    cudaGraphNode_t node;
+    cudaMemAllocNodeParams p = {};
+    p.bytesize = 1024;
+    return cudaGraphAddMemAllocNode(&node, graph, NULL, 0, &p);
+}
 static cudaError_t call_malloc_async(void) { return cudaMallocAsync(&managed, 1024, 0); }
 /* one of the functions no source of ours defines: a generated stub (gen_stubs.py) */
 static cudaError_t call_sparse(void)
@@ -34,10 +40,11 @@ static cudaError_t call_sparse(void)
 
 int main(void)
 {
+    CK(cudaGraphCreate(&graph, 0));
     cudaError_t e = with_stderr_captured(call_graph_create);
-    EXPECT(e == cudaErrorNotSupported, "cudaGraphCreate returned %s (%d), expected cudaErrorNotSupported (801)",
+    EXPECT(e == cudaErrorNotSupported, "cudaGraphAddMemAllocNode returned %s (%d), expected cudaErrorNotSupported (801)",
            cudaGetErrorName(e), (int)e);
-    EXPECT(strstr(mx_captured, "cudaGraphCreate"), "stderr does not name cudaGraphCreate: \"%s\"", mx_captured);
+    EXPECT(strstr(mx_captured, "cudaGraphAddMemAllocNode"), "stderr does not name cudaGraphAddMemAllocNode: \"%s\"", mx_captured);
     CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
     CK(cudaGetLastError());
 
