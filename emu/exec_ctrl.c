@@ -61,12 +61,31 @@ static int h_call_ind(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     const uint64_t *a = SRC(1);
     int first = __builtin_ctz(m);
     uint64_t t = a[first];
-    uint32_t mm = m;
+    uint32_t same = 0, mm = m;
     while (mm) {
         int l = __builtin_ctz(mm);
         mm &= mm - 1;
-        if (a[l] != t)
-            return emu_fault(w, x, MX_EUNSUPPORTED, l, a[l], 0, "unsupported: lanes of one warp call different functions through a pointer");
+        same |= (uint32_t)(a[l] == t) << l;
+    }
+    if (same != m) {
+        /* lanes call different functions (virtual calls on objects of several
+         * classes): the warp splits by target like a divergent branch, each
+         * group comes back to this call alone, and all meet after it */
+        uint32_t pcs[WARP + 1], masks[WARP + 1], n = 0, rest = m;
+        while (rest) {
+            uint64_t tt = a[__builtin_ctz(rest)];
+            uint32_t g = 0;
+            for (uint32_t r = rest; r; r &= r - 1)
+                g |= (uint32_t)(a[__builtin_ctz(r)] == tt) << __builtin_ctz(r);
+            pcs[n] = w->pc;
+            masks[n++] = g;
+            rest &= ~g;
+        }
+        if (w->active & ~m) { /* lanes the guard turned off go on after the call */
+            pcs[n] = w->pc + 1;
+            masks[n++] = w->active & ~m;
+        }
+        return emu_simt_branch(w, n, pcs, masks, w->pc + 1);
     }
     uint64_t fi = (t - FUNC_ADDR_BASE) / 16;
     const struct mx_program *g = w->k->prog;
