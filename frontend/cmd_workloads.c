@@ -32,7 +32,9 @@ static const char wl_help[] =
     "class (memory- or compute-bound), kernels and sizes.  'run' runs them on the\n"
     "emulator (the programs built from workloads/NAME/NAME.cu; nothing is built)\n"
     "and prints one row per application: PASS/FAIL, kernels launched,\n"
-    "thread-instructions, wall time, thread-instructions per second.\n"
+    "thread-instructions, wall time, thread-instructions per second, the device\n"
+    "memory it touched (MiB); with the memory hierarchy on, hit rates and LLC MPKI,\n"
+    "and a note naming the applications whose data fit in the LLC.\n"
     "\n"
     "Options of run:\n"
     "  --size small|medium|large   problem size (default small)\n"
@@ -104,7 +106,7 @@ static double now(void)
 
 struct result {
     int pass, launches, started;
-    unsigned long long tinsns, winsns;
+    unsigned long long tinsns, winsns, footprint;
     double wall, kernel_s;
     char last[PATH_MAX + 128];
     json_object *memsys;          /* the launches' memsys counts added up (NULL: hierarchy off) */
@@ -224,6 +226,9 @@ static int run_one(const char *name, const char *size, const char *compiler, con
                 r->tinsns += (unsigned long long)json_object_get_int64(v);
             if (json_object_object_get_ex(o, "warp_instructions", &v))
                 r->winsns += (unsigned long long)json_object_get_int64(v);
+            if (json_object_object_get_ex(o, "memory_touched_bytes", &v) &&
+                (unsigned long long)json_object_get_int64(v) > r->footprint)
+                r->footprint = (unsigned long long)json_object_get_int64(v);
             if (json_object_object_get_ex(o, "memsys", &v)) {
                 if (!r->memsys)
                     r->memsys = json_object_get(v);
@@ -360,8 +365,11 @@ static int run_workloads(int argc, char **argv)
             unlink(config);
         return CLI_EXIT_ERROR;
     }
-    printf("%-8s %-6s %-7s %-5s %8s %16s %9s %10s%s\n", "name", "size", "result", "ptx", "kernels", "thread-instr", "wall s",
-           "M instr/s", conf.memsys_on ? "  L1 hit%  LLC hit% LLC MPKI xLLC hit%" : "");
+    printf("%-8s %-6s %-7s %-5s %8s %16s %9s %10s %8s%s\n", "name", "size", "result", "ptx", "kernels", "thread-instr",
+           "wall s", "M instr/s", "MiB", conf.memsys_on ? "  L1 hit%  LLC hit% LLC MPKI xLLC hit%" : "");
+    const struct mx_memsys_config *mc = &conf.memsys;
+    uint64_t llc_bytes = (uint64_t)mc->llc_partitions * mc->llc_sets * mc->llc_ways * mc->llc_line;
+    char small_fp[1024] = "";
     json_object *arr = json_object_new_array();
     int failed = 0;
     for (size_t k = 0; k < NALL; k++) {
@@ -384,9 +392,12 @@ static int run_workloads(int argc, char **argv)
                 snprintf(msc + strlen(msc) - 9, sizeof msc - (strlen(msc) - 9), " %8.1f",
                          100.0 * ms_get(r.memsys, "xllc", "hits") / xa);
         }
-        printf("%-8s %-6s %-7s %-5s %8d %16llu %9.2f %10.1f%s%s%s\n", all[k], size, r.pass ? "PASS" : "FAIL", compiler,
-               r.launches, r.tinsns, r.wall, r.kernel_s > 0 ? r.tinsns / r.kernel_s / 1e6 : 0.0, msc, r.pass ? "" : "  ",
-               r.pass ? "" : r.last);
+        printf("%-8s %-6s %-7s %-5s %8d %16llu %9.2f %10.1f %8.1f%s%s%s\n", all[k], size, r.pass ? "PASS" : "FAIL",
+               compiler, r.launches, r.tinsns, r.wall, r.kernel_s > 0 ? r.tinsns / r.kernel_s / 1e6 : 0.0,
+               r.footprint / 1048576.0, msc, r.pass ? "" : "  ", r.pass ? "" : r.last);
+        if (conf.memsys_on && r.started && r.footprint && r.footprint <= llc_bytes &&
+            strlen(small_fp) + strlen(all[k]) + 2 < sizeof small_fp)
+            snprintf(small_fp + strlen(small_fp), sizeof small_fp - strlen(small_fp), " %s", all[k]);
         fflush(stdout);
         json_object *o = json_object_new_object();
         json_object_object_add(o, "name", json_object_new_string(all[k]));
@@ -398,10 +409,14 @@ static int run_workloads(int argc, char **argv)
         json_object_object_add(o, "thread_instructions", json_object_new_int64((int64_t)r.tinsns));
         json_object_object_add(o, "wall_seconds", json_object_new_double(r.wall));
         json_object_object_add(o, "kernel_seconds", json_object_new_double(r.kernel_s));
+        json_object_object_add(o, "memory_touched_bytes", json_object_new_int64((int64_t)r.footprint));
         if (r.memsys)
             json_object_object_add(o, "memsys", r.memsys); /* (the record takes the reference) */
         json_object_array_add(arr, o);
     }
+    if (small_fp[0]) /* (stderr: the table stays one row per application) */
+        fprintf(stderr, "morpheus workloads: note: the data of%s fits in the %.1f MiB LLC at size %s: the LLC is not "
+                "exercised (a larger --size, or -o memsys.llc.sets=N to shrink it)\n", small_fp, llc_bytes / 1048576.0, size);
     if (json && json_object_to_file_ext(json, arr, JSON_C_TO_STRING_PRETTY))
         fprintf(stderr, "morpheus workloads: cannot write %s\n", json);
     json_object_put(arr);

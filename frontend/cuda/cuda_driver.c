@@ -230,6 +230,8 @@ EXPORT void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l,
     json_object_object_add(o, "warp_instructions", json_object_new_int64((int64_t)st->warp_insns));
     json_object_object_add(o, "thread_instructions", json_object_new_int64((int64_t)st->thread_insns));
     json_object_object_add(o, "wall_seconds", json_object_new_double(st->wall_seconds));
+    /* device memory the program has touched so far (64 KiB pages): its footprint */
+    json_object_object_add(o, "memory_touched_bytes", json_object_new_int64((int64_t)emu_mem_used(proc.dev)));
     if (proc.msys.ms) { /* the hierarchy's counts since the previous record */
         char ms[8192];
         fe_msys_json(&proc.msys, st->warp_insns, ms, sizeof ms);

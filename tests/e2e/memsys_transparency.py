@@ -59,6 +59,10 @@ def check_memsys(tag, got, cache_sms, xllc, predictor):
     total = {"llc": 0, "xllc": 0, "fn": 0}
     for app, recs in got.items():
         for r in recs:
+            fp = r.get("memory_touched_bytes")
+            if not isinstance(fp, int) or fp <= 0 or fp % 65536:
+                problems.append(f"{tag}: {app} launch {r.get('launch')}: memory_touched_bytes {fp} is not a positive "
+                                "number of 64 KiB pages")
             m = r.get("memsys")
             if not isinstance(m, dict):
                 problems.append(f"{tag}: {app} launch {r.get('launch')} has no memsys object")
