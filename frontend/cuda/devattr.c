@@ -63,7 +63,12 @@ int mx_cuda_devattr(const struct emu_config *c, int attr, int *value)
     case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: v = 1710000; break;        /* kHz, boost clock */
     case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: v = 9501000; break; /* kHz, GDDR6X */
     case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: v = 320; break;
-    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: v = 5 * 1024 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: { /* the configured LLC (memsys.llc.*: rtx3080 5 MiB, a100 40 MiB) */
+        const struct mx_memsys_config *m = &mx_cuda_process()->config.memsys;
+        uint64_t b = (uint64_t)m->llc_partitions * m->llc_sets * m->llc_ways * m->llc_line;
+        v = b && b <= INT32_MAX ? (int)b : 5 * 1024 * 1024;
+        break;
+    }
     case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: v = 1; break;
     case CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: v = 64; break; /* GA102: FP64 at 1/64 */
     case CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT: v = 1; break; /* more domains from cc 9.0 */

@@ -283,30 +283,30 @@ if PROG:
         return rc, (lines[0] if lines else ''), out + err
 
     CASES = [
-        ('exec (defaults)', [], None, 'props sms 68 cc 8.6 threads/SM 1536 shared/SM 102400 mem_mb 10240'),
+        ('exec (defaults)', [], None, 'props sms 68 cc 8.6 threads/SM 1536 shared/SM 102400 mem_mb 10240 l2_kib 5120'),
         ('exec --config a100', ['--config', 'a100'], None,
-         'props sms 108 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960'),
+         'props sms 108 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960 l2_kib 40960'),
         ('exec --config h200', ['--config', 'h200'], None,
-         'props sms 132 cc 9.0 threads/SM 2048 shared/SM 233472 mem_mb 144384'),
+         'props sms 132 cc 9.0 threads/SM 2048 shared/SM 233472 mem_mb 144384 l2_kib 51200'),
         ('exec --config FILE (a shown configuration)', ['--config', os.path.join(TMP, 'h100-shown.json')], None,
-         'props sms 132 cc 9.0 threads/SM 2048 shared/SM 233472 mem_mb 81920'),
+         'props sms 132 cc 9.0 threads/SM 2048 shared/SM 233472 mem_mb 81920 l2_kib 51200'),
         ('exec --config a100 --cache-sms 8: the compute-mode SMs', ['--config', 'a100', '--cache-sms', '8'], None,
-         'props sms 100 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960'),
+         'props sms 100 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960 l2_kib 40960'),
         ('exec -o over the file', ['--config', 'a100', '-o', 'gpu.num_sms=12', '-o', 'gpu.mem_mb=2048'], None,
-         'props sms 12 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 2048'),
+         'props sms 12 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 2048 l2_kib 40960'),
         ('MORPHEUS_SMS over the configuration', ['--config', 'a100'], {'MORPHEUS_SMS': '20'},
-         'props sms 20 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960'),
+         'props sms 20 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960 l2_kib 40960'),
         ('MORPHEUS_SMS over -o', ['--config', 'a100', '-o', 'gpu.num_sms=12'], {'MORPHEUS_SMS': '20'},
-         'props sms 20 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960'),
+         'props sms 20 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960 l2_kib 40960'),
         ('--sms over MORPHEUS_SMS', ['--config', 'a100', '--sms', '30'], {'MORPHEUS_SMS': '20'},
-         'props sms 30 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960'),
+         'props sms 30 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960 l2_kib 40960'),
         ('MORPHEUS_CONFIG and MORPHEUS_O without options', [], {'MORPHEUS_CONFIG': 'h100', 'MORPHEUS_O':
-         'gpu.num_sms=9\nmemsys.cache_sms=2'}, 'props sms 7 cc 9.0 threads/SM 2048 shared/SM 233472 mem_mb 81920'),
+         'gpu.num_sms=9\nmemsys.cache_sms=2'}, 'props sms 7 cc 9.0 threads/SM 2048 shared/SM 233472 mem_mb 81920 l2_kib 51200'),
         ('--config over MORPHEUS_CONFIG, -o after MORPHEUS_O', ['--config', 'a100', '-o', 'gpu.num_sms=5'],
          {'MORPHEUS_CONFIG': 'h100', 'MORPHEUS_O': 'gpu.num_sms=9'},
-         'props sms 5 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960'),
+         'props sms 5 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960 l2_kib 40960'),
         ('a KEY=VALUE --config file still works', ['--config', write('old.cfg', 'sms=6\ncache-sms=1\nmem-mb=64\n')],
-         None, 'props sms 5 cc 8.6 threads/SM 1536 shared/SM 102400 mem_mb 64'),
+         None, 'props sms 5 cc 8.6 threads/SM 1536 shared/SM 102400 mem_mb 64 l2_kib 5120'),
     ]
     for name, args, env, want in CASES:
         rc, line, text = props(*args, env=env)

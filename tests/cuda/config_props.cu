@@ -1,6 +1,6 @@
 /* tests/cuda/config_props.cu — prints what the emulated device says it is
  * (multiProcessorCount, compute capability, threads and shared memory per
- * SM, memory size) and runs one kernel on every SM it reports, so that
+ * SM, memory size, L2 = the configured LLC) and runs one kernel on every SM it reports, so that
  * tests/cli/test_config.py can check that `morpheus exec --config`, -o,
  * the options and the MORPHEUS_* variables reach the CUDA libraries in
  * the documented order.  Output: one `props ...` line, then `PASS
@@ -14,8 +14,9 @@ int main(void)
 {
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
-    printf("props sms %d cc %d.%d threads/SM %d shared/SM %zu mem_mb %zu\n", p.multiProcessorCount, p.major, p.minor,
-           p.maxThreadsPerMultiProcessor, p.sharedMemPerMultiprocessor, p.totalGlobalMem >> 20);
+    printf("props sms %d cc %d.%d threads/SM %d shared/SM %zu mem_mb %zu l2_kib %d\n", p.multiProcessorCount, p.major,
+           p.minor, p.maxThreadsPerMultiProcessor, p.sharedMemPerMultiprocessor, p.totalGlobalMem >> 20,
+           p.l2CacheSize >> 10);
     int *d, h = 0;
     CK(cudaMalloc(&d, sizeof *d));
     CK(cudaMemset(d, 0, sizeof *d));
