@@ -417,6 +417,37 @@ MX_TEST(indirect_call_divergent_targets_split_the_warp)
     ct_close(&c);
 }
 
+/* Surface loads: one inside the surface reads its bytes; an x that is not a
+ * multiple of the access size is misaligned; a texture handle (or none) is
+ * not a surface; each a clean report naming the instruction's line. */
+MX_TEST(fault_surface_misaligned_and_not_a_surface)
+{
+    struct ct c;
+    ct_open_file(&c, "fault.ptx");
+    uint32_t data[16];
+    for (int i = 0; i < 16; i++)
+        data[i] = 0x1000u + (uint32_t)i;
+    uint64_t base = ct_alloc(&c, sizeof data, data), out = ct_alloc(&c, 4, NULL);
+    struct emu_tex_desc d = { 0 };
+    d.base = base, d.width = 16, d.dims = 1, d.channels = 1, d.bits = 32, d.kind = EMU_TEX_UNSIGNED, d.surface = 1;
+    uint64_t surf, tex;
+    assert_int_equal(emu_tex_create(c.dev, &d, &surf), MX_OK);
+    d.surface = 0;
+    assert_int_equal(emu_tex_create(c.dev, &d, &tex), MX_OK);
+    ct_run(&c, "surf_ld", D3(1, 1, 1), D3(1, 1, 1), 0, 3, surf, (uint64_t)20, out);
+    uint32_t got;
+    ct_read(&c, &got, out, 4);
+    assert_int_equal(got, 0x1005u);
+    unsigned line = ct_line_of(c.src, "@SULD");
+    assert_int_equal(ct_launch(&c, "surf_ld", D3(1, 1, 1), D3(1, 1, 1), 0, 3, surf, (uint64_t)6, out), MX_EMISALIGNED);
+    ct_assert_fault(&c, MX_EMISALIGNED, "surf_ld", D3(0, 0, 0), D3(0, 0, 0), line, "is misaligned");
+    assert_int_equal(ct_launch(&c, "surf_ld", D3(1, 1, 1), D3(1, 1, 1), 0, 3, tex, (uint64_t)0, out), MX_EILLEGAL);
+    ct_assert_fault(&c, MX_EILLEGAL, "surf_ld", D3(0, 0, 0), D3(0, 0, 0), line, "invalid surface object handle");
+    assert_int_equal(ct_launch(&c, "surf_ld", D3(1, 1, 1), D3(1, 1, 1), 0, 3, surf, (uint64_t)64, out), MX_EMEMFAULT);
+    ct_assert_fault(&c, MX_EMEMFAULT, "surf_ld", D3(0, 0, 0), D3(0, 0, 0), line, "surface access out of range");
+    ct_close(&c);
+}
+
 /* Addresses whose end wraps past 2^64 are in no allocation: a clean fault
  * (warp-wide and per-lane paths), never a host crash; host copies to such an
  * address are refused.  Parameter offsets that overflow int64 are out of the
