@@ -589,7 +589,9 @@ EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
     return cudaSuccess;
 }
 
-static int pinned_take(const void *p, int managed);
+/* Kinds of the table of host-visible memory (below). */
+enum { PIN_HOST, PIN_MANAGED, PIN_REGISTERED };
+static int pinned_take(const void *p, int kind);
 
 /* Managed memory is freed here too; pinned memory only by cudaFreeHost. */
 EXPORT cudaError_t cudaFree(void *devPtr)
@@ -597,7 +599,7 @@ EXPORT cudaError_t cudaFree(void *devPtr)
     CHECK_STICKY();
     CHECK_DEVICE();
     DRAIN(0);
-    int t = pinned_take(devPtr, 1);
+    int t = pinned_take(devPtr, PIN_MANAGED);
     if (t < 0)
         return FAIL(cudaErrorInvalidValue, "%p is pinned or registered host memory (cudaFreeHost/cudaHostUnregister "
                     "free it), or inside a managed allocation", devPtr);
@@ -610,12 +612,29 @@ EXPORT cudaError_t cudaFree(void *devPtr)
 /* Pinned host memory and managed memory are device memory the host uses at
  * the same address (emu_malloc_host: unified addressing, zero-copy), so
  * kernels may use a pinned pointer directly and the host reads managed
- * memory after a kernel without copies.  Remembered (base, size, managed)
- * so cudaFreeHost takes only its own, and cudaPointerGetAttributes names
- * the type as CUDA does. */
-static struct { char *base; size_t size; int managed; uint64_t dev; } *pinned; /* managed: 0 pinned, 1 managed,
-                                                                             2 registered (dev: its alias) */
+ * memory after a kernel without copies.  Remembered (base, size, kind)
+ * so each free takes only its own, and cudaPointerGetAttributes names the
+ * type as CUDA does. */
+static struct { char *base; size_t size; int kind; uint64_t dev; } *pinned; /* dev: a registered range's alias */
 static size_t npinned, pinned_cap;
+
+/* Appends an entry (rt.lock held); MX_OK or MX_ENOMEM. */
+static int pinned_add(void *base, size_t size, int kind, uint64_t dev)
+{
+    if (npinned == pinned_cap) {
+        size_t nc = pinned_cap ? 2 * pinned_cap : 16;
+        void *n = realloc(pinned, nc * sizeof *pinned);
+        if (!n)
+            return MX_ENOMEM;
+        pinned = n;
+        pinned_cap = nc;
+    }
+    pinned[npinned].base = base;
+    pinned[npinned].size = size;
+    pinned[npinned].kind = kind;
+    pinned[npinned++].dev = dev;
+    return MX_OK;
+}
 
 static int pinned_find(const void *p)
 {
@@ -626,13 +645,13 @@ static int pinned_find(const void *p)
 }
 
 /* If p is in the table: 1 after freeing it when it is the base of an
- * allocation of kind `managed`, else -1; 0 if p is in no entry. */
-static int pinned_take(const void *p, int managed)
+ * allocation of `kind`, else -1; 0 if p is in no entry. */
+static int pinned_take(const void *p, int kind)
 {
     pthread_mutex_lock(&rt.lock);
     int i = pinned_find(p), r = 0;
     if (i >= 0) {
-        r = pinned[i].base == p && pinned[i].managed == managed ? 1 : -1;
+        r = pinned[i].base == p && pinned[i].kind == kind ? 1 : -1;
         if (r > 0)
             pinned[i] = pinned[--npinned];
     }
@@ -642,9 +661,9 @@ static int pinned_take(const void *p, int managed)
     return r;
 }
 
-/* Host-visible device memory for cudaMallocHost (managed 0) and
- * cudaMallocManaged (1). */
-static cudaError_t host_visible_alloc(const char *fn, void **ptr, size_t size, int managed)
+/* Host-visible device memory for cudaMallocHost (PIN_HOST) and
+ * cudaMallocManaged (PIN_MANAGED). */
+static cudaError_t host_visible_alloc(const char *fn, void **ptr, size_t size, int kind)
 {
     CHECK_STICKY_AS(fn);
     CHECK_DEVICE_AS(fn);
@@ -657,26 +676,17 @@ static cudaError_t host_visible_alloc(const char *fn, void **ptr, size_t size, i
         return fail(fn, cudaErrorMemoryAllocation, "%zu bytes: %s", size,
                     rc == MX_ENOMEM ? "out of device memory, or its host address range is taken" : mx_strstatus(rc));
     pthread_mutex_lock(&rt.lock);
-    if (npinned == pinned_cap) {
-        size_t nc = pinned_cap ? 2 * pinned_cap : 16;
-        void *n = realloc(pinned, nc * sizeof *pinned);
-        if (!n) {
-            pthread_mutex_unlock(&rt.lock);
-            emu_free(rt.dev, a);
-            return fail(fn, cudaErrorMemoryAllocation, "out of host memory");
-        }
-        pinned = n;
-        pinned_cap = nc;
+    rc = pinned_add((void *)(uintptr_t)a, size ? size : 1, kind, 0);
+    pthread_mutex_unlock(&rt.lock);
+    if (rc) {
+        emu_free(rt.dev, a);
+        return fail(fn, cudaErrorMemoryAllocation, "out of host memory");
     }
     *ptr = (void *)(uintptr_t)a;
-    pinned[npinned].base = *ptr;
-    pinned[npinned].managed = managed;
-    pinned[npinned++].size = size ? size : 1;
-    pthread_mutex_unlock(&rt.lock);
     return cudaSuccess;
 }
 
-EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size) { return host_visible_alloc(__func__, ptr, size, 0); }
+EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size) { return host_visible_alloc(__func__, ptr, size, PIN_HOST); }
 
 /* Every flag (portable, mapped, write-combined) is what unified addressing
  * gives anyway. */
@@ -684,7 +694,7 @@ EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
     if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
         return FAIL(cudaErrorInvalidValue, "flags %#x are not cudaHostAllocPortable/Mapped/WriteCombined", flags);
-    return host_visible_alloc(__func__, pHost, size, 0);
+    return host_visible_alloc(__func__, pHost, size, PIN_HOST);
 }
 
 /* flags: cudaMemAttachGlobal or cudaMemAttachHost (one device: the same). */
@@ -692,7 +702,7 @@ EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int fl
 {
     if (!size || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
         return FAIL(cudaErrorInvalidValue, "%s", !size ? "size is 0" : "flags are neither cudaMemAttachGlobal nor cudaMemAttachHost");
-    return host_visible_alloc(__func__, devPtr, size, 1);
+    return host_visible_alloc(__func__, devPtr, size, PIN_MANAGED);
 }
 
 /* The device address of pinned memory is its host address; registered
@@ -704,7 +714,7 @@ EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigne
         return FAIL(cudaErrorInvalidValue, "%s", !pDevice ? "pDevice is NULL" : "flags must be 0");
     pthread_mutex_lock(&rt.lock);
     int i = pinned_find(pHost);
-    uint64_t dev = i >= 0 && pinned[i].managed == 2 ? pinned[i].dev + (uint64_t)((char *)pHost - pinned[i].base) : 0;
+    uint64_t dev = i >= 0 && pinned[i].kind == PIN_REGISTERED ? pinned[i].dev + (uint64_t)((char *)pHost - pinned[i].base) : 0;
     pthread_mutex_unlock(&rt.lock);
     if (i < 0)
         return FAIL(cudaErrorInvalidValue, "%p is not memory of cudaHostAlloc, cudaMallocHost or cudaHostRegister", pHost);
@@ -734,22 +744,12 @@ EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
     if (rc)
         return FAIL(cudaErrorMemoryAllocation, "%zu bytes: %s", size, mx_strstatus(rc));
     pthread_mutex_lock(&rt.lock);
-    if (npinned == pinned_cap) {
-        size_t nc = pinned_cap ? 2 * pinned_cap : 16;
-        void *n = realloc(pinned, nc * sizeof *pinned);
-        if (!n) {
-            pthread_mutex_unlock(&rt.lock);
-            emu_free(rt.dev, dev);
-            return FAIL(cudaErrorMemoryAllocation, "out of host memory");
-        }
-        pinned = n;
-        pinned_cap = nc;
-    }
-    pinned[npinned].base = ptr;
-    pinned[npinned].size = size;
-    pinned[npinned].managed = 2;
-    pinned[npinned++].dev = dev;
+    rc = pinned_add(ptr, size, PIN_REGISTERED, dev);
     pthread_mutex_unlock(&rt.lock);
+    if (rc) {
+        emu_free(rt.dev, dev);
+        return FAIL(cudaErrorMemoryAllocation, "out of host memory");
+    }
     return cudaSuccess;
 }
 
@@ -759,7 +759,7 @@ EXPORT cudaError_t cudaHostUnregister(void *ptr)
     pthread_mutex_lock(&rt.lock);
     int i = pinned_find(ptr);
     uint64_t dev = 0;
-    if (i >= 0 && pinned[i].base == ptr && pinned[i].managed == 2) {
+    if (i >= 0 && pinned[i].base == ptr && pinned[i].kind == PIN_REGISTERED) {
         dev = pinned[i].dev;
         pinned[i] = pinned[--npinned];
     }
@@ -776,7 +776,7 @@ static int managed_range(const void *p, size_t n)
 {
     pthread_mutex_lock(&rt.lock);
     int i = pinned_find(p);
-    int ok = i >= 0 && pinned[i].managed == 1 && n <= pinned[i].size - (size_t)((const char *)p - pinned[i].base);
+    int ok = i >= 0 && pinned[i].kind == PIN_MANAGED && n <= pinned[i].size - (size_t)((const char *)p - pinned[i].base);
     pthread_mutex_unlock(&rt.lock);
     return ok;
 }
@@ -826,7 +826,7 @@ EXPORT cudaError_t cudaFreeHost(void *ptr)
     if (!ptr)
         return cudaSuccess;
     DRAIN(0);
-    if (pinned_take(ptr, 0) <= 0)
+    if (pinned_take(ptr, PIN_HOST) <= 0)
         return FAIL(cudaErrorInvalidValue, "%p is not the start of memory of cudaMallocHost/cudaHostAlloc", ptr);
     return cudaSuccess;
 }
@@ -1067,18 +1067,15 @@ EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, 
     memset(attr, 0, sizeof *attr);
     pthread_mutex_lock(&rt.lock);
     int pi = pinned_find(ptr);
-    int kind = pi < 0 ? -1 : pinned[pi].managed;
+    int kind = pi < 0 ? -1 : pinned[pi].kind;
+    uint64_t dev = kind == PIN_REGISTERED ? pinned[pi].dev + (uint64_t)((const char *)ptr - pinned[pi].base) : 0;
     pthread_mutex_unlock(&rt.lock);
-    if (kind == 2) { /* registered: the device alias */
-        pthread_mutex_lock(&rt.lock);
-        pi = pinned_find(ptr);
-        uint64_t dev = pi >= 0 ? pinned[pi].dev + (uint64_t)((const char *)ptr - pinned[pi].base) : 0;
-        pthread_mutex_unlock(&rt.lock);
+    if (kind == PIN_REGISTERED) { /* the device alias */
         attr->type = cudaMemoryTypeHost;
         attr->hostPointer = (void *)ptr;
         attr->devicePointer = (void *)(uintptr_t)dev;
     } else if (kind >= 0) { /* pinned or managed: one address for both sides */
-        attr->type = kind ? cudaMemoryTypeManaged : cudaMemoryTypeHost;
+        attr->type = kind == PIN_MANAGED ? cudaMemoryTypeManaged : cudaMemoryTypeHost;
         attr->devicePointer = attr->hostPointer = (void *)ptr;
     } else if (is_dev(ptr)) {
         attr->type = cudaMemoryTypeDevice;
