@@ -5,6 +5,7 @@
 #include "emu/access.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char *space_text(int sp)
 {
@@ -44,6 +45,19 @@ uint8_t *emu_mem_access(struct emu_warp *w, const struct emu_xinsn *x, int sp, u
         if (!emu_glob_check(w, addr, addr + size)) {
             oob(w, x, sp, addr, size, lane, write);
             return NULL;
+        }
+        if (__builtin_expect(w->port != NULL, 0) && sp == SP_GLOBAL) {
+            /* completing a port request: a line the memory-side agent holds is its bytes, not device memory's */
+            struct mx_port *pt = w->port;
+            uint64_t ln = addr & ~(uint64_t)(MX_PORT_LINE - 1);
+            for (uint32_t i = 0; i < pt->n; i++)
+                if (pt->l[i].line == ln) {
+                    unsigned o = (unsigned)(addr - ln);
+                    if (write)
+                        for (unsigned b = o; b < o + size; b++)
+                            pt->l[i].wmask[b >> 5] |= 1u << (b & 31);
+                    return pt->l[i].data + o;
+                }
         }
         /* an aligned access of at most 64 bytes lies in one block */
         uint64_t key = emu_blk_key(addr);
@@ -124,7 +138,7 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
     struct emu_sm *sm = w->cta->sm;
     w->wait_local = 0;
     w->wait_until = 0;
-    if (!mi)
+    if (!mi || w->cta->grid->helper) /* (the helper kernel is the memory side itself) */
         return cross ? EX_WAIT : 0;
     if (space < 0) {
         switch (x->space) {
@@ -169,6 +183,28 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
     for (int l = 0; l < WARP; l++)
         r.addr[l] = (m >> l & 1) ? addr[l] : 0;
     uint64_t t = mi->request(mi->ctx, &r);
+    if (t == MX_MEMREQ_PORT) { /* completes at the quantum's end through the port: keep the request */
+        uint32_t n = w->dev->cfg.max_warps_per_sm, i = 0;
+        if (!sm->preq) {
+            sm->preq = calloc(n, sizeof *sm->preq);
+            sm->preq_busy = calloc(n, 1);
+            if (!sm->preq || !sm->preq_busy) {
+                free(sm->preq);
+                free(sm->preq_busy);
+                sm->preq = NULL;
+                sm->preq_busy = NULL;
+                return emu_fault(w, x, MX_ENOMEM, -1, 0, 0, "out of host memory for pending requests");
+            }
+        }
+        while (i < n && sm->preq_busy[i])
+            i++;
+        if (i == n) /* cannot happen: one per resident warp */
+            return emu_fault(w, x, MX_ELIMIT, -1, 0, 0, "more port requests than warps on SM %u", sm->id);
+        sm->preq_busy[i] = 1;
+        sm->preq[i] = r;
+        w->port_slot = i + 1;
+        return EX_WAIT;
+    }
     if (cross) { /* completes at the first quantum's end from t on */
         w->wait_until = t > r.clock ? t : 0;
         return EX_WAIT;

@@ -185,6 +185,9 @@ struct emu_warp {
     uint64_t age;             /* dispatch order on its SM (GTO's "oldest") */
     uint32_t wakes;           /* wakes that came while the warp was not parked: each lets one park go on (park.c) */
     uint32_t park_pc;         /* WS_PARKED: the instruction that parked it (reports) */
+    uint32_t port_slot;       /* WS_WAIT_MEM on a port request (MX_MEMREQ_PORT): 1 + its index in the SM's
+                                 preq, 0 if none */
+    struct mx_port *port;     /* completing a port request: the agent's lines its accesses use */
 };
 
 /* A module bound for one kernel entry: every instruction of every function
@@ -229,6 +232,8 @@ struct emu_grid {
     uint64_t issued;               /* warp instructions issued so far (watchdog) */
     double t0;
     int finished;                  /* every CTA done, or stopped by a fault */
+    int helper;                    /* a helper kernel on the cache-mode SMs (emu_helper_start): not on the
+                                      device's list, never finishes, makes no memory requests */
     struct emu_grid *after;        /* starts once this grid finished (stream order), or NULL */
     int status;                    /* MX_OK, or why it stopped */
     struct emu_fault fault;        /* the report when status != MX_OK */
@@ -350,6 +355,8 @@ struct emu_sm {
     int idle;                      /* no warp could issue before the quantum's end */
     struct emu_wbufs *spare;       /* buffers of finished warps, the last one given back on top */
     uint32_t nspare;               /* (at most max_warps_per_sm: one per warp that runs) */
+    struct mx_memreq *preq;        /* port requests of its waiting warps (max_warps_per_sm; made at the first) */
+    uint8_t *preq_busy;
 };
 
 struct emu_module {
@@ -620,6 +627,9 @@ struct emu_device {
     uint32_t rr_sm;               /* block scheduler: next SM to try */
     void *pool;                   /* host worker threads (sched.c) */
     int in_quantum;               /* SMs are running a quantum (on any host thread): what crosses SMs waits */
+    struct mx_port *port;         /* the lines of the port request being completed (sched.c) */
+    struct emu_grid *helper;      /* the helper kernel on the cache-mode SMs, or NULL */
+    int helper_dead;              /* it faulted: it serves nothing more */
     struct emu_tex_desc tex[EMU_TEX_MAX]; /* texture objects (exec_tex.c): handle = index + 1 */
     uint8_t tex_live[EMU_TEX_MAX];
 };

@@ -150,6 +150,26 @@ int emu_grid_done(const struct emu_grid *g);
 int emu_launch(struct emu_device *dev, struct emu_module *m, const struct emu_launch *l, struct emu_stats *stats,
                struct emu_fault *fault);
 
+/* Helper kernels on the cache-mode SMs (Morpheus, --xllc helper).
+ * emu_helper_start places kernel l->func of m there: ctas_per_sm CTAs of
+ * l->block on each cache-mode SM (CTA i on the (i / ctas_per_sm)-th; l->grid
+ * is ignored), past every occupancy limit but the CTA slots, and runs each
+ * warp until it first parks or exits.  That grid never finishes and is not
+ * waited for: it lives as long as the device.  Its warps access device
+ * memory directly and make no memory requests.  emu_helper_serve wakes
+ * helper warp gwarp (CTA index * warps per CTA + warp) and runs it on the
+ * calling thread until it parks again: MX_OK, or the status of its fault,
+ * which is also the fault of its SM (the launch running then ends with it;
+ * `who`, e.g. the set it serves, becomes the report's detail line), or
+ * MX_EWATCHDOG past `budget` instructions without a park; MX_EINVAL for a
+ * warp that is not parked, MX_EABORTED once the helper faulted.  Only
+ * between quanta (the memory interface's quantum_end, port and drain). */
+int emu_helper_start(struct emu_device *dev, struct emu_module *m, const struct emu_launch *l, uint32_t ctas_per_sm,
+                     uint64_t budget, struct emu_fault *fault);
+int emu_helper_serve(struct emu_device *dev, uint64_t gwarp, uint64_t budget, const char *who);
+/* Warp instructions the helper kernel executed so far. */
+uint64_t emu_helper_insns(const struct emu_device *dev);
+
 /* Texture objects (cudaTextureObject_t): descriptors kept by the device,
  * named by a nonzero 64-bit handle that kernels pass to tex/txq. */
 enum emu_tex_kind { EMU_TEX_UNSIGNED, EMU_TEX_SIGNED, EMU_TEX_FLOAT };

@@ -95,7 +95,8 @@ enum { SPAN_NO, SPAN_ONE, SPAN_LANES };
 static inline int warp_span(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m, const uint64_t *addr,
                             unsigned size, int write, uint64_t *lo_out, uint64_t *hi_out, uint8_t **p)
 {
-    if ((x->space != SP_GLOBAL && x->space != SP_GENERIC && x->space != SP_SHARED) || (x->flags & XF_LOCAL_FRAME))
+    if ((x->space != SP_GLOBAL && x->space != SP_GENERIC && x->space != SP_SHARED) || (x->flags & XF_LOCAL_FRAME) ||
+        __builtin_expect(w->port != NULL, 0)) /* (a port completion's lines are not device memory) */
         return SPAN_NO;
     uint64_t lo = UINT64_MAX, hi = 0, orv = 0;
     FOR_LANES(m, {

@@ -134,6 +134,8 @@ int emu_parked_deadlock(struct emu_device *d)
         struct emu_sm *sm = &d->sms[i];
         for (uint32_t j = 0; j < sm->nws; j++) {
             struct emu_warp *w = sm->ws[j];
+            if (w->cta->grid->helper)
+                continue; /* helper warps sleep until the controller has work: never a deadlock */
             if (w->state == WS_READY || w->state == WS_WAIT_MEM)
                 return 0;
             if (w->state == WS_PARKED && report_before(d, w, first))

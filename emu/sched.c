@@ -527,8 +527,18 @@ void emu_sched_fini(struct emu_device *d)
         free(sm->ready);
         free(sm->waits);
         free(sm->locals);
+        free(sm->preq);
+        free(sm->preq_busy);
         emu_ov_fini(&sm->ov);
     }
+    if (d->helper) {
+        free(d->helper->dealt);
+        free(d->helper->params);
+        free(d->helper);
+        d->helper = NULL;
+    }
+    free(d->port);
+    d->port = NULL;
     free(d->sms);
     d->sms = NULL;
 }
@@ -859,6 +869,41 @@ static int wait_cmp(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The memory interface's view of device memory (struct mx_memview). */
+static int memview_read(void *ctx, uint64_t addr, void *dst, uint32_t n)
+{
+    return emu_memcpy_dtoh(ctx, dst, addr, n) ? -1 : 0;
+}
+
+/* Completes w's port request (MX_MEMREQ_PORT): the memory side hands over
+ * the lines it holds, the instruction runs on them, and what it wrote goes
+ * back.  A refusal of either side faults the warp (MX_EXLLC). */
+static void complete_port(struct emu_device *d, struct emu_sm *sm, struct emu_warp *w)
+{
+    const struct mx_memif *mi = d->cfg.memif;
+    const struct emu_xinsn *x = &w->k->x[w->pc];
+    const struct mx_memreq *r = &sm->preq[w->port_slot - 1];
+    struct mx_memview view = { d, memview_read };
+    char why[400];
+    sm->preq_busy[w->port_slot - 1] = 0;
+    w->port_slot = 0;
+    if (!d->port && !(d->port = malloc(sizeof *d->port))) {
+        emu_fault(w, x, MX_ENOMEM, -1, 0, 0, "out of host memory for a port request");
+        return;
+    }
+    struct mx_memreq req = *r;
+    memset(d->port, 0, sizeof *d->port);
+    if (mi->port_begin(mi->ctx, &req, d->port, &view, why, sizeof why)) {
+        emu_fault(w, x, MX_EXLLC, -1, d->port->n ? d->port->l[0].line : 0, 0, "%s", why);
+        return;
+    }
+    w->port = d->port;
+    int rc = emu_warp_complete(w);
+    w->port = NULL;
+    if (rc != EX_FAULT && mi->port_end(mi->ctx, &req, d->port, &view, why, sizeof why))
+        emu_fault(w, x, MX_EXLLC, -1, d->port->n ? d->port->l[0].line : 0, 0, "%s", why);
+}
+
 /* Completes every request that waited this quantum, and applies the wakes
  * sent across SMs (park.c), in (clock, SM, issue) order. */
 static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint32_t *scap)
@@ -903,7 +948,10 @@ static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint3
         struct emu_sm *sm = w->cta->sm;
         uint64_t end = sm->clock;
         sm->clock = all[i].clock; /* a fault it raises is dated when it was issued */
-        emu_warp_complete(w);
+        if (w->port_slot)
+            complete_port(d, sm, w);
+        else
+            emu_warp_complete(w);
         sm->clock = end;
         w->ready_at = end;
     }
@@ -924,7 +972,8 @@ static int take_fault(struct emu_device *d, struct emu_fault *fault, struct emu_
     if (!first)
         return MX_OK;
     *fault = first->fault;
-    *culprit = first->fault_grid;
+    /* the helper kernel's fault is the device's: every grid ends with its report */
+    *culprit = first->fault_grid && first->fault_grid->helper ? NULL : first->fault_grid;
     return fault->status ? fault->status : MX_EILLEGAL;
 }
 
@@ -1025,8 +1074,12 @@ static void abort_all(struct emu_device *d, struct emu_grid *culprit, int rc, co
         sm->nwaits = 0;
         sm->nlocals = 0;
         sm->faulted = 0;
+        if (sm->preq_busy)
+            memset(sm->preq_busy, 0, d->cfg.max_warps_per_sm);
         sm_rebuild(&d->cfg, sm);
     }
+    if (d->helper)
+        d->helper_dead = 1; /* its CTAs went too: the context is lost */
     for (struct emu_grid *g = d->grids; g; g = g->next) {
         for (uint32_t i = 0; i < d->cfg.num_sms; i++)
             g->dealt[i] = g->ncta; /* nothing more is started */
@@ -1046,12 +1099,9 @@ static void abort_all(struct emu_device *d, struct emu_grid *culprit, int rc, co
     }
 }
 
+static struct emu_sm *helper_faulted(struct emu_device *d);
+
 /* Runs the device until grid g finished (the other started grids run too). */
-/* The memory interface's view of device memory (struct mx_memview). */
-static int memview_read(void *ctx, uint64_t addr, void *dst, uint32_t n)
-{
-    return emu_memcpy_dtoh(ctx, dst, addr, n) ? -1 : 0;
-}
 
 static void run_grid(struct emu_device *d, struct emu_grid *g)
 {
@@ -1222,6 +1272,23 @@ int emu_grid_wait(struct emu_device *d, struct emu_grid *g, struct emu_stats *st
     fegetenv(&host_env);
     fesetenv(FE_DFL_ENV);
     run_grid(d, g);
+    const struct mx_memif *mi = d->cfg.memif;
+    if (mi && mi->drain) { /* the host may touch device memory next: the memory side gives back what it holds */
+        struct mx_memview view = { d, memview_read };
+        char why[400];
+        if (mi->drain(mi->ctx, &view, why, sizeof why) && g->status == MX_OK) {
+            g->status = MX_EXLLC;
+            memset(&g->fault, 0, sizeof g->fault);
+            g->fault.status = MX_EXLLC;
+            g->fault.lane = -1;
+            snprintf(g->fault.message, sizeof g->fault.message, "%s", why);
+        }
+        struct emu_sm *hsm = d->helper ? helper_faulted(d) : NULL;
+        if (hsm && g->status == MX_OK) { /* the helper kernel faulted while it drained */
+            g->status = hsm->fault.status;
+            g->fault = hsm->fault;
+        }
+    }
     fesetenv(&host_env);
     for (struct emu_grid **pp = &d->grids; *pp; pp = &(*pp)->next)
         if (*pp == g) {
@@ -1269,4 +1336,173 @@ int emu_launch(struct emu_device *d, struct emu_module *m, const struct emu_laun
     if (rc)
         return rc;
     return emu_grid_wait(d, g, stats, fault);
+}
+
+/* ------------------------------------------------------- helper kernels */
+
+/* The cache-mode SM whose helper warp faulted (its fault taken and
+ * cleared), or NULL. */
+static struct emu_sm *helper_faulted(struct emu_device *d)
+{
+    for (uint32_t i = emu_compute_sms(&d->cfg); i < d->cfg.num_sms; i++)
+        if (d->sms[i].faulted && d->sms[i].fault_grid == d->helper) {
+            d->sms[i].faulted = 0;
+            d->helper_dead = 1;
+            return &d->sms[i];
+        }
+    return NULL;
+}
+
+/* Runs helper warp w on the calling thread until it parks or exits;
+ * MX_OK, or the fault's status (left in its SM's report). */
+static int helper_run(struct emu_device *d, struct emu_warp *w, uint64_t budget, const char *who)
+{
+    struct emu_sm *sm = w->cta->sm;
+    int direct = d->direct, rc = MX_OK;
+    d->direct = 1; /* device memory itself: every SM is stopped */
+    if (!w->nframes && (rc = warp_begin(sm, w))) {
+        emu_fault(w, &w->k->x[w->pc], rc, -1, 0, 0, "out of host memory starting a helper warp");
+        goto out;
+    }
+    uint64_t start = w->insns;
+    while (w->state == WS_READY) {
+        sm->running = w;
+        sm->run_insns0 = w->insns;
+        int r = emu_warp_run(w, BATCH);
+        while (r == EX_WAIT && !sm->faulted) /* a request that waits for the quantum's end: there already */
+            r = emu_warp_complete(w);
+        sm->running = NULL;
+        sm->clock += w->insns - sm->run_insns0;
+        if (r == EX_FAULT || sm->faulted)
+            break;
+        if (w->insns - start > budget && w->state == WS_READY) {
+            emu_fault(w, &w->k->x[w->pc], MX_EWATCHDOG, -1, 0, 0,
+                      "helper warp ran %llu instructions without parking (a loop?)", (unsigned long long)budget);
+            break;
+        }
+    }
+    if (sm->faulted) {
+        rc = sm->fault.status ? sm->fault.status : MX_EILLEGAL;
+        if (who && !sm->fault.detail[0])
+            snprintf(sm->fault.detail, sizeof sm->fault.detail, "%s", who);
+        d->helper_dead = 1;
+    } else if (w->state == WS_DONE) {
+        warp_give_back(sm, w);
+        w->cta->live_warps--;
+    }
+out:
+    d->direct = direct;
+    return rc;
+}
+
+int emu_helper_start(struct emu_device *d, struct emu_module *m, const struct emu_launch *l, uint32_t ctas_per_sm,
+                     uint64_t budget, struct emu_fault *fault)
+{
+    const struct emu_config *cfg = &d->cfg;
+    memset(fault, 0, sizeof *fault);
+    fault->lane = -1;
+    struct emu_launch hl = *l;
+    hl.grid[0] = cfg->cache_sms * ctas_per_sm;
+    hl.grid[1] = hl.grid[2] = 1;
+    struct emu_kernel *k = NULL;
+    int rc = d->helper ? MX_EINVAL : launch_check(d, m, &hl, &k, fault);
+    if (!rc && (!cfg->cache_sms || !ctas_per_sm || ctas_per_sm > cfg->max_ctas_per_sm))
+        rc = MX_ELAUNCH;
+    if (rc) {
+        if (!fault->message[0])
+            snprintf(fault->message, sizeof fault->message, "helper kernel: %s", d->helper ? "one is running already"
+                     : "needs cache-mode SMs and 1 to max_ctas_per_sm CTAs on each");
+        fault->status = rc;
+        return rc;
+    }
+    struct emu_grid *g = calloc(1, sizeof *g);
+    if (g) {
+        g->dealt = calloc(cfg->num_sms, sizeof *g->dealt);
+        g->params = malloc(l->params_size ? l->params_size : 1);
+    }
+    if (!g || !g->dealt || !g->params) {
+        if (g) {
+            free(g->dealt);
+            free(g->params);
+        }
+        free(g);
+        fault->status = MX_ENOMEM;
+        snprintf(fault->message, sizeof fault->message, "out of host memory for the helper kernel");
+        return MX_ENOMEM;
+    }
+    memcpy(g->params, l->params, l->params_size);
+    g->dev = d;
+    g->k = k;
+    g->l = hl;
+    g->l.params = g->params;
+    g->helper = 1;
+    g->ncta = hl.grid[0];
+    g->threads_per_cta = hl.block[0] * hl.block[1] * hl.block[2];
+    g->warps_per_cta = (g->threads_per_cta + WARP - 1) / WARP;
+    g->t0 = now();
+    d->helper = g;
+    for (uint64_t id = 0; id < g->ncta; id++) { /* CTA i on cache-mode SM i / ctas_per_sm, past every limit but slots */
+        struct emu_sm *sm = &d->sms[emu_compute_sms(cfg) + id / ctas_per_sm];
+        if ((rc = cta_start(g, sm, id))) {
+            fault->status = rc;
+            snprintf(fault->message, sizeof fault->message, "helper kernel: cannot place block %llu on SM %u (%s)",
+                     (unsigned long long)id, sm->id, mx_strstatus(rc));
+            return rc;
+        }
+        sm_rebuild(cfg, sm);
+    }
+    for (uint64_t id = 0; id < g->ncta; id++) { /* each warp runs to its first park (or exits: no set) */
+        struct emu_sm *sm = &d->sms[emu_compute_sms(cfg) + id / ctas_per_sm];
+        for (uint32_t s = 0; s < cfg->max_ctas_per_sm; s++) {
+            struct emu_cta *c = &sm->slots[s];
+            if (c->grid != g || c->id != id)
+                continue;
+            for (uint32_t i = 0; i < c->nwarps; i++)
+                if ((rc = helper_run(d, &c->warps[i], budget, "starting the helper kernel"))) {
+                    *fault = sm->fault;
+                    sm->faulted = 0;
+                    return rc;
+                }
+        }
+    }
+    return MX_OK;
+}
+
+int emu_helper_serve(struct emu_device *d, uint64_t gwarp, uint64_t budget, const char *who)
+{
+    struct emu_grid *g = d->helper;
+    if (!g || d->helper_dead)
+        return MX_EABORTED;
+    uint64_t id = gwarp / g->warps_per_cta;
+    uint32_t per = (uint32_t)((g->ncta + d->cfg.cache_sms - 1) / d->cfg.cache_sms);
+    if (id >= g->ncta)
+        return MX_EINVAL;
+    struct emu_sm *sm = &d->sms[emu_compute_sms(&d->cfg) + id / per];
+    for (uint32_t s = 0; s < d->cfg.max_ctas_per_sm; s++) {
+        struct emu_cta *c = &sm->slots[s];
+        if (c->grid != g || c->id != id)
+            continue;
+        struct emu_warp *w = &c->warps[gwarp % g->warps_per_cta];
+        if (w->state != WS_PARKED)
+            return MX_EINVAL; /* exited (no set), or never parked */
+        emu_warp_state(w, WS_READY);
+        return helper_run(d, w, budget, who);
+    }
+    return MX_EINVAL;
+}
+
+uint64_t emu_helper_insns(const struct emu_device *d)
+{
+    const struct emu_grid *g = d->helper;
+    uint64_t n = 0;
+    if (!g)
+        return 0;
+    for (uint32_t i = emu_compute_sms(&d->cfg); i < d->cfg.num_sms; i++)
+        for (uint32_t s = 0; s < d->cfg.max_ctas_per_sm; s++) {
+            const struct emu_cta *c = &d->sms[i].slots[s];
+            if (c->grid == g)
+                for (uint32_t j = 0; j < c->nwarps; j++)
+                    n += c->warps[j].insns;
+        }
+    return n;
 }

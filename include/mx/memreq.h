@@ -17,9 +17,10 @@
 #ifndef MX_MEMREQ_H
 #define MX_MEMREQ_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#define MX_MEMIF_VERSION 2
+#define MX_MEMIF_VERSION 3
 
 enum mx_mspace { MX_MS_GLOBAL, MX_MS_LOCAL, MX_MS_CONST, MX_MS_TEX };
 enum mx_mop { MX_MOP_LD, MX_MOP_ST, MX_MOP_ATOM, MX_MOP_RED };
@@ -50,6 +51,26 @@ struct mx_memview {
     int (*read)(void *ctx, uint64_t addr, void *dst, uint32_t n);
 };
 
+/* request() answers MX_MEMREQ_PORT when lines of r are held by an agent
+ * on the memory side that has the data itself (the extended LLC served by
+ * the helper kernel, --xllc helper): the warp waits, and the access
+ * completes at the quantum's end, in (clock, SM, issue) order among the
+ * requests that complete there, through the port: port_begin hands over
+ * the agent's lines (their bytes, for the completion to read), the access
+ * runs on them instead of device memory, and port_end takes back what it
+ * wrote. */
+#define MX_MEMREQ_PORT UINT64_MAX
+#define MX_PORT_LINE 128
+struct mx_portline {
+    uint64_t line;           /* line address, MX_PORT_LINE-aligned */
+    uint32_t wmask[4];       /* bytes the access wrote (bit b: byte b), set by emu */
+    uint8_t data[MX_PORT_LINE]; /* the line's bytes as the agent has them; then as the access left them */
+};
+struct mx_port {
+    uint32_t n;              /* lines in use */
+    struct mx_portline l[64];
+};
+
 struct mx_memif {
     uint32_t version;        /* MX_MEMIF_VERSION */
     void *ctx;
@@ -61,6 +82,17 @@ struct mx_memif {
      * applied now, in an order that depends on the requests alone.  May be
      * NULL. */
     void (*quantum_end)(void *ctx, uint64_t clock, const struct mx_memview *mem);
+    /* The port (MX_MEMREQ_PORT; may be NULL when request() never answers
+     * it).  Single-threaded, SMs stopped.  Each returns 0, or -1 with a
+     * one-line reason in err: the access then faults with MX_EXLLC. */
+    int (*port_begin)(void *ctx, const struct mx_memreq *r, struct mx_port *p, const struct mx_memview *mem,
+                      char *err, size_t errlen);
+    int (*port_end)(void *ctx, const struct mx_memreq *r, struct mx_port *p, const struct mx_memview *mem,
+                    char *err, size_t errlen);
+    /* The device stops (a launch was waited for; the host may read and
+     * write device memory next): whatever the memory side holds of device
+     * memory goes back to it.  May be NULL.  0, or -1 with err. */
+    int (*drain)(void *ctx, const struct mx_memview *mem, char *err, size_t errlen);
 };
 
 /* The lines of `line_bytes` (a power of two) that r's lanes touch, in the

@@ -4,7 +4,7 @@
  * read and write it with plain ld/st.  One region per LLC partition:
  *
  *   [0, 64)                          header (sizes and offsets below)
- *   [64, 64 + rows * 32)             warp status table, one 32-byte row per
+ *   [64, 64 + rows * 64)             warp status table, one 64-byte row per
  *                                    extended-LLC set of the partition
  *   rbuf_off + i * 128, i < rbufs    read data buffer entries (helper -> controller)
  *   wbuf_off + i * 128, i < wbufs    write data buffer entries (controller -> helper)
@@ -16,7 +16,7 @@
 #define MX_MORPHEUS_MMIO_H
 
 #define MX_MMIO_MAGIC 0x5551584du   /* "MXQU" read as a little-endian u32 */
-#define MX_MMIO_VERSION 1u
+#define MX_MMIO_VERSION 2u
 
 /* Header: u32 fields at these byte offsets. */
 #define MX_MMIO_HDR_MAGIC 0x00      /* MX_MMIO_MAGIC */
@@ -39,11 +39,25 @@
 #define MX_MMIO_ROW_SEQ 0x14        /* u32: requests posted to this row so far (the latest one's number) */
 #define MX_MMIO_ROW_BUF 0x18        /* u32: byte offset in the region of the request's buffer entry */
 #define MX_MMIO_ROW_SECTORS 0x1c    /* u32: 32-byte sectors the request touches (bit i: sector i) */
-#define MX_MMIO_ROW_SIZE 32
+#define MX_MMIO_ROW_WMASK 0x20      /* u32[4]: a store's bytes: bit b of the 128 = byte b of the block is written */
+/* The answer, written by whoever served the request (the helper warp, or
+ * the native model), before DONE: */
+#define MX_MMIO_ROW_WAY 0x30        /* u32: the way used (the hit way, or where the block went); FLUSH: blocks
+                                       written back */
+#define MX_MMIO_ROW_VFLAGS 0x34     /* u32: the victim: MX_MMIO_V_VALID (a block was evicted), MX_MMIO_V_WB
+                                       (it was dirty and written back to DRAM) */
+#define MX_MMIO_ROW_VTAG 0x38       /* u64: the victim's block number */
+#define MX_MMIO_ROW_SIZE 64
+
+#define MX_MMIO_V_VALID 0x1u
+#define MX_MMIO_V_WB 0x2u
 
 /* A fill: the controller read the block from DRAM after a predicted miss
  * and hands it (in the write buffer) to the set's warp to insert. */
 #define MX_MMIO_OP_FILL 4u
+/* Write back every dirty block of the set, then invalidate it (the device
+ * goes idle: the host may read and write device memory next). */
+#define MX_MMIO_OP_FLUSH 5u
 
 /* Status bits.  The controller writes the row's fields, then sets BUSY
  * (the doorbell); the helper warp serves the request, writes HIT if the

@@ -26,7 +26,8 @@
     X(EWATCHDOG, "watchdog: kernel ran past its limit")                      \
     X(ESTACK, "call stack overflow")                                         \
     X(EHOSTCALL, "device-to-host call failed")                               \
-    X(EABORTED, "stopped by a fault in another kernel")
+    X(EABORTED, "stopped by a fault in another kernel")                      \
+    X(EXLLC, "extended-LLC helper check failed")
 
 enum mx_status {
 #define X(name, desc) MX_##name,

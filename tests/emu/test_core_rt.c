@@ -16,7 +16,7 @@ static uint64_t delay_request(void *ctx, const struct mx_memreq *r)
     return r->clock + n + (a >> 40) % n;
 }
 static uint64_t delay_cycles;
-static const struct mx_memif delay_memif = { MX_MEMIF_VERSION, &delay_cycles, delay_request, NULL };
+static const struct mx_memif delay_memif = { .version = MX_MEMIF_VERSION, .ctx = &delay_cycles, .request = delay_request };
 
 void ct_open_(struct ct *c, const char *src, const struct emu_config *cfg, const char *file, int line)
 {

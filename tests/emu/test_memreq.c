@@ -53,7 +53,7 @@ static struct rec *rec_open(struct ct *c, uint32_t nsm, uint32_t quantum)
 {
     struct rec *rc = calloc(1, sizeof *rc);
     assert_non_null(rc);
-    rc->mi = (struct mx_memif){ MX_MEMIF_VERSION, rc, rec_request, NULL };
+    rc->mi = (struct mx_memif){ .version = MX_MEMIF_VERSION, .ctx = rc, .request = rec_request };
     struct emu_config cfg;
     emu_config_default(&cfg);
     cfg.num_sms = nsm;

@@ -176,7 +176,7 @@ static void run_helper(const char *ptx, uint32_t ext, struct batch *b, struct ou
 {
     struct emu_config cfg;
     emu_config_default(&cfg);
-    cfg.ext_mask = ext;
+    cfg.ext_mask = ext | 1u << MX_EXT_PARK; /* (the file also holds the persistent kernel, which parks) */
     struct ct c;
     ct_open_cfg(&c, ptx, &cfg);
     size_t n = (size_t)b->nsets * b->nreq;

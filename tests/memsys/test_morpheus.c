@@ -23,8 +23,12 @@
 _Static_assert(MX_MMIO_ROW_TAG % 8 == 0 && MX_MMIO_ROW_SIZE % 8 == 0 && MX_MMIO_HDR_SIZE % 8 == 0, "u64 alignment");
 _Static_assert(MX_MMIO_ROW_ORIGIN % 4 == 0 && MX_MMIO_ROW_OP % 4 == 0 && MX_MMIO_ROW_STATUS % 4 == 0 &&
                MX_MMIO_ROW_SEQ % 4 == 0 && MX_MMIO_ROW_BUF % 4 == 0 && MX_MMIO_ROW_SECTORS % 4 == 0, "u32 alignment");
-_Static_assert(MX_MMIO_ROW_SECTORS + 4 <= MX_MMIO_ROW_SIZE && MX_MMIO_HDR_BYTES + 4 <= MX_MMIO_HDR_SIZE, "fits");
-_Static_assert(MX_MMIO_RBUF_OFF(256) == 8320 && MX_MMIO_RBUF_OFF(3) == 256, "buffers at the next 128-byte boundary");
+_Static_assert(MX_MMIO_ROW_WMASK % 4 == 0 && MX_MMIO_ROW_WAY % 4 == 0 && MX_MMIO_ROW_VFLAGS % 4 == 0 &&
+               MX_MMIO_ROW_VTAG % 8 == 0, "answer alignment");
+_Static_assert(MX_MMIO_ROW_SECTORS < MX_MMIO_ROW_WMASK && MX_MMIO_ROW_WMASK + 16 <= MX_MMIO_ROW_WAY &&
+               MX_MMIO_ROW_VFLAGS < MX_MMIO_ROW_VTAG && MX_MMIO_ROW_VTAG + 8 <= MX_MMIO_ROW_SIZE &&
+               MX_MMIO_HDR_BYTES + 4 <= MX_MMIO_HDR_SIZE, "fits, no overlap");
+_Static_assert(MX_MMIO_RBUF_OFF(256) == 16512 && MX_MMIO_RBUF_OFF(3) == 256, "buffers at the next 128-byte boundary");
 _Static_assert(MX_MMIO_BYTES(3, 2, 1) == 256 + 3 * 128, "region size");
 
 static uint64_t rnd(uint64_t *s)
@@ -550,8 +554,8 @@ static void mmio_layout(void **st)
     assert_int_equal(rd32(io + MX_MMIO_HDR_RBUFS), 20);
     assert_int_equal(rd32(io + MX_MMIO_HDR_WBUFS), 20);
     assert_int_equal(rd32(io + MX_MMIO_HDR_WST_OFF), 64);
-    assert_int_equal(rd32(io + MX_MMIO_HDR_RBUF_OFF), 1152); /* 64 + 32 x 32, up to a multiple of 128 */
-    assert_int_equal(rd32(io + MX_MMIO_HDR_WBUF_OFF), 1152 + 20 * 128);
+    assert_int_equal(rd32(io + MX_MMIO_HDR_RBUF_OFF), 2176); /* 64 + 32 x 64, up to a multiple of 128 */
+    assert_int_equal(rd32(io + MX_MMIO_HDR_WBUF_OFF), 2176 + 20 * 128);
     assert_int_equal(rd32(io + MX_MMIO_HDR_BYTES), n);
 
     enum mem_kind k = MEM_RANDOM;
