@@ -448,8 +448,11 @@ static int run_bench(int argc, char **argv)
             mx_program_free(&prog);
             return CLI_EXIT_USAGE;
         }
-        if (emu_device_create(&dcfg, &dev) || emu_module_load(dev, &prog, &mod, err, sizeof err)) {
-            fprintf(stderr, "morpheus bench: cannot set up the device\n");
+        err[0] = 0;
+        if (emu_device_create(&dcfg, &dev) || emu_module_load(dev, &prog, &mod, err, sizeof err) ||
+            fe_msys_attach(&msys, dev, dcfg.ext_mask, conf.xllc_helper, err, sizeof err)) {
+            fprintf(stderr, "morpheus bench: cannot set up the device%s%s\n", err[0] ? ": " : "", err);
+            fe_msys_detach(&msys);
             emu_device_destroy(dev);
             fe_msys_close(&msys);
             mx_program_free(&prog);
@@ -479,6 +482,7 @@ static int run_bench(int argc, char **argv)
                 break;
         }
         emu_module_unload(mod);
+        fe_msys_detach(&msys);
         emu_device_destroy(dev);
         char msj[8192] = "";
         if (msys.ms) /* every repetition's counts together */

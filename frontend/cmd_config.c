@@ -48,6 +48,8 @@ static const char config_help[] =
     "  --predictor         MORPHEUS_PREDICTOR      memsys.predictor\n"
     "  --compress          MORPHEUS_COMPRESS       memsys.compress\n"
     "  --mem-trace         MORPHEUS_MEM_TRACE      memsys.mem_trace\n"
+    "  --xllc-check        MORPHEUS_XLLC_CHECK     memsys.xllc.check\n"
+    "  --xllc-helper       MORPHEUS_XLLC_HELPER    memsys.xllc.helper\n"
     "\n"
     "Values: integers decimal or 0x hexadecimal, in the key's range; choices by\n"
     "name; booleans true or false (on, off, true, false in -o); lists as JSON\n"

@@ -432,6 +432,11 @@ static int run_run(int argc, char **argv)
         status = CLI_EXIT_ERROR;
         goto out;
     }
+    if ((rc = fe_msys_attach(&msys, dev, cfg.ext_mask, conf.xllc_helper, err, sizeof err))) {
+        fprintf(stderr, "morpheus run: %s\n", err);
+        status = CLI_EXIT_ERROR;
+        goto out;
+    }
     if ((rc = emu_module_load(dev, &prog, &mod, err, sizeof err))) {
         fprintf(stderr, "morpheus run: cannot load %s: %s\n", file, err);
         goto out;
@@ -596,6 +601,7 @@ out:
     free(args);
     free(params);
     emu_module_unload(mod);
+    fe_msys_detach(&msys);
     emu_device_destroy(dev);
     fe_msys_close(&msys);
     mx_program_free(&prog);

@@ -24,9 +24,9 @@ enum key_type {
     K_UINT,    /* integer in num's range, stored in `width` bytes (scaled by `scale`) */
     K_SECONDS, /* real >= 0 (double) */
     K_CHOICE,  /* one of num.expect's names: its index (uint32_t) */
-    K_BOOL,    /* on|off|true|false (int) */
+    K_BOOL,    /* on|off|true|false (int; memsys.enabled may also be null: the command's default) */
     K_LIST,    /* 1 to MX_MEMSYS_MAX_CARVEOUTS integers in num's range: memsys.l1.carveouts_kib */
-    K_PATH,    /* a path, "" (JSON null) for none: memsys.mem_trace */
+    K_PATH,    /* a path, "" (JSON null) for none: a char[FE_CONFIG_PATH_MAX] of struct fe_config */
     K_CC,      /* compute capability MAJOR.MINOR */
     K_EXTS,    /* ISA extension names (emu.ext_mask) */
     K_INSNS,   /* emu.max_insns: an integer, or JSON null for the command's default */
@@ -84,6 +84,8 @@ static const struct key keys[] = {
     { "memsys.predictor", K_CHOICE, CHOICE("bloom|none|perfect"), MS(predictor), 4, 0 }, /* enum mx_predictor */
     { "memsys.bloom_k", K_UINT, U32(1, 16), MS(bloom_k), 4, 0 },
     { "memsys.compress", K_CHOICE, CHOICE("none|bdi"), MS(compress), 4, 0 },            /* enum mx_compress */
+    { "memsys.xllc.check", K_BOOL, NONE, MS(xllc_check), 4, 0 },
+    { "memsys.xllc.helper", K_PATH, NONE, offsetof(struct fe_config, xllc_helper), 0, 0 },
     { "memsys.query_unit.queue", K_UINT, U32(1, 65536), MS(qu_queue), 4, 0 },
     { "memsys.query_unit.buffer_bytes", K_UINT, U32(1, 1u << 24), MS(qu_buffer_bytes), 4, 0 },
     { "memsys.mem_trace", K_PATH, NONE, offsetof(struct fe_config, mem_trace), 0, 0 },
@@ -112,6 +114,8 @@ const struct fe_config_opt fe_config_opts[] = { /* as many as FE_CONFIG_NOPTS, o
     { "--predictor", "memsys.predictor", "MORPHEUS_PREDICTOR" },
     { "--compress", "memsys.compress", "MORPHEUS_COMPRESS" },
     { "--mem-trace", "memsys.mem_trace", "MORPHEUS_MEM_TRACE" },
+    { "--xllc-check", "memsys.xllc.check", "MORPHEUS_XLLC_CHECK" },
+    { "--xllc-helper", "memsys.xllc.helper", "MORPHEUS_XLLC_HELPER" },
 };
 const size_t fe_config_nopts = sizeof fe_config_opts / sizeof fe_config_opts[0];
 
@@ -204,8 +208,9 @@ static int set_value(struct fe_config *c, const struct key *k, const char *name,
             snprintf(err, errlen, "%s: %s", name, e);
             return -1;
         }
-        c->memsys_on = !(u & 1);
-        c->memsys_on_set = 1;
+        *(int *)((char *)c + k->off) = !(u & 1);
+        if (k->off == offsetof(struct fe_config, memsys_on))
+            c->memsys_on_set = 1;
         return 0;
     }
     case K_LIST: {
@@ -235,9 +240,9 @@ static int set_value(struct fe_config *c, const struct key *k, const char *name,
         return 0;
     }
     case K_PATH:
-        if (strlen(v) >= sizeof c->mem_trace)
+        if (strlen(v) >= FE_CONFIG_PATH_MAX)
             return bad(err, errlen, name, "a path shorter than 4096 bytes", v);
-        snprintf(c->mem_trace, sizeof c->mem_trace, "%s", v);
+        snprintf((char *)c + k->off, FE_CONFIG_PATH_MAX, "%s", v);
         return 0;
     case K_CC: {
         /* MAJOR.MINOR: 1 to 2 digits, a dot, one digit */
@@ -450,8 +455,12 @@ static int apply_object(struct fe_config *c, json_object *o, const char *path, c
             continue;
         }
         if (k->type == K_BOOL && json_object_is_type(v, json_type_null)) {
-            c->memsys_on_set = 0;
-            c->memsys_on = c->memsys_on_default;
+            if (k->off == offsetof(struct fe_config, memsys_on)) {
+                c->memsys_on_set = 0;
+                c->memsys_on = c->memsys_on_default;
+            } else {
+                *(int *)((char *)c + k->off) = 0;
+            }
             continue;
         }
         if (set_value(c, k, k->name, text, err, errlen))
@@ -738,7 +747,10 @@ static json_object *leaf_json(const struct fe_config *c, const struct key *k)
     case K_INSNS:
         return c->max_insns_set ? json_object_new_uint64(c->emu.watchdog_insns) : NULL;
     case K_SECONDS: return json_object_new_double(c->emu.watchdog_seconds);
-    case K_BOOL: return c->memsys_on_set ? json_object_new_boolean(c->memsys_on) : NULL;
+    case K_BOOL:
+        if (k->off == offsetof(struct fe_config, memsys_on))
+            return c->memsys_on_set ? json_object_new_boolean(c->memsys_on) : NULL;
+        return json_object_new_boolean(*(const int *)f);
     case K_CHOICE: {
         uint32_t i = *(const uint32_t *)f;
         const char *n = k->num.expect;
@@ -752,7 +764,7 @@ static json_object *leaf_json(const struct fe_config *c, const struct key *k)
             json_object_array_add(a, json_object_new_int64(c->memsys.l1_carveouts_kib[i]));
         return a;
     }
-    case K_PATH: return c->mem_trace[0] ? json_object_new_string(c->mem_trace) : NULL;
+    case K_PATH: return *(const char *)f ? json_object_new_string((const char *)f) : NULL;
     case K_CC: {
         char s[16];
         snprintf(s, sizeof s, "%u.%u", c->emu.cc_major, c->emu.cc_minor);

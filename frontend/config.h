@@ -38,6 +38,7 @@ struct fe_config {
     char description[256];          /* one line (`morpheus config list`) */
     char source[2048];              /* where the numbers come from */
     char mem_trace[FE_CONFIG_PATH_MAX]; /* memsys.mem_trace, "" for none */
+    char xllc_helper[FE_CONFIG_PATH_MAX]; /* memsys.xllc.helper: a helper kernel's PTX file, "" for the built-in */
 };
 
 /* A setting that is also a command-line option and a MORPHEUS_* variable
@@ -47,7 +48,7 @@ struct fe_config_opt {
     const char *key;                /* "gpu.num_sms" */
     const char *env;                /* "MORPHEUS_SMS" */
 };
-#define FE_CONFIG_NOPTS 15
+#define FE_CONFIG_NOPTS 17
 extern const struct fe_config_opt fe_config_opts[FE_CONFIG_NOPTS];
 extern const size_t fe_config_nopts;
 /* The option named opt ("--sms"), or NULL. */
@@ -123,7 +124,12 @@ int fe_config_write(const struct fe_config *c, FILE *out);
     "                       extended-LLC hit/miss predictor (default bloom)\n"                       \
     "  --compress none|bdi  extended-LLC line compression (default none)\n"                          \
     "  --mem-trace FILE     write each memory request and the level that served it\n"                \
-    "                       to FILE\n"
+    "                       to FILE\n"                                                               \
+    "  --xllc-check on|off  with --xllc helper: check every helper-kernel decision\n"                \
+    "                       against the native model and every block it returns or\n"              \
+    "                       writes back against a shadow of memory (default off)\n"                \
+    "  --xllc-helper FILE   with --xllc helper: run this PTX as the helper kernel\n"                \
+    "                       (default: the built-in one, memsys/xllc/)\n"
 
 /* How a command takes its configuration from its command line:
  * --config NAME|FILE, -o KEY=VALUE (repeatable) and the options of

@@ -1,8 +1,134 @@
 /* frontend/msys.c — the memory hierarchy in front of a device (msys.h). */
 #include "frontend/msys.h"
+#include "frontend/ptx.h"
+#include "isa/isa.h"
+#include "mx/morpheus_mmio.h"
 #include "mx/status.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The built-in helper kernels (memsys/xllc/, embedded at build time). */
+extern const char fe_helper_rf_brx_ptx[], fe_helper_rf_movind_ptx[];
+
+#define HELPER_KERNEL "xllc_helper_rf_serve"
+#define HELPER_BUDGET 100000 /* instructions per request: a flush of 32 blocks is about a thousand */
+
+static int serve(void *ctx, uint32_t sm, uint32_t warp, const char *who)
+{
+    struct fe_msys *f = ctx;
+    const struct emu_config *c = emu_device_config(f->dev);
+    uint64_t g = (uint64_t)(sm - (c->num_sms - c->cache_sms)) * f->warps_per_sm + warp;
+    return emu_helper_serve(f->dev, g, f->budget, who) ? -1 : 0;
+}
+
+int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask, const char *ptx, char *err,
+                   size_t errlen)
+{
+    const struct emu_config *c = emu_device_config(dev);
+    uint32_t S = f->ms ? mx_memsys_xllc_sets_per_sm(f->ms) : 0;
+    if (!f->ms || !S || !mx_memsys_mmio(f->ms, 0, &(size_t){ 0 }) || !mx_memsys_memif(f->ms)->port_begin)
+        return MX_OK; /* not --xllc helper, or nothing in cache mode */
+    f->dev = dev;
+    f->budget = HELPER_BUDGET;
+    /* the program: a file, or the build for the Indirect-MOV the device has */
+    char *text = NULL;
+    size_t len;
+    const char *name = ptx && ptx[0] ? ptx : "<built-in helper kernel>";
+    int rc;
+    if (ptx && ptx[0]) {
+        if ((rc = fe_read_file(ptx, &text, &len, err, errlen)))
+            return rc;
+    } else {
+        const char *src = ext_mask >> MX_EXT_INDIRECT_MOV & 1 ? fe_helper_rf_movind_ptx : fe_helper_rf_brx_ptx;
+        len = strlen(src);
+        text = malloc(len + 1);
+        if (!text)
+            return snprintf(err, errlen, "out of memory"), MX_ENOMEM;
+        memcpy(text, src, len + 1);
+    }
+    f->prog = calloc(1, sizeof *f->prog);
+    struct mx_diag diag;
+    memset(&diag, 0, sizeof diag);
+    struct fe_options opt = { .ext_mask = ext_mask | 1u << MX_EXT_PARK, .max_errors = 1 };
+    diag.file = name;
+    rc = f->prog ? fe_parse_ptx(text, len, name, &opt, f->prog, &diag) : MX_ENOMEM;
+    free(text);
+    if (rc) {
+        snprintf(err, errlen, "helper kernel: %s", diag.first[0] ? diag.first : mx_strstatus(rc));
+        return rc;
+    }
+    uint32_t func = UINT32_MAX;
+    for (uint32_t i = 0; i < f->prog->nfuncs; i++)
+        if ((f->prog->funcs[i].flags & MX_FUNCF_ENTRY) && !strcmp(mx_str(f->prog, f->prog->funcs[i].name), HELPER_KERNEL))
+            func = i;
+    if (func == UINT32_MAX)
+        return snprintf(err, errlen, "helper kernel %s: no kernel named %s", name, HELPER_KERNEL), MX_ENOTFOUND;
+    if ((rc = emu_module_load(dev, f->prog, &f->mod, err, errlen)))
+        return rc;
+    /* placement: CTAs of wpc warps, as few as the CTA slots allow */
+    uint32_t wpc = (S + c->max_ctas_per_sm - 1) / c->max_ctas_per_sm, ctas = (S + wpc - 1) / wpc;
+    f->warps_per_sm = wpc * ctas;
+    uint64_t nwarps = (uint64_t)c->cache_sms * f->warps_per_sm;
+    uint64_t *tab = calloc(nwarps * 2, sizeof *tab), tab_addr = 0;
+    if (!tab)
+        return snprintf(err, errlen, "out of memory"), MX_ENOMEM;
+    /* each partition's query unit, mapped into device memory, and each warp's row in it */
+    for (uint32_t p = 0;; p++) {
+        size_t bytes;
+        uint8_t *io = mx_memsys_mmio(f->ms, p, &bytes);
+        if (!io)
+            break;
+        uint64_t base;
+        if ((rc = emu_alias_host(dev, io, bytes, &base))) {
+            free(tab);
+            return snprintf(err, errlen, "cannot map query unit %u into device memory", p), rc;
+        }
+        for (uint32_t r = 0; r < mx_memsys_xllc_rows(f->ms, p); r++) {
+            uint32_t sm, w;
+            if (mx_memsys_xllc_owner(f->ms, p, r, &sm, &w))
+                continue;
+            uint64_t g = (uint64_t)(sm - (c->num_sms - c->cache_sms)) * f->warps_per_sm + w;
+            tab[2 * g] = base + MX_MMIO_ROW((uint64_t)r);
+            tab[2 * g + 1] = base;
+        }
+    }
+    rc = emu_malloc(dev, nwarps * 16, &tab_addr);
+    if (!rc)
+        rc = emu_memcpy_htod(dev, tab_addr, tab, nwarps * 16);
+    free(tab);
+    if (rc)
+        return snprintf(err, errlen, "out of device memory for the helper kernel's table"), rc;
+    uint8_t params[16] = { 0 };
+    uint32_t nw = (uint32_t)nwarps;
+    memcpy(params, &tab_addr, 8);
+    memcpy(params + 8, &nw, 4);
+    struct emu_launch l = { .func = func, .grid = { 1, 1, 1 }, .block = { wpc * 32, 1, 1 }, .params = params,
+                            .params_size = 12 };
+    struct emu_fault fault;
+    if ((rc = emu_helper_start(dev, f->mod, &l, ctas, f->budget, &fault))) {
+        snprintf(err, errlen, "helper kernel %s: %s%s%s", name, fault.message, fault.detail[0] ? ": " : "",
+                 fault.detail);
+        return rc;
+    }
+    struct mx_xllc_port port = { f, serve };
+    mx_memsys_attach_helper(f->ms, &port);
+    return MX_OK;
+}
+
+void fe_msys_detach(struct fe_msys *f)
+{
+    if (f->mod)
+        emu_module_unload(f->mod); /* (the device still lives: its helper grid goes with it) */
+    f->mod = NULL;
+    f->dev = NULL;
+    if (f->prog) {
+        mx_program_free(f->prog);
+        free(f->prog);
+    }
+    f->prog = NULL;
+}
 
 int fe_msys_open(struct fe_msys *f, const struct mx_memsys_config *mc, struct emu_config *ec, char *err, size_t errlen)
 {

@@ -15,6 +15,12 @@
 struct fe_msys {
     struct mx_memsys *ms;            /* NULL: the hierarchy is off */
     struct mx_memsys_stats last;     /* totals at the previous record */
+    /* --xllc helper (fe_msys_attach): the helper kernel on the cache-mode SMs */
+    struct emu_device *dev;
+    struct mx_program *prog;
+    struct emu_module *mod;
+    uint32_t warps_per_sm;           /* helper warps placed on each cache-mode SM (>= sets per SM) */
+    uint64_t budget;                 /* instructions a helper warp may run per request */
 };
 
 /* Creates the hierarchy of configuration mc for the device ec describes
@@ -22,6 +28,14 @@ struct fe_msys {
  * error with a message naming the configuration key in err (nothing
  * created). */
 int fe_msys_open(struct fe_msys *f, const struct mx_memsys_config *mc, struct emu_config *ec, char *err, size_t errlen);
+/* --xllc helper: loads the helper kernel (the built-in PTX for ext_mask's
+ * Indirect-MOV, or the file `ptx` if not NULL/empty) onto dev's cache-mode
+ * SMs, maps the query units into device memory and connects them.  Nothing
+ * to do in any other mode.  MX_OK, or an error with the message in err.
+ * fe_msys_detach undoes it before the device is destroyed. */
+int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask, const char *ptx, char *err,
+                   size_t errlen);
+void fe_msys_detach(struct fe_msys *f);
 void fe_msys_close(struct fe_msys *f);
 /* The counts since the previous call as the JSON object of the "memsys"
  * key (warp_insns: the warp instructions they belong to, for llc.mpki);

@@ -5,6 +5,7 @@
  * queues.  The rules (cache operators, write policies, units of each
  * counter, the --mem-trace format) are documented in docs/memsys.md. */
 #include "memsys/cache.h"
+#include "memsys/helper.h"
 #include "memsys/morpheus.h"
 #include "memsys/split.h"
 #include "mx/memsys.h"
@@ -26,8 +27,10 @@ enum { K_LOAD, K_LOAD_EF, K_BYPASS, K_STORE, K_ATOM };
 /* The L1 outcome of one line access (trace column l1). */
 enum { L1_HIT, L1_MISS, L1_BYPASS, L1_NA };
 
+#define XLLC_LINE 128
 #define ENT_STRONG 1
 #define ENT_NC 2
+#define ENT_PORT 4   /* --xllc helper: an extended-LLC line, served through the port at completion */
 
 /* One line access of a request, queued on its SM until the quantum's end. */
 struct ms_ent {
@@ -67,6 +70,8 @@ struct mx_memsys {
     struct ms_sm *sm;            /* [num_sms] */
     struct cache *llc;           /* [llc_partitions] */
     struct morpheus *mp;
+    struct xhelper *xh;          /* --xllc helper: the controller's side of the helper kernel, else NULL */
+    struct morpheus_result port_res[64]; /* the port request being completed: each line's xh_begin */
     struct mx_memsys_stats st;   /* the shared levels' counters (llc, dram) */
     uint32_t line_shift;         /* log2(line bytes) */
     uint32_t sector_shift;       /* log2(sector bytes) */
@@ -75,6 +80,7 @@ struct mx_memsys {
 };
 
 static uint32_t pop(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
+static int is_xllc(const struct mx_memsys *m, uint64_t ln);
 
 /* ------------------------------------------------------------------ L1 */
 
@@ -137,13 +143,17 @@ static uint64_t ms_request(void *ctx, const struct mx_memreq *r)
     uint64_t line[64];
     uint32_t sec[64];
     unsigned n = ms_split(r, m->line_shift, m->sector_shift, line, sec);
-    int kind = classify(r);
+    int kind = classify(r), port = 0;
     struct cache *c = &s->l1;
     for (unsigned i = 0; i < n; i++) {
         uint64_t ln = line[i] >> m->line_shift;
         uint32_t set = (uint32_t)(ln & (m->cfg.l1_sets - 1)), want = sec[i], out = want;
         uint8_t l1 = L1_NA;
-        int w;
+        int w, isport = m->xh && r->space == MX_MS_GLOBAL && is_xllc(m, ln);
+        if (isport) { /* the helper kernel holds the data: no L1 copy, completed through the port */
+            port = 1;
+            kind = K_BYPASS;
+        }
         switch (kind) {
         case K_LOAD:
         case K_LOAD_EF:
@@ -182,20 +192,26 @@ static uint64_t ms_request(void *ctx, const struct mx_memreq *r)
             break;
         }
         uint64_t seq = s->seq++;
-        if (!out && !m->trace)
+        if (!out && !m->trace) {
+            kind = classify(r);
             continue; /* an L1 hit: nothing leaves the SM, nobody logs it */
+        }
         struct ms_ent *e = push(s);
-        if (!e)
+        if (!e) {
+            kind = classify(r);
             continue;
+        }
         *e = (struct ms_ent){ .clock = r->clock, .seq = seq, .cta = r->cta, .line = line[i], .warp = r->warp,
                               .pc = r->pc, .smem = r->smem, .sectors = want, .out = out, .op = r->op,
                               .space = r->space, .cop = r->cop,
-                              .flags = (uint8_t)((r->strong ? ENT_STRONG : 0) | (r->nc ? ENT_NC : 0)), .l1 = l1 };
+                              .flags = (uint8_t)((r->strong ? ENT_STRONG : 0) | (r->nc ? ENT_NC : 0) |
+                                                 (isport ? ENT_PORT : 0)), .l1 = l1 };
+        kind = classify(r);
         if (r->clock < s->last_clock)
             s->unsorted = 1;
         s->last_clock = r->clock;
     }
-    return r->clock; /* functional: the request completes now */
+    return port ? MX_MEMREQ_PORT : r->clock; /* functional: the request completes now */
 }
 
 /* ------------------------------------------------------- shared levels */
@@ -210,6 +226,13 @@ static uint32_t partition(const struct mx_memsys *m, uint64_t ln)
         return (uint32_t)(ln % p);
     uint64_t row = ln / p, f = row ^ row >> 16 ^ row >> 32 ^ row >> 48;
     return (uint32_t)((ln % p + (f & 0xffff)) % p);
+}
+
+/* Whether line number ln belongs to the extended LLC (address separation). */
+static int is_xllc(const struct mx_memsys *m, uint64_t ln)
+{
+    uint32_t set;
+    return morpheus_route(m->mp, partition(m, ln), ln / m->cfg.llc_partitions, &set);
 }
 
 static void dram(struct mx_memsys *m, uint32_t ch, uint64_t rd, uint64_t wr)
@@ -284,10 +307,16 @@ static void trace_write(struct mx_memsys *m, const struct ms_ent *e, uint32_t sm
 static void process(struct mx_memsys *m, const struct ms_ent *e, uint32_t sm, const struct mx_memview *mem)
 {
     uint8_t served = MX_LV_L1;
-    if (e->out) {
+    if (e->flags & ENT_PORT) {
+        served = MX_LV_XLLC; /* done through the port when it completed */
+    } else if (e->out) {
         uint64_t ln = e->line >> m->line_shift, lp = ln / m->cfg.llc_partitions;
         uint32_t part = partition(m, ln), set = 0;
-        if (morpheus_route(m->mp, part, lp, &set)) {
+        if (morpheus_route(m->mp, part, lp, &set) && m->xh) {
+            /* --xllc helper holds global memory only (const, texture and local lines stay in the LLC) */
+            set = (uint32_t)(lp % m->cfg.llc_sets);
+            served = llc_access(m, part, set, ln, e);
+        } else if (morpheus_route(m->mp, part, lp, &set)) {
             struct morpheus_result res;
             morpheus_access_sm(m->mp, part, lp, e->line, e->out, e->op, e->clock, sm, mem, &res);
             /* its DRAM traffic is the line's, on the line's channel as for the LLC */
@@ -383,6 +412,79 @@ static void ms_quantum_end(void *ctx, uint64_t clock, const struct mx_memview *m
     }
 }
 
+/* ----------------------------------------------------- --xllc helper port */
+
+/* The extended-LLC lines of r (MX_MEMREQ_PORT) into p, their blocks read
+ * from the helper kernel for loads and atomics. */
+static int ms_port_begin(void *ctx, const struct mx_memreq *r, struct mx_port *p, const struct mx_memview *mem,
+                         char *err, size_t errlen)
+{
+    struct mx_memsys *m = ctx;
+    uint64_t line[64];
+    uint32_t sec[64];
+    unsigned n = ms_split(r, m->line_shift, m->sector_shift, line, sec);
+    p->n = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t ln = line[i] >> m->line_shift;
+        uint8_t probe;
+        if (!is_xllc(m, ln) || mem->read(mem->ctx, line[i], &probe, 1))
+            continue; /* the LLC's, or not device memory (a generic access's local lanes) */
+        struct mx_portline *pl = &p->l[p->n];
+        memset(pl, 0, sizeof *pl);
+        pl->line = line[i];
+        struct morpheus_result res;
+        if (xh_begin(m->xh, partition(m, ln), ln / m->cfg.llc_partitions, line[i], r->op, sec[i], r->clock, r->sm,
+                     mem, pl->data, &res, err, errlen))
+            return -1;
+        if (r->op != MX_MOP_ST)
+            dram(m, channel(m, ln), res.dram_read_bytes, res.dram_write_bytes);
+        m->port_res[p->n++] = res;
+    }
+    return 0;
+}
+
+/* What the completion wrote to p's lines, to the helper kernel. */
+static int ms_port_end(void *ctx, const struct mx_memreq *r, struct mx_port *p, const struct mx_memview *mem,
+                       char *err, size_t errlen)
+{
+    struct mx_memsys *m = ctx;
+    if (r->op == MX_MOP_LD)
+        return 0;
+    for (uint32_t i = 0; i < p->n; i++) {
+        uint64_t ln = p->l[i].line >> m->line_shift;
+        struct morpheus_result *res = &m->port_res[i];
+        if (xh_end(m->xh, partition(m, ln), ln / m->cfg.llc_partitions, p->l[i].line, r->op, p->l[i].data,
+                   p->l[i].wmask, r->clock, r->sm, mem, res, err, errlen))
+            return -1;
+        if (r->op == MX_MOP_ST)
+            dram(m, channel(m, ln), res->dram_read_bytes, res->dram_write_bytes);
+    }
+    return 0;
+}
+
+static int ms_drain(void *ctx, const struct mx_memview *mem, char *err, size_t errlen)
+{
+    struct mx_memsys *m = ctx;
+    uint64_t wb = 0;
+    int rc = xh_drain(m->xh, mem, &wb, err, errlen);
+    dram(m, 0, 0, wb * XLLC_LINE);
+    return rc;
+}
+
+uint8_t *mx_memsys_mmio(struct mx_memsys *m, uint32_t part, size_t *bytes) { return morpheus_mmio_rw(m->mp, part, bytes); }
+uint32_t mx_memsys_xllc_rows(const struct mx_memsys *m, uint32_t part) { return morpheus_xsets(m->mp, part); }
+int mx_memsys_xllc_owner(const struct mx_memsys *m, uint32_t part, uint32_t row, uint32_t *sm, uint32_t *warp)
+{
+    return morpheus_owner(m->mp, part, row, sm, warp);
+}
+uint32_t mx_memsys_xllc_sets_per_sm(const struct mx_memsys *m) { return morpheus_sets_per_sm(m->mp); }
+
+void mx_memsys_attach_helper(struct mx_memsys *m, const struct mx_xllc_port *p)
+{
+    if (m->xh)
+        xh_attach(m->xh, p);
+}
+
 /* ------------------------------------------------------------ instance */
 
 int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, char *err, size_t errlen)
@@ -420,6 +522,14 @@ int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, c
     rc = morpheus_create(c, &m->mp, err, errlen);
     if (rc)
         goto fail;
+    if (c->xllc == MX_XLLC_HELPER && c->cache_sms) {
+        rc = xh_create(c, m->mp, &m->xh);
+        if (rc)
+            goto fail;
+        m->memif.port_begin = ms_port_begin;
+        m->memif.port_end = ms_port_end;
+        m->memif.drain = ms_drain;
+    }
     if (c->mem_trace) {
         m->trace = fopen(c->mem_trace, "w");
         if (!m->trace) {
@@ -455,6 +565,7 @@ void mx_memsys_destroy(struct mx_memsys *m)
             cache_fini(&m->llc[p]);
     if (m->mp)
         morpheus_destroy(m->mp);
+    xh_destroy(m->xh);
     if (m->trace)
         fclose(m->trace);
     free(m->sm);

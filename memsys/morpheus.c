@@ -32,6 +32,7 @@ struct qu {
 
 struct morpheus {
     int on;                      /* extended LLC in use (xllc != off and cache SMs) */
+    int helper;                  /* the helper kernel answers: qu_post leaves the region to it */
     uint32_t parts;              /* LLC partitions */
     uint32_t llc_sets;           /* conventional sets per partition */
     uint32_t xbase, xrem;        /* partition p has xbase + (p < xrem) extended sets */
@@ -53,6 +54,22 @@ struct morpheus {
 
 static const char *const variant_name[MX_XV_COUNT] = { "rf", "l1", "shm", "rf+l1" };
 
+/* Ways of an extended-LLC set, and (sets) its sets per cache-mode SM: the
+ * configuration's, except that the helper kernel's own geometry wins in
+ * helper mode: 32 ways (one per lane of the set's warp) and at most one set
+ * per helper warp. */
+static uint32_t geometry(const struct mx_memsys_config *c, uint32_t *sets)
+{
+    uint32_t ways = c->xllc == MX_XLLC_HELPER ? 32 : c->xllc_ways;
+    if (sets) {
+        uint32_t hw = c->helper_warps ? c->helper_warps : MORPHEUS_MAX_WARPS;
+        *sets = c->xllc_kib[c->xllc_variant] * 1024u / XLLC_BLOCK / ways;
+        if (c->xllc == MX_XLLC_HELPER && *sets > hw)
+            *sets = hw;
+    }
+    return ways;
+}
+
 static uint32_t xsets(const struct morpheus *m, uint32_t part)
 {
     return m->on ? m->xbase + (part < m->xrem) : 0;
@@ -65,21 +82,25 @@ static int check(const struct mx_memsys_config *c, char *err, size_t errlen)
 #define BAD(...) return snprintf(err, errlen, __VA_ARGS__), MX_EINVAL
     if (c->xllc > MX_XLLC_HELPER)
         BAD("memsys.xllc.mode: %u is not a mode (off, native, helper)", c->xllc);
-    if (c->xllc == MX_XLLC_HELPER)
-        BAD("memsys.xllc.mode: the helper-kernel extended LLC is not built yet (use native)");
+    if (c->xllc == MX_XLLC_HELPER && c->xllc_variant != MX_XV_RF)
+        BAD("memsys.xllc.variant: the helper kernel is built for the rf variant only so far (use --xllc-variant rf, "
+            "or --xllc native for %s)", c->xllc_variant < MX_XV_COUNT ? variant_name[c->xllc_variant] : "it");
+    if (c->xllc == MX_XLLC_HELPER && c->compress)
+        BAD("memsys.compress: the helper kernel does not compress yet (use --compress none, or --xllc native)");
     if (c->cache_sms >= c->num_sms)
         BAD("memsys.cache_sms: %u cache-mode SMs of %u leave none to compute", c->cache_sms, c->num_sms);
     if (c->xllc_variant >= MX_XV_COUNT)
         BAD("memsys.xllc.variant: %u is not a variant (rf, l1, shm, rf+l1)", c->xllc_variant);
     if (!c->xllc_ways)
         BAD("memsys.xllc.ways: must be at least 1");
+    uint32_t ways = geometry(c, NULL);
     uint64_t blocks = (uint64_t)c->xllc_kib[c->xllc_variant] * 1024 / XLLC_BLOCK;
-    uint64_t per_sm = blocks / c->xllc_ways;
+    uint64_t per_sm = blocks / ways;
     if (!per_sm)
         BAD("memsys.xllc.capacity_kib.%s: %u KiB per cache-mode SM holds no set of %u ways x 128 B",
-            variant_name[c->xllc_variant], c->xllc_kib[c->xllc_variant], c->xllc_ways);
+            variant_name[c->xllc_variant], c->xllc_kib[c->xllc_variant], ways);
     uint32_t hw = c->helper_warps ? c->helper_warps : MORPHEUS_MAX_WARPS;
-    if (per_sm > hw)
+    if (per_sm > hw && c->xllc != MX_XLLC_HELPER)
         BAD("memsys.xllc.ways: %u ways make %llu sets of a cache-mode SM's %u KiB (%s), more than its %u helper "
             "warps; use at least %llu ways", c->xllc_ways, (unsigned long long)per_sm, c->xllc_kib[c->xllc_variant],
             variant_name[c->xllc_variant], hw, (unsigned long long)((blocks + hw - 1) / hw));
@@ -181,7 +202,8 @@ int morpheus_create(const struct mx_memsys_config *c, struct morpheus **out, cha
         return rc;
     }
     m->on = 1;
-    m->sets_per_sm = c->xllc_kib[c->xllc_variant] * 1024u / XLLC_BLOCK / c->xllc_ways;
+    m->helper = c->xllc == MX_XLLC_HELPER;
+    uint32_t ways = geometry(c, &m->sets_per_sm);
     uint32_t total = c->cache_sms * m->sets_per_sm;
     m->xbase = total / m->parts;
     m->xrem = total % m->parts;
@@ -196,7 +218,7 @@ int morpheus_create(const struct mx_memsys_config *c, struct morpheus **out, cha
     m->nwbuf = entries / 2;
     m->nrbuf = entries - m->nwbuf;
     m->service = MORPHEUS_SERVICE_CYCLES;
-    int fail = xllc_init(&m->x, total, c->xllc_ways, c->compress == MX_COMP_BDI);
+    int fail = xllc_init(&m->x, total, ways, c->compress == MX_COMP_BDI);
     m->qu = calloc(m->parts, sizeof *m->qu);
     fail |= !m->qu;
     for (uint32_t p = 0; !fail && p < m->parts; p++)
@@ -313,6 +335,8 @@ static uint64_t qu_post(struct morpheus *m, struct qu *q, uint64_t clock, uint32
     m->qu_full += waited;
     m->xx.qu_wait_cycles += start - clock;
 
+    if (m->helper)
+        return end;              /* the helper-mode controller writes the region (memsys/helper.c) */
     /* the row and buffer after the helper answered (the native model
      * answers at once; BUSY was set at the post and is clear again) */
     uint32_t buf = rd ? (uint32_t)MX_MMIO_RBUF((size_t)q->rows, b) : (uint32_t)MX_MMIO_WBUF((size_t)q->rows, m->nrbuf, b);
@@ -383,6 +407,11 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
     }
     struct xllc_out ev;
     xllc_apply(&m->x, g, at, tag, segs, write, &ev);
+    r->set = g;
+    r->way = ev.idx;
+    r->victim = ev.victim;
+    r->victim_tag = ev.victim_tag;
+    r->victim_wb = ev.victim_dirty;
     if (m->predictor == MX_PRED_BLOOM) {
         uint32_t swaps = m->bp[g].swaps;
         bloom_pred_access(&m->bp[g], &m->h3, tag);
@@ -429,3 +458,22 @@ void morpheus_stats(const struct morpheus *m, struct mx_memsys_stats *s)
 }
 
 void morpheus_xstats(const struct morpheus *m, struct morpheus_xstats *x) { *x = m->xx; }
+
+uint32_t morpheus_sets_per_sm(const struct morpheus *m) { return m->on ? m->sets_per_sm : 0; }
+
+uint32_t morpheus_flush_set(struct morpheus *m, uint32_t g)
+{
+    if (!m->on || g >= m->x.sets)
+        return 0;
+    uint32_t n = xllc_flush(&m->x, g);
+    m->xs.writebacks += n;
+    return n;
+}
+
+uint8_t *morpheus_mmio_rw(struct morpheus *m, uint32_t part, size_t *bytes)
+{
+    if (!m->on || part >= m->parts)
+        return *bytes = 0, NULL;
+    *bytes = m->qu[part].mmio_bytes;
+    return m->qu[part].mmio;
+}

@@ -26,6 +26,12 @@ struct morpheus_result {
                                     channel, as for the conventional LLC) */
     uint64_t done;               /* SM clock at which the extended LLC answered; a load the
                                     predictor sent to DRAM: the request's clock (add DRAM's time) */
+    /* what the set did (the native model's decision; the helper kernel must agree) */
+    uint32_t set;                /* GPU-wide extended set g */
+    int32_t way;                 /* the block's way now */
+    int32_t victim;              /* the way evicted, -1 if none */
+    uint64_t victim_tag;         /* its block number */
+    uint8_t victim_wb;           /* it was dirty: written back */
 };
 
 /* The query unit's service time: cycles a helper warp spends on one
@@ -87,6 +93,15 @@ uint32_t morpheus_xsets(const struct morpheus *m, uint32_t part);
 /* The SM and helper warp that serve row `row` of partition `part`: 0, or
  * -1 if there is no such row. */
 int morpheus_owner(const struct morpheus *m, uint32_t part, uint32_t row, uint32_t *sm, uint32_t *warp);
+/* Empties GPU-wide set g of the native model (the device goes idle, the
+ * helper kernel flushes): returns the dirty blocks written back (counted
+ * as extended-LLC write-backs). */
+uint32_t morpheus_flush_set(struct morpheus *m, uint32_t g);
+/* Extended sets of each cache-mode SM (S; 0 with Morpheus off). */
+uint32_t morpheus_sets_per_sm(const struct morpheus *m);
+/* Partition part's query unit for the helper kernel to read and write. */
+uint8_t *morpheus_mmio_rw(struct morpheus *m, uint32_t part, size_t *bytes);
+
 /* Partition part's memory-mapped query unit (include/mx/morpheus_mmio.h),
  * and its size in *bytes; NULL with Morpheus off. */
 const uint8_t *morpheus_mmio(const struct morpheus *m, uint32_t part, size_t *bytes);

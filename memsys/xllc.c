@@ -51,7 +51,11 @@ static void evict_lru(struct xllc *x, uint32_t set, int keep, struct xllc_out *o
             v = (int)i;
     if (v < 0)
         return;                  /* cannot happen: a lone block always fits */
-    out->evicted++;
+    if (!out->evicted++) {
+        out->victim = v;
+        out->victim_tag = b[v].tag;
+        out->victim_dirty = b[v].dirty;
+    }
     out->dirty_evicted += b[v].dirty;
     x->segs_used[set] -= b[v].segs;
     b[v].segs = 0;
@@ -62,7 +66,7 @@ void xllc_apply(struct xllc *x, uint32_t set, int idx, uint64_t tag, unsigned se
 {
     struct xllc_blk *b = set_blocks(x, set);
     uint32_t cap = x->ways * (XLLC_BLOCK / XLLC_SEG);
-    *out = (struct xllc_out){ 0 };
+    *out = (struct xllc_out){ .victim = -1 };
     if (idx < 0) {
         /* a miss: make room for the new block, then take a free slot (one
          * exists once room is made: each block takes at least a segment) */
@@ -94,6 +98,19 @@ void xllc_apply(struct xllc *x, uint32_t set, int idx, uint64_t tag, unsigned se
     }
     b[idx].used = ++x->stamp;
     b[idx].dirty |= write != 0;
+    out->idx = idx;
+}
+
+uint32_t xllc_flush(struct xllc *x, uint32_t set)
+{
+    struct xllc_blk *b = set_blocks(x, set);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < x->max_blocks; i++) {
+        n += b[i].segs && b[i].dirty;
+        b[i] = (struct xllc_blk){ 0 };
+    }
+    x->segs_used[set] = 0;
+    return n;
 }
 
 uint32_t xllc_count(const struct xllc *x, uint32_t set)

@@ -31,6 +31,10 @@ struct xllc {
 struct xllc_out {
     uint32_t evicted;            /* blocks evicted to make room */
     uint32_t dirty_evicted;      /* of which dirty (written back to DRAM) */
+    int32_t idx;                 /* the block's index in the set now (its way) */
+    int32_t victim;              /* index of the first block evicted, -1 if none, */
+    uint64_t victim_tag;         /* its tag, */
+    uint8_t victim_dirty;        /* and whether it was written back */
 };
 
 /* 0, or -1 when out of memory.  compress: blocks may be smaller than 128 B. */
@@ -46,6 +50,9 @@ int xllc_find(const struct xllc *x, uint32_t set, uint64_t tag);
  * size.  write: mark it dirty.  LRU blocks other than this one are evicted
  * until the set's storage holds it. */
 void xllc_apply(struct xllc *x, uint32_t set, int idx, uint64_t tag, unsigned segs, int write, struct xllc_out *out);
+
+/* Empties a set: returns how many of its blocks were dirty (written back). */
+uint32_t xllc_flush(struct xllc *x, uint32_t set);
 
 /* Valid blocks in a set (tests, statistics). */
 uint32_t xllc_count(const struct xllc *x, uint32_t set);

@@ -61,6 +61,8 @@ static void create(void)
     proc.status = emu_device_create(&proc.cfg, &proc.dev);
     if (proc.status)
         fprintf(stderr, "morpheus: cannot create the emulated device: %s\n", mx_strstatus(proc.status));
+    else if ((proc.status = fe_msys_attach(&proc.msys, proc.dev, proc.cfg.ext_mask, c->xllc_helper, err, sizeof err)))
+        fprintf(stderr, "morpheus: %s\nmorpheus: the emulated device is not usable\n", err);
 }
 
 EXPORT struct mx_cuda_process *mx_cuda_process(void)

@@ -60,6 +60,8 @@ struct mx_memsys_config {
     uint32_t compress;           /* enum mx_compress */
     uint32_t qu_queue;           /* request-queue entries of each controller's query unit */
     uint32_t qu_buffer_bytes;    /* read + write data buffers of each query unit (5 KiB) */
+    uint32_t xllc_check;         /* --xllc helper: check every helper decision against the native model and
+                                    every block it returns or writes back against a shadow of memory */
     const char *mem_trace;       /* --mem-trace FILE, or NULL */
 };
 
@@ -77,6 +79,15 @@ struct mx_memsys_stats {
 
 struct mx_memsys;
 
+/* --xllc helper: who runs the helper kernel (the command line's glue, over
+ * emu_helper_serve).  serve wakes the helper warp of cache-mode SM `sm`
+ * that serves its `warp`-th extended-LLC set and runs it until it parks
+ * again (it has then answered the request posted in its row); 0, or -1 if
+ * it faulted (the fault, with `who` in it, is then the device's). */
+struct mx_xllc_port {
+    void *ctx;
+    int (*serve)(void *ctx, uint32_t sm, uint32_t warp, const char *who);
+};
 /* The paper's baseline (Table 1, RTX 3080) with the hierarchy's defaults:
  * what a configuration file starts from (configs/rtx3080.json says the
  * same; a test checks). */
@@ -88,6 +99,19 @@ int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, c
 void mx_memsys_destroy(struct mx_memsys *m);
 /* The interface to put in emu_config.memif (valid while m lives). */
 const struct mx_memif *mx_memsys_memif(struct mx_memsys *m);
+/* --xllc helper.  The query unit of LLC partition `part` as the helper
+ * kernel reads and writes it (include/mx/morpheus_mmio.h): its bytes and
+ * size, NULL when Morpheus is off or part is out of range. */
+uint8_t *mx_memsys_mmio(struct mx_memsys *m, uint32_t part, size_t *bytes);
+/* Extended-LLC sets (warp-status-table rows) of partition `part`, and the
+ * cache-mode SM and set index on it (0 .. sets per SM - 1) of row `row`:
+ * 0, or -1 if there is no such row.  *per_sm: sets of each cache-mode SM. */
+uint32_t mx_memsys_xllc_rows(const struct mx_memsys *m, uint32_t part);
+int mx_memsys_xllc_owner(const struct mx_memsys *m, uint32_t part, uint32_t row, uint32_t *sm, uint32_t *warp);
+uint32_t mx_memsys_xllc_sets_per_sm(const struct mx_memsys *m);
+/* Connects the helper kernel: until then helper mode refuses every access. */
+void mx_memsys_attach_helper(struct mx_memsys *m, const struct mx_xllc_port *p);
+
 /* Totals since creation (call between quanta: after a launch completed). */
 void mx_memsys_stats(const struct mx_memsys *m, struct mx_memsys_stats *s);
 /* a - b, counter by counter (a launch's share of the totals). */

@@ -96,7 +96,7 @@ check('config list: the four built-ins with their descriptions', rc == 0 and out
 rc, defaults, err = show()
 check('config show (no NAME): the built-in defaults, JSON', rc == 0 and defaults is not None, err)
 keys = set(flat(defaults))
-check('config show: 44 keys', len(keys) == 44, sorted(keys))
+check('config show: 46 keys', len(keys) == 46, sorted(keys))
 for n in BUILTIN:
     with open(os.path.join(CONFIGS, n + '.json')) as f:
         text = json.load(f)
@@ -173,7 +173,12 @@ check('each option sets its key', rc == 0 and m['enabled'] is False and m['cache
       c['emu']['quantum'] == 97 and c['emu']['host_threads'] == 3 and c['gpu']['mem_mb'] == 512 and
       c['emu']['timeout'] == 1 and c['emu']['max_insns'] == 5 and c['emu']['isa_ext'] == ['park'], err, c)
 rc, c, err = show('--cache-sms', '4', '--xllc', 'helper')
-check('the helper-kernel extended LLC is refused by name until it exists', rc == 2 and 'memsys.xllc.mode' in err, rc, err)
+check('the helper kernel exists for the rf variant only: rf+l1 is refused by its key',
+      rc == 2 and 'memsys.xllc.variant' in err and 'rf' in err, rc, err)
+rc, c, err = show('--cache-sms', '4', '--xllc', 'helper', '--xllc-variant', 'rf', '--xllc-check', 'on',
+                  '--xllc-helper', 'h.ptx')
+check('--xllc-check and --xllc-helper set their keys', rc == 0 and c['memsys']['xllc']['check'] is True and
+      c['memsys']['xllc']['helper'] == 'h.ptx', rc, err, c)
 rc, c, err = show('a100', '--cache-sms', '20', '--xllc', 'native')
 check('an A100 cache-mode SM has 64 helper warps (392 KiB rf+l1 = 49 sets of 64 ways fit)', rc == 0, rc, err)
 rc, c, err = show('--cache-sms', '20', '--xllc', 'native', '-o', 'memsys.xllc.ways=32')

@@ -1,0 +1,368 @@
+/* memsys/helper.c — the controller's side of --xllc helper (helper.h).
+ * One request at a time per set, as the query unit posts it: the row's
+ * fields and its buffer entry are written, the status word set to BUSY (the
+ * doorbell), the set's helper warp runs until it parks again, and the
+ * answer is read back from the row (DONE, HIT, way, victim) and, for a
+ * load, from the read buffer entry.  docs/xllc-helper.md is the long form. */
+#include "memsys/helper.h"
+#include "mx/morpheus_mmio.h"
+#include "mx/status.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLK 128
+
+/* The shadow of the oracle: what each line the extended LLC touched since
+ * the last drain must hold (an open-addressing table of lines). */
+struct shadow {
+    uint64_t *key;               /* line address + 1; 0: empty slot */
+    uint8_t *data;               /* cap x 128 bytes */
+    uint32_t cap, n;
+};
+
+struct xhelper {
+    struct morpheus *mp;
+    uint32_t parts, check;
+    struct mx_xllc_port port;
+    int attached;
+    struct shadow sh;
+    uint64_t served;
+    uint64_t events;             /* accesses posted (the index a divergence report gives) */
+};
+
+static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+static void wr32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> 8 * i);
+}
+static void wr64(uint8_t *p, uint64_t v)
+{
+    wr32(p, (uint32_t)v);
+    wr32(p + 4, (uint32_t)(v >> 32));
+}
+
+int xh_create(const struct mx_memsys_config *c, struct morpheus *mp, struct xhelper **out)
+{
+    struct xhelper *h = calloc(1, sizeof *h);
+    if (!h)
+        return MX_ENOMEM;
+    h->mp = mp;
+    h->parts = c->llc_partitions;
+    h->check = c->xllc_check;
+    *out = h;
+    return MX_OK;
+}
+
+void xh_destroy(struct xhelper *h)
+{
+    if (!h)
+        return;
+    free(h->sh.key);
+    free(h->sh.data);
+    free(h);
+}
+
+void xh_attach(struct xhelper *h, const struct mx_xllc_port *p)
+{
+    h->port = *p;
+    h->attached = 1;
+}
+
+uint64_t xh_served(const struct xhelper *h) { return h->served; }
+
+/* ---------------------------------------------------------------- shadow */
+
+static uint32_t sh_slot(const struct shadow *s, uint64_t line)
+{
+    uint64_t k = (line >> 7) * 0x9e3779b97f4a7c15ull;
+    uint32_t i = (uint32_t)(k >> 32) & (s->cap - 1);
+    while (s->key[i] && s->key[i] != line + 1)
+        i = (i + 1) & (s->cap - 1);
+    return i;
+}
+
+/* The shadow bytes of line, NULL if it has none. */
+static uint8_t *sh_find(struct shadow *s, uint64_t line)
+{
+    if (!s->n)
+        return NULL;
+    uint32_t i = sh_slot(s, line);
+    return s->key[i] ? s->data + (size_t)i * BLK : NULL;
+}
+
+/* The shadow bytes of line, made from device memory (what the line holds
+ * while no set holds it) at its first touch; NULL when out of memory. */
+static uint8_t *sh_get(struct shadow *s, uint64_t line, const struct mx_memview *mem)
+{
+    uint8_t *p = sh_find(s, line);
+    if (p)
+        return p;
+    if (2 * (s->n + 1) > s->cap) {
+        struct shadow t = { 0 };
+        t.cap = s->cap ? 2 * s->cap : 1024;
+        t.key = calloc(t.cap, sizeof *t.key);
+        t.data = malloc((size_t)t.cap * BLK);
+        if (!t.key || !t.data) {
+            free(t.key);
+            free(t.data);
+            return NULL;
+        }
+        for (uint32_t i = 0; i < s->cap; i++)
+            if (s->key[i]) {
+                uint32_t j = sh_slot(&t, s->key[i] - 1);
+                t.key[j] = s->key[i];
+                memcpy(t.data + (size_t)j * BLK, s->data + (size_t)i * BLK, BLK);
+            }
+        t.n = s->n;
+        free(s->key);
+        free(s->data);
+        *s = t;
+    }
+    uint32_t i = sh_slot(s, line);
+    s->key[i] = line + 1;
+    s->n++;
+    p = s->data + (size_t)i * BLK;
+    if (mem->read(mem->ctx, line, p, BLK))
+        memset(p, 0, BLK);
+    return p;
+}
+
+/* ------------------------------------------------------------- one post */
+
+/* What the helper answered. */
+struct answer {
+    uint32_t status, way, vflags;
+    uint64_t vtag;
+};
+
+/* The row and region of GPU-wide set g. */
+static uint8_t *region(struct xhelper *h, uint32_t g, uint8_t **row)
+{
+    size_t bytes;
+    uint8_t *io = morpheus_mmio_rw(h->mp, g % h->parts, &bytes);
+    *row = io ? io + MX_MMIO_ROW((size_t)(g / h->parts)) : NULL;
+    return io;
+}
+
+static void who(struct xhelper *h, uint32_t g, uint32_t sm, uint32_t warp, char *buf, size_t n)
+{
+    snprintf(buf, n, "helper warp %u of cache-mode SM %u serves extended-LLC set %u (partition %u, row %u)", warp, sm,
+             g, g % h->parts, g / h->parts);
+}
+
+/* Posts op for `line` to set g's row (data: the write buffer's bytes for
+ * ST and FILL; wmask: a store's bytes), runs the set's warp, reads the
+ * answer and, for LD, the block into out.  0, or -1 with err. */
+static int post(struct xhelper *h, uint32_t g, uint32_t op, uint64_t line, uint32_t origin, uint32_t sectors,
+                const uint8_t *data, const uint32_t *wmask, uint8_t *out, struct answer *a, char *err, size_t errlen)
+{
+    uint8_t *row, *io = region(h, g, &row);
+    uint32_t sm, warp;
+    char w[160];
+    if (!h->attached || !io || morpheus_owner(h->mp, g % h->parts, g / h->parts, &sm, &warp)) {
+        snprintf(err, errlen, "extended LLC (helper): no helper kernel serves set %u", g);
+        return -1;
+    }
+    who(h, g, sm, warp, w, sizeof w);
+    uint32_t rows = rd32(io + MX_MMIO_HDR_ROWS), nr = rd32(io + MX_MMIO_HDR_RBUFS);
+    uint32_t buf = op == MX_MOP_LD ? (uint32_t)MX_MMIO_RBUF((size_t)rows, 0) : (uint32_t)MX_MMIO_WBUF((size_t)rows, nr, 0);
+    wr64(row + MX_MMIO_ROW_TAG, line / BLK);
+    wr32(row + MX_MMIO_ROW_ORIGIN, origin);
+    wr32(row + MX_MMIO_ROW_OP, op);
+    wr32(row + MX_MMIO_ROW_SEQ, rd32(row + MX_MMIO_ROW_SEQ) + 1);
+    wr32(row + MX_MMIO_ROW_BUF, buf);
+    wr32(row + MX_MMIO_ROW_SECTORS, sectors);
+    for (int i = 0; i < 4; i++)
+        wr32(row + MX_MMIO_ROW_WMASK + 4 * i, wmask ? wmask[i] : 0);
+    memset(row + MX_MMIO_ROW_WAY, 0, MX_MMIO_ROW_SIZE - MX_MMIO_ROW_WAY);
+    if (data)
+        memcpy(io + buf, data, BLK);
+    wr32(row + MX_MMIO_ROW_STATUS, MX_MMIO_ST_BUSY); /* the doorbell */
+    h->events++;
+    if (h->port.serve(h->port.ctx, sm, warp, w)) {
+        snprintf(err, errlen, "extended LLC (helper): the %s faulted", w);
+        return -1;
+    }
+    h->served++;
+    a->status = rd32(row + MX_MMIO_ROW_STATUS);
+    a->way = rd32(row + MX_MMIO_ROW_WAY);
+    a->vflags = rd32(row + MX_MMIO_ROW_VFLAGS);
+    a->vtag = rd64(row + MX_MMIO_ROW_VTAG);
+    if ((a->status & ~MX_MMIO_ST_HIT) != MX_MMIO_ST_DONE || (op != MX_MMIO_OP_FLUSH && a->way >= 32)) {
+        snprintf(err, errlen, "extended LLC (helper): the %s parked without a valid answer to request %" PRIu64
+                 " (status 0x%x, way %u)", w, h->events, a->status, a->way);
+        return -1;
+    }
+    if (out)
+        memcpy(out, io + buf, BLK);
+    return 0;
+}
+
+/* The answer against the native model's decision (check on). */
+static int same(struct xhelper *h, const struct answer *a, const struct morpheus_result *r, int op, uint64_t line,
+                char *err, size_t errlen)
+{
+    int hit = !!(a->status & MX_MMIO_ST_HIT), vv = !!(a->vflags & MX_MMIO_V_VALID), wb = !!(a->vflags & MX_MMIO_V_WB);
+    int nv = r->victim >= 0;
+    if (hit == r->hit && (int)a->way == r->way && vv == nv && (!nv || (a->vtag == r->victim_tag && wb == r->victim_wb)))
+        return 0;
+    static const char *const opn[] = { "LD", "ST", "ATOM", "RED", "FILL" };
+    snprintf(err, errlen,
+             "xllc-check: the helper kernel and the native model differ at request %" PRIu64 " (%s line 0x%" PRIx64
+             ", extended-LLC set %u): helper %s way %u%s%s victim 0x%" PRIx64 "; native %s way %d%s%s victim 0x%" PRIx64,
+             h->events, opn[op < 5 ? op : 0], line, r->set, hit ? "hit" : "miss", a->way, vv ? "" : ", no",
+             vv ? (wb ? ", written-back" : ", clean") : "", vv ? a->vtag * BLK : 0, r->hit ? "hit" : "miss", r->way,
+             nv ? "" : ", no", nv ? (r->victim_wb ? ", written-back" : ", clean") : "", nv ? r->victim_tag * BLK : 0);
+    return -1;
+}
+
+/* The first byte where got differs from want, as a report (check on). */
+static int diff(const char *what, uint64_t line, uint32_t g, uint32_t way, const uint8_t *want, const uint8_t *got,
+                struct xhelper *h, char *err, size_t errlen)
+{
+    for (int i = 0; i < BLK; i++)
+        if (want[i] != got[i]) {
+            uint32_t sm = 0, warp = 0;
+            if (g == UINT32_MAX) {
+                snprintf(err, errlen, "xllc-check: %s differs at address 0x%" PRIx64 ": expected 0x%02x, found 0x%02x",
+                         what, line + (uint64_t)i, want[i], got[i]);
+                return -1;
+            }
+            morpheus_owner(h->mp, g % h->parts, g / h->parts, &sm, &warp);
+            snprintf(err, errlen,
+                     "xllc-check: %s differs: SM %u, set %u (partition %u, row %u), way %u, address 0x%" PRIx64
+                     ": expected 0x%02x, found 0x%02x", what, sm, g, g % h->parts, g / h->parts, way, line + (uint64_t)i,
+                     want[i], got[i]);
+            return -1;
+        }
+    return 0;
+}
+
+/* After a post: a victim written back must be in device memory as the
+ * shadow says (check on). */
+static int check_wb(struct xhelper *h, const struct answer *a, uint32_t g, const struct mx_memview *mem, char *err,
+                    size_t errlen)
+{
+    if (!(a->vflags & MX_MMIO_V_WB))
+        return 0;
+    uint64_t v = a->vtag * BLK;
+    uint8_t *want = sh_find(&h->sh, v), got[BLK];
+    if (!want) {
+        snprintf(err, errlen, "xllc-check: set %u wrote back line 0x%" PRIx64 ", which it was never given", g, v);
+        return -1;
+    }
+    if (mem->read(mem->ctx, v, got, BLK)) {
+        snprintf(err, errlen, "xllc-check: set %u wrote back line 0x%" PRIx64 ", which is not device memory", g, v);
+        return -1;
+    }
+    return diff("a written-back block", v, g, a->way, want, got, h, err, errlen);
+}
+
+static int nomem(char *err, size_t errlen)
+{
+    snprintf(err, errlen, "xllc-check: out of host memory for the shadow copy");
+    return -1;
+}
+
+int xh_begin(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int op, uint32_t sectors, uint64_t clock,
+             uint32_t sm, const struct mx_memview *mem, uint8_t data[128], struct morpheus_result *res, char *err,
+             size_t errlen)
+{
+    if (op == MX_MOP_ST)
+        return 0; /* a store is one request, made with its bytes (xh_end) */
+    uint8_t *shadow = NULL;
+    if (h->check && !(shadow = sh_get(&h->sh, line, mem)))
+        return nomem(err, errlen);
+    morpheus_access_sm(h->mp, part, lp, line, sectors, op, clock, sm, mem, res);
+    struct answer a;
+    int rc;
+    if (op == MX_MOP_LD && !res->predicted_hit) {
+        /* a predicted miss: the controller reads DRAM, answers, and hands the block to the set */
+        if (mem->read(mem->ctx, line, data, BLK)) {
+            snprintf(err, errlen, "extended LLC (helper): line 0x%" PRIx64 " is not device memory", line);
+            return -1;
+        }
+        rc = post(h, res->set, MX_MMIO_OP_FILL, line, sm, sectors, data, NULL, NULL, &a, err, errlen);
+    } else {
+        rc = post(h, res->set, MX_MOP_LD, line, sm, sectors, NULL, NULL, data, &a, err, errlen);
+    }
+    if (rc || !h->check)
+        return rc;
+    if (same(h, &a, res, op == MX_MOP_LD && !res->predicted_hit ? 4 : op, line, err, errlen) ||
+        check_wb(h, &a, res->set, mem, err, errlen))
+        return -1;
+    return diff("the block it returned", line, res->set, a.way, shadow, data, h, err, errlen);
+}
+
+int xh_end(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int op, const uint8_t data[128],
+           const uint32_t wmask[4], uint64_t clock, uint32_t sm, const struct mx_memview *mem,
+           struct morpheus_result *res, char *err, size_t errlen)
+{
+    uint8_t *shadow = NULL;
+    if (h->check && !(shadow = sh_get(&h->sh, line, mem)))
+        return nomem(err, errlen);
+    if (op == MX_MOP_ST)
+        morpheus_access_sm(h->mp, part, lp, line, 0xf, op, clock, sm, mem, res);
+    struct answer a;
+    if (post(h, res->set, MX_MOP_ST, line, sm, 0xf, data, wmask, NULL, &a, err, errlen))
+        return -1;
+    if (!h->check)
+        return 0;
+    if (op == MX_MOP_ST) {
+        if (same(h, &a, res, op, line, err, errlen) || check_wb(h, &a, res->set, mem, err, errlen))
+            return -1;
+    } else {
+        /* the write half of an atomic: the block was just read, it must still be there */
+        struct morpheus_result hit = *res;
+        hit.hit = 1;
+        hit.victim = -1;
+        if (same(h, &a, &hit, MX_MOP_ST, line, err, errlen))
+            return -1;
+    }
+    for (int b = 0; b < BLK; b++)
+        if (wmask[b >> 5] >> (b & 31) & 1)
+            shadow[b] = data[b];
+    return 0;
+}
+
+int xh_drain(struct xhelper *h, const struct mx_memview *mem, uint64_t *written, char *err, size_t errlen)
+{
+    *written = 0;
+    for (uint32_t p = 0; p < h->parts; p++) {
+        uint32_t rows = morpheus_xsets(h->mp, p);
+        for (uint32_t r = 0; r < rows; r++) {
+            uint32_t g = r * h->parts + p;
+            struct answer a;
+            if (post(h, g, MX_MMIO_OP_FLUSH, 0, MORPHEUS_ORIGIN_UNKNOWN, 0, NULL, NULL, NULL, &a, err, errlen))
+                return -1;
+            uint32_t native = morpheus_flush_set(h->mp, g);
+            *written += native;
+            if (h->check && a.way != native) {
+                snprintf(err, errlen, "xllc-check: flushing extended-LLC set %u, the helper kernel wrote back %u "
+                         "blocks, the native model %u", g, a.way, native);
+                return -1;
+            }
+        }
+    }
+    if (!h->check)
+        return 0;
+    /* every line a set held is back in device memory, as the shadow says */
+    for (uint32_t i = 0; i < h->sh.cap; i++) {
+        if (!h->sh.key[i])
+            continue;
+        uint64_t line = h->sh.key[i] - 1;
+        uint8_t got[BLK];
+        if (mem->read(mem->ctx, line, got, BLK))
+            continue; /* freed since */
+        if (diff("device memory after the flush", line, UINT32_MAX, 0, h->sh.data + (size_t)i * BLK, got, h, err, errlen))
+            return -1;
+    }
+    memset(h->sh.key, 0, (size_t)h->sh.cap * sizeof *h->sh.key);
+    h->sh.n = 0;
+    return 0;
+}
