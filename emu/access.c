@@ -42,7 +42,8 @@ uint8_t *emu_mem_access(struct emu_warp *w, const struct emu_xinsn *x, int sp, u
     switch (sp) {
     case SP_GLOBAL:
     case SP_CONST: {
-        if (!emu_glob_check(w, addr, addr + size)) {
+        if (__builtin_expect(w->cta->grid->helper, 0) ? !emu_mem_line_ok(w->dev, addr, size)
+                                                        : !emu_glob_check(w, addr, addr + size)) {
             oob(w, x, sp, addr, size, lane, write);
             return NULL;
         }

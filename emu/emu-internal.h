@@ -634,6 +634,14 @@ struct emu_device {
     uint8_t tex_live[EMU_TEX_MAX];
 };
 
+/* Whether [addr, addr + n) lies in device memory, allocated or not: what
+ * the memory side (helper kernels, whole cache lines around small
+ * allocations) may read and write. */
+static inline int emu_mem_line_ok(const struct emu_device *d, uint64_t addr, uint64_t n)
+{
+    return addr >= MEM_GLOBAL_BASE && n <= d->cfg.mem_size && addr - MEM_GLOBAL_BASE <= d->cfg.mem_size - n;
+}
+
 static inline struct emu_alloc *emu_alloc_at(const struct emu_device *d, uint32_t i)
 {
     return &d->alloc_chunk[i / ALLOC_CHUNK][i % ALLOC_CHUNK];

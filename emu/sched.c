@@ -869,10 +869,26 @@ static int wait_cmp(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The memory interface's view of device memory (struct mx_memview). */
+/* The memory interface's view of device memory (struct mx_memview): whole
+ * lines, allocated or not (a line around a small allocation is device
+ * memory too); -1 outside device memory (local and shared windows). */
 static int memview_read(void *ctx, uint64_t addr, void *dst, uint32_t n)
 {
-    return emu_memcpy_dtoh(ctx, dst, addr, n) ? -1 : 0;
+    struct emu_device *d = ctx;
+    if (!emu_mem_line_ok(d, addr, n))
+        return -1;
+    while (n) {
+        uint64_t off = (addr - MEM_GLOBAL_BASE) & ((1ull << PAGE_SHIFT) - 1), k = (1ull << PAGE_SHIFT) - off;
+        k = k < n ? k : n;
+        const uint8_t *p = emu_mem_page(d, addr);
+        if (!p)
+            return -1;
+        memcpy(dst, p + off, k);
+        dst = (uint8_t *)dst + k;
+        addr += k;
+        n -= (uint32_t)k;
+    }
+    return 0;
 }
 
 /* Completes w's port request (MX_MEMREQ_PORT): the memory side hands over
@@ -894,13 +910,14 @@ static void complete_port(struct emu_device *d, struct emu_sm *sm, struct emu_wa
     struct mx_memreq req = *r;
     memset(d->port, 0, sizeof *d->port);
     if (mi->port_begin(mi->ctx, &req, d->port, &view, why, sizeof why)) {
-        emu_fault(w, x, MX_EXLLC, -1, d->port->n ? d->port->l[0].line : 0, 0, "%s", why);
+        if (!d->helper_dead) /* (a helper warp's own fault is the report) */
+            emu_fault(w, x, MX_EXLLC, -1, d->port->n ? d->port->l[0].line : 0, 0, "%s", why);
         return;
     }
     w->port = d->port;
     int rc = emu_warp_complete(w);
     w->port = NULL;
-    if (rc != EX_FAULT && mi->port_end(mi->ctx, &req, d->port, &view, why, sizeof why))
+    if (rc != EX_FAULT && mi->port_end(mi->ctx, &req, d->port, &view, why, sizeof why) && !d->helper_dead)
         emu_fault(w, x, MX_EXLLC, -1, d->port->n ? d->port->l[0].line : 0, 0, "%s", why);
 }
 
@@ -1383,8 +1400,9 @@ static int helper_run(struct emu_device *d, struct emu_warp *w, uint64_t budget,
     }
     if (sm->faulted) {
         rc = sm->fault.status ? sm->fault.status : MX_EILLEGAL;
-        if (who && !sm->fault.detail[0])
-            snprintf(sm->fault.detail, sizeof sm->fault.detail, "%s", who);
+        size_t dl = strlen(sm->fault.detail);
+        if (who && dl + 8 < sizeof sm->fault.detail)
+            snprintf(sm->fault.detail + dl, sizeof sm->fault.detail - dl, "%s%s", dl ? "; " : "", who);
         d->helper_dead = 1;
     } else if (w->state == WS_DONE) {
         warp_give_back(sm, w);

@@ -212,12 +212,16 @@ static int same(struct xhelper *h, const struct answer *a, const struct morpheus
     if (hit == r->hit && (int)a->way == r->way && vv == nv && (!nv || (a->vtag == r->victim_tag && wb == r->victim_wb)))
         return 0;
     static const char *const opn[] = { "LD", "ST", "ATOM", "RED", "FILL" };
+    char hv[64] = "no victim", nvs[64] = "no victim";
+    if (vv)
+        snprintf(hv, sizeof hv, "%s victim 0x%" PRIx64, wb ? "written-back" : "clean", a->vtag * BLK);
+    if (nv)
+        snprintf(nvs, sizeof nvs, "%s victim 0x%" PRIx64, r->victim_wb ? "written-back" : "clean", r->victim_tag * BLK);
     snprintf(err, errlen,
              "xllc-check: the helper kernel and the native model differ at request %" PRIu64 " (%s line 0x%" PRIx64
-             ", extended-LLC set %u): helper %s way %u%s%s victim 0x%" PRIx64 "; native %s way %d%s%s victim 0x%" PRIx64,
-             h->events, opn[op < 5 ? op : 0], line, r->set, hit ? "hit" : "miss", a->way, vv ? "" : ", no",
-             vv ? (wb ? ", written-back" : ", clean") : "", vv ? a->vtag * BLK : 0, r->hit ? "hit" : "miss", r->way,
-             nv ? "" : ", no", nv ? (r->victim_wb ? ", written-back" : ", clean") : "", nv ? r->victim_tag * BLK : 0);
+             ", extended-LLC set %u): helper %s way %u, %s; native %s way %d, %s",
+             h->events, opn[op < 5 ? op : 0], line, r->set, hit ? "hit" : "miss", a->way, hv, r->hit ? "hit" : "miss",
+             r->way, nvs);
     return -1;
 }
 

@@ -52,6 +52,8 @@ struct morpheus {
     struct morpheus_xstats xx;
 };
 
+#define MORPHEUS_MMIO_ALIGN 65536
+
 static const char *const variant_name[MX_XV_COUNT] = { "rf", "l1", "shm", "rf+l1" };
 
 /* Ways of an extended-LLC set, and (sets) its sets per cache-mode SM: the
@@ -158,7 +160,12 @@ static int qu_init(struct morpheus *m, struct qu *q, uint32_t part)
     q->rbuf_free = calloc(m->nrbuf, sizeof *q->rbuf_free);
     q->wbuf_free = calloc(m->nwbuf, sizeof *q->wbuf_free);
     q->mmio_bytes = MX_MMIO_BYTES((size_t)q->rows, m->nrbuf, m->nwbuf);
-    q->mmio = calloc(1, q->mmio_bytes);
+    /* aligned to 64 KiB and whole 64 KiB: --xllc helper maps it into device memory, where it then takes the
+     * same device addresses in every run (the emulator's page; no address depends on where the host put it) */
+    size_t whole = (q->mmio_bytes + MORPHEUS_MMIO_ALIGN - 1) / MORPHEUS_MMIO_ALIGN * MORPHEUS_MMIO_ALIGN;
+    q->mmio = aligned_alloc(MORPHEUS_MMIO_ALIGN, whole);
+    if (q->mmio)
+        memset(q->mmio, 0, whole);
     if (!q->warp_free || !q->queued || !q->rbuf_free || !q->wbuf_free || !q->mmio)
         return -1;
     uint8_t *h = q->mmio;

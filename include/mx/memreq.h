@@ -44,8 +44,10 @@ struct mx_memreq {
 };
 
 /* Device memory as the memory model may read it (at a quantum's end: to
- * decide a block's compression from its bytes).  read copies n bytes at
- * global address addr to dst; 0, or -1 where no allocation holds them. */
+ * decide a block's compression from its bytes, to read DRAM for a fill).
+ * read copies n bytes at global address addr to dst, allocated or not (the
+ * bytes of a line around a small allocation are device memory too); 0, or
+ * -1 outside device memory (a local or shared window address). */
 struct mx_memview {
     void *ctx;
     int (*read)(void *ctx, uint64_t addr, void *dst, uint32_t n);

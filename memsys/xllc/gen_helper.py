@@ -14,8 +14,11 @@ per set, an event record per request); see memsys/xllc/README.md.
 --break BUG    a deliberately broken build for the tests: no-writeback
                (a dirty victim is dropped), no-lru-hit (a hit does not
                refresh the LRU counters), tag-lowbit (the tag compare ignores
-               the tag's lowest bit), imov-off-by-one (the Indirect-MOV
-               writes go to data-array register index + 1 mod 32).
+               the tag's lowest bit), tag-bit6 (it ignores bit 6: in the
+               integrated system, where the blocks of one set lie 2^6 blocks
+               apart with 8 partitions of 7 + 1 sets, not bit 0),
+               imov-off-by-one (the Indirect-MOV writes go to data-array
+               register index + 1 mod 32).
 
 The committed helper_rf_brx.ptx and helper_rf_movind.ptx are this script's
 output without --break; tests/meson.build regenerates them and the test
@@ -24,7 +27,7 @@ checks the committed files are up to date.
 import argparse
 import sys
 
-BUGS = ("no-writeback", "no-lru-hit", "tag-lowbit", "imov-off-by-one")
+BUGS = ("no-writeback", "no-lru-hit", "tag-lowbit", "tag-bit6", "imov-off-by-one")
 
 # Metadata register (one .b64 per lane; lane i = way i):
 VALID = 1 << 63
@@ -148,9 +151,10 @@ class Gen:
         e("  shr.u64 %aux0, %line, 7;                      // input: the request's tag in R_aux0 (all lanes)")
         e("  setp.lt.s64 %aux1, %m, 0;                     // Alg. 1 line 2: R_aux1 = Valid(R_M) (bit 63)")
         e(f"  and.b64 %x64, %m, {TAG_MASK:#x};")
-        if bug == "tag-lowbit":
-            e("  and.b64 %x64, %x64, -2;                       // BROKEN: ignore the tag's lowest bit")
-            e("  and.b64 %vm, %aux0, -2;")
+        if bug in ("tag-lowbit", "tag-bit6"):
+            m = -2 if bug == "tag-lowbit" else -65
+            e(f"  and.b64 %x64, %x64, {m};                       // BROKEN: ignore one bit of the tag")
+            e(f"  and.b64 %vm, %aux0, {m};")
             e("  setp.eq.and.u64 %aux1, %x64, %vm, %aux1;      // Alg. 1 line 3: R_aux1 &&= (R_aux0 == Tag(R_M))")
         else:
             e("  setp.eq.and.u64 %aux1, %x64, %aux0, %aux1;    // Alg. 1 line 3: R_aux1 &&= (R_aux0 == Tag(R_M))")
