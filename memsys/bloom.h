@@ -37,6 +37,12 @@ unsigned bloom_h3_bit(const struct bloom_h3 *h, unsigned j, uint64_t block);
 void bloom_pred_init(struct bloom_pred *p, unsigned assoc);
 /* 1 if the block may be in the set (predicted hit), 0 if certainly not. */
 int bloom_pred_query(const struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block);
+/* Puts a block the set holds into BF2 only (nothing counted): after a
+ * block left the set other than by LRU eviction (the host wrote its line),
+ * the set may keep blocks older than the last `assoc` distinct ones, and
+ * the controller seeds BF2 with the set's blocks at each swap until the
+ * set is full again. */
+void bloom_pred_seed(struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block);
 /* The block was inserted into or re-used in the set. */
 void bloom_pred_access(struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block);
 #endif

@@ -23,6 +23,13 @@ struct shadow {
     uint32_t cap, n;
 };
 
+/* A block the sets kept over an idle device, and a hash of its line's
+ * bytes then: the host may have written the line before the next use. */
+struct kept {
+    uint64_t line, hash;
+    uint32_t set;
+};
+
 struct xhelper {
     struct morpheus *mp;
     uint32_t parts, check;
@@ -31,6 +38,9 @@ struct xhelper {
     struct shadow sh;
     uint64_t served;
     uint64_t events;             /* accesses posted (the index a divergence report gives) */
+    struct kept *kept;           /* since the last drain, to check before the next access */
+    uint32_t nkept, kept_cap;
+    uint64_t dropped;            /* blocks dropped because the host wrote their line */
 };
 
 static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
@@ -64,6 +74,7 @@ void xh_destroy(struct xhelper *h)
         return;
     free(h->sh.key);
     free(h->sh.data);
+    free(h->kept);
     free(h);
 }
 
@@ -273,10 +284,51 @@ static int nomem(char *err, size_t errlen)
     return -1;
 }
 
+static uint64_t line_hash(const uint8_t *p)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < BLK; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        x = (x ^ w) * 0xff51afd7ed558ccdull;
+        x ^= x >> 32;
+    }
+    return x;
+}
+
+/* Before the first access after a drain: every kept block whose line the
+ * host changed meanwhile is dropped from its set (helper and native). */
+static int revalidate(struct xhelper *h, const struct mx_memview *mem, char *err, size_t errlen)
+{
+    uint32_t n = h->nkept;
+    h->nkept = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct kept *k = &h->kept[i];
+        uint8_t now[BLK];
+        if (!mem->read(mem->ctx, k->line, now, BLK) && line_hash(now) == k->hash)
+            continue;
+        struct answer a;
+        if (post(h, k->set, MX_MMIO_OP_INV, k->line, MORPHEUS_ORIGIN_UNKNOWN, 0, NULL, NULL, NULL, &a, err, errlen))
+            return -1;
+        int wb, way = morpheus_drop(h->mp, k->set, k->line / BLK, &wb);
+        h->dropped++;
+        if (h->check && (!(a.status & MX_MMIO_ST_HIT) != (way < 0) || (way >= 0 && (int)a.way != way) ||
+                         !!(a.vflags & MX_MMIO_V_WB) != wb)) {
+            snprintf(err, errlen, "xllc-check: dropping line 0x%" PRIx64 " (the host wrote it) from extended-LLC set %u: "
+                     "helper %s way %u, native %s way %d", k->line, k->set, a.status & MX_MMIO_ST_HIT ? "held it" : "did not hold it",
+                     a.way, way >= 0 ? "held it" : "did not hold it", way);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int xh_begin(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int op, uint32_t sectors, uint64_t clock,
              uint32_t sm, const struct mx_memview *mem, uint8_t data[128], struct morpheus_result *res, char *err,
              size_t errlen)
 {
+    if (h->nkept && revalidate(h, mem, err, errlen))
+        return -1;
     if (op == MX_MOP_ST)
         return 0; /* a store is one request, made with its bytes (xh_end) */
     uint8_t *shadow = NULL;
@@ -307,6 +359,8 @@ int xh_end(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int op,
            const uint32_t wmask[4], uint64_t clock, uint32_t sm, const struct mx_memview *mem,
            struct morpheus_result *res, char *err, size_t errlen)
 {
+    if (h->nkept && revalidate(h, mem, err, errlen))
+        return -1;
     uint8_t *shadow = NULL;
     if (h->check && !(shadow = sh_get(&h->sh, line, mem)))
         return nomem(err, errlen);
@@ -337,11 +391,15 @@ int xh_end(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int op,
 int xh_drain(struct xhelper *h, const struct mx_memview *mem, uint64_t *written, char *err, size_t errlen)
 {
     *written = 0;
+    if (h->nkept && revalidate(h, mem, err, errlen))
+        return -1;
     for (uint32_t p = 0; p < h->parts; p++) {
         uint32_t rows = morpheus_xsets(h->mp, p);
         for (uint32_t r = 0; r < rows; r++) {
             uint32_t g = r * h->parts + p;
             struct answer a;
+            if (!h->check && !morpheus_dirty(h->mp, g))
+                continue; /* nothing to write back (the check asks every set) */
             if (post(h, g, MX_MMIO_OP_FLUSH, 0, MORPHEUS_ORIGIN_UNKNOWN, 0, NULL, NULL, NULL, &a, err, errlen))
                 return -1;
             uint32_t native = morpheus_flush_set(h->mp, g);
@@ -353,6 +411,27 @@ int xh_drain(struct xhelper *h, const struct mx_memview *mem, uint64_t *written,
             }
         }
     }
+    /* the blocks stay, clean: note their lines' bytes, the host may write them before the next access */
+    uint32_t blocks, sets = morpheus_sets(h->mp, &blocks);
+    h->nkept = 0;
+    for (uint32_t g = 0; g < sets; g++)
+        for (uint32_t i = 0; i < blocks; i++) {
+            uint64_t tag;
+            uint8_t now[BLK];
+            if (!morpheus_block(h->mp, g, i, &tag) || mem->read(mem->ctx, tag * BLK, now, BLK))
+                continue;
+            if (h->nkept == h->kept_cap) {
+                uint32_t cap = h->kept_cap ? 2 * h->kept_cap : 1024;
+                struct kept *k = realloc(h->kept, (size_t)cap * sizeof *k);
+                if (!k) {
+                    snprintf(err, errlen, "extended LLC (helper): out of host memory");
+                    return -1;
+                }
+                h->kept = k;
+                h->kept_cap = cap;
+            }
+            h->kept[h->nkept++] = (struct kept){ tag * BLK, line_hash(now), g };
+        }
     if (!h->check)
         return 0;
     /* every line a set held is back in device memory, as the shadow says */

@@ -46,6 +46,7 @@ struct morpheus {
     struct bloom_h3 h3;          /* one hash family for the whole GPU */
     struct bloom_pred *bp;       /* per GPU-wide extended set (bloom predictor only) */
     struct xllc x;               /* the sets' tags and state */
+    uint8_t *holes;              /* per set: a block left it other than by eviction since it was last full */
     struct qu *qu;               /* per partition */
     struct mx_cache_stats xs;
     uint64_t tp, fp, tn, fn, qu_full;
@@ -254,8 +255,25 @@ void morpheus_destroy(struct morpheus *m)
             qu_fini(&m->qu[p]);
     free(m->qu);
     free(m->bp);
+    free(m->holes);
     xllc_fini(&m->x);
     free(m);
+}
+
+/* Seeds set g's BF2 with every block it holds, and forgets its hole once
+ * it is full again (bloom.h, bloom_pred_seed). */
+static void seed(struct morpheus *m, uint32_t g)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->x.max_blocks; i++) {
+        const struct xllc_blk *b = &m->x.blk[(size_t)g * m->x.max_blocks + i];
+        if (b->segs) {
+            bloom_pred_seed(&m->bp[g], &m->h3, b->tag);
+            n += b->segs;
+        }
+    }
+    if (n == m->x.ways * (XLLC_BLOCK / XLLC_SEG))
+        m->holes[g] = 0;
 }
 
 /* Address separation (§4.1.1): within a partition, the line numbers are
@@ -423,6 +441,8 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
         uint32_t swaps = m->bp[g].swaps;
         bloom_pred_access(&m->bp[g], &m->h3, tag);
         m->xx.bloom_swaps += m->bp[g].swaps - swaps;
+        if (m->bp[g].swaps != swaps && m->holes && m->holes[g])
+            seed(m, g);
     }
     /* a miss reads the whole block from DRAM (the set keeps no sector
      * bits), unless a store writes all of it; victims go back whole */
@@ -475,6 +495,44 @@ uint32_t morpheus_flush_set(struct morpheus *m, uint32_t g)
     uint32_t n = xllc_flush(&m->x, g);
     m->xs.writebacks += n;
     return n;
+}
+
+int morpheus_drop(struct morpheus *m, uint32_t g, uint64_t tag, int *wb)
+{
+    *wb = 0;
+    if (!m->on || g >= m->x.sets)
+        return -1;
+    int i = xllc_drop(&m->x, g, tag, wb);
+    m->xs.writebacks += (uint64_t)*wb;
+    if (i >= 0 && m->predictor == MX_PRED_BLOOM) {
+        /* a hole: the set may now keep blocks older than BF2's window (bloom.h) */
+        if (!m->holes && !(m->holes = calloc(m->x.sets, 1)))
+            return i; /* (out of memory: the debug build's false-negative check would say so) */
+        m->holes[g] = 1;
+        seed(m, g);
+    }
+    return i;
+}
+
+int morpheus_block(const struct morpheus *m, uint32_t g, uint32_t i, uint64_t *tag)
+{
+    return m->on && g < m->x.sets && i < m->x.max_blocks && xllc_block(&m->x, g, i, tag);
+}
+
+uint32_t morpheus_dirty(const struct morpheus *m, uint32_t g)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; m->on && g < m->x.sets && i < m->x.max_blocks; i++) {
+        const struct xllc_blk *b = &m->x.blk[(size_t)g * m->x.max_blocks + i];
+        n += b->segs && b->dirty;
+    }
+    return n;
+}
+
+uint32_t morpheus_sets(const struct morpheus *m, uint32_t *blocks)
+{
+    *blocks = m->on ? m->x.max_blocks : 0;
+    return m->on ? m->x.sets : 0;
 }
 
 uint8_t *morpheus_mmio_rw(struct morpheus *m, uint32_t part, size_t *bytes)

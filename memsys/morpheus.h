@@ -93,10 +93,19 @@ uint32_t morpheus_xsets(const struct morpheus *m, uint32_t part);
 /* The SM and helper warp that serve row `row` of partition `part`: 0, or
  * -1 if there is no such row. */
 int morpheus_owner(const struct morpheus *m, uint32_t part, uint32_t row, uint32_t *sm, uint32_t *warp);
-/* Empties GPU-wide set g of the native model (the device goes idle, the
- * helper kernel flushes): returns the dirty blocks written back (counted
- * as extended-LLC write-backs). */
+/* Writes back the dirty blocks of GPU-wide set g of the native model (the
+ * device goes idle, the helper kernel flushes): returns how many (counted
+ * as extended-LLC write-backs); they stay, clean. */
 uint32_t morpheus_flush_set(struct morpheus *m, uint32_t g);
+/* Drops block `tag` from set g (the host wrote its line): its way, or -1 if
+ * absent; *wb: it was dirty and is written back. */
+int morpheus_drop(struct morpheus *m, uint32_t g, uint64_t tag, int *wb);
+/* Block i (0 .. blocks per set - 1) of set g: 1 with its tag, 0 if empty. */
+int morpheus_block(const struct morpheus *m, uint32_t g, uint32_t i, uint64_t *tag);
+/* Dirty blocks of set g. */
+uint32_t morpheus_dirty(const struct morpheus *m, uint32_t g);
+/* Extended-LLC sets of the whole GPU and blocks per set. */
+uint32_t morpheus_sets(const struct morpheus *m, uint32_t *blocks);
 /* Extended sets of each cache-mode SM (S; 0 with Morpheus off). */
 uint32_t morpheus_sets_per_sm(const struct morpheus *m);
 /* Partition part's query unit for the helper kernel to read and write. */

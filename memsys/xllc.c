@@ -107,10 +107,29 @@ uint32_t xllc_flush(struct xllc *x, uint32_t set)
     uint32_t n = 0;
     for (uint32_t i = 0; i < x->max_blocks; i++) {
         n += b[i].segs && b[i].dirty;
-        b[i] = (struct xllc_blk){ 0 };
+        b[i].dirty = 0;
     }
-    x->segs_used[set] = 0;
     return n;
+}
+
+int xllc_drop(struct xllc *x, uint32_t set, uint64_t tag, int *dirty)
+{
+    int i = xllc_find(x, set, tag);
+    *dirty = 0;
+    if (i < 0)
+        return -1;
+    struct xllc_blk *b = set_blocks(x, set) + i;
+    *dirty = b->dirty;
+    x->segs_used[set] -= b->segs;
+    *b = (struct xllc_blk){ 0 };
+    return i;
+}
+
+int xllc_block(const struct xllc *x, uint32_t set, uint32_t i, uint64_t *tag)
+{
+    const struct xllc_blk *b = set_blocks(x, set) + i;
+    *tag = b->tag;
+    return b->segs != 0;
 }
 
 uint32_t xllc_count(const struct xllc *x, uint32_t set)

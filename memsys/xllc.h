@@ -51,8 +51,13 @@ int xllc_find(const struct xllc *x, uint32_t set, uint64_t tag);
  * until the set's storage holds it. */
 void xllc_apply(struct xllc *x, uint32_t set, int idx, uint64_t tag, unsigned segs, int write, struct xllc_out *out);
 
-/* Empties a set: returns how many of its blocks were dirty (written back). */
+/* Writes a set's dirty blocks back: returns how many; they stay, clean. */
 uint32_t xllc_flush(struct xllc *x, uint32_t set);
+/* Drops the block with this tag from the set: its index, or -1 if the set
+ * does not hold it; *dirty: it was dirty (written back). */
+int xllc_drop(struct xllc *x, uint32_t set, uint64_t tag, int *dirty);
+/* The tag of block i of a set, 0 if that slot is empty (else returns 1). */
+int xllc_block(const struct xllc *x, uint32_t set, uint32_t i, uint64_t *tag);
 
 /* Valid blocks in a set (tests, statistics). */
 uint32_t xllc_count(const struct xllc *x, uint32_t set);

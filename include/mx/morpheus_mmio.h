@@ -55,9 +55,14 @@
 /* A fill: the controller read the block from DRAM after a predicted miss
  * and hands it (in the write buffer) to the set's warp to insert. */
 #define MX_MMIO_OP_FILL 4u
-/* Write back every dirty block of the set, then invalidate it (the device
- * goes idle: the host may read and write device memory next). */
+/* Write back every dirty block of the set; they stay, clean (the device
+ * goes idle: the host may read device memory next).  The answer's WAY
+ * field: how many were written back. */
 #define MX_MMIO_OP_FLUSH 5u
+/* Drop the block of the row's tag if the set holds it, written back first
+ * if dirty (the host wrote its line while the device was idle).  The
+ * answer: HIT if it was there, its way, and itself as the victim. */
+#define MX_MMIO_OP_INV 6u
 
 /* Status bits.  The controller writes the row's fields, then sets BUSY
  * (the doorbell); the helper warp serves the request, writes HIT if the

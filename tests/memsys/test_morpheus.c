@@ -622,6 +622,66 @@ static void predicted_miss_fills(void **st)
     morpheus_destroy(m);
 }
 
+/* The helper mode's idle-device operations on the native model: a flush
+ * writes back and keeps blocks (clean), a drop removes one (the host wrote
+ * its line).  Drops leave holes, so the set may keep blocks older than the
+ * Bloom filters' window: seeding BF2 keeps the predictor free of false
+ * negatives (each access is scored against the set; a false negative is
+ * counted, and aborts a debug build). */
+static void flush_drop_and_bloom(void **st)
+{
+    (void)st;
+    struct mx_memsys_config c;
+    small_config(&c);
+    c.predictor = MX_PRED_BLOOM;
+    struct morpheus *m = make(&c);
+    enum mem_kind k = MEM_RANDOM;
+    uint64_t rng = 12345;
+    uint32_t rows = morpheus_xsets(m, 0), blocks;
+    morpheus_sets(m, &blocks);
+    assert_true(rows > 0);
+    uint64_t flushed = 0, dropped = 0, before;
+    for (int i = 0; i < 200000; i++) {
+        uint32_t row = (uint32_t)(rnd(&rng) % rows);
+        uint64_t lp = ext_lp(&c, m, 0, row, rnd(&rng) % (3 * blocks));
+        struct morpheus_result r = acc(m, &c, 0, lp, rnd(&rng) % 3 ? MX_MOP_LD : MX_MOP_ST, (uint64_t)i, &k);
+        uint32_t g = r.set;
+        if (i % 997 == 0) { /* the device goes idle: dirty blocks written back, they stay */
+            uint32_t d = morpheus_dirty(m, g);
+            before = 0;
+            for (uint32_t j = 0; j < blocks; j++) {
+                uint64_t t;
+                before += morpheus_block(m, g, j, &t);
+            }
+            assert_int_equal(morpheus_flush_set(m, g), d);
+            assert_int_equal(morpheus_dirty(m, g), 0);
+            uint64_t after = 0;
+            for (uint32_t j = 0; j < blocks; j++) {
+                uint64_t t;
+                after += morpheus_block(m, g, j, &t);
+            }
+            assert_int_equal(after, before);
+            flushed += d;
+        }
+        if (i % 31 == 0) { /* the host wrote a line the set may hold */
+            uint64_t tag = addr_of(&c, 0, lp) / 128;
+            int wb, way = morpheus_drop(m, g, tag, &wb);
+            if (way >= 0) {
+                uint64_t t;
+                assert_false(morpheus_block(m, g, (uint32_t)way, &t));
+                dropped++;
+            }
+            assert_int_equal(morpheus_drop(m, g, tag, &wb), -1); /* gone */
+        }
+    }
+    struct mx_memsys_stats sst;
+    stats(m, &sst);
+    assert_int_equal(sst.pred_false_neg, 0);
+    assert_true(sst.pred_true_neg > 1000);
+    assert_true(flushed > 0 && dropped > 1000);
+    morpheus_destroy(m);
+}
+
 static void expect_error(const struct mx_memsys_config *c, const char *key)
 {
     struct morpheus *m = (struct morpheus *)1;
@@ -685,6 +745,7 @@ int main(void)
         cmocka_unit_test(query_unit_buffers),
         cmocka_unit_test(mmio_layout),
         cmocka_unit_test(predicted_miss_fills),
+        cmocka_unit_test(flush_drop_and_bloom),
         cmocka_unit_test(create_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
