@@ -21,6 +21,9 @@ be right, and a wrong helper must show.
 3. Bad helper code (a helper that faults, one that never parks, one that
    parks without answering) ends the run with a report naming the helper
    warp, its set and the PTX line; never a hang.
+4. Our CUDA test programs (host writes between kernels, atomics, a flag
+   spun on across grids, grid sync, thrust, graphs) PASS through a tiny
+   evicting extended LLC with the check on.
 
 usage: xllc_helper.py MORPHEUS BUILD_TESTS_DIR [--full]
   BUILD_TESTS_DIR holds helper_rf_{brx,movind}_broken_BUG.ptx; --full adds
@@ -169,6 +172,22 @@ with tempfile.TemporaryDirectory() as tmp:
             problems.append(f"bad helper {name}: exit {rc}, {res.get('stencil')}, missing {missing}\n{out[-2500:]}")
         else:
             print(f"ok: bad helper {name}: the run ends with a report naming the helper warp and its set")
+
+    # ---- 4. our CUDA test programs, through a tiny evicting extended LLC with the check on: host writes
+    # between kernels (managed memory, copies, symbols), atomics, a flag spun on across grids, grid sync
+    for name in ["managed", "memory_api", "histogram_atomic", "streams_concurrent", "coop_grid_sync", "thrust_basic",
+                 "graphs"]:
+        prog = os.path.join(bdir, "cuda", "cuda_" + name)
+        st = os.path.join(tmp, name + ".jsonl")
+        rc, out, err = run(["exec", "--memsys", "on", "--stats", st, "--xllc-check", "on"] + HELPER + TINY + [prog])
+        acc = 0
+        if os.path.exists(st):
+            with open(st) as f:
+                acc = sum(json.loads(x)["memsys"]["xllc"]["accesses"] for x in f if x.strip())
+        if rc != 0 or f"PASS {name}" not in out or not acc:
+            problems.append(f"cuda {name}: exit {rc}, {acc} extended-LLC accesses\n{(out + err)[-2000:]}")
+        else:
+            print(f"ok: cuda {name}: PASS through the helper kernel ({acc} extended-LLC accesses)")
 
 if problems:
     print("\n\n".join(problems))
