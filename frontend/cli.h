@@ -18,7 +18,8 @@ struct cli_cmd {
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
 };
 
-extern const struct cli_cmd cli_cmd_check, cli_cmd_dis, cli_cmd_isa, cli_cmd_run, cli_cmd_bench, cli_cmd_exec, cli_cmd_workloads, cli_cmd_config;
+extern const struct cli_cmd cli_cmd_check, cli_cmd_dis, cli_cmd_isa, cli_cmd_run, cli_cmd_bench, cli_cmd_exec, cli_cmd_workloads, cli_cmd_config,
+    cli_cmd_xllc;
 
 /* Parses "--isa-ext NAME[,NAME...]" values into *mask; prints an error and
  * returns -1 for an unknown name. */

@@ -13,6 +13,7 @@ static const struct cli_cmd *const commands[] = {
     &cli_cmd_run,
     &cli_cmd_bench,
     &cli_cmd_config,
+    &cli_cmd_xllc,
     &cli_cmd_check,
     &cli_cmd_dis,
     &cli_cmd_isa,

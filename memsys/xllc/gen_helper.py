@@ -224,7 +224,9 @@ class Gen:
         e("  @%pst bra $EVENT;")
         e("")
 
-    def decls(self):
+    def decls(self, serve=False):
+        """The registers; the persistent kernel declares only those it uses
+        (morpheus xllc characterize counts them)."""
         e = self.emit
         e("  .reg .b32 %d<32>;     // data-array registers: %d<i> across the warp = the 128-byte block of way i")
         e("  .reg .b64 %m;         // metadata register: lane i = way i {valid:63, dirty:62, lru:61..57, tag:56..0}")
@@ -233,9 +235,16 @@ class Gen:
         e("  .reg .pred %aux1;     // this way is valid and its tag matches")
         e("  .reg .b32 %aux2;      // ballot of aux1 over the warp")
         e("  .reg .b32 %aux3;      // the block index (way) the request uses: the hit way or the victim")
-        e("  .reg .b32 %lane, %set, %nsets, %nreq, %i, %op, %lru, %c, %val, %old, %wdata, %bmask, %x, %bug;")
+        if serve:
+            e("  .reg .b32 %lane, %set, %nsets, %op, %lru, %c, %val, %old, %wdata, %bmask, %x" +
+              (", %bug;" if self.bug else ";"))
+        else:
+            e("  .reg .b32 %lane, %set, %nsets, %nreq, %i, %op, %lru, %c, %val, %old, %wdata, %bmask, %x, %bug;")
         e("  .reg .b32 %mlo, %mhi, %vlo, %vhi, %hit, %vvalid, %vdirty, %nfl, %msk;")
-        e("  .reg .b64 %x64, %vm, %line, %vline, %rq, %ev, %rs, %a, %lane4, %mnew;")
+        if serve:
+            e("  .reg .b64 %x64, %vm, %line, %vline, %a, %lane4, %mnew;")
+        else:
+            e("  .reg .b64 %x64, %vm, %line, %vline, %rq, %ev, %rs, %a, %lane4, %mnew;")
         e("  .reg .pred %p, %pdec, %pme, %pst, %plane0, %pvd;")
 
     def flush_loop(self, P):
@@ -276,7 +285,7 @@ class Gen:
         e("// a load's block to the row's buffer entry.  The set's state lives in the registers for good.")
         e(".visible .entry xllc_helper_rf_serve(.param .u64 tab, .param .u32 nwarps)")
         e("{")
-        self.decls()
+        self.decls(serve=True)
         e("  .reg .b64 %row, %reg, %rb, %tab;")
         e("  .reg .b32 %buf, %st, %vfl;")
         e("  .reg .pred %pfill;")

@@ -1,0 +1,265 @@
+/* frontend/cmd_xllc.c — `morpheus xllc characterize`: the helper kernel's
+ * capacity per cache-mode SM, computed from its real register use on the
+ * configured GPU, and the helper warp instructions it executes per hit, per
+ * miss and per dirty eviction, measured by running it (MICRO'22 §5). */
+#include "frontend/cli.h"
+#include "frontend/config.h"
+#include "frontend/msys.h"
+#include "isa/isa.h"
+#include "mx/status.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char xllc_help[] =
+    "usage: morpheus xllc characterize [--json FILE] [--config NAME|FILE] [-o KEY=VALUE]...\n"
+    "\n"
+    "Characterizes the extended LLC's helper kernels (MICRO'22 sec. 5) on the\n"
+    "configured GPU (default rtx3080), for each variant that has a helper kernel\n"
+    "(rf so far), each Indirect-MOV build (brx.idx, and the native movind of\n"
+    "--isa-ext indirect-mov) and 1, 8, 16, 32 and 48 helper warps per cache-mode SM:\n"
+    "  capacity    the bytes of blocks one cache-mode SM holds: the warps that fit\n"
+    "              its register file at the kernel's registers per thread (its PTX\n"
+    "              declarations, 32-bit units, rounded up to 8 as the hardware\n"
+    "              allocates), times 32 ways of 128 bytes per warp\n"
+    "  insns/hit   helper warp instructions for a load that hits, measured by\n"
+    "              running the kernel (one request at a time, from its park to its\n"
+    "              next park)\n"
+    "  insns/miss  ... for a load that misses and evicts a clean block\n"
+    "  insns/wb    ... more for a miss whose victim is dirty (the write-back)\n"
+    "The paper's capacities (RTX 3080) are printed beside ours where it gives one;\n"
+    "docs/xllc-helper.md says why they differ.\n"
+    "\n"
+    "  --json FILE    also write the rows as a JSON array (keys: variant warps\n"
+    "                 capacity_bytes insns_per_hit insns_per_miss insns_per_writeback\n"
+    "                 indirect_mov, and regs_per_thread warps_resident paper_capacity_bytes)\n"
+    "  --config, -o   the GPU and memory hierarchy (morpheus config --help)\n";
+
+/* What the runs measured for one build. */
+struct meas {
+    uint64_t hit, miss, miss_invalid, writeback, store_hit;
+    uint32_t regs;               /* 32-bit registers per thread the kernel declares */
+};
+
+/* Reads device memory for the memory model (whole lines of one allocation). */
+static int view_read(void *ctx, uint64_t addr, void *dst, uint32_t n)
+{
+    return emu_memcpy_dtoh(ctx, dst, addr, n) ? -1 : 0;
+}
+
+/* The 32-bit registers per thread that kernel `name` of p declares. */
+static uint32_t declared_regs(const struct mx_program *p, const char *name)
+{
+    for (uint32_t f = 0; f < p->nfuncs; f++) {
+        if (strcmp(mx_str(p, p->funcs[f].name), name))
+            continue;
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < p->funcs[f].nregdecls; i++) {
+            const struct mx_regdecl *d = &p->regdecls[p->funcs[f].regdecl + i];
+            if (mx_type_class(d->type) == MX_TC_P)
+                continue; /* predicates have their own file */
+            uint32_t words = (mx_type_size(d->type) + 3) / 4;
+            n += words * (d->vec ? d->vec : 1) * (d->count ? d->count : 1);
+        }
+        return n;
+    }
+    return 0;
+}
+
+/* One request of op for block k of set 0 through the port, as a one-lane
+ * access of 4 bytes; returns the helper warp instructions it took. */
+static int one(struct emu_device *dev, const struct mx_memif *mi, uint64_t line, int op, uint64_t *insns, char *err,
+               size_t errlen)
+{
+    struct mx_memreq r;
+    memset(&r, 0, sizeof r);
+    r.space = MX_MS_GLOBAL;
+    r.op = (uint8_t)op;
+    r.bytes = 4;
+    r.mask = 1;
+    r.addr[0] = line;
+    static struct mx_port p;
+    struct mx_memview view = { dev, view_read };
+    uint64_t before = emu_helper_insns(dev);
+    if (mi->request(mi->ctx, &r) != MX_MEMREQ_PORT) {
+        snprintf(err, errlen, "line 0x%llx is not the extended LLC's", (unsigned long long)line);
+        return -1;
+    }
+    if (mi->port_begin(mi->ctx, &r, &p, &view, err, errlen))
+        return -1;
+    if (op != MX_MOP_LD) {
+        p.l[0].data[0] ^= 0x5a;
+        p.l[0].wmask[0] = 0xf;
+    }
+    if (mi->port_end(mi->ctx, &r, &p, &view, err, errlen))
+        return -1;
+    *insns = emu_helper_insns(dev) - before;
+    return 0;
+}
+
+/* Runs the built-in helper kernel of one Indirect-MOV build on a device of
+ * one compute and one cache-mode SM, one set, every request of a set. */
+static int measure(const struct fe_config *conf, int movind, struct meas *m, char *err, size_t errlen)
+{
+    struct emu_config ec = conf->emu;
+    ec.num_sms = 2;
+    ec.cache_sms = 1;
+    ec.memif = NULL;
+    if (movind)
+        ec.ext_mask |= 1u << MX_EXT_INDIRECT_MOV;
+    struct mx_memsys_config mc = conf->memsys;
+    mc.xllc = MX_XLLC_HELPER;
+    mc.xllc_variant = MX_XV_RF;
+    mc.predictor = MX_PRED_NONE;      /* every load is looked up: no fills */
+    mc.compress = MX_COMP_NONE;
+    mc.llc_partitions = 1;            /* a line's set: its number mod (1 + sets) */
+    mc.llc_sets = 1;
+    mc.llc_hash = MX_HASH_LINEAR;
+    mc.dram_channels = 1;
+    mc.xllc_check = 1;
+    mc.mem_trace = NULL;
+    struct fe_msys f;
+    struct emu_device *dev = NULL;
+    int rc = fe_msys_open(&f, &mc, &ec, err, errlen);
+    if (rc)
+        return rc;
+    if ((rc = emu_device_create(&ec, &dev))) {
+        snprintf(err, errlen, "cannot create the device: %s", mx_strstatus(rc));
+        fe_msys_close(&f);
+        return rc;
+    }
+    if ((rc = fe_msys_attach(&f, dev, ec.ext_mask, NULL, err, errlen)))
+        goto out;
+    m->regs = declared_regs(f.prog, "xllc_helper_rf_serve");
+    const struct mx_memif *mi = mx_memsys_memif(f.ms);
+    uint32_t stride = 1 + mx_memsys_xllc_sets_per_sm(f.ms); /* lines of set 0: number = 1 mod stride */
+    uint64_t buf;
+    if ((rc = emu_malloc(dev, (uint64_t)(40 + 1) * stride * 128, &buf))) {
+        snprintf(err, errlen, "out of device memory");
+        goto out;
+    }
+    uint64_t first = buf / 128;
+    while (first % stride != 1)
+        first++;
+#define LINE(k) ((first + (uint64_t)(k) * stride) * 128)
+#define ONE(k, op, res) if ((rc = one(dev, mi, LINE(k), op, res, err, errlen) ? MX_EXLLC : 0)) goto out
+    uint64_t t;
+    ONE(0, MX_MOP_LD, &m->miss_invalid);  /* a miss into an empty way */
+    for (int k = 1; k < 32; k++)
+        ONE(k, MX_MOP_LD, &t);            /* the set is full, every block clean */
+    ONE(0, MX_MOP_LD, &m->hit);
+    ONE(32, MX_MOP_LD, &m->miss);         /* evicts block 1, clean */
+    ONE(0, MX_MOP_ST, &m->store_hit);
+    for (int k = 2; k < 33; k++)
+        ONE(k, MX_MOP_ST, &t);            /* every block dirty */
+    uint64_t dirty_miss;
+    ONE(33, MX_MOP_LD, &dirty_miss);      /* evicts block 2, dirty: written back */
+    m->writeback = dirty_miss - m->miss;
+#undef ONE
+#undef LINE
+out:
+    fe_msys_detach(&f);
+    emu_device_destroy(dev);
+    fe_msys_close(&f);
+    return rc;
+}
+
+static int run_xllc(int argc, char **argv)
+{
+    const char *json = NULL;
+    struct fe_config_cli cl;
+    memset(&cl, 0, sizeof cl);
+    if (argc < 2 || strcmp(argv[1], "characterize")) {
+        fprintf(stderr, "morpheus xllc: %s (morpheus xllc --help)\n",
+                argc < 2 ? "which subcommand? characterize" : "unknown subcommand");
+        return CLI_EXIT_USAGE;
+    }
+    for (int i = 2; i < argc; i++) {
+        int r = fe_config_cli_arg(&cl, "xllc", argc, argv, &i);
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        if (r)
+            continue;
+        if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+            json = argv[++i];
+        } else {
+            fprintf(stderr, "morpheus xllc characterize: unknown argument '%s' (morpheus xllc --help)\n", argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    struct fe_config conf;
+    if (fe_config_cli_resolve(&conf, &cl, "xllc", 0, 1))
+        return CLI_EXIT_USAGE;
+    static const char *const build[2] = { "brx", "movind" };
+    static const uint32_t warps[] = { 1, 8, 16, 32, 48 };
+    struct meas m[2];
+    char err[600];
+    for (int b = 0; b < 2; b++) {
+        memset(&m[b], 0, sizeof m[b]);
+        if (measure(&conf, b, &m[b], err, sizeof err)) {
+            fprintf(stderr, "morpheus xllc characterize: the %s helper kernel: %s\n", build[b], err);
+            return CLI_EXIT_ERROR;
+        }
+    }
+    FILE *jf = NULL;
+    if (json && !(jf = fopen(json, "w"))) {
+        fprintf(stderr, "morpheus xllc characterize: cannot write %s: %s\n", json, strerror(errno));
+        return CLI_EXIT_ERROR;
+    }
+    const struct emu_config *g = &conf.emu;
+    printf("GPU %s: %u registers per SM, at most %u per thread, %u warps per SM\n", conf.name, g->regs_per_sm,
+           g->max_regs_per_thread, g->max_warps_per_sm);
+    printf("%-7s %-7s %5s %9s %8s %13s %12s %9s %10s %8s\n", "variant", "imov", "warps", "regs/thr", "resident",
+           "capacity KiB", "paper KiB", "insns/hit", "insns/miss", "insns/wb");
+    if (jf)
+        fputs("[\n", jf);
+    int firstrow = 1;
+    for (int b = 0; b < 2; b++)
+        for (size_t i = 0; i < sizeof warps / sizeof warps[0]; i++) {
+            uint32_t w = warps[i], r8 = (m[b].regs + 7) / 8 * 8;
+            uint64_t fit = r8 <= g->max_regs_per_thread ? g->regs_per_sm / ((uint64_t)r8 * 32) : 0;
+            uint64_t res = w < fit ? w : fit;
+            res = res < g->max_warps_per_sm ? res : g->max_warps_per_sm;
+            uint64_t cap = res * 32 * 128;
+            /* the paper's RF capacities on the RTX 3080 (sec. 5): 8 warps 239 KiB, 48 warps 192 KiB */
+            long paper = !strcmp(conf.name, "rtx3080") ? (w == 8 ? 239 : w == 48 ? 192 : -1) : -1;
+            char pk[16] = "-";
+            if (paper >= 0)
+                snprintf(pk, sizeof pk, "%ld", paper);
+            printf("%-7s %-7s %5u %9u %8llu %13.1f %12s %9llu %10llu %8llu\n", "rf", build[b], w, m[b].regs,
+                   (unsigned long long)res, cap / 1024.0, pk, (unsigned long long)m[b].hit,
+                   (unsigned long long)m[b].miss, (unsigned long long)m[b].writeback);
+            if (jf) {
+                fprintf(jf,
+                        "%s  {\"variant\": \"rf\", \"warps\": %u, \"capacity_bytes\": %llu, \"insns_per_hit\": %llu, "
+                        "\"insns_per_miss\": %llu, \"insns_per_writeback\": %llu, \"indirect_mov\": \"%s\", "
+                        "\"regs_per_thread\": %u, \"warps_resident\": %llu, \"paper_capacity_bytes\": ",
+                        firstrow ? "" : ",\n", w, (unsigned long long)cap, (unsigned long long)m[b].hit,
+                        (unsigned long long)m[b].miss, (unsigned long long)m[b].writeback, build[b], m[b].regs,
+                        (unsigned long long)res);
+                if (paper >= 0)
+                    fprintf(jf, "%ld}", paper * 1024);
+                else
+                    fputs("null}", jf);
+                firstrow = 0;
+            }
+        }
+    printf("Also measured: a load miss into an empty way %llu (brx) / %llu (movind), a store hit %llu / %llu.\n",
+           (unsigned long long)m[0].miss_invalid, (unsigned long long)m[1].miss_invalid,
+           (unsigned long long)m[0].store_hit, (unsigned long long)m[1].store_hit);
+    printf("Variants l1, shm and rf+l1 have no helper kernel yet (their capacities are the configuration's:\n"
+           "memsys.xllc.capacity_kib.*).\n");
+    if (jf) {
+        fputs("\n]\n", jf);
+        if (fclose(jf)) {
+            fprintf(stderr, "morpheus xllc characterize: cannot write %s\n", json);
+            return CLI_EXIT_ERROR;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+const struct cli_cmd cli_cmd_xllc = { "xllc", "characterize the extended LLC's helper kernels (capacity, instructions)",
+                                      xllc_help, run_xllc };

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""tests/cli/test_xllc.py — `morpheus xllc characterize`: the helper kernel's
+rows for every Indirect-MOV build and warp count, checked against what
+follows from the kernel and the GPU without running it: the capacity is
+min(warps, warps that fit the register file) x 32 ways x 128 B at the
+kernel's registers per thread rounded up to 8; the native movind saves
+exactly 2 instructions per Indirect-MOV (brx.idx + mov + bra.uni against one
+movind): one on a load hit, one on a miss's insertion, one on a dirty
+victim's read-out.  Also its errors.
+
+usage: test_xllc.py MORPHEUS"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+morpheus = sys.argv[1]
+bad = []
+
+
+def check(what, ok, *info):
+    print(("ok: " if ok else "FAIL ") + what)
+    if not ok:
+        bad.append(what)
+        for i in info:
+            print("   ", i)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "x.json")
+    p = subprocess.run([morpheus, "xllc", "characterize", "--json", out], capture_output=True, text=True)
+    check("characterize runs", p.returncode == 0, p.stdout, p.stderr)
+    rows = json.load(open(out)) if p.returncode == 0 else []
+    keys = {"variant", "warps", "capacity_bytes", "insns_per_hit", "insns_per_miss", "insns_per_writeback",
+            "indirect_mov"}
+    check("10 rows (rf x brx, movind x 1 8 16 32 48) with the contract's keys",
+          len(rows) == 10 and all(keys <= set(r) for r in rows) and
+          sorted((r["indirect_mov"], r["warps"]) for r in rows) ==
+          sorted((b, w) for b in ("brx", "movind") for w in (1, 8, 16, 32, 48)), rows)
+    for r in rows:
+        r8 = (r["regs_per_thread"] + 7) // 8 * 8
+        fit = 65536 // (r8 * 32)
+        res = min(r["warps"], fit, 48)
+        if r["capacity_bytes"] != res * 32 * 128 or r["warps_resident"] != res:
+            check(f"capacity of {r['indirect_mov']} at {r['warps']} warps", False, r, res)
+            break
+    else:
+        check("capacity = resident warps x 4 KiB, resident = min(warps, register-file fit, 48)", bool(rows))
+    by = {(r["indirect_mov"], r["warps"]): r for r in rows}
+    if rows:
+        b, m = by[("brx", 8)], by[("movind", 8)]
+        check("movind saves 2 instructions per Indirect-MOV: hit, miss (insertion), write-back (read-out)",
+              b["insns_per_hit"] - m["insns_per_hit"] == 2 and b["insns_per_miss"] - m["insns_per_miss"] == 2 and
+              b["insns_per_writeback"] - m["insns_per_writeback"] == 2, b, m)
+        check("instruction counts do not depend on the warp count",
+              len({(r["indirect_mov"], r["insns_per_hit"], r["insns_per_miss"]) for r in rows}) == 2, rows)
+        check("a miss costs more than a hit, and a write-back more than nothing",
+              all(r["insns_per_miss"] > r["insns_per_hit"] > 20 and r["insns_per_writeback"] > 0 for r in rows), rows)
+        check("the paper's RTX 3080 capacities are given beside ours (8 warps 239 KiB, 48 warps 192 KiB)",
+              b["paper_capacity_bytes"] == 239 * 1024 and by[("brx", 48)]["paper_capacity_bytes"] == 192 * 1024 and
+              by[("brx", 16)]["paper_capacity_bytes"] is None)
+    check("the table is printed", "insns/hit" in p.stdout and "rf" in p.stdout, p.stdout)
+    p = subprocess.run([morpheus, "xllc", "characterize", "--config", "a100", "--json", out], capture_output=True,
+                       text=True)
+    rows = json.load(open(out)) if p.returncode == 0 else []
+    check("on the a100 (64 warps per SM) it runs, without paper numbers",
+          p.returncode == 0 and rows and all(r["paper_capacity_bytes"] is None for r in rows), p.stderr)
+    p = subprocess.run([morpheus, "xllc"], capture_output=True, text=True)
+    check("no subcommand: usage error naming characterize", p.returncode == 2 and "characterize" in p.stderr, p.stderr)
+    p = subprocess.run([morpheus, "xllc", "characterize", "--bogus"], capture_output=True, text=True)
+    check("an unknown option: usage error naming it", p.returncode == 2 and "--bogus" in p.stderr, p.stderr)
+    p = subprocess.run([morpheus, "xllc", "characterize", "--json", os.path.join(tmp, "no", "such", "dir.json")],
+                       capture_output=True, text=True)
+    check("an unwritable --json: I/O error naming the file", p.returncode == 3 and "dir.json" in p.stderr, p.stderr)
+    p = subprocess.run([morpheus, "--help"], capture_output=True, text=True)
+    check("morpheus --help lists xllc", "xllc" in p.stdout)
+
+sys.exit(1 if bad else 0)
