@@ -1457,6 +1457,7 @@ int emu_helper_start(struct emu_device *d, struct emu_module *m, const struct em
     g->ncta = hl.grid[0];
     g->threads_per_cta = hl.block[0] * hl.block[1] * hl.block[2];
     g->warps_per_cta = (g->threads_per_cta + WARP - 1) / WARP;
+    g->shared_per_cta = (uint64_t)k->shared_static + hl.dyn_smem;
     g->t0 = now();
     d->helper = g;
     for (uint64_t id = 0; id < g->ncta; id++) { /* CTA i on cache-mode SM i / ctas_per_sm, past every limit but slots */

@@ -18,12 +18,14 @@ static const char xllc_help[] =
     "\n"
     "Characterizes the extended LLC's helper kernels (MICRO'22 sec. 5) on the\n"
     "configured GPU (default rtx3080), for each variant that has a helper kernel\n"
-    "(rf so far), each Indirect-MOV build (brx.idx, and the native movind of\n"
-    "--isa-ext indirect-mov) and 1, 8, 16, 32 and 48 helper warps per cache-mode SM:\n"
+    "(rf with each Indirect-MOV build: brx.idx, and the native movind of --isa-ext\n"
+    "indirect-mov; l1 and shm, whose blocks are in memory) and 1, 8, 16, 32 and 48\n"
+    "helper warps per cache-mode SM:\n"
     "  capacity    the bytes of blocks one cache-mode SM holds: the warps that fit\n"
     "              its register file at the kernel's registers per thread (its PTX\n"
     "              declarations, 32-bit units, rounded up to 8 as the hardware\n"
-    "              allocates), times 32 ways of 128 bytes per warp\n"
+    "              allocates) and, for l1 and shm, its L1 or shared memory at 4 KiB\n"
+    "              per warp, times 32 ways of 128 bytes per warp\n"
     "  insns/hit   helper warp instructions for a load that hits, measured by\n"
     "              running the kernel (one request at a time, from its park to its\n"
     "              next park)\n"
@@ -101,7 +103,8 @@ static int one(struct emu_device *dev, const struct mx_memif *mi, uint64_t line,
 
 /* Runs the built-in helper kernel of one Indirect-MOV build on a device of
  * one compute and one cache-mode SM, one set, every request of a set. */
-static int measure(const struct fe_config *conf, int movind, struct meas *m, char *err, size_t errlen)
+static int measure(const struct fe_config *conf, uint32_t variant, int movind, struct meas *m, char *err,
+                   size_t errlen)
 {
     struct emu_config ec = conf->emu;
     ec.num_sms = 2;
@@ -111,7 +114,7 @@ static int measure(const struct fe_config *conf, int movind, struct meas *m, cha
         ec.ext_mask |= 1u << MX_EXT_INDIRECT_MOV;
     struct mx_memsys_config mc = conf->memsys;
     mc.xllc = MX_XLLC_HELPER;
-    mc.xllc_variant = MX_XV_RF;
+    mc.xllc_variant = variant;
     mc.predictor = MX_PRED_NONE;      /* every load is looked up: no fills */
     mc.compress = MX_COMP_NONE;
     mc.llc_partitions = 1;            /* a line's set: its number mod (1 + sets) */
@@ -132,7 +135,8 @@ static int measure(const struct fe_config *conf, int movind, struct meas *m, cha
     }
     if ((rc = fe_msys_attach(&f, dev, ec.ext_mask, NULL, err, errlen)))
         goto out;
-    m->regs = declared_regs(f.prog, "xllc_helper_rf_serve");
+    static const char *const kname[] = { "xllc_helper_rf_serve", "xllc_helper_l1_serve", "xllc_helper_shm_serve" };
+    m->regs = declared_regs(f.prog, kname[variant]);
     const struct mx_memif *mi = mx_memsys_memif(f.ms);
     uint32_t stride = 1 + mx_memsys_xllc_sets_per_sm(f.ms); /* lines of set 0: number = 1 mod stride */
     uint64_t buf;
@@ -192,14 +196,17 @@ static int run_xllc(int argc, char **argv)
     struct fe_config conf;
     if (fe_config_cli_resolve(&conf, &cl, "xllc", 0, 1))
         return CLI_EXIT_USAGE;
-    static const char *const build[2] = { "brx", "movind" };
+    /* the kernels: the rf variant's two Indirect-MOV builds, the l1 and shm variants (blocks in memory) */
+    static const char *const build[4] = { "brx", "movind", "none", "none" };
+    static const char *const vname[4] = { "rf", "rf", "l1", "shm" };
+    static const uint32_t variant[4] = { MX_XV_RF, MX_XV_RF, MX_XV_L1, MX_XV_SHM };
     static const uint32_t warps[] = { 1, 8, 16, 32, 48 };
-    struct meas m[2];
+    struct meas m[4];
     char err[600];
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < 4; b++) {
         memset(&m[b], 0, sizeof m[b]);
-        if (measure(&conf, b, &m[b], err, sizeof err)) {
-            fprintf(stderr, "morpheus xllc characterize: the %s helper kernel: %s\n", build[b], err);
+        if (measure(&conf, variant[b], b == 1, &m[b], err, sizeof err)) {
+            fprintf(stderr, "morpheus xllc characterize: the %s (%s) helper kernel: %s\n", vname[b], build[b], err);
             return CLI_EXIT_ERROR;
         }
     }
@@ -216,27 +223,38 @@ static int run_xllc(int argc, char **argv)
     if (jf)
         fputs("[\n", jf);
     int firstrow = 1;
-    for (int b = 0; b < 2; b++)
+    /* a set's blocks (32 ways x 128 B) in the l1 variant: the L1 left with no shared memory; in shm: the
+     * shared memory an SM has */
+    uint64_t l1_bytes = (uint64_t)conf.memsys.l1_unified_kib * 1024, shm_bytes = g->shared_per_sm;
+    for (int b = 0; b < 4; b++)
         for (size_t i = 0; i < sizeof warps / sizeof warps[0]; i++) {
             uint32_t w = warps[i], r8 = (m[b].regs + 7) / 8 * 8;
             uint64_t fit = r8 <= g->max_regs_per_thread ? g->regs_per_sm / ((uint64_t)r8 * 32) : 0;
+            if (variant[b] == MX_XV_L1 && fit > l1_bytes / 4096)
+                fit = l1_bytes / 4096;
+            if (variant[b] == MX_XV_SHM && fit > shm_bytes / 4096)
+                fit = shm_bytes / 4096;
             uint64_t res = w < fit ? w : fit;
             res = res < g->max_warps_per_sm ? res : g->max_warps_per_sm;
             uint64_t cap = res * 32 * 128;
-            /* the paper's RF capacities on the RTX 3080 (sec. 5): 8 warps 239 KiB, 48 warps 192 KiB */
-            long paper = !strcmp(conf.name, "rtx3080") ? (w == 8 ? 239 : w == 48 ? 192 : -1) : -1;
+            /* the paper's capacities on the RTX 3080 (sec. 5): RF 8 warps 239 KiB, 48 warps 192 KiB; L1 8 warps
+             * 128 KiB */
+            long paper = -1;
+            if (!strcmp(conf.name, "rtx3080"))
+                paper = variant[b] == MX_XV_RF ? (w == 8 ? 239 : w == 48 ? 192 : -1)
+                      : variant[b] == MX_XV_L1 && w == 8 ? 128 : -1;
             char pk[16] = "-";
             if (paper >= 0)
                 snprintf(pk, sizeof pk, "%ld", paper);
-            printf("%-7s %-7s %5u %9u %8llu %13.1f %12s %9llu %10llu %8llu\n", "rf", build[b], w, m[b].regs,
+            printf("%-7s %-7s %5u %9u %8llu %13.1f %12s %9llu %10llu %8llu\n", vname[b], build[b], w, m[b].regs,
                    (unsigned long long)res, cap / 1024.0, pk, (unsigned long long)m[b].hit,
                    (unsigned long long)m[b].miss, (unsigned long long)m[b].writeback);
             if (jf) {
                 fprintf(jf,
-                        "%s  {\"variant\": \"rf\", \"warps\": %u, \"capacity_bytes\": %llu, \"insns_per_hit\": %llu, "
+                        "%s  {\"variant\": \"%s\", \"warps\": %u, \"capacity_bytes\": %llu, \"insns_per_hit\": %llu, "
                         "\"insns_per_miss\": %llu, \"insns_per_writeback\": %llu, \"indirect_mov\": \"%s\", "
                         "\"regs_per_thread\": %u, \"warps_resident\": %llu, \"paper_capacity_bytes\": ",
-                        firstrow ? "" : ",\n", w, (unsigned long long)cap, (unsigned long long)m[b].hit,
+                        firstrow ? "" : ",\n", vname[b], w, (unsigned long long)cap, (unsigned long long)m[b].hit,
                         (unsigned long long)m[b].miss, (unsigned long long)m[b].writeback, build[b], m[b].regs,
                         (unsigned long long)res);
                 if (paper >= 0)
@@ -246,11 +264,13 @@ static int run_xllc(int argc, char **argv)
                 firstrow = 0;
             }
         }
-    printf("Also measured: a load miss into an empty way %llu (brx) / %llu (movind), a store hit %llu / %llu.\n",
-           (unsigned long long)m[0].miss_invalid, (unsigned long long)m[1].miss_invalid,
-           (unsigned long long)m[0].store_hit, (unsigned long long)m[1].store_hit);
-    printf("Variants l1, shm and rf+l1 have no helper kernel yet (their capacities are the configuration's:\n"
-           "memsys.xllc.capacity_kib.*).\n");
+    printf("Also measured: a load miss into an empty way %llu (rf brx) / %llu (rf movind) / %llu (l1) / %llu (shm),\n"
+           "a store hit %llu / %llu / %llu / %llu.\n", (unsigned long long)m[0].miss_invalid,
+           (unsigned long long)m[1].miss_invalid, (unsigned long long)m[2].miss_invalid,
+           (unsigned long long)m[3].miss_invalid, (unsigned long long)m[0].store_hit, (unsigned long long)m[1].store_hit,
+           (unsigned long long)m[2].store_hit, (unsigned long long)m[3].store_hit);
+    printf("The rf+l1 variant has no helper kernel yet (its capacity is the configuration's:\n"
+           "memsys.xllc.capacity_kib.rf+l1).\n");
     if (jf) {
         fputs("\n]\n", jf);
         if (fclose(jf)) {

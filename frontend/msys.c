@@ -10,9 +10,9 @@
 #include <string.h>
 
 /* The built-in helper kernels (memsys/xllc/, embedded at build time). */
-extern const char fe_helper_rf_brx_ptx[], fe_helper_rf_movind_ptx[];
+extern const char fe_helper_rf_brx_ptx[], fe_helper_rf_movind_ptx[], fe_helper_l1_ptx[], fe_helper_shm_ptx[];
 
-#define HELPER_KERNEL "xllc_helper_rf_serve"
+#define BLOCKS_BYTES 4096 /* a set's blocks in the l1 and shm variants: 32 ways x 128 bytes */
 #define HELPER_BUDGET 100000 /* instructions per request: a flush of 32 blocks is about a thousand */
 
 static int serve(void *ctx, uint32_t sm, uint32_t warp, const char *who)
@@ -27,6 +27,8 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
                    size_t errlen)
 {
     const struct emu_config *c = emu_device_config(dev);
+    uint32_t variant = f->variant;
+    static const char *const kname[] = { "xllc_helper_rf_serve", "xllc_helper_l1_serve", "xllc_helper_shm_serve" };
     uint32_t S = f->ms ? mx_memsys_xllc_sets_per_sm(f->ms) : 0;
     if (!f->ms || !S || !mx_memsys_mmio(f->ms, 0, &(size_t){ 0 }) || !mx_memsys_memif(f->ms)->port_begin)
         return MX_OK; /* not --xllc helper, or nothing in cache mode */
@@ -41,7 +43,9 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
         if ((rc = fe_read_file(ptx, &text, &len, err, errlen)))
             return rc;
     } else {
-        const char *src = ext_mask >> MX_EXT_INDIRECT_MOV & 1 ? fe_helper_rf_movind_ptx : fe_helper_rf_brx_ptx;
+        const char *src = variant == MX_XV_L1    ? fe_helper_l1_ptx
+                        : variant == MX_XV_SHM ? fe_helper_shm_ptx
+                        : ext_mask >> MX_EXT_INDIRECT_MOV & 1 ? fe_helper_rf_movind_ptx : fe_helper_rf_brx_ptx;
         len = strlen(src);
         text = malloc(len + 1);
         if (!text)
@@ -61,19 +65,23 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
     }
     uint32_t func = UINT32_MAX;
     for (uint32_t i = 0; i < f->prog->nfuncs; i++)
-        if ((f->prog->funcs[i].flags & MX_FUNCF_ENTRY) && !strcmp(mx_str(f->prog, f->prog->funcs[i].name), HELPER_KERNEL))
+        if ((f->prog->funcs[i].flags & MX_FUNCF_ENTRY) && !strcmp(mx_str(f->prog, f->prog->funcs[i].name), kname[variant]))
             func = i;
     if (func == UINT32_MAX)
-        return snprintf(err, errlen, "helper kernel %s: no kernel named %s", name, HELPER_KERNEL), MX_ENOTFOUND;
+        return snprintf(err, errlen, "helper kernel %s: no kernel named %s", name, kname[variant]), MX_ENOTFOUND;
     if ((rc = emu_module_load(dev, f->prog, &f->mod, err, errlen)))
         return rc;
     /* placement: CTAs of wpc warps, as few as the CTA slots allow */
     uint32_t wpc = (S + c->max_ctas_per_sm - 1) / c->max_ctas_per_sm, ctas = (S + wpc - 1) / wpc;
     f->warps_per_sm = wpc * ctas;
     uint64_t nwarps = (uint64_t)c->cache_sms * f->warps_per_sm;
-    uint64_t *tab = calloc(nwarps * 2, sizeof *tab), tab_addr = 0;
+    uint64_t *tab = calloc(nwarps * 3, sizeof *tab), tab_addr = 0, blocks = 0;
     if (!tab)
         return snprintf(err, errlen, "out of memory"), MX_ENOMEM;
+    if (variant == MX_XV_L1 && (rc = emu_malloc(dev, nwarps * BLOCKS_BYTES, &blocks))) {
+        free(tab);
+        return snprintf(err, errlen, "out of device memory for the l1 variant's blocks"), rc;
+    }
     /* each partition's query unit, mapped into device memory, and each warp's row in it */
     for (uint32_t p = 0;; p++) {
         size_t bytes;
@@ -90,13 +98,15 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
             if (mx_memsys_xllc_owner(f->ms, p, r, &sm, &w))
                 continue;
             uint64_t g = (uint64_t)(sm - (c->num_sms - c->cache_sms)) * f->warps_per_sm + w;
-            tab[2 * g] = base + MX_MMIO_ROW((uint64_t)r);
-            tab[2 * g + 1] = base;
+            tab[3 * g] = base + MX_MMIO_ROW((uint64_t)r);
+            tab[3 * g + 1] = base;
+            /* l1: its 4 KiB of a global array; shm: its 4 KiB of its CTA's shared memory */
+            tab[3 * g + 2] = variant == MX_XV_L1 ? blocks + g * BLOCKS_BYTES : (g % wpc) * BLOCKS_BYTES;
         }
     }
-    rc = emu_malloc(dev, nwarps * 16, &tab_addr);
+    rc = emu_malloc(dev, nwarps * 24, &tab_addr);
     if (!rc)
-        rc = emu_memcpy_htod(dev, tab_addr, tab, nwarps * 16);
+        rc = emu_memcpy_htod(dev, tab_addr, tab, nwarps * 24);
     free(tab);
     if (rc)
         return snprintf(err, errlen, "out of device memory for the helper kernel's table"), rc;
@@ -105,7 +115,7 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
     memcpy(params, &tab_addr, 8);
     memcpy(params + 8, &nw, 4);
     struct emu_launch l = { .func = func, .grid = { 1, 1, 1 }, .block = { wpc * 32, 1, 1 }, .params = params,
-                            .params_size = 12 };
+                            .params_size = 12, .dyn_smem = variant == MX_XV_SHM ? wpc * BLOCKS_BYTES : 0 };
     struct emu_fault fault;
     if ((rc = emu_helper_start(dev, f->mod, &l, ctas, f->budget, &fault))) {
         snprintf(err, errlen, "helper kernel %s: %s%s%s", name, fault.message, fault.detail[0] ? ": " : "",
@@ -134,6 +144,7 @@ int fe_msys_open(struct fe_msys *f, const struct mx_memsys_config *mc, struct em
 {
     memset(f, 0, sizeof *f);
     struct mx_memsys_config c = *mc;
+    f->variant = mc->xllc_variant;
     c.num_sms = ec->num_sms;
     c.cache_sms = ec->cache_sms;
     c.helper_warps = ec->max_warps_per_sm;

@@ -21,6 +21,7 @@ struct fe_msys {
     struct emu_module *mod;
     uint32_t warps_per_sm;           /* helper warps placed on each cache-mode SM (>= sets per SM) */
     uint64_t budget;                 /* instructions a helper warp may run per request */
+    uint32_t variant;                /* memsys.xllc.variant: which helper kernel */
 };
 
 /* Creates the hierarchy of configuration mc for the device ec describes

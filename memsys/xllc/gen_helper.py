@@ -5,7 +5,8 @@ set, 32 ways (one per lane), the set's data in 32 data-array registers and
 its metadata in one metadata register.  Batch interface (a list of requests
 per set, an event record per request); see memsys/xllc/README.md.
 
-    gen_helper.py --imov brx|movind [--break BUG] [-o FILE]
+    gen_helper.py --imov brx|movind [--break BUG] [-o FILE]     (the rf variant)
+    gen_helper.py --store l1|shm [--break BUG] [-o FILE]       (blocks in L1 or shared memory)
 
 --imov brx     Indirect-MOV as the paper's Algorithm 2 (brx.idx over a
                32-target switch), base PTX only.
@@ -49,9 +50,11 @@ ST_DONE, ST_HIT = 0x2, 0x4
 
 
 class Gen:
-    def __init__(self, imov, bug):
+    def __init__(self, imov, bug, store="rf"):
         self.imov = imov
         self.bug = bug
+        self.store = store       # where the blocks live: rf (data-array registers), l1 (an L1-resident
+                                 # global array), shm (shared memory)
         self.out = []
         self.site = 0
 
@@ -63,8 +66,20 @@ class Gen:
 
     # ---- Indirect-MOV (Algorithm 2 / §4.3.2) ----------------------------------------
 
+    def mem_addr(self, idx):
+        """%da = this lane's word of block idx in the set's data array (l1, shm)."""
+        self.emit(f"  mul.wide.u32 %da, {idx}, 128;")
+        self.emit("  add.s64 %da, %da, %dbase;")
+        self.emit("  add.s64 %da, %da, %lane4;")
+
     def imov_read(self, dst, idx, what):
         """dst = data-array register number idx (warp-uniform)."""
+        if self.store != "rf":
+            sp = "global.ca" if self.store == "l1" else "shared"
+            self.emit(f"  // the block's word from the set's data array ({self.store}): {what}")
+            self.mem_addr(idx)
+            self.emit(f"  ld.{sp}.u32 {dst}, [%da];")
+            return
         self.site += 1
         n = self.site
         if self.imov == "movind":
@@ -76,9 +91,19 @@ class Gen:
 
     def imov_write(self, idx, src, what):
         """data-array register number idx = src (warp-uniform idx)."""
+        off = self.bug == "imov-off-by-one"
+        if self.store != "rf":
+            sp = "global" if self.store == "l1" else "shared"
+            self.emit(f"  // the word into the set's data array ({self.store}): {what}")
+            if off:
+                self.emit(f"  add.u32 %bug, {idx}, 1;                      // BROKEN: one block too far")
+                self.emit("  and.b32 %bug, %bug, 31;")
+                idx = "%bug"
+            self.mem_addr(idx)
+            self.emit(f"  st.{sp}.u32 [%da], {src};")
+            return
         self.site += 1
         n = self.site
-        off = self.bug == "imov-off-by-one"
         if self.imov == "movind":
             self.emit(f"  // Indirect-MOV (native, §4.3.2): {what}")
             if off:
@@ -228,7 +253,11 @@ class Gen:
         """The registers; the persistent kernel declares only those it uses
         (morpheus xllc characterize counts them)."""
         e = self.emit
-        e("  .reg .b32 %d<32>;     // data-array registers: %d<i> across the warp = the 128-byte block of way i")
+        if self.store == "rf":
+            e("  .reg .b32 %d<32>;     // data-array registers: %d<i> across the warp = the 128-byte block of way i")
+        else:
+            e("  .reg .b64 %dbase, %da; // the set's data array (" + ("an L1-resident global array" if self.store == "l1"
+              else "shared memory") + "): way i at dbase + 128 i, lane l's word at + 4 l")
         e("  .reg .b64 %m;         // metadata register: lane i = way i {valid:63, dirty:62, lru:61..57, tag:56..0}")
         e("  // auxiliary registers (named after Alg. 1: aux0 tag, aux1 match, aux2 ballot, aux3 block index)")
         e("  .reg .b64 %aux0;      // the request's tag (its block number, line / 128), in every lane")
@@ -279,11 +308,13 @@ class Gen:
         e("")
         e("// ---------------------------------------------------------------------------------------------")
         e("// The persistent helper kernel on the cache-mode SMs (query-unit interface): warp g reads its")
-        e("// row and its partition's region from tab[g] = {u64 row, u64 region} (row 0: no set, it exits),")
-        e("// parks, and on each wake serves the request in its row (include/mx/morpheus_mmio.h v2):")
-        e("// LD/ST/FILL/FLUSH; the answer goes to the row (way, victim, status DONE|HIT, written last) and")
-        e("// a load's block to the row's buffer entry.  The set's state lives in the registers for good.")
-        e(".visible .entry xllc_helper_rf_serve(.param .u64 tab, .param .u32 nwarps)")
+        e("// row, its partition's region and its data array from tab[g] = {u64 row, u64 region, u64 data}")
+        e("// (row 0: no set, it exits; data: the l1 and shm variants' array), parks, and on each wake serves")
+        e("// the request in its row (include/mx/morpheus_mmio.h v2): LD/ST/FILL/FLUSH/INV; the answer goes to")
+        e("// the row (way, victim, status DONE|HIT, written last) and a load's block to the row's buffer entry.")
+        where = {"rf": "the registers", "l1": "an L1-resident global array", "shm": "shared memory"}[self.store]
+        e(f"// The set's blocks live in {where}, its metadata in a register, for good.")
+        e(f".visible .entry xllc_helper_{self.store}_serve(.param .u64 tab, .param .u32 nwarps)")
         e("{")
         self.decls(serve=True)
         e("  .reg .b64 %row, %reg, %rb, %tab;")
@@ -300,16 +331,19 @@ class Gen:
         e("  setp.ge.u32 %p, %set, %nsets;")
         e("  @%p bra $S_EXIT;")
         e("  ld.param.u64 %tab, [tab];")
-        e("  mad.wide.u32 %tab, %set, 16, %tab;")
+        e("  mad.wide.u32 %tab, %set, 24, %tab;")
         e("  ld.global.u64 %row, [%tab];                   // its warp-status-table row")
         e("  ld.global.u64 %reg, [%tab+8];                 // its partition's region (buffer offsets are relative to it)")
+        if self.store != "rf":
+            e("  ld.global.u64 %dbase, [%tab+16];              // its data array")
         e("  setp.eq.u64 %p, %row, 0;")
         e("  @%p bra $S_EXIT;")
         e("  setp.eq.u32 %plane0, %lane, 0;")
         e("  mul.wide.u32 %lane4, %lane, 4;")
         e("  mov.b64 %m, 0;                                // the set starts empty")
-        for i in range(32):
-            e(f"  mov.b32 %d{i}, 0;")
+        if self.store == "rf":
+            for i in range(32):
+                e(f"  mov.b32 %d{i}, 0;")
         e("")
         e("$S_WAIT:")
         e("  park;                                         // asleep until the controller posts a request")
@@ -401,9 +435,30 @@ class Gen:
         e("  ret;")
         e("}")
 
+    def mem_kernel(self):
+        """The l1 and shm variants: the persistent kernel alone (no batch kernel)."""
+        e = self.emit
+        e("//")
+        e(f"// memsys/xllc/helper_{self.store}.ptx — GENERATED by memsys/xllc/gen_helper.py --store {self.store}"
+          + (f" --break {self.bug}" if self.bug else "") + "; do not edit.")
+        e("// The extended LLC's " + ("L1" if self.store == "l1" else "shared-memory") + " helper kernel (MICRO'22 "
+          "Morpheus §4.2.2): one warp per set, lane i holds way i's metadata in a register, the blocks live in")
+        e("// " + ("an array in global memory accessed with ld.global.ca / st.global (kept in the SM's L1)."
+                   if self.store == "l1" else "the CTA's shared memory, 4 KiB per warp."))
+        if self.bug:
+            e(f"// DELIBERATELY BROKEN ({self.bug}): for the tests only.")
+        e("//")
+        e(".version 7.8")
+        e(".target sm_86")
+        e(".address_size 64")
+        self.serve_kernel()
+        return "\n".join(self.out) + "\n"
+
     # ---- the kernel ----------------------------------------------------------------
 
     def kernel(self):
+        if self.store != "rf":
+            return self.mem_kernel()
         e = self.emit
         bug = self.bug
         e("//")
@@ -508,11 +563,16 @@ class Gen:
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--imov", choices=("brx", "movind"), required=True)
+    ap.add_argument("--imov", choices=("brx", "movind"))
+    ap.add_argument("--store", choices=("rf", "l1", "shm"), default="rf")
     ap.add_argument("--break", dest="bug", choices=BUGS)
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args(argv)
-    text = Gen(a.imov, a.bug).kernel()
+    if a.store == "rf" and not a.imov:
+        ap.error("--imov brx|movind is needed for the rf variant")
+    if a.store != "rf" and a.imov:
+        ap.error("--imov is for the rf variant only (l1 and shm address their blocks in memory)")
+    text = Gen(a.imov, a.bug, a.store).kernel()
     if a.output == "-":
         sys.stdout.write(text)
     else:

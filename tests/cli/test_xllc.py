@@ -34,32 +34,47 @@ with tempfile.TemporaryDirectory() as tmp:
     rows = json.load(open(out)) if p.returncode == 0 else []
     keys = {"variant", "warps", "capacity_bytes", "insns_per_hit", "insns_per_miss", "insns_per_writeback",
             "indirect_mov"}
-    check("10 rows (rf x brx, movind x 1 8 16 32 48) with the contract's keys",
-          len(rows) == 10 and all(keys <= set(r) for r in rows) and
-          sorted((r["indirect_mov"], r["warps"]) for r in rows) ==
-          sorted((b, w) for b in ("brx", "movind") for w in (1, 8, 16, 32, 48)), rows)
+    check("20 rows (rf x brx, movind; l1; shm) x 1 8 16 32 48 warps with the contract's keys",
+          len(rows) == 20 and all(keys <= set(r) for r in rows) and
+          sorted((r["variant"], r["indirect_mov"], r["warps"]) for r in rows) ==
+          sorted((v, b, w) for v, b in (("rf", "brx"), ("rf", "movind"), ("l1", "none"), ("shm", "none"))
+                 for w in (1, 8, 16, 32, 48)), rows)
     for r in rows:
         r8 = (r["regs_per_thread"] + 7) // 8 * 8
         fit = 65536 // (r8 * 32)
+        # the RTX 3080's L1 (128 KiB) and shared memory (100 KiB) hold 32 and 25 sets of 4 KiB
+        fit = min(fit, {"rf": 10 ** 9, "l1": 32, "shm": 25}[r["variant"]])
         res = min(r["warps"], fit, 48)
         if r["capacity_bytes"] != res * 32 * 128 or r["warps_resident"] != res:
             check(f"capacity of {r['indirect_mov']} at {r['warps']} warps", False, r, res)
             break
     else:
         check("capacity = resident warps x 4 KiB, resident = min(warps, register-file fit, 48)", bool(rows))
-    by = {(r["indirect_mov"], r["warps"]): r for r in rows}
+    by = {(r["indirect_mov"], r["warps"]): r for r in rows if r["variant"] == "rf"}
+    mem = {(r["variant"], r["warps"]): r for r in rows if r["variant"] != "rf"}
+    if rows:
+        mv = by[("movind", 8)]
+        check("the l1 and shm kernels declare 28 fewer registers (the 32 data registers, less the two 64-bit "
+              "address registers) and access a block word in 4 instructions (mul.wide, add, add, ld/st) where "
+              "movind takes 1: 3 more per access on a hit, a miss's insertion and a write-back's read-out",
+              all(mem[(v, 8)]["regs_per_thread"] == mv["regs_per_thread"] - 28 and
+                  mem[(v, 8)]["insns_per_hit"] == mv["insns_per_hit"] + 3 and
+                  mem[(v, 8)]["insns_per_miss"] == mv["insns_per_miss"] + 3 and
+                  mem[(v, 8)]["insns_per_writeback"] == mv["insns_per_writeback"] + 3 for v in ("l1", "shm")), mem)
+        check("the shm variant is bounded by shared memory (25 sets), l1 by the L1 (32 sets) at 48 warps",
+              mem[("shm", 48)]["warps_resident"] == 25 and mem[("l1", 48)]["warps_resident"] == 32, mem)
     if rows:
         b, m = by[("brx", 8)], by[("movind", 8)]
         check("movind saves 2 instructions per Indirect-MOV: hit, miss (insertion), write-back (read-out)",
               b["insns_per_hit"] - m["insns_per_hit"] == 2 and b["insns_per_miss"] - m["insns_per_miss"] == 2 and
               b["insns_per_writeback"] - m["insns_per_writeback"] == 2, b, m)
         check("instruction counts do not depend on the warp count",
-              len({(r["indirect_mov"], r["insns_per_hit"], r["insns_per_miss"]) for r in rows}) == 2, rows)
+              len({(r["variant"], r["indirect_mov"], r["insns_per_hit"], r["insns_per_miss"]) for r in rows}) == 4, rows)
         check("a miss costs more than a hit, and a write-back more than nothing",
               all(r["insns_per_miss"] > r["insns_per_hit"] > 20 and r["insns_per_writeback"] > 0 for r in rows), rows)
         check("the paper's RTX 3080 capacities are given beside ours (8 warps 239 KiB, 48 warps 192 KiB)",
               b["paper_capacity_bytes"] == 239 * 1024 and by[("brx", 48)]["paper_capacity_bytes"] == 192 * 1024 and
-              by[("brx", 16)]["paper_capacity_bytes"] is None)
+              by[("brx", 16)]["paper_capacity_bytes"] is None and mem[("l1", 8)]["paper_capacity_bytes"] == 128 * 1024)
     check("the table is printed", "insns/hit" in p.stdout and "rf" in p.stdout, p.stdout)
     p = subprocess.run([morpheus, "xllc", "characterize", "--config", "a100", "--json", out], capture_output=True,
                        text=True)

@@ -38,7 +38,7 @@ import tempfile
 morpheus, bdir = sys.argv[1], sys.argv[2]
 full = "--full" in sys.argv[3:]
 problems = []
-HELPER = ["--xllc", "helper", "--xllc-variant", "rf"]
+HELPER = ["--xllc", "helper", "--xllc-variant", "rf"]  # (a later --xllc-variant wins)
 # 8 LLC partitions of 4 conventional + 4 extended sets (16 KiB of sets per cache-mode SM x 8): the blocks of
 # one set lie 64 blocks apart, so a tag compare that ignores bit 6 aliases them (tag-bit6), and the sets
 # evict all the time (no-writeback, imov-off-by-one show)
@@ -89,7 +89,9 @@ def shape(rec, app=""):
 with tempfile.TemporaryDirectory() as tmp:
     # ---- 1. transparency
     configs = [("cs8-brx", ["--cache-sms", "8"]), ("cs20-movind", ["--cache-sms", "20", "--isa-ext", "indirect-mov"]),
-               ("cs1-brx", ["--cache-sms", "1"]), ("tiny-brx", TINY)]
+               ("cs1-brx", ["--cache-sms", "1"]), ("tiny-brx", TINY),
+               ("cs8-l1", ["--cache-sms", "8", "--xllc-variant", "l1"]),
+               ("cs20-shm", ["--cache-sms", "20", "--xllc-variant", "shm"])]
     if full:
         configs += [("cs8-movind", ["--cache-sms", "8", "--isa-ext", "indirect-mov"]),
                     ("cs20-brx", ["--cache-sms", "20"]), ("cs1-movind", ["--cache-sms", "1", "--isa-ext", "indirect-mov"]),
@@ -142,6 +144,20 @@ with tempfile.TemporaryDirectory() as tmp:
                                 f"{out[-2000:]}")
             else:
                 print(f"ok: {imov} {bug}: {m.group(0)[:160]}")
+
+    # ... and the l1 and shm variants' kernels (blocks in memory, no Indirect-MOV)
+    for store, bug in [("l1", "imov-off-by-one"), ("shm", "no-writeback")] + \
+            ([("l1", "no-writeback"), ("shm", "imov-off-by-one")] if full else []):
+        ptx = os.path.join(bdir, f"helper_{store}_broken_{bug}.ptx")
+        tiny = [o.replace("capacity_kib.rf=", f"capacity_kib.{store}=") for o in TINY]
+        opts = HELPER[:2] + ["--xllc-variant", store] + tiny + ["--xllc-helper", ptx]
+        rc, res, _, out = workloads(tmp, f"{store}-{bug}", opts, apps=("stencil",))
+        rc2, res2, _, out2 = workloads(tmp, f"{store}-{bug}-check", opts + ["--xllc-check", "on"], apps=("stencil",))
+        if res.get("stencil") != "FAIL" or rc2 == 0 or "xllc-check" not in out2:
+            problems.append(f"{store} {bug}: without the check {res.get('stencil')}, with it exit {rc2}\n"
+                            f"{out[-1500:]}\n{out2[-1500:]}")
+        else:
+            print(f"ok: {store} {bug}: the workload fails, and the check names it")
 
     # ---- 3. bad helper code
     with open(os.path.join(bdir, "helper_rf_brx.ptx")) as f:
