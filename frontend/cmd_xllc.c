@@ -19,7 +19,8 @@ static const char xllc_help[] =
     "Characterizes the extended LLC's helper kernels (MICRO'22 sec. 5) on the\n"
     "configured GPU (default rtx3080), for each variant that has a helper kernel\n"
     "(rf with each Indirect-MOV build: brx.idx, and the native movind of --isa-ext\n"
-    "indirect-mov; l1 and shm, whose blocks are in memory) and 1, 8, 16, 32 and 48\n"
+    "indirect-mov; l1 and shm, whose blocks are in memory; rf+l1, 32 sets in registers\n"
+    "and the rest in L1, with each build) and 1, 8, 16, 32 and 48\n"
     "helper warps per cache-mode SM:\n"
     "  capacity    the bytes of blocks one cache-mode SM holds: the warps that fit\n"
     "              its register file at the kernel's registers per thread (its PTX\n"
@@ -135,7 +136,8 @@ static int measure(const struct fe_config *conf, uint32_t variant, int movind, s
     }
     if ((rc = fe_msys_attach(&f, dev, ec.ext_mask, NULL, err, errlen)))
         goto out;
-    static const char *const kname[] = { "xllc_helper_rf_serve", "xllc_helper_l1_serve", "xllc_helper_shm_serve" };
+    static const char *const kname[MX_XV_COUNT] = { "xllc_helper_rf_serve", "xllc_helper_l1_serve",
+                                                    "xllc_helper_shm_serve", "xllc_helper_rfl1_serve" };
     m->regs = declared_regs(f.prog, kname[variant]);
     const struct mx_memif *mi = mx_memsys_memif(f.ms);
     uint32_t stride = 1 + mx_memsys_xllc_sets_per_sm(f.ms); /* lines of set 0: number = 1 mod stride */
@@ -197,15 +199,16 @@ static int run_xllc(int argc, char **argv)
     if (fe_config_cli_resolve(&conf, &cl, "xllc", 0, 1))
         return CLI_EXIT_USAGE;
     /* the kernels: the rf variant's two Indirect-MOV builds, the l1 and shm variants (blocks in memory) */
-    static const char *const build[4] = { "brx", "movind", "none", "none" };
-    static const char *const vname[4] = { "rf", "rf", "l1", "shm" };
-    static const uint32_t variant[4] = { MX_XV_RF, MX_XV_RF, MX_XV_L1, MX_XV_SHM };
+#define NB 6
+    static const char *const build[NB] = { "brx", "movind", "none", "none", "brx", "movind" };
+    static const char *const vname[NB] = { "rf", "rf", "l1", "shm", "rf+l1", "rf+l1" };
+    static const uint32_t variant[NB] = { MX_XV_RF, MX_XV_RF, MX_XV_L1, MX_XV_SHM, MX_XV_RF_L1, MX_XV_RF_L1 };
     static const uint32_t warps[] = { 1, 8, 16, 32, 48 };
-    struct meas m[4];
+    struct meas m[NB];
     char err[600];
-    for (int b = 0; b < 4; b++) {
+    for (int b = 0; b < NB; b++) {
         memset(&m[b], 0, sizeof m[b]);
-        if (measure(&conf, variant[b], b == 1, &m[b], err, sizeof err)) {
+        if (measure(&conf, variant[b], !strcmp(build[b], "movind"), &m[b], err, sizeof err)) {
             fprintf(stderr, "morpheus xllc characterize: the %s (%s) helper kernel: %s\n", vname[b], build[b], err);
             return CLI_EXIT_ERROR;
         }
@@ -226,7 +229,7 @@ static int run_xllc(int argc, char **argv)
     /* a set's blocks (32 ways x 128 B) in the l1 variant: the L1 left with no shared memory; in shm: the
      * shared memory an SM has */
     uint64_t l1_bytes = (uint64_t)conf.memsys.l1_unified_kib * 1024, shm_bytes = g->shared_per_sm;
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < NB; b++)
         for (size_t i = 0; i < sizeof warps / sizeof warps[0]; i++) {
             uint32_t w = warps[i], r8 = (m[b].regs + 7) / 8 * 8;
             uint64_t fit = r8 <= g->max_regs_per_thread ? g->regs_per_sm / ((uint64_t)r8 * 32) : 0;
@@ -234,6 +237,8 @@ static int run_xllc(int argc, char **argv)
                 fit = l1_bytes / 4096;
             if (variant[b] == MX_XV_SHM && fit > shm_bytes / 4096)
                 fit = shm_bytes / 4096;
+            if (variant[b] == MX_XV_RF_L1 && fit > 32 + l1_bytes / 4096)
+                fit = 32 + l1_bytes / 4096; /* 32 sets in registers, the rest in the L1 */
             uint64_t res = w < fit ? w : fit;
             res = res < g->max_warps_per_sm ? res : g->max_warps_per_sm;
             uint64_t cap = res * 32 * 128;
@@ -242,7 +247,7 @@ static int run_xllc(int argc, char **argv)
             long paper = -1;
             if (!strcmp(conf.name, "rtx3080"))
                 paper = variant[b] == MX_XV_RF ? (w == 8 ? 239 : w == 48 ? 192 : -1)
-                      : variant[b] == MX_XV_L1 && w == 8 ? 128 : -1;
+                      : variant[b] == MX_XV_L1 && w == 8 ? 128 : variant[b] == MX_XV_RF_L1 && w == 48 ? 328 : -1;
             char pk[16] = "-";
             if (paper >= 0)
                 snprintf(pk, sizeof pk, "%ld", paper);
@@ -269,8 +274,8 @@ static int run_xllc(int argc, char **argv)
            (unsigned long long)m[1].miss_invalid, (unsigned long long)m[2].miss_invalid,
            (unsigned long long)m[3].miss_invalid, (unsigned long long)m[0].store_hit, (unsigned long long)m[1].store_hit,
            (unsigned long long)m[2].store_hit, (unsigned long long)m[3].store_hit);
-    printf("The rf+l1 variant has no helper kernel yet (its capacity is the configuration's:\n"
-           "memsys.xllc.capacity_kib.rf+l1).\n");
+    printf("rf+l1: the first 32 sets of a cache-mode SM in registers (the instruction counts above: a set in\n"
+           "registers), the others in the L1 (as l1).\n");
     if (jf) {
         fputs("\n]\n", jf);
         if (fclose(jf)) {

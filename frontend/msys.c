@@ -10,7 +10,9 @@
 #include <string.h>
 
 /* The built-in helper kernels (memsys/xllc/, embedded at build time). */
-extern const char fe_helper_rf_brx_ptx[], fe_helper_rf_movind_ptx[], fe_helper_l1_ptx[], fe_helper_shm_ptx[];
+extern const char fe_helper_rf_brx_ptx[], fe_helper_rf_movind_ptx[], fe_helper_l1_ptx[], fe_helper_shm_ptx[],
+    fe_helper_rfl1_brx_ptx[], fe_helper_rfl1_movind_ptx[];
+#define RFL1_RF_SETS 32   /* rf+l1: the first 32 sets of a cache-mode SM in registers, the rest in L1 (sec. 5) */
 
 #define BLOCKS_BYTES 4096 /* a set's blocks in the l1 and shm variants: 32 ways x 128 bytes */
 #define HELPER_BUDGET 100000 /* instructions per request: a flush of 32 blocks is about a thousand */
@@ -28,7 +30,9 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
 {
     const struct emu_config *c = emu_device_config(dev);
     uint32_t variant = f->variant;
-    static const char *const kname[] = { "xllc_helper_rf_serve", "xllc_helper_l1_serve", "xllc_helper_shm_serve" };
+    static const char *const kname[MX_XV_COUNT] = { "xllc_helper_rf_serve", "xllc_helper_l1_serve",
+                                                    "xllc_helper_shm_serve", "xllc_helper_rfl1_serve" };
+    int movind = ext_mask >> MX_EXT_INDIRECT_MOV & 1;
     uint32_t S = f->ms ? mx_memsys_xllc_sets_per_sm(f->ms) : 0;
     if (!f->ms || !S || !mx_memsys_mmio(f->ms, 0, &(size_t){ 0 }) || !mx_memsys_memif(f->ms)->port_begin)
         return MX_OK; /* not --xllc helper, or nothing in cache mode */
@@ -43,9 +47,10 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
         if ((rc = fe_read_file(ptx, &text, &len, err, errlen)))
             return rc;
     } else {
-        const char *src = variant == MX_XV_L1    ? fe_helper_l1_ptx
-                        : variant == MX_XV_SHM ? fe_helper_shm_ptx
-                        : ext_mask >> MX_EXT_INDIRECT_MOV & 1 ? fe_helper_rf_movind_ptx : fe_helper_rf_brx_ptx;
+        const char *src = variant == MX_XV_L1      ? fe_helper_l1_ptx
+                        : variant == MX_XV_SHM   ? fe_helper_shm_ptx
+                        : variant == MX_XV_RF_L1 ? (movind ? fe_helper_rfl1_movind_ptx : fe_helper_rfl1_brx_ptx)
+                        : movind ? fe_helper_rf_movind_ptx : fe_helper_rf_brx_ptx;
         len = strlen(src);
         text = malloc(len + 1);
         if (!text)
@@ -78,7 +83,7 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
     uint64_t *tab = calloc(nwarps * 3, sizeof *tab), tab_addr = 0, blocks = 0;
     if (!tab)
         return snprintf(err, errlen, "out of memory"), MX_ENOMEM;
-    if (variant == MX_XV_L1 && (rc = emu_malloc(dev, nwarps * BLOCKS_BYTES, &blocks))) {
+    if ((variant == MX_XV_L1 || variant == MX_XV_RF_L1) && (rc = emu_malloc(dev, nwarps * BLOCKS_BYTES, &blocks))) {
         free(tab);
         return snprintf(err, errlen, "out of device memory for the l1 variant's blocks"), rc;
     }
@@ -101,7 +106,10 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
             tab[3 * g] = base + MX_MMIO_ROW((uint64_t)r);
             tab[3 * g + 1] = base;
             /* l1: its 4 KiB of a global array; shm: its 4 KiB of its CTA's shared memory */
-            tab[3 * g + 2] = variant == MX_XV_L1 ? blocks + g * BLOCKS_BYTES : (g % wpc) * BLOCKS_BYTES;
+            tab[3 * g + 2] = variant == MX_XV_L1 ? blocks + g * BLOCKS_BYTES
+                           : variant == MX_XV_SHM ? (g % wpc) * BLOCKS_BYTES
+                           : variant == MX_XV_RF_L1 && w >= RFL1_RF_SETS ? blocks + g * BLOCKS_BYTES
+                           : 0; /* in registers */
         }
     }
     rc = emu_malloc(dev, nwarps * 24, &tab_addr);

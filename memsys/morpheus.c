@@ -85,9 +85,6 @@ static int check(const struct mx_memsys_config *c, char *err, size_t errlen)
 #define BAD(...) return snprintf(err, errlen, __VA_ARGS__), MX_EINVAL
     if (c->xllc > MX_XLLC_HELPER)
         BAD("memsys.xllc.mode: %u is not a mode (off, native, helper)", c->xllc);
-    if (c->xllc == MX_XLLC_HELPER && c->xllc_variant == MX_XV_RF_L1)
-        BAD("memsys.xllc.variant: the helper kernels are built for rf, l1 and shm so far (use one of them, or "
-            "--xllc native for rf+l1)");
     if (c->xllc == MX_XLLC_HELPER && c->compress)
         BAD("memsys.compress: the helper kernel does not compress yet (use --compress none, or --xllc native)");
     if (c->cache_sms >= c->num_sms)

@@ -7,6 +7,8 @@ per set, an event record per request); see memsys/xllc/README.md.
 
     gen_helper.py --imov brx|movind [--break BUG] [-o FILE]     (the rf variant)
     gen_helper.py --store l1|shm [--break BUG] [-o FILE]       (blocks in L1 or shared memory)
+    gen_helper.py --store rfl1 --imov brx|movind [...]         (the combined layout: a warp's blocks
+                                                                in registers, or in L1 if given an array)
 
 --imov brx     Indirect-MOV as the paper's Algorithm 2 (brx.idx over a
                32-target switch), base PTX only.
@@ -253,11 +255,11 @@ class Gen:
         """The registers; the persistent kernel declares only those it uses
         (morpheus xllc characterize counts them)."""
         e = self.emit
-        if self.store == "rf":
+        if self.store in ("rf", "rfl1"):
             e("  .reg .b32 %d<32>;     // data-array registers: %d<i> across the warp = the 128-byte block of way i")
-        else:
-            e("  .reg .b64 %dbase, %da; // the set's data array (" + ("an L1-resident global array" if self.store == "l1"
-              else "shared memory") + "): way i at dbase + 128 i, lane l's word at + 4 l")
+        if self.store != "rf":
+            e("  .reg .b64 %dbase, %da; // the set's data array (" + ("shared memory" if self.store == "shm"
+              else "an L1-resident global array") + "): way i at dbase + 128 i, lane l's word at + 4 l")
         e("  .reg .b64 %m;         // metadata register: lane i = way i {valid:63, dirty:62, lru:61..57, tag:56..0}")
         e("  // auxiliary registers (named after Alg. 1: aux0 tag, aux1 match, aux2 ballot, aux3 block index)")
         e("  .reg .b64 %aux0;      // the request's tag (its block number, line / 128), in every lane")
@@ -312,7 +314,8 @@ class Gen:
         e("// (row 0: no set, it exits; data: the l1 and shm variants' array), parks, and on each wake serves")
         e("// the request in its row (include/mx/morpheus_mmio.h v2): LD/ST/FILL/FLUSH/INV; the answer goes to")
         e("// the row (way, victim, status DONE|HIT, written last) and a load's block to the row's buffer entry.")
-        where = {"rf": "the registers", "l1": "an L1-resident global array", "shm": "shared memory"}[self.store]
+        where = {"rf": "the registers", "l1": "an L1-resident global array", "shm": "shared memory",
+                 "rfl1": "the registers (a warp whose data is 0) or an L1-resident global array"}[self.store]
         e(f"// The set's blocks live in {where}, its metadata in a register, for good.")
         e(f".visible .entry xllc_helper_{self.store}_serve(.param .u64 tab, .param .u32 nwarps)")
         e("{")
@@ -340,6 +343,24 @@ class Gen:
         e("  @%p bra $S_EXIT;")
         e("  setp.eq.u32 %plane0, %lane, 0;")
         e("  mul.wide.u32 %lane4, %lane, 4;")
+        if self.store == "rfl1":
+            e("  setp.ne.u64 %p, %dbase, 0;                    // a set of the L1 half of the rf+l1 layout")
+            e("  @%p bra $T_WAIT0;")
+            self.serve_loop("$S_", "rf")
+            e("$T_WAIT0:")
+            self.serve_loop("$T_", "l1")
+        else:
+            self.serve_loop("$S_", self.store)
+        e("$S_EXIT:")
+        e("  ret;")
+        e("}")
+
+    def serve_loop(self, P, store):
+        """The service loop of one warp whose blocks live in `store`: labels
+        spelled with P for '$S_'."""
+        saved = self.store
+        self.store = store
+        e = lambda x="": self.emit(x.replace("$S_", P))
         e("  mov.b64 %m, 0;                                // the set starts empty")
         if self.store == "rf":
             for i in range(32):
@@ -377,7 +398,7 @@ class Gen:
         e("  and.b32 %bmask, %bmask, 0x01010101;")
         e("  mul.lo.u32 %bmask, %bmask, 255;")
         e("")
-        self.body("$S_", True)
+        self.body(P, True)
         e("$S_RESP:                                         // a load: the block to the buffer entry")
         e("  st.global.u32 [%rb], %val;")
         e("$S_EVENT:                                        // the answer, status last (lane 0)")
@@ -426,25 +447,31 @@ class Gen:
         e("  bra.uni $S_EVENT;")
         e("")
         e("$S_FLUSH:                                        // write every dirty block back; they stay, clean")
-        self.flush_loop("$S_")
+        self.flush_loop(P)
         e("  mov.u32 %x, 0;")
         e(f"  @%plane0 st.global.v2.u32 [%row+{ROW_WAY}], {{%nfl, %x}};")
         e(f"  @%plane0 st.global.u32 [%row+{ROW_STATUS}], {ST_DONE};")
         e("  bra.uni $S_WAIT;")
-        e("$S_EXIT:")
-        e("  ret;")
-        e("}")
+        self.store = saved
 
     def mem_kernel(self):
-        """The l1 and shm variants: the persistent kernel alone (no batch kernel)."""
+        """The l1, shm and rf+l1 variants: the persistent kernel alone (no batch kernel)."""
         e = self.emit
         e("//")
-        e(f"// memsys/xllc/helper_{self.store}.ptx — GENERATED by memsys/xllc/gen_helper.py --store {self.store}"
-          + (f" --break {self.bug}" if self.bug else "") + "; do not edit.")
-        e("// The extended LLC's " + ("L1" if self.store == "l1" else "shared-memory") + " helper kernel (MICRO'22 "
-          "Morpheus §4.2.2): one warp per set, lane i holds way i's metadata in a register, the blocks live in")
-        e("// " + ("an array in global memory accessed with ld.global.ca / st.global (kept in the SM's L1)."
-                   if self.store == "l1" else "the CTA's shared memory, 4 KiB per warp."))
+        if self.store == "rfl1":
+            e(f"// memsys/xllc/helper_rfl1_{self.imov}.ptx — GENERATED by memsys/xllc/gen_helper.py --store rfl1 "
+              f"--imov {self.imov}" + (f" --break {self.bug}" if self.bug else "") + "; do not edit.")
+            e("// The extended LLC's rf+l1 helper kernel (MICRO'22 Morpheus §4.2.2, the combined layout): one warp")
+            e("// per set; a warp given no data array keeps its blocks in its data-array registers (Indirect-MOV: "
+              + ("brx.idx" if self.imov == "brx" else "movind") + "),")
+            e("// the others in an L1-resident global array.")
+        else:
+            e(f"// memsys/xllc/helper_{self.store}.ptx — GENERATED by memsys/xllc/gen_helper.py --store {self.store}"
+              + (f" --break {self.bug}" if self.bug else "") + "; do not edit.")
+            e("// The extended LLC's " + ("L1" if self.store == "l1" else "shared-memory") + " helper kernel (MICRO'22 "
+              "Morpheus §4.2.2): one warp per set, lane i holds way i's metadata in a register, the blocks live in")
+            e("// " + ("an array in global memory accessed with ld.global.ca / st.global (kept in the SM's L1)."
+                       if self.store == "l1" else "the CTA's shared memory, 4 KiB per warp."))
         if self.bug:
             e(f"// DELIBERATELY BROKEN ({self.bug}): for the tests only.")
         e("//")
@@ -564,14 +591,14 @@ class Gen:
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--imov", choices=("brx", "movind"))
-    ap.add_argument("--store", choices=("rf", "l1", "shm"), default="rf")
+    ap.add_argument("--store", choices=("rf", "l1", "shm", "rfl1"), default="rf")
     ap.add_argument("--break", dest="bug", choices=BUGS)
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args(argv)
-    if a.store == "rf" and not a.imov:
-        ap.error("--imov brx|movind is needed for the rf variant")
-    if a.store != "rf" and a.imov:
-        ap.error("--imov is for the rf variant only (l1 and shm address their blocks in memory)")
+    if a.store in ("rf", "rfl1") and not a.imov:
+        ap.error("--imov brx|movind is needed for the rf and rfl1 variants")
+    if a.store in ("l1", "shm") and a.imov:
+        ap.error("--imov is for the rf and rfl1 variants only (l1 and shm address their blocks in memory)")
     text = Gen(a.imov, a.bug, a.store).kernel()
     if a.output == "-":
         sys.stdout.write(text)

@@ -173,8 +173,9 @@ check('each option sets its key', rc == 0 and m['enabled'] is False and m['cache
       c['emu']['quantum'] == 97 and c['emu']['host_threads'] == 3 and c['gpu']['mem_mb'] == 512 and
       c['emu']['timeout'] == 1 and c['emu']['max_insns'] == 5 and c['emu']['isa_ext'] == ['park'], err, c)
 rc, c, err = show('--cache-sms', '4', '--xllc', 'helper')
-check('the helper kernel exists for the rf variant only: rf+l1 is refused by its key',
-      rc == 2 and 'memsys.xllc.variant' in err and 'rf' in err, rc, err)
+check('the helper kernel takes the default variant (rf+l1)', rc == 0 and c['memsys']['xllc']['mode'] == 'helper', rc, err)
+rc, c, err = show('--cache-sms', '4', '--xllc', 'helper', '--compress', 'bdi')
+check('the helper kernels do not compress yet: bdi is refused by its key', rc == 2 and 'memsys.compress' in err, rc, err)
 rc, c, err = show('--cache-sms', '4', '--xllc', 'helper', '--xllc-variant', 'rf', '--xllc-check', 'on',
                   '--xllc-helper', 'h.ptx')
 check('--xllc-check and --xllc-helper set their keys', rc == 0 and c['memsys']['xllc']['check'] is True and

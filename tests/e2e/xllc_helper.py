@@ -91,7 +91,8 @@ with tempfile.TemporaryDirectory() as tmp:
     configs = [("cs8-brx", ["--cache-sms", "8"]), ("cs20-movind", ["--cache-sms", "20", "--isa-ext", "indirect-mov"]),
                ("cs1-brx", ["--cache-sms", "1"]), ("tiny-brx", TINY),
                ("cs8-l1", ["--cache-sms", "8", "--xllc-variant", "l1"]),
-               ("cs20-shm", ["--cache-sms", "20", "--xllc-variant", "shm"])]
+               ("cs20-shm", ["--cache-sms", "20", "--xllc-variant", "shm"]),
+               ("cs20-rfl1-movind", ["--cache-sms", "20", "--xllc-variant", "rf+l1", "--isa-ext", "indirect-mov"])]
     if full:
         configs += [("cs8-movind", ["--cache-sms", "8", "--isa-ext", "indirect-mov"]),
                     ("cs20-brx", ["--cache-sms", "20"]), ("cs1-movind", ["--cache-sms", "1", "--isa-ext", "indirect-mov"]),

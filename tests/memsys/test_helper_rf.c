@@ -334,8 +334,9 @@ MX_TEST(helper_rf_movind_matches_xllc_and_oracle) { check_good("helper_rf_movind
 /* The committed PTX is gen_helper.py's current output. */
 MX_TEST(helper_rf_generated_files_up_to_date)
 {
-    static const char *names[] = { "helper_rf_brx.ptx", "helper_rf_movind.ptx", "helper_l1.ptx", "helper_shm.ptx" };
-    for (int i = 0; i < 4; i++) {
+    static const char *names[] = { "helper_rf_brx.ptx", "helper_rf_movind.ptx", "helper_l1.ptx", "helper_shm.ptx",
+                                   "helper_rfl1_brx.ptx", "helper_rfl1_movind.ptx" };
+    for (int i = 0; i < 6; i++) {
         char *committed = read_ptx(names[i], 0), *fresh = read_ptx(names[i], 1);
         if (strcmp(committed, fresh))
             fail_msg("memsys/xllc/%s differs from gen_helper.py's output: regenerate it", names[i]);

@@ -703,7 +703,6 @@ static void create_errors(void **st)
     CASE(c.xllc_ways = 0, "memsys.xllc.ways");
     CASE(c.xllc_ways = 1, "memsys.xllc.ways"); /* 128 sets per SM: more than 48 warps */
     CASE(c.xllc = 9, "memsys.xllc.mode");
-    CASE((c.xllc = MX_XLLC_HELPER, c.xllc_variant = MX_XV_RF_L1), "memsys.xllc.variant"); /* rf only so far */
     CASE((c.xllc = MX_XLLC_HELPER, c.xllc_variant = MX_XV_RF, c.compress = MX_COMP_BDI), "memsys.compress");
     CASE(c.cache_sms = 8, "memsys.cache_sms");
     CASE(c.predictor = 3, "memsys.predictor");
