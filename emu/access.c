@@ -183,6 +183,14 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
     r.clock = sm->clock + (sm->running == w ? w->insns - sm->run_insns0 : 0);
     for (int l = 0; l < WARP; l++)
         r.addr[l] = (m >> l & 1) ? addr[l] : 0;
+    r.atom = 0;
+    if ((op == MX_MOP_ATOM || op == MX_MOP_RED) && w->atom_code) {
+        r.atom = w->atom_code;
+        FOR_LANES(m, {
+            r.aval[l] = w->atom_b[l];
+            r.acmp[l] = w->atom_c ? w->atom_c[l] : 0;
+        });
+    }
     uint64_t t = mi->request(mi->ctx, &r);
     if (t == MX_MEMREQ_PORT) { /* completes at the quantum's end through the port: keep the request */
         uint32_t n = w->dev->cfg.max_warps_per_sm, i = 0;

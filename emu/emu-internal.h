@@ -188,6 +188,8 @@ struct emu_warp {
     uint32_t port_slot;       /* WS_WAIT_MEM on a port request (MX_MEMREQ_PORT): 1 + its index in the SM's
                                  preq, 0 if none */
     struct mx_port *port;     /* completing a port request: the agent's lines its accesses use */
+    uint8_t atom_code;        /* an atomic about to make its request: enum mx_atom, and its operands */
+    const uint64_t *atom_b, *atom_c;
 };
 
 /* A module bound for one kernel entry: every instruction of every function

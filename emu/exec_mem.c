@@ -426,20 +426,54 @@ static emu_fn bind_isspacep(const struct mx_insn *in, struct emu_xinsn *x) { (vo
  * Synopsis: d = mem[a]; mem[a] = op(mem[a], b{, c}) — lanes in lane order
  * On memory other SMs use, the atomic is performed at the quantum's end, in
  * the scheduler's fixed order (SM clock, SM, issue), never in host order. */
+/* The memory side's name for atomic op on type t (enum mx_atom), or
+ * MX_ATOM_NONE. */
+static uint8_t atom_code(int op, int t)
+{
+    unsigned bits = mx_type_size(t) * 8;
+    int sg = mx_type_is_signed(t), fl = mx_type_is_float(t);
+    if (bits != 32 && bits != 64)
+        return MX_ATOM_NONE;
+    int w64 = bits == 64;
+    switch (op) {
+    case MX_ATOMOP_ADD:
+        if (fl)
+            return t == MX_T_F32 ? MX_ATOM_ADD_F32 : t == MX_T_F64 ? MX_ATOM_ADD_F64 : MX_ATOM_NONE;
+        return w64 ? MX_ATOM_ADD_U64 : MX_ATOM_ADD_U32;
+    case MX_ATOMOP_MIN:
+        return fl ? MX_ATOM_NONE : w64 ? (sg ? MX_ATOM_MIN_S64 : MX_ATOM_MIN_U64) : (sg ? MX_ATOM_MIN_S32 : MX_ATOM_MIN_U32);
+    case MX_ATOMOP_MAX:
+        return fl ? MX_ATOM_NONE : w64 ? (sg ? MX_ATOM_MAX_S64 : MX_ATOM_MAX_U64) : (sg ? MX_ATOM_MAX_S32 : MX_ATOM_MAX_U32);
+    case MX_ATOMOP_AND: return w64 ? MX_ATOM_AND_B64 : MX_ATOM_AND_B32;
+    case MX_ATOMOP_OR: return w64 ? MX_ATOM_OR_B64 : MX_ATOM_OR_B32;
+    case MX_ATOMOP_XOR: return w64 ? MX_ATOM_XOR_B64 : MX_ATOM_XOR_B32;
+    case MX_ATOMOP_EXCH: return w64 ? MX_ATOM_EXCH_B64 : MX_ATOM_EXCH_B32;
+    case MX_ATOMOP_CAS: return w64 ? MX_ATOM_CAS_B64 : MX_ATOM_CAS_B32;
+    case MX_ATOMOP_INC: return w64 ? MX_ATOM_NONE : MX_ATOM_INC_U32;
+    case MX_ATOMOP_DEC: return w64 ? MX_ATOM_NONE : MX_ATOM_DEC_U32;
+    default: return MX_ATOM_NONE;
+    }
+}
+
 static int h_atom(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     int is_red = x->in->op == MX_OP_RED;
     int ai = is_red ? 0 : 1, bi = ai + 1;
     const uint64_t *base = SRC(ai), *b = SRC(bi);
+    const uint64_t *c = (!is_red && x->r[bi + 1] != REF_NONE) ? SRC(bi + 1) : NULL;
     if (!w->completing) {
         int cross = !(x->flags & XF_RED_NOW) && crosses_sms(w, x, base, m);
         if (__builtin_expect(w->dev->cfg.memif != NULL, 0) || cross) {
+            /* what each lane does, for a memory side that executes atomics itself */
+            w->atom_code = atom_code(x->in->mod[MX_MG_ATOMOP], x->in->type[0]);
+            w->atom_b = b;
+            w->atom_c = c;
             int r = request(w, x, is_red ? MX_MOP_RED : MX_MOP_ATOM, m, base, x->size, cross);
+            w->atom_code = 0;
             if (r)
                 return r;
         }
     }
-    const uint64_t *c = (!is_red && x->r[bi + 1] != REF_NONE) ? SRC(bi + 1) : NULL;
     uint64_t *d = (!is_red && x->r[0] != REF_NONE) ? DST(0) : NULL;
     int op = x->in->mod[MX_MG_ATOMOP], t = x->in->type[0];
     unsigned size = x->size;

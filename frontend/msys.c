@@ -80,9 +80,13 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
     uint32_t wpc = (S + c->max_ctas_per_sm - 1) / c->max_ctas_per_sm, ctas = (S + wpc - 1) / wpc;
     f->warps_per_sm = wpc * ctas;
     uint64_t nwarps = (uint64_t)c->cache_sms * f->warps_per_sm;
-    uint64_t *tab = calloc(nwarps * 3, sizeof *tab), tab_addr = 0, blocks = 0;
+    uint64_t *tab = calloc(nwarps * 4, sizeof *tab), tab_addr = 0, blocks = 0, scratch = 0;
     if (!tab)
         return snprintf(err, errlen, "out of memory"), MX_ENOMEM;
+    if ((rc = emu_malloc(dev, nwarps * 8, &scratch))) {
+        free(tab);
+        return snprintf(err, errlen, "out of device memory for the helper kernel's scratch"), rc;
+    }
     if ((variant == MX_XV_L1 || variant == MX_XV_RF_L1) && (rc = emu_malloc(dev, nwarps * BLOCKS_BYTES, &blocks))) {
         free(tab);
         return snprintf(err, errlen, "out of device memory for the l1 variant's blocks"), rc;
@@ -103,18 +107,19 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
             if (mx_memsys_xllc_owner(f->ms, p, r, &sm, &w))
                 continue;
             uint64_t g = (uint64_t)(sm - (c->num_sms - c->cache_sms)) * f->warps_per_sm + w;
-            tab[3 * g] = base + MX_MMIO_ROW((uint64_t)r);
-            tab[3 * g + 1] = base;
+            tab[4 * g] = base + MX_MMIO_ROW((uint64_t)r);
+            tab[4 * g + 1] = base;
             /* l1: its 4 KiB of a global array; shm: its 4 KiB of its CTA's shared memory */
-            tab[3 * g + 2] = variant == MX_XV_L1 ? blocks + g * BLOCKS_BYTES
+            tab[4 * g + 2] = variant == MX_XV_L1 ? blocks + g * BLOCKS_BYTES
                            : variant == MX_XV_SHM ? (g % wpc) * BLOCKS_BYTES
                            : variant == MX_XV_RF_L1 && w >= RFL1_RF_SETS ? blocks + g * BLOCKS_BYTES
                            : 0; /* in registers */
+            tab[4 * g + 3] = scratch + g * 8; /* where it executes an atomic */
         }
     }
-    rc = emu_malloc(dev, nwarps * 24, &tab_addr);
+    rc = emu_malloc(dev, nwarps * 32, &tab_addr);
     if (!rc)
-        rc = emu_memcpy_htod(dev, tab_addr, tab, nwarps * 24);
+        rc = emu_memcpy_htod(dev, tab_addr, tab, nwarps * 32);
     free(tab);
     if (rc)
         return snprintf(err, errlen, "out of device memory for the helper kernel's table"), rc;

@@ -388,6 +388,39 @@ int xh_end(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int op,
     return 0;
 }
 
+int xh_atom(struct xhelper *h, uint64_t line, uint32_t offset, uint32_t code, uint64_t b, uint64_t c, uint32_t sm,
+            const struct morpheus_result *res, char *err, size_t errlen)
+{
+    uint8_t op[BLK] = { 0 };
+    for (int i = 0; i < 8; i++) {
+        op[MX_MMIO_ATOM_B + i] = (uint8_t)(b >> 8 * i);
+        op[MX_MMIO_ATOM_C + i] = (uint8_t)(c >> 8 * i);
+    }
+    wr32(op + MX_MMIO_ATOM_OFFSET, offset);
+    wr32(op + MX_MMIO_ATOM_CODE, code);
+    struct answer a;
+    if (post(h, res->set, MX_MMIO_OP_ATOM, line, sm, 0xf, op, NULL, NULL, &a, err, errlen))
+        return -1;
+    struct morpheus_result hit = *res;
+    hit.hit = 1;
+    hit.victim = -1;
+    return h->check ? same(h, &a, &hit, MX_MOP_ATOM, line, err, errlen) : 0;
+}
+
+int xh_shadow(struct xhelper *h, uint64_t line, const uint8_t data[128], const uint32_t wmask[4],
+              const struct mx_memview *mem, char *err, size_t errlen)
+{
+    if (!h->check)
+        return 0;
+    uint8_t *shadow = sh_get(&h->sh, line, mem);
+    if (!shadow)
+        return nomem(err, errlen);
+    for (int b = 0; b < BLK; b++)
+        if (wmask[b >> 5] >> (b & 31) & 1)
+            shadow[b] = data[b];
+    return 0;
+}
+
 int xh_drain(struct xhelper *h, const struct mx_memview *mem, uint64_t *written, char *err, size_t errlen)
 {
     *written = 0;

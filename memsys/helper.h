@@ -34,6 +34,16 @@ int xh_begin(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int o
 int xh_end(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int op, const uint8_t data[128],
            const uint32_t wmask[4], uint64_t clock, uint32_t sm, const struct mx_memview *mem,
            struct morpheus_result *res, char *err, size_t errlen);
+/* One lane's atomic (code: enum mx_atom) at byte `offset` of a line the
+ * set holds (xh_begin read it): the set's warp executes it (§4.2.3).  With
+ * the check, the set must hold the block, where xh_begin's res put it. */
+int xh_atom(struct xhelper *h, uint64_t line, uint32_t offset, uint32_t code, uint64_t b, uint64_t c, uint32_t sm,
+            const struct morpheus_result *res, char *err, size_t errlen);
+/* With the check: the shadow of line takes data's bytes under wmask (what
+ * an access the set executed itself left there, as the emulator computed
+ * it).  0, or -1 with err. */
+int xh_shadow(struct xhelper *h, uint64_t line, const uint8_t data[128], const uint32_t wmask[4],
+              const struct mx_memview *mem, char *err, size_t errlen);
 /* Every set writes back its dirty blocks and empties (the device goes
  * idle); *written: blocks written back.  With the check, device memory
  * must then hold every line the sets held, as the shadow says. */

@@ -453,6 +453,18 @@ static int ms_port_end(void *ctx, const struct mx_memreq *r, struct mx_port *p, 
     for (uint32_t i = 0; i < p->n; i++) {
         uint64_t ln = p->l[i].line >> m->line_shift;
         struct morpheus_result *res = &m->port_res[i];
+        if (r->op != MX_MOP_ST && r->atom) {
+            /* the set's warp executes each lane's atomic on its block, in lane order (§4.2.3); the shadow
+             * takes the emulator's result, which the helper's must then match */
+            for (int l = 0; l < 32; l++)
+                if ((r->mask >> l & 1) && (r->addr[l] & ~(uint64_t)(XLLC_LINE - 1)) == p->l[i].line &&
+                    xh_atom(m->xh, p->l[i].line, (uint32_t)(r->addr[l] & (XLLC_LINE - 1)), r->atom, r->aval[l],
+                            r->acmp[l], r->sm, res, err, errlen))
+                    return -1;
+            if (xh_shadow(m->xh, p->l[i].line, p->l[i].data, p->l[i].wmask, mem, err, errlen))
+                return -1;
+            continue;
+        }
         if (xh_end(m->xh, partition(m, ln), ln / m->cfg.llc_partitions, p->l[i].line, r->op, p->l[i].data,
                    p->l[i].wmask, r->clock, r->sm, mem, res, err, errlen))
             return -1;

@@ -25,6 +25,19 @@
 enum mx_mspace { MX_MS_GLOBAL, MX_MS_LOCAL, MX_MS_CONST, MX_MS_TEX };
 enum mx_mop { MX_MOP_LD, MX_MOP_ST, MX_MOP_ATOM, MX_MOP_RED };
 
+/* An atomic's operation as the memory side may execute it (the helper
+ * kernel's atomics, §4.2.3): operation and type, the type's signedness and
+ * size folded in as the PTX forms need them; MX_ATOM_NONE for any other
+ * (f16, bf16, vectors: the emulator applies those). */
+enum mx_atom {
+    MX_ATOM_NONE, MX_ATOM_ADD_U32, MX_ATOM_ADD_U64, MX_ATOM_ADD_F32, MX_ATOM_ADD_F64,
+    MX_ATOM_MIN_U32, MX_ATOM_MIN_S32, MX_ATOM_MIN_U64, MX_ATOM_MIN_S64,
+    MX_ATOM_MAX_U32, MX_ATOM_MAX_S32, MX_ATOM_MAX_U64, MX_ATOM_MAX_S64,
+    MX_ATOM_AND_B32, MX_ATOM_OR_B32, MX_ATOM_XOR_B32, MX_ATOM_AND_B64, MX_ATOM_OR_B64, MX_ATOM_XOR_B64,
+    MX_ATOM_EXCH_B32, MX_ATOM_EXCH_B64, MX_ATOM_CAS_B32, MX_ATOM_CAS_B64, MX_ATOM_INC_U32, MX_ATOM_DEC_U32,
+    MX_ATOM__COUNT
+};
+
 struct mx_memreq {
     uint32_t sm;             /* SM that issued it */
     uint64_t cta;            /* linear CTA index in its grid */
@@ -41,6 +54,10 @@ struct mx_memreq {
     uint64_t clock;          /* the SM's clock at issue */
     uint32_t smem;           /* shared memory in use on the SM at issue (bytes; the L1 carve-out) */
     uint64_t addr[32];       /* address of each lane in mask (generic addresses as the program computed them) */
+    /* atomics (op MX_MOP_ATOM, MX_MOP_RED): what each lane in mask does, in lane order */
+    uint8_t atom;            /* enum mx_atom */
+    uint64_t aval[32];       /* its operand b */
+    uint64_t acmp[32];       /* and c (cas: b is compared, c stored) */
 };
 
 /* Device memory as the memory model may read it (at a quantum's end: to

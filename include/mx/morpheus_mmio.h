@@ -63,6 +63,16 @@
  * if dirty (the host wrote its line while the device was idle).  The
  * answer: HIT if it was there, its way, and itself as the victim. */
 #define MX_MMIO_OP_INV 6u
+/* One lane's atomic on a block the set holds (§4.2.3: the owning warp
+ * executes it): the write buffer entry holds {u64 b; u64 c; u32 offset of
+ * the operand in the block; u32 code: enum mx_atom of mx/memreq.h}.  The
+ * answer: HIT and the way (a miss is an error: the controller read the
+ * block just before). */
+#define MX_MMIO_OP_ATOM 7u
+#define MX_MMIO_ATOM_B 0
+#define MX_MMIO_ATOM_C 8
+#define MX_MMIO_ATOM_OFFSET 16
+#define MX_MMIO_ATOM_CODE 20
 
 /* Status bits.  The controller writes the row's fields, then sets BUSY
  * (the doorbell); the helper warp serves the request, writes HIT if the

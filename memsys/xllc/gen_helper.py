@@ -21,7 +21,8 @@ per set, an event record per request); see memsys/xllc/README.md.
                integrated system, where the blocks of one set lie 2^6 blocks
                apart with 8 partitions of 7 + 1 sets, not bit 0),
                imov-off-by-one (the Indirect-MOV writes go to data-array
-               register index + 1 mod 32).
+               register index + 1 mod 32), atom-lane (an atomic's result is
+               written to the next lane's word).
 
 The committed helper_rf_brx.ptx and helper_rf_movind.ptx are this script's
 output without --break; tests/meson.build regenerates them and the test
@@ -30,7 +31,7 @@ checks the committed files are up to date.
 import argparse
 import sys
 
-BUGS = ("no-writeback", "no-lru-hit", "tag-lowbit", "tag-bit6", "imov-off-by-one")
+BUGS = ("no-writeback", "no-lru-hit", "tag-lowbit", "tag-bit6", "imov-off-by-one", "atom-lane")
 
 # Metadata register (one .b64 per lane; lane i = way i):
 VALID = 1 << 63
@@ -47,8 +48,17 @@ EV_SIZE = 32     # {u32 hit, way, victim_valid, victim_dirty; u64 victim_line, l
 # The query unit's warp-status-table row (include/mx/morpheus_mmio.h, version 2):
 ROW_TAG, ROW_OP, ROW_STATUS, ROW_BUF, ROW_WMASK = 0x00, 0x0c, 0x10, 0x18, 0x20
 ROW_WAY, ROW_VFLAGS, ROW_VTAG = 0x30, 0x34, 0x38
-OP_ST, OP_FILL, OP_FLUSH, OP_INV = 1, 4, 5, 6
+OP_ST, OP_FILL, OP_FLUSH, OP_INV, OP_ATOM = 1, 4, 5, 6, 7
 ST_DONE, ST_HIT = 0x2, 0x4
+
+# The atomics a helper warp executes itself (§4.2.3), by their code (enum mx_atom of include/mx/memreq.h):
+# (PTX operation.type, 64-bit, takes a second operand)
+ATOMS = [None, ("add.u32", 0, 0), ("add.u64", 1, 0), ("add.f32", 0, 0), ("add.f64", 1, 0),
+         ("min.u32", 0, 0), ("min.s32", 0, 0), ("min.u64", 1, 0), ("min.s64", 1, 0),
+         ("max.u32", 0, 0), ("max.s32", 0, 0), ("max.u64", 1, 0), ("max.s64", 1, 0),
+         ("and.b32", 0, 0), ("or.b32", 0, 0), ("xor.b32", 0, 0), ("and.b64", 1, 0), ("or.b64", 1, 0), ("xor.b64", 1, 0),
+         ("exch.b32", 0, 0), ("exch.b64", 1, 0), ("cas.b32", 0, 1), ("cas.b64", 1, 1), ("inc.u32", 0, 0), ("dec.u32", 0, 0)]
+ATOM_64 = sum(1 << i for i, a in enumerate(ATOMS) if a and a[1])
 
 
 class Gen:
@@ -310,9 +320,10 @@ class Gen:
         e("")
         e("// ---------------------------------------------------------------------------------------------")
         e("// The persistent helper kernel on the cache-mode SMs (query-unit interface): warp g reads its")
-        e("// row, its partition's region and its data array from tab[g] = {u64 row, u64 region, u64 data}")
-        e("// (row 0: no set, it exits; data: the l1 and shm variants' array), parks, and on each wake serves")
-        e("// the request in its row (include/mx/morpheus_mmio.h v2): LD/ST/FILL/FLUSH/INV; the answer goes to")
+        e("// row, its partition's region, its data array and a scratch word from tab[g] = {u64 row, u64 region,")
+        e("// u64 data, u64 scratch} (row 0: no set, it exits; data: the l1 and shm variants' array), parks, and")
+        e("// on each wake serves the request in its row (include/mx/morpheus_mmio.h v2): LD/ST/FILL/FLUSH/INV/ATOM;")
+        e("// the answer goes to")
         e("// the row (way, victim, status DONE|HIT, written last) and a load's block to the row's buffer entry.")
         where = {"rf": "the registers", "l1": "an L1-resident global array", "shm": "shared memory",
                  "rfl1": "the registers (a warp whose data is 0) or an L1-resident global array"}[self.store]
@@ -320,7 +331,7 @@ class Gen:
         e(f".visible .entry xllc_helper_{self.store}_serve(.param .u64 tab, .param .u32 nwarps)")
         e("{")
         self.decls(serve=True)
-        e("  .reg .b64 %row, %reg, %rb, %tab;")
+        e("  .reg .b64 %row, %reg, %rb, %tab, %scr;")
         e("  .reg .b32 %buf, %st, %vfl;")
         e("  .reg .pred %pfill;")
         e("")
@@ -334,11 +345,12 @@ class Gen:
         e("  setp.ge.u32 %p, %set, %nsets;")
         e("  @%p bra $S_EXIT;")
         e("  ld.param.u64 %tab, [tab];")
-        e("  mad.wide.u32 %tab, %set, 24, %tab;")
+        e("  mad.wide.u32 %tab, %set, 32, %tab;")
         e("  ld.global.u64 %row, [%tab];                   // its warp-status-table row")
         e("  ld.global.u64 %reg, [%tab+8];                 // its partition's region (buffer offsets are relative to it)")
         if self.store != "rf":
             e("  ld.global.u64 %dbase, [%tab+16];              // its data array")
+        e("  ld.global.u64 %scr, [%tab+24];                // its 8 bytes of scratch for atomics")
         e("  setp.eq.u64 %p, %row, 0;")
         e("  @%p bra $S_EXIT;")
         e("  setp.eq.u32 %plane0, %lane, 0;")
@@ -379,6 +391,8 @@ class Gen:
         e("  @%p bra $S_FLUSH;")
         e(f"  setp.eq.u32 %p, %op, {OP_INV};")
         e("  @%p bra $S_INV;")
+        e(f"  setp.eq.u32 %p, %op, {OP_ATOM};")
+        e("  @%p bra $S_ATOM;")
         e(f"  setp.eq.u32 %pfill, %op, {OP_FILL};")
         e(f"  setp.eq.u32 %pst, %op, {OP_ST};             // (the controller splits atomics into LD + ST)")
         e("  @%pfill ld.global.u32 %val, [%rb];           // a fill: the controller read the block from DRAM")
@@ -411,6 +425,70 @@ class Gen:
         e(f"  or.b32 %st, %st, {ST_DONE};")
         e(f"  @%plane0 st.global.u32 [%row+{ROW_STATUS}], %st;")
         e("  bra.uni $S_WAIT;")
+        e("")
+        e("$S_ATOM:                                         // one lane's atomic, executed here (§4.2.3) on the held block")
+        e("  // (registers of the other paths reused: b %vm, c %mnew, code %c, offset %lru, its lane %old)")
+        e("  setp.lt.s64 %aux1, %m, 0;")
+        e(f"  and.b64 %x64, %m, {TAG_MASK:#x};")
+        e("  setp.eq.and.u64 %aux1, %x64, %aux0, %aux1;")
+        e("  vote.sync.ballot.b32 %aux2, %aux1, 0xffffffff;")
+        e("  mov.u32 %hit, 0;")
+        e("  mov.u32 %aux3, 0;")
+        e("  mov.u32 %vvalid, 0;")
+        e("  mov.u32 %vdirty, 0;")
+        e("  mov.b64 %vline, 0;")
+        e("  setp.eq.u32 %p, %aux2, 0;")
+        e("  @%p bra $S_EVENT;                             // not held (the controller read it just before): say so")
+        self.ffs("%aux3", "%aux2", "the way")
+        e("  mov.u32 %hit, 1;")
+        e("  sub.s64 %a, %rb, %lane4;                      // the write buffer entry: {u64 b, u64 c, u32 offset, u32 code}")
+        e("  ld.global.u64 %vm, [%a];")
+        e("  ld.global.u64 %mnew, [%a+8];")
+        e("  ld.global.u32 %lru, [%a+16];")
+        e("  ld.global.u32 %c, [%a+20];")
+        e("  cvt.u32.u64 %wdata, %vm;")
+        e("  cvt.u32.u64 %msk, %mnew;")
+        self.imov_read("%val", "%aux3", "every lane's word of the block")
+        e("  shr.u32 %old, %lru, 2;                     // the lane holding the operand's (low) word")
+        e("  shfl.sync.idx.b32 %vlo, %val, %old, 31, 0xffffffff;")
+        e("  add.u32 %x, %old, 1;")
+        e("  and.b32 %x, %x, 31;")
+        e("  shfl.sync.idx.b32 %vhi, %val, %x, 31, 0xffffffff;")
+        e("  mov.b64 %x64, {%vlo, %vhi};")
+        e("  @%plane0 st.global.u64 [%scr], %x64;          // the old value to the scratch word")
+        p = "$S_AT"
+        names = [f"{p}_{i}" for i in range(len(ATOMS))]
+        e(f"{p}_T: .branchtargets " + ", ".join(names) + ";")
+        e(f"  brx.idx %c, {p}_T;")
+        for i, a in enumerate(ATOMS):
+            e(f"{p}_{i}:")
+            if a:
+                op, is64, has_c = a
+                sz = "64" if is64 else "32"
+                b, c = ("%vm", "%mnew") if is64 else ("%wdata", "%msk")
+                d = "%a" if is64 else "%bmask"
+                e(f"  @%plane0 atom.global.{op} {d}, [%scr], {b}" + (f", {c};" if has_c else ";"))
+            e(f"  bra.uni {p}_E;")
+        e(f"{p}_E:")
+        e("  ld.global.u64 %x64, [%scr];                   // the new value")
+        e("  mov.b64 {%vlo, %vhi}, %x64;")
+        if self.bug == "atom-lane":
+            e("  add.u32 %x, %old, 1;                        // BROKEN: the result goes one lane too far")
+            e("  and.b32 %x, %x, 31;")
+            e("  setp.eq.u32 %p, %lane, %x;")
+        else:
+            e("  setp.eq.u32 %p, %lane, %old;")
+        e("  @%p mov.b32 %val, %vlo;")
+        e(f"  shr.b32 %x, {ATOM_64:#x}, %c;              // a 64-bit operation: the next lane holds its high word")
+        e("  and.b32 %x, %x, 1;")
+        e("  setp.ne.u32 %pvd, %x, 0;")
+        e("  add.u32 %x, %old, 1;")
+        e("  setp.eq.and.u32 %p, %lane, %x, %pvd;")
+        e("  @%p mov.b32 %val, %vhi;")
+        self.imov_write("%aux3", "%val", "the block with the lane's result")
+        e("  setp.eq.u32 %pme, %lane, %aux3;")
+        e(f"  @%pme or.b64 %m, %m, {DIRTY:#x};                // the way is dirty")
+        e("  bra.uni $S_EVENT;")
         e("")
         e("$S_INV:                                          // drop one block (the host wrote its line), written back if dirty")
         e("  setp.lt.s64 %aux1, %m, 0;")

@@ -17,7 +17,8 @@ be right, and a wrong helper must show.
    workload's own check FAIL; with it, each is reported by name (xllc-check:
    ... differs / differ at request) and the run fails.  no-lru-hit keeps the
    data right (the workload PASSes) and only the check's decision comparison
-   reports it.
+   reports it.  An atomic executed by the helper warp (§4.2.3) whose result
+   goes to the wrong lane (atom-lane) fails histo and is named by the check.
 3. Bad helper code (a helper that faults, one that never parks, one that
    parks without answering) ends the run with a report naming the helper
    warp, its set and the PTX line; never a hang.
@@ -145,6 +146,19 @@ with tempfile.TemporaryDirectory() as tmp:
                                 f"{out[-2000:]}")
             else:
                 print(f"ok: {imov} {bug}: {m.group(0)[:160]}")
+
+    # ... an atomic executed by the helper warp whose result lands in the wrong lane (histo's global atomics)
+    for imov in builds:
+        ext = ["--isa-ext", "indirect-mov"] if imov == "movind" else []
+        opts = HELPER + ["--cache-sms", "8"] + ext + ["--xllc-helper",
+                                                      os.path.join(bdir, f"helper_rf_{imov}_broken_atom-lane.ptx")]
+        rc, res, _, out = workloads(tmp, f"{imov}-atom-lane", opts, apps=("histo",))
+        rc2, res2, _, out2 = workloads(tmp, f"{imov}-atom-lane-check", opts + ["--xllc-check", "on"], apps=("histo",))
+        if res.get("histo") != "FAIL" or rc2 == 0 or "xllc-check" not in out2:
+            problems.append(f"{imov} atom-lane: without the check {res.get('histo')}, with it exit {rc2}\n"
+                            f"{out[-1500:]}\n{out2[-1500:]}")
+        else:
+            print(f"ok: {imov} atom-lane: the helper's own atomics are in the data path: histo fails, the check names it")
 
     # ... and the l1 and shm variants' kernels (blocks in memory, no Indirect-MOV)
     for store, bug in [("l1", "imov-off-by-one"), ("shm", "no-writeback")] + \
