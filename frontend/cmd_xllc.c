@@ -14,7 +14,8 @@
 #include <string.h>
 
 static const char xllc_help[] =
-    "usage: morpheus xllc characterize [--json FILE] [--config NAME|FILE] [-o KEY=VALUE]...\n"
+    "usage: morpheus xllc characterize [--json FILE] [--emit-config FILE] [--config NAME|FILE]\n"
+    "                                  [-o KEY=VALUE]...\n"
     "\n"
     "Characterizes the extended LLC's helper kernels (MICRO'22 sec. 5) on the\n"
     "configured GPU (default rtx3080), for each variant that has a helper kernel\n"
@@ -38,6 +39,11 @@ static const char xllc_help[] =
     "  --json FILE    also write the rows as a JSON array (keys: variant warps\n"
     "                 capacity_bytes insns_per_hit insns_per_miss insns_per_writeback\n"
     "                 indirect_mov, and regs_per_thread warps_resident paper_capacity_bytes)\n"
+    "  --emit-config FILE\n"
+    "                 write the configuration with memsys.xllc.capacity_kib.* set to\n"
+    "                 the helper kernels' capacities at the GPU's warps per SM, for\n"
+    "                 the native model to use (--config FILE); the built-in\n"
+    "                 configurations keep the paper's capacities\n"
     "  --config, -o   the GPU and memory hierarchy (morpheus config --help)\n";
 
 /* What the runs measured for one build. */
@@ -174,7 +180,7 @@ out:
 
 static int run_xllc(int argc, char **argv)
 {
-    const char *json = NULL;
+    const char *json = NULL, *emit = NULL;
     struct fe_config_cli cl;
     memset(&cl, 0, sizeof cl);
     if (argc < 2 || strcmp(argv[1], "characterize")) {
@@ -190,6 +196,8 @@ static int run_xllc(int argc, char **argv)
             continue;
         if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             json = argv[++i];
+        } else if (!strcmp(argv[i], "--emit-config") && i + 1 < argc) {
+            emit = argv[++i];
         } else {
             fprintf(stderr, "morpheus xllc characterize: unknown argument '%s' (morpheus xllc --help)\n", argv[i]);
             return CLI_EXIT_USAGE;
@@ -242,6 +250,10 @@ static int run_xllc(int argc, char **argv)
             uint64_t res = w < fit ? w : fit;
             res = res < g->max_warps_per_sm ? res : g->max_warps_per_sm;
             uint64_t cap = res * 32 * 128;
+            /* the capacity at every warp the SM has, for --emit-config */
+            uint64_t all = fit < g->max_warps_per_sm ? fit : g->max_warps_per_sm;
+            if (variant[b] != MX_XV_RF || !strcmp(build[b], "brx"))
+                conf.memsys.xllc_kib[variant[b]] = (uint32_t)(all * 32 * 128 / 1024);
             /* the paper's capacities on the RTX 3080 (sec. 5): RF 8 warps 239 KiB, 48 warps 192 KiB; L1 8 warps
              * 128 KiB */
             long paper = -1;
@@ -276,6 +288,19 @@ static int run_xllc(int argc, char **argv)
            (unsigned long long)m[2].store_hit, (unsigned long long)m[3].store_hit);
     printf("rf+l1: the first 32 sets of a cache-mode SM in registers (the instruction counts above: a set in\n"
            "registers), the others in the L1 (as l1).\n");
+    if (emit) {
+        FILE *cf = fopen(emit, "w");
+        if (!cf || fe_config_write(&conf, cf) || fclose(cf)) {
+            fprintf(stderr, "morpheus xllc characterize: cannot write %s%s%s\n", emit, errno ? ": " : "",
+                    errno ? strerror(errno) : "");
+            if (jf)
+                fclose(jf);
+            return CLI_EXIT_ERROR;
+        }
+        printf("Wrote %s: capacity_kib rf %u, l1 %u, shm %u, rf+l1 %u (--config %s runs the native model with them).\n",
+               emit, conf.memsys.xllc_kib[MX_XV_RF], conf.memsys.xllc_kib[MX_XV_L1], conf.memsys.xllc_kib[MX_XV_SHM],
+               conf.memsys.xllc_kib[MX_XV_RF_L1], emit);
+    }
     if (jf) {
         fputs("\n]\n", jf);
         if (fclose(jf)) {

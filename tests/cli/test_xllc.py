@@ -52,6 +52,7 @@ with tempfile.TemporaryDirectory() as tmp:
     else:
         check("capacity = resident warps x 4 KiB, resident = min(warps, register-file fit, 48)", bool(rows))
     by = {(r["indirect_mov"], r["warps"]): r for r in rows if r["variant"] == "rf"}
+    by_var = {(r["variant"], r["warps"]): r for r in rows if r["indirect_mov"] in ("brx", "none")}
     mem = {(r["variant"], r["warps"]): r for r in rows if r["variant"] in ("l1", "shm")}
     comb = {(r["indirect_mov"], r["warps"]): r for r in rows if r["variant"] == "rf+l1"}
     if rows:
@@ -84,6 +85,13 @@ with tempfile.TemporaryDirectory() as tmp:
               b["paper_capacity_bytes"] == 239 * 1024 and by[("brx", 48)]["paper_capacity_bytes"] == 192 * 1024 and
               by[("brx", 16)]["paper_capacity_bytes"] is None and mem[("l1", 8)]["paper_capacity_bytes"] == 128 * 1024)
     check("the table is printed", "insns/hit" in p.stdout and "rf" in p.stdout, p.stdout)
+    cfg = os.path.join(tmp, "ours.json")
+    p = subprocess.run([morpheus, "xllc", "characterize", "--emit-config", cfg], capture_output=True, text=True)
+    q = subprocess.run([morpheus, "config", "show", cfg], capture_output=True, text=True)
+    kib = json.loads(q.stdout)["memsys"]["xllc"]["capacity_kib"] if q.returncode == 0 else {}
+    want = {v: by_var[(v, 48)]["capacity_bytes"] // 1024 for v in ("rf", "l1", "shm", "rf+l1")} if rows else {}
+    check("--emit-config writes a configuration `config show` reads, with each variant's capacity at 48 warps",
+          p.returncode == 0 and q.returncode == 0 and kib == want, p.stderr, q.stderr, kib, want)
     p = subprocess.run([morpheus, "xllc", "characterize", "--config", "a100", "--json", out], capture_output=True,
                        text=True)
     rows = json.load(open(out)) if p.returncode == 0 else []
