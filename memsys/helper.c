@@ -200,6 +200,13 @@ static int post(struct xhelper *h, uint32_t g, uint32_t op, uint64_t line, uint3
         return -1;
     }
     h->served++;
+    if (rd64(row + MX_MMIO_ROW_TAG) != line / BLK || rd32(row + MX_MMIO_ROW_OP) != op ||
+        rd32(row + MX_MMIO_ROW_BUF) != buf) {
+        snprintf(err, errlen, "extended LLC (helper): the %s changed the request in its row (it must only answer: "
+                 "tag 0x%llx, op %u, buffer %u became 0x%llx, %u, %u)", w, (unsigned long long)(line / BLK), op, buf,
+                 (unsigned long long)rd64(row + MX_MMIO_ROW_TAG), rd32(row + MX_MMIO_ROW_OP), rd32(row + MX_MMIO_ROW_BUF));
+        return -1;
+    }
     a->status = rd32(row + MX_MMIO_ROW_STATUS);
     a->way = rd32(row + MX_MMIO_ROW_WAY);
     a->vflags = rd32(row + MX_MMIO_ROW_VFLAGS);

@@ -20,8 +20,9 @@ be right, and a wrong helper must show.
    reports it.  An atomic executed by the helper warp (§4.2.3) whose result
    goes to the wrong lane (atom-lane) fails histo and is named by the check.
 3. Bad helper code (a helper that faults, one that never parks, one that
-   parks without answering) ends the run with a report naming the helper
-   warp, its set and the PTX line; never a hang.
+   parks without answering, one that rewrites the request it was given)
+   ends the run with a report naming the helper warp, its set and the PTX
+   line; never a hang.
 4. Our CUDA test programs (host writes between kernels, atomics, a flag
    spun on across grids, grid sync, thrust, graphs) PASS through a tiny
    evicting extended LLC with the check on.
@@ -188,6 +189,8 @@ with tempfile.TemporaryDirectory() as tmp:
                    r"PTX line \d+"]),
         "no-answer": (re.sub(r"  @%plane0 st\.global\.u32 \[%row\+16\], %st;\n", "", tail, count=1),
                       [r"parked without a valid answer", r"helper warp \d+ of cache-mode SM \d+ serves extended-LLC set"]),
+        "rewrites-request": (tail.replace("$S_EVENT:", "$S_EVENT:\n  @%plane0 st.global.u32 [%row+12], 3;", 1),
+                             [r"changed the request in its row", r"helper warp \d+ of cache-mode SM \d+ serves"]),
     }
     for name, (t, pats) in cases.items():
         if t == tail:
