@@ -485,7 +485,8 @@ int xh_drain(struct xhelper *h, const struct mx_memview *mem, uint64_t *written,
         if (diff("device memory after the flush", line, UINT32_MAX, 0, h->sh.data + (size_t)i * BLK, got, h, err, errlen))
             return -1;
     }
-    memset(h->sh.key, 0, (size_t)h->sh.cap * sizeof *h->sh.key);
+    if (h->sh.cap)
+        memset(h->sh.key, 0, (size_t)h->sh.cap * sizeof *h->sh.key);
     h->sh.n = 0;
     return 0;
 }
