@@ -12,6 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* The built-in helper kernels (frontend/msys.c embeds them). */
+extern const char fe_helper_rf_brx_ptx[], fe_helper_l1_ptx[], fe_helper_shm_ptx[], fe_helper_rfl1_brx_ptx[];
 
 static const char xllc_help[] =
     "usage: morpheus xllc characterize [--json FILE] [--emit-config FILE] [--config NAME|FILE]\n"
@@ -24,8 +28,9 @@ static const char xllc_help[] =
     "and the rest in L1, with each build) and 1, 8, 16, 32 and 48\n"
     "helper warps per cache-mode SM:\n"
     "  capacity    the bytes of blocks one cache-mode SM holds: the warps that fit\n"
-    "              its register file at the kernel's registers per thread (its PTX\n"
-    "              declarations, 32-bit units, rounded up to 8 as the hardware\n"
+    "              its register file at the kernel's registers per thread (what\n"
+    "              ptxas allocates for it, park replaced by nanosleep; without\n"
+    "              ptxas, its PTX declarations; rounded up to 8 as the hardware\n"
     "              allocates) and, for l1 and shm, its L1 or shared memory at 4 KiB\n"
     "              per warp, times 32 ways of 128 bytes per warp\n"
     "  insns/hit   helper warp instructions for a load that hits, measured by\n"
@@ -38,18 +43,21 @@ static const char xllc_help[] =
     "\n"
     "  --json FILE    also write the rows as a JSON array (keys: variant warps\n"
     "                 capacity_bytes insns_per_hit insns_per_miss insns_per_writeback\n"
-    "                 indirect_mov, and regs_per_thread warps_resident paper_capacity_bytes)\n"
+    "                 indirect_mov, and regs_per_thread regs_declared regs_ptxas\n"
+    "                 warps_resident paper_capacity_bytes)\n"
     "  --emit-config FILE\n"
     "                 write the configuration with memsys.xllc.capacity_kib.* set to\n"
     "                 the helper kernels' capacities at the GPU's warps per SM, for\n"
     "                 the native model to use (--config FILE); the built-in\n"
     "                 configurations keep the paper's capacities\n"
+    "  --ptxas PATH   the CUDA toolkit's ptxas (default /usr/local/cuda/bin/ptxas)\n"
     "  --config, -o   the GPU and memory hierarchy (morpheus config --help)\n";
 
 /* What the runs measured for one build. */
 struct meas {
     uint64_t hit, miss, miss_invalid, writeback, store_hit;
     uint32_t regs;               /* 32-bit registers per thread the kernel declares */
+    uint32_t regs_ptxas;         /* ... that ptxas allocates (0: no ptxas, or not expressible for it) */
 };
 
 /* Reads device memory for the memory model (whole lines of one allocation). */
@@ -75,6 +83,56 @@ static uint32_t declared_regs(const struct mx_program *p, const char *name)
         return n;
     }
     return 0;
+}
+
+/* The registers ptxas allocates for kernel `name` of `ptx` on sm_XY (cc),
+ * the park extension replaced by a nanosleep (same control flow, no
+ * registers) and any non-ASCII character of a comment by '?': 0 if ptxas is
+ * not there or says nothing. */
+static uint32_t ptxas_regs(const char *ptxas, const char *ptx, const char *name, uint32_t cc_major, uint32_t cc_minor)
+{
+    if (!ptxas || access(ptxas, X_OK))
+        return 0;
+    char path[] = "/tmp/morpheus-xllc-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return 0;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(path);
+        return 0;
+    }
+    for (const char *p = ptx; *p;) {
+        if (!strncmp(p, "  park;", 7)) {
+            fputs("  nanosleep.u32 1;", f);
+            p += 7;
+        } else {
+            fputc((unsigned char)*p & 0x80 ? '?' : *p, f);
+            p++;
+        }
+    }
+    fclose(f);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' -arch=sm_%u%u -v -o /dev/null '%s' 2>&1", ptxas, cc_major, cc_minor, path);
+    FILE *o = popen(cmd, "r");
+    uint32_t regs = 0;
+    int mine = 0;
+    char line[512];
+    while (o && fgets(line, sizeof line, o)) {
+        const char *q = strstr(line, "Compiling entry function '");
+        if (q) {
+            q += strlen("Compiling entry function '");
+            mine = !strncmp(q, name, strlen(name)) && q[strlen(name)] == '\'';
+        } else if (mine && (q = strstr(line, "Used "))) {
+            regs = (uint32_t)strtoul(q + 5, NULL, 10);
+            mine = 0;
+        }
+    }
+    if (o)
+        pclose(o);
+    unlink(path);
+    return regs;
 }
 
 /* One request of op for block k of set 0 through the port, as a one-lane
@@ -180,7 +238,7 @@ out:
 
 static int run_xllc(int argc, char **argv)
 {
-    const char *json = NULL, *emit = NULL;
+    const char *json = NULL, *emit = NULL, *ptxas = "/usr/local/cuda/bin/ptxas";
     struct fe_config_cli cl;
     memset(&cl, 0, sizeof cl);
     if (argc < 2 || strcmp(argv[1], "characterize")) {
@@ -198,6 +256,8 @@ static int run_xllc(int argc, char **argv)
             json = argv[++i];
         } else if (!strcmp(argv[i], "--emit-config") && i + 1 < argc) {
             emit = argv[++i];
+        } else if (!strcmp(argv[i], "--ptxas") && i + 1 < argc) {
+            ptxas = argv[++i];
         } else {
             fprintf(stderr, "morpheus xllc characterize: unknown argument '%s' (morpheus xllc --help)\n", argv[i]);
             return CLI_EXIT_USAGE;
@@ -214,12 +274,21 @@ static int run_xllc(int argc, char **argv)
     static const uint32_t warps[] = { 1, 8, 16, 32, 48 };
     struct meas m[NB];
     char err[600];
+    /* what ptxas allocates: base PTX only, so the brx build stands for movind (the same registers: movind
+     * replaces the switches, not the data array) */
+    static const char *const base_ptx[NB] = { fe_helper_rf_brx_ptx, fe_helper_rf_brx_ptx, fe_helper_l1_ptx,
+                                              fe_helper_shm_ptx, fe_helper_rfl1_brx_ptx, fe_helper_rfl1_brx_ptx };
+    static const char *const kname[NB] = { "xllc_helper_rf_serve", "xllc_helper_rf_serve", "xllc_helper_l1_serve",
+                                           "xllc_helper_shm_serve", "xllc_helper_rfl1_serve", "xllc_helper_rfl1_serve" };
     for (int b = 0; b < NB; b++) {
         memset(&m[b], 0, sizeof m[b]);
         if (measure(&conf, variant[b], !strcmp(build[b], "movind"), &m[b], err, sizeof err)) {
             fprintf(stderr, "morpheus xllc characterize: the %s (%s) helper kernel: %s\n", vname[b], build[b], err);
             return CLI_EXIT_ERROR;
         }
+        m[b].regs_ptxas = b & 1 && variant[b] != MX_XV_L1 && variant[b] != MX_XV_SHM && m[b - 1].regs_ptxas
+                              ? m[b - 1].regs_ptxas
+                              : ptxas_regs(ptxas, base_ptx[b], kname[b], conf.emu.cc_major, conf.emu.cc_minor);
     }
     FILE *jf = NULL;
     if (json && !(jf = fopen(json, "w"))) {
@@ -239,7 +308,7 @@ static int run_xllc(int argc, char **argv)
     uint64_t l1_bytes = (uint64_t)conf.memsys.l1_unified_kib * 1024, shm_bytes = g->shared_per_sm;
     for (int b = 0; b < NB; b++)
         for (size_t i = 0; i < sizeof warps / sizeof warps[0]; i++) {
-            uint32_t w = warps[i], r8 = (m[b].regs + 7) / 8 * 8;
+            uint32_t regs = m[b].regs_ptxas ? m[b].regs_ptxas : m[b].regs, w = warps[i], r8 = (regs + 7) / 8 * 8;
             uint64_t fit = r8 <= g->max_regs_per_thread ? g->regs_per_sm / ((uint64_t)r8 * 32) : 0;
             if (variant[b] == MX_XV_L1 && fit > l1_bytes / 4096)
                 fit = l1_bytes / 4096;
@@ -263,17 +332,18 @@ static int run_xllc(int argc, char **argv)
             char pk[16] = "-";
             if (paper >= 0)
                 snprintf(pk, sizeof pk, "%ld", paper);
-            printf("%-7s %-7s %5u %9u %8llu %13.1f %12s %9llu %10llu %8llu\n", vname[b], build[b], w, m[b].regs,
+            printf("%-7s %-7s %5u %9u %8llu %13.1f %12s %9llu %10llu %8llu\n", vname[b], build[b], w, regs,
                    (unsigned long long)res, cap / 1024.0, pk, (unsigned long long)m[b].hit,
                    (unsigned long long)m[b].miss, (unsigned long long)m[b].writeback);
             if (jf) {
                 fprintf(jf,
                         "%s  {\"variant\": \"%s\", \"warps\": %u, \"capacity_bytes\": %llu, \"insns_per_hit\": %llu, "
                         "\"insns_per_miss\": %llu, \"insns_per_writeback\": %llu, \"indirect_mov\": \"%s\", "
-                        "\"regs_per_thread\": %u, \"warps_resident\": %llu, \"paper_capacity_bytes\": ",
+                        "\"regs_per_thread\": %u, \"regs_declared\": %u, \"regs_ptxas\": %u, \"warps_resident\": %llu, "
+                        "\"paper_capacity_bytes\": ",
                         firstrow ? "" : ",\n", vname[b], w, (unsigned long long)cap, (unsigned long long)m[b].hit,
-                        (unsigned long long)m[b].miss, (unsigned long long)m[b].writeback, build[b], m[b].regs,
-                        (unsigned long long)res);
+                        (unsigned long long)m[b].miss, (unsigned long long)m[b].writeback, build[b], regs, m[b].regs,
+                        m[b].regs_ptxas, (unsigned long long)res);
                 if (paper >= 0)
                     fprintf(jf, "%ld}", paper * 1024);
                 else
@@ -281,6 +351,9 @@ static int run_xllc(int argc, char **argv)
                 firstrow = 0;
             }
         }
+    printf("Registers per thread: %s (declared in the PTX: rf %u, l1/shm %u, rf+l1 %u).\n",
+           m[0].regs_ptxas ? "what ptxas allocates (the brx build for movind)" : "declared in the PTX (no ptxas: --ptxas PATH)",
+           m[0].regs, m[2].regs, m[4].regs);
     printf("Also measured: a load miss into an empty way %llu (rf brx) / %llu (rf movind) / %llu (l1) / %llu (shm),\n"
            "a store hit %llu / %llu / %llu / %llu.\n", (unsigned long long)m[0].miss_invalid,
            (unsigned long long)m[1].miss_invalid, (unsigned long long)m[2].miss_invalid,

@@ -7,7 +7,7 @@ self-check in its output), WAIVED (exit 2, the samples' EXIT_WAIVED), FAIL
 (with the first line that says why), TIMEOUT, BUILD (did not compile).
 
     tests/thirdparty/run_programs.py --suite cuda-samples --root ~/cuda-samples \\
-        [--morpheus build/morpheus] [--only NAME...] [--timeout 120] [--json FILE]
+        [--morpheus build/morpheus] [--only NAME...] [--timeout 120] [--json FILE] [--exec-opts "..."]
 
 Lists: tests/thirdparty/<suite>.list, one program per line: a directory
 relative to --root, then optional extra nvcc arguments and, after ' -- ',
@@ -26,6 +26,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+EXEC_OPTS = []  # --exec-opts, split
 PASS_RE = re.compile(r"passed|result = pass|\bpass\b|returned OK|\b0 failures|\bOK\b", re.I)
 FAIL_RE = re.compile(r"\bfail(ed|s|ure)?\b|mismatch|incorrect|\berrors? (found|detected)", re.I)
 NOT_FAIL_RE = re.compile(r"\b0 (failures|errors)\b", re.I)
@@ -74,7 +75,7 @@ def build(prog, root, work, nvcc):
 
 
 def run(prog, exe, morpheus, timeout, cwd):
-    cmd = [morpheus, "exec", "--", exe] + prog["args"]
+    cmd = [morpheus, "exec"] + EXEC_OPTS + ["--", exe] + prog["args"]
     t0 = time.monotonic()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd, errors="replace")
@@ -102,7 +103,10 @@ def main():
     ap.add_argument("--timeout", type=int, default=120, help="seconds per program (default 120)")
     ap.add_argument("--only", nargs="*", help="program directories (or their last component) to run")
     ap.add_argument("--json", help="also write the table as JSON")
+    ap.add_argument("--exec-opts", default="", help="options for morpheus exec, e.g. "
+                    "'--memsys on --cache-sms 8 --xllc helper --xllc-check on'")
     a = ap.parse_args()
+    EXEC_OPTS[:] = a.exec_opts.split()
     lst = os.path.join(HERE, a.suite + ".list")
     if not os.path.isfile(lst):
         sys.exit(f"run_programs.py: no list {lst} (lists: {', '.join(sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(HERE, '*.list'))))})")
