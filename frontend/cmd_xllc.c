@@ -144,6 +144,7 @@ static int one(struct emu_device *dev, const struct mx_memif *mi, uint64_t line,
     memset(&r, 0, sizeof r);
     r.space = MX_MS_GLOBAL;
     r.op = (uint8_t)op;
+    r.cop = MX_CACHE_CG; /* not served by the L1: every request reaches the set */
     r.bytes = 4;
     r.mask = 1;
     r.addr[0] = line;

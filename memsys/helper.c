@@ -395,6 +395,34 @@ int xh_end(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int op,
     return 0;
 }
 
+int xh_peek(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, uint32_t sm, const struct mx_memview *mem,
+            uint8_t data[128], char *err, size_t errlen)
+{
+    if (h->nkept && revalidate(h, mem, err, errlen))
+        return -1;
+    uint32_t g = 0;
+    int held = morpheus_holds(h->mp, part, lp, line, &g);
+    uint8_t *shadow = NULL;
+    if (h->check && !(shadow = sh_get(&h->sh, line, mem)))
+        return nomem(err, errlen);
+    struct answer a;
+    if (post(h, g, MX_MMIO_OP_PEEK, line, sm, 0xf, NULL, NULL, data, &a, err, errlen))
+        return -1;
+    int hit = !!(a.status & MX_MMIO_ST_HIT);
+    if (!hit && mem->read(mem->ctx, line, data, BLK)) {
+        snprintf(err, errlen, "extended LLC (helper): line 0x%" PRIx64 " is not device memory", line);
+        return -1;
+    }
+    if (!h->check)
+        return 0;
+    if (hit != held) {
+        snprintf(err, errlen, "xllc-check: for a load its L1 held, extended-LLC set %u says it %s line 0x%" PRIx64
+                 ", the native model that it %s", g, hit ? "holds" : "does not hold", line, held ? "does" : "does not");
+        return -1;
+    }
+    return diff("the block an L1 hit read", line, g, a.way, shadow, data, h, err, errlen);
+}
+
 int xh_atom(struct xhelper *h, uint64_t line, uint32_t offset, uint32_t code, uint64_t b, uint64_t c, uint32_t sm,
             const struct morpheus_result *res, char *err, size_t errlen)
 {

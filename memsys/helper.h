@@ -34,6 +34,12 @@ int xh_begin(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int o
 int xh_end(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int op, const uint8_t data[128],
            const uint32_t wmask[4], uint64_t clock, uint32_t sm, const struct mx_memview *mem,
            struct morpheus_result *res, char *err, size_t errlen);
+/* The block of a load the SM's L1 held (the emulator's L1 keeps no data):
+ * the set gives it if it holds it, else device memory (DRAM) does; no
+ * extended-LLC access, no decision.  With the check: the set holds it
+ * exactly when the native model does, and the bytes match the shadow. */
+int xh_peek(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, uint32_t sm, const struct mx_memview *mem,
+            uint8_t data[128], char *err, size_t errlen);
 /* One lane's atomic (code: enum mx_atom) at byte `offset` of a line the
  * set holds (xh_begin read it): the set's warp executes it (§4.2.3).  With
  * the check, the set must hold the block, where xh_begin's res put it. */

@@ -60,6 +60,10 @@ struct ms_sm {
     uint32_t n, cap;
     size_t pos;                  /* quantum end: next entry to merge */
     uint64_t lost;               /* entries dropped because the queue could not grow */
+    /* --xllc helper: the port requests of its waiting warps, and which of their lines the L1 held (bit i:
+     * line i of ms_split's order): those are read from the set without an extended-LLC access (PEEK) */
+    struct ms_pend { uint64_t cta; uint32_t warp; uint64_t peek; } *pend;
+    uint32_t npend, pend_cap;
 } __attribute__((aligned(64)));
 
 struct ms_head;
@@ -130,6 +134,34 @@ static struct ms_ent *push(struct ms_sm *s)
     return &s->q[s->n++];
 }
 
+/* Notes a warp's port request (one per warp at a time); 0, or -1 when out
+ * of memory. */
+static int pend_put(struct ms_sm *s, uint64_t cta, uint32_t warp, uint64_t peek)
+{
+    if (s->npend == s->pend_cap) {
+        uint32_t cap = s->pend_cap ? 2 * s->pend_cap : 16;
+        struct ms_pend *p = realloc(s->pend, (size_t)cap * sizeof *p);
+        if (!p)
+            return -1;
+        s->pend = p;
+        s->pend_cap = cap;
+    }
+    s->pend[s->npend++] = (struct ms_pend){ cta, warp, peek };
+    return 0;
+}
+
+/* Takes back a warp's port request: its L1-hit lines (0 if none noted). */
+static uint64_t pend_take(struct ms_sm *s, uint64_t cta, uint32_t warp)
+{
+    for (uint32_t i = 0; i < s->npend; i++)
+        if (s->pend[i].cta == cta && s->pend[i].warp == warp) {
+            uint64_t p = s->pend[i].peek;
+            s->pend[i] = s->pend[--s->npend];
+            return p;
+        }
+    return 0;
+}
+
 static uint64_t ms_request(void *ctx, const struct mx_memreq *r)
 {
     struct mx_memsys *m = ctx;
@@ -144,16 +176,14 @@ static uint64_t ms_request(void *ctx, const struct mx_memreq *r)
     uint32_t sec[64];
     unsigned n = ms_split(r, m->line_shift, m->sector_shift, line, sec);
     int kind = classify(r), port = 0;
+    uint64_t peek = 0;
     struct cache *c = &s->l1;
     for (unsigned i = 0; i < n; i++) {
         uint64_t ln = line[i] >> m->line_shift;
         uint32_t set = (uint32_t)(ln & (m->cfg.l1_sets - 1)), want = sec[i], out = want;
         uint8_t l1 = L1_NA;
         int w, isport = m->xh && r->space == MX_MS_GLOBAL && is_xllc(m, ln);
-        if (isport) { /* the helper kernel holds the data: no L1 copy, completed through the port */
-            port = 1;
-            kind = K_BYPASS;
-        }
+        port |= isport; /* the helper kernel holds the data: completed through the port */
         switch (kind) {
         case K_LOAD:
         case K_LOAD_EF:
@@ -192,25 +222,24 @@ static uint64_t ms_request(void *ctx, const struct mx_memreq *r)
             break;
         }
         uint64_t seq = s->seq++;
-        if (!out && !m->trace) {
-            kind = classify(r);
+        if (isport && !out && (kind == K_LOAD || kind == K_LOAD_EF))
+            peek |= 1ull << i; /* an L1 hit: its bytes come from the set (or DRAM), not an access */
+        if (!out && !m->trace)
             continue; /* an L1 hit: nothing leaves the SM, nobody logs it */
-        }
         struct ms_ent *e = push(s);
-        if (!e) {
-            kind = classify(r);
+        if (!e)
             continue;
-        }
         *e = (struct ms_ent){ .clock = r->clock, .seq = seq, .cta = r->cta, .line = line[i], .warp = r->warp,
                               .pc = r->pc, .smem = r->smem, .sectors = want, .out = out, .op = r->op,
                               .space = r->space, .cop = r->cop,
                               .flags = (uint8_t)((r->strong ? ENT_STRONG : 0) | (r->nc ? ENT_NC : 0) |
-                                                 (isport ? ENT_PORT : 0)), .l1 = l1 };
-        kind = classify(r);
+                                                 (isport && out ? ENT_PORT : 0)), .l1 = l1 };
         if (r->clock < s->last_clock)
             s->unsorted = 1;
         s->last_clock = r->clock;
     }
+    if (port && pend_put(s, r->cta, r->warp, peek))
+        s->lost++; /* (out of host memory: its L1 hits become extended-LLC accesses) */
     return port ? MX_MEMREQ_PORT : r->clock; /* functional: the request completes now */
 }
 
@@ -423,6 +452,7 @@ static int ms_port_begin(void *ctx, const struct mx_memreq *r, struct mx_port *p
     uint64_t line[64];
     uint32_t sec[64];
     unsigned n = ms_split(r, m->line_shift, m->sector_shift, line, sec);
+    uint64_t peek = r->sm < m->cfg.num_sms ? pend_take(&m->sm[r->sm], r->cta, r->warp) : 0;
     p->n = 0;
     for (unsigned i = 0; i < n; i++) {
         uint64_t ln = line[i] >> m->line_shift;
@@ -432,6 +462,13 @@ static int ms_port_begin(void *ctx, const struct mx_memreq *r, struct mx_port *p
         struct mx_portline *pl = &p->l[p->n];
         memset(pl, 0, sizeof *pl);
         pl->line = line[i];
+        if (peek >> i & 1) { /* the L1 held it: the bytes, and no extended-LLC access */
+            if (xh_peek(m->xh, partition(m, ln), ln / m->cfg.llc_partitions, line[i], r->sm, mem, pl->data, err,
+                        errlen))
+                return -1;
+            m->port_res[p->n++] = (struct morpheus_result){ .victim = -1 };
+            continue;
+        }
         struct morpheus_result res;
         if (xh_begin(m->xh, partition(m, ln), ln / m->cfg.llc_partitions, line[i], r->op, sec[i], r->clock, r->sm,
                      mem, pl->data, &res, err, errlen))
@@ -571,6 +608,7 @@ void mx_memsys_destroy(struct mx_memsys *m)
         for (uint32_t i = 0; i < m->cfg.num_sms; i++) {
             cache_fini(&m->sm[i].l1);
             free(m->sm[i].q);
+            free(m->sm[i].pend);
         }
     if (m->llc)
         for (uint32_t p = 0; p < m->cfg.llc_partitions; p++)

@@ -516,6 +516,16 @@ int morpheus_block(const struct morpheus *m, uint32_t g, uint32_t i, uint64_t *t
     return m->on && g < m->x.sets && i < m->x.max_blocks && xllc_block(&m->x, g, i, tag);
 }
 
+int morpheus_holds(const struct morpheus *m, uint32_t part, uint64_t lp, uint64_t line, uint32_t *set)
+{
+    uint32_t x = xsets(m, part);
+    uint64_t idx = lp % (m->llc_sets + (uint64_t)x);
+    if (!m->on || idx < m->llc_sets)
+        return 0;
+    *set = (uint32_t)(idx - m->llc_sets) * m->parts + part;
+    return xllc_find(&m->x, *set, line / XLLC_BLOCK) >= 0;
+}
+
 uint32_t morpheus_dirty(const struct morpheus *m, uint32_t g)
 {
     uint32_t n = 0;

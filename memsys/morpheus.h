@@ -102,6 +102,10 @@ uint32_t morpheus_flush_set(struct morpheus *m, uint32_t g);
 int morpheus_drop(struct morpheus *m, uint32_t g, uint64_t tag, int *wb);
 /* Block i (0 .. blocks per set - 1) of set g: 1 with its tag, 0 if empty. */
 int morpheus_block(const struct morpheus *m, uint32_t g, uint32_t i, uint64_t *tag);
+/* Whether the extended LLC holds `line` (partition part, number lp in it),
+ * without touching anything; *set: its GPU-wide set.  0 if not the
+ * extended LLC's line. */
+int morpheus_holds(const struct morpheus *m, uint32_t part, uint64_t lp, uint64_t line, uint32_t *set);
 /* Dirty blocks of set g. */
 uint32_t morpheus_dirty(const struct morpheus *m, uint32_t g);
 /* Extended-LLC sets of the whole GPU and blocks per set. */

@@ -69,6 +69,11 @@
  * answer: HIT and the way (a miss is an error: the controller read the
  * block just before). */
 #define MX_MMIO_OP_ATOM 7u
+/* The block for a load whose SM's L1 held it (the emulator's L1 keeps no
+ * data, the set has the freshest copy): no LRU change, no insertion; the
+ * answer: HIT and the block in the read buffer, or a miss (the controller
+ * reads DRAM).  Not an extended-LLC access: counted nowhere. */
+#define MX_MMIO_OP_PEEK 8u
 #define MX_MMIO_ATOM_B 0
 #define MX_MMIO_ATOM_C 8
 #define MX_MMIO_ATOM_OFFSET 16

@@ -48,7 +48,7 @@ EV_SIZE = 32     # {u32 hit, way, victim_valid, victim_dirty; u64 victim_line, l
 # The query unit's warp-status-table row (include/mx/morpheus_mmio.h, version 2):
 ROW_TAG, ROW_OP, ROW_STATUS, ROW_BUF, ROW_WMASK = 0x00, 0x0c, 0x10, 0x18, 0x20
 ROW_WAY, ROW_VFLAGS, ROW_VTAG = 0x30, 0x34, 0x38
-OP_ST, OP_FILL, OP_FLUSH, OP_INV, OP_ATOM = 1, 4, 5, 6, 7
+OP_ST, OP_FILL, OP_FLUSH, OP_INV, OP_ATOM, OP_PEEK = 1, 4, 5, 6, 7, 8
 ST_DONE, ST_HIT = 0x2, 0x4
 
 # The atomics a helper warp executes itself (§4.2.3), by their code (enum mx_atom of include/mx/memreq.h):
@@ -393,6 +393,8 @@ class Gen:
         e("  @%p bra $S_INV;")
         e(f"  setp.eq.u32 %p, %op, {OP_ATOM};")
         e("  @%p bra $S_ATOM;")
+        e(f"  setp.eq.u32 %p, %op, {OP_PEEK};")
+        e("  @%p bra $S_PEEK;")
         e(f"  setp.eq.u32 %pfill, %op, {OP_FILL};")
         e(f"  setp.eq.u32 %pst, %op, {OP_ST};             // (the controller splits atomics into LD + ST)")
         e("  @%pfill ld.global.u32 %val, [%rb];           // a fill: the controller read the block from DRAM")
@@ -425,6 +427,23 @@ class Gen:
         e(f"  or.b32 %st, %st, {ST_DONE};")
         e(f"  @%plane0 st.global.u32 [%row+{ROW_STATUS}], %st;")
         e("  bra.uni $S_WAIT;")
+        e("")
+        e("$S_PEEK:                                         // the block for a load the SM's L1 hit: no LRU change")
+        e("  setp.lt.s64 %aux1, %m, 0;")
+        e(f"  and.b64 %x64, %m, {TAG_MASK:#x};")
+        e("  setp.eq.and.u64 %aux1, %x64, %aux0, %aux1;")
+        e("  vote.sync.ballot.b32 %aux2, %aux1, 0xffffffff;")
+        e("  mov.u32 %hit, 0;")
+        e("  mov.u32 %aux3, 0;")
+        e("  mov.u32 %vvalid, 0;")
+        e("  mov.u32 %vdirty, 0;")
+        e("  mov.b64 %vline, 0;")
+        e("  setp.eq.u32 %p, %aux2, 0;")
+        e("  @%p bra $S_EVENT;                             // not here: the controller reads DRAM")
+        self.ffs("%aux3", "%aux2", "the way")
+        e("  mov.u32 %hit, 1;")
+        self.imov_read("%val", "%aux3", "val = R[R_aux3]")
+        e("  bra.uni $S_RESP;")
         e("")
         e("$S_ATOM:                                         // one lane's atomic, executed here (§4.2.3) on the held block")
         e("  // (registers of the other paths reused: b %vm, c %mnew, code %c, offset %lru, its lane %old)")
