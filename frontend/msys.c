@@ -188,6 +188,7 @@ int fe_msys_json(struct fe_msys *f, uint64_t warp_insns, char *buf, size_t n)
     }
     struct mx_memsys_stats now, d;
     mx_memsys_stats(f->ms, &now);
+    now.helper_insns = f->dev ? emu_helper_insns(f->dev) : 0;
     d = now;
     mx_memsys_stats_sub(&d, &f->last);
     f->last = now;

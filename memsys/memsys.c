@@ -638,6 +638,8 @@ void mx_memsys_stats(const struct mx_memsys *m, struct mx_memsys_stats *s)
         s->l1.writebacks += l->writebacks;
     }
     morpheus_stats(m->mp, s);
+    s->helper_requests = m->xh ? xh_served(m->xh) : 0;
+    s->helper_insns = 0;
     s->sms_compute = m->cfg.num_sms - m->cfg.cache_sms;
     s->sms_cache = m->cfg.cache_sms;
     s->dram_channels = m->cfg.dram_channels;

@@ -32,6 +32,8 @@ void mx_memsys_stats_sub(struct mx_memsys_stats *a, const struct mx_memsys_stats
         a->dram_channel_write[i] -= b->dram_channel_write[i];
     }
     a->qu_full -= b->qu_full;
+    a->helper_requests -= b->helper_requests;
+    a->helper_insns -= b->helper_insns;
     /* sms_compute, sms_cache, dram_channels describe the machine: a's stay */
 }
 
@@ -75,7 +77,9 @@ int mx_memsys_stats_json(const struct mx_memsys_stats *s, uint64_t warp_insns, c
     for (uint32_t i = 0; i < ch; i++)
         put(buf, n, &len, "%s{\"read_bytes\":%" PRIu64 ",\"write_bytes\":%" PRIu64 "}", i ? "," : "",
             s->dram_channel_read[i], s->dram_channel_write[i]);
-    put(buf, n, &len, "]},\"sms\":{\"compute\":%u,\"cache\":%u},\"query_unit\":{\"full\":%" PRIu64 "}}",
+    put(buf, n, &len, "]},\"sms\":{\"compute\":%u,\"cache\":%u},\"query_unit\":{\"full\":%" PRIu64 "},",
         s->sms_compute, s->sms_cache, s->qu_full);
+    put(buf, n, &len, "\"helper\":{\"requests\":%" PRIu64 ",\"warp_instructions\":%" PRIu64 "}}", s->helper_requests,
+        s->helper_insns);
     return (int)len;
 }

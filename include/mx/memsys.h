@@ -73,6 +73,9 @@ struct mx_memsys_stats {
     uint64_t dram_read_bytes, dram_write_bytes;
     uint64_t dram_channel_read[MX_MEMSYS_MAX_CHANNELS], dram_channel_write[MX_MEMSYS_MAX_CHANNELS];
     uint64_t qu_full;            /* requests that waited for room in a query unit (back-pressure) */
+    uint64_t helper_requests;    /* --xllc helper: requests its warps served (PEEKs, flushes and drops too) */
+    uint64_t helper_insns;       /* ... and the warp instructions that took: filled by whoever runs the
+                                    helper kernel (frontend/msys.c: emu_helper_insns), 0 here */
     uint32_t sms_compute, sms_cache;
     uint32_t dram_channels;      /* entries of dram_channel_read/_write in use (the JSON's channels[]) */
 };

@@ -117,7 +117,13 @@ with tempfile.TemporaryDirectory() as tmp:
             served += sum(r["memsys"]["xllc"]["accesses"] for r in got)
         if served == 0:
             problems.append(f"{tag}: the extended LLC served no request")
-        print(f"ok: {tag}: 17 PASS with --xllc-check on, same work as --memsys off, {served} extended-LLC accesses")
+        hreq = sum(r["memsys"]["helper"]["requests"] for v in recs.values() for r in v)
+        hins = sum(r["memsys"]["helper"]["warp_instructions"] for v in recs.values() for r in v)
+        if not (hreq >= served and hins > 20 * hreq):
+            problems.append(f"{tag}: the records say the helper served {hreq} requests in {hins} warp instructions "
+                            f"for {served} extended-LLC accesses")
+        print(f"ok: {tag}: 17 PASS with --xllc-check on, same work as --memsys off, {served} extended-LLC accesses, "
+              f"{hreq} helper requests in {hins} helper warp instructions")
         if tag == "cs8-brx":
             rc2, _, recs2, out2 = workloads(tmp, tag + "-2threads", HELPER + ["--xllc-check", "on"] + opts, threads=2)
             if rc2 != 0 or {a: [r["memsys"] for r in v] for a, v in recs2.items()} != \
