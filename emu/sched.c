@@ -500,6 +500,15 @@ static void warp_release(struct emu_warp *w)
     memset(w, 0, sizeof *w);
 }
 
+static void grid_free(struct emu_grid *g)
+{
+    if (!g)
+        return;
+    free(g->dealt);
+    free(g->params);
+    free(g);
+}
+
 void emu_sched_fini(struct emu_device *d)
 {
     if (d->pool)
@@ -531,12 +540,8 @@ void emu_sched_fini(struct emu_device *d)
         free(sm->preq_busy);
         emu_ov_fini(&sm->ov);
     }
-    if (d->helper) {
-        free(d->helper->dealt);
-        free(d->helper->params);
-        free(d->helper);
-        d->helper = NULL;
-    }
+    grid_free(d->helper);
+    d->helper = NULL;
     free(d->port);
     d->port = NULL;
     free(d->sms);
@@ -1212,6 +1217,36 @@ static int launch_check(struct emu_device *d, struct emu_module *m, const struct
     return occupancy_check(d, k, l, fault);
 }
 
+/* A grid of kernel k for launch l (its parameters copied: the caller's
+ * buffer may go before the grid runs), with its CTA shape; NULL with the
+ * fault filled when out of host memory. */
+static struct emu_grid *grid_new(struct emu_device *d, struct emu_kernel *k, const struct emu_launch *l,
+                                 struct emu_fault *fault)
+{
+    struct emu_grid *g = calloc(1, sizeof *g);
+    if (g) {
+        g->dealt = calloc(d->cfg.num_sms, sizeof *g->dealt);
+        g->params = malloc(l->params_size ? l->params_size : 1);
+    }
+    if (!g || !g->dealt || !g->params) {
+        grid_free(g);
+        fault->status = MX_ENOMEM;
+        snprintf(fault->message, sizeof fault->message, "out of host memory for the grid");
+        return NULL;
+    }
+    memcpy(g->params, l->params, l->params_size);
+    g->dev = d;
+    g->k = k;
+    g->l = *l;
+    g->l.params = g->params;
+    g->ncta = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    g->threads_per_cta = l->block[0] * l->block[1] * l->block[2];
+    g->warps_per_cta = (g->threads_per_cta + WARP - 1) / WARP;
+    g->shared_per_cta = (uint64_t)k->shared_static + l->dyn_smem;
+    g->t0 = now();
+    return g;
+}
+
 int emu_grid_start(struct emu_device *d, struct emu_module *m, const struct emu_launch *l, struct emu_grid *after,
                    struct emu_fault *fault, struct emu_grid **out)
 {
@@ -1230,36 +1265,14 @@ int emu_grid_start(struct emu_device *d, struct emu_module *m, const struct emu_
     }
     const struct emu_config *cfg = &d->cfg;
     const struct mx_func *e = &m->prog->funcs[l->func];
-    struct emu_grid *g = calloc(1, sizeof *g);
-    if (g) {
-        g->dealt = calloc(cfg->num_sms, sizeof *g->dealt);
-        g->params = malloc(l->params_size ? l->params_size : 1);
-    }
-    if (!g || !g->dealt || !g->params) {
-        if (g) {
-            free(g->dealt);
-            free(g->params);
-        }
-        free(g);
-        fault->status = MX_ENOMEM;
-        snprintf(fault->message, sizeof fault->message, "out of host memory for the grid");
+    struct emu_grid *g = grid_new(d, k, l, fault);
+    if (!g)
         return MX_ENOMEM;
-    }
-    memcpy(g->params, l->params, l->params_size); /* the caller's buffer may go before the grid runs */
-    g->dev = d;
-    g->k = k;
-    g->l = *l;
     g->after = after;
-    g->l.params = g->params;
-    g->ncta = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    g->threads_per_cta = l->block[0] * l->block[1] * l->block[2];
-    g->warps_per_cta = (g->threads_per_cta + WARP - 1) / WARP;
     /* registers: the PTX count, at most what lets one CTA fit an SM (ptxas would spill) */
     uint64_t rpt = e->nregs < cfg->max_regs_per_thread ? e->nregs : cfg->max_regs_per_thread;
     uint64_t fit = cfg->regs_per_sm / ((uint64_t)g->warps_per_cta * WARP);
     g->regs_per_cta = (rpt < fit ? rpt : fit) * g->warps_per_cta * WARP;
-    g->shared_per_cta = (uint64_t)k->shared_static + l->dyn_smem;
-    g->t0 = now();
     g->first_sm = d->rr_sm;
     d->rr_sm = (uint32_t)((d->rr_sm + g->ncta) % emu_compute_sms(cfg)); /* the next grid is dealt from where this one ends */
     struct emu_grid **tail = &d->grids;
@@ -1337,9 +1350,7 @@ int emu_grid_wait(struct emu_device *d, struct emu_grid *g, struct emu_stats *st
             fault->lane = -1;
         }
     }
-    free(g->dealt);
-    free(g->params);
-    free(g);
+    grid_free(g);
     return rc;
 }
 
@@ -1433,32 +1444,10 @@ int emu_helper_start(struct emu_device *d, struct emu_module *m, const struct em
         fault->status = rc;
         return rc;
     }
-    struct emu_grid *g = calloc(1, sizeof *g);
-    if (g) {
-        g->dealt = calloc(cfg->num_sms, sizeof *g->dealt);
-        g->params = malloc(l->params_size ? l->params_size : 1);
-    }
-    if (!g || !g->dealt || !g->params) {
-        if (g) {
-            free(g->dealt);
-            free(g->params);
-        }
-        free(g);
-        fault->status = MX_ENOMEM;
-        snprintf(fault->message, sizeof fault->message, "out of host memory for the helper kernel");
+    struct emu_grid *g = grid_new(d, k, &hl, fault);
+    if (!g)
         return MX_ENOMEM;
-    }
-    memcpy(g->params, l->params, l->params_size);
-    g->dev = d;
-    g->k = k;
-    g->l = hl;
-    g->l.params = g->params;
     g->helper = 1;
-    g->ncta = hl.grid[0];
-    g->threads_per_cta = hl.block[0] * hl.block[1] * hl.block[2];
-    g->warps_per_cta = (g->threads_per_cta + WARP - 1) / WARP;
-    g->shared_per_cta = (uint64_t)k->shared_static + hl.dyn_smem;
-    g->t0 = now();
     d->helper = g;
     for (uint64_t id = 0; id < g->ncta; id++) { /* CTA i on cache-mode SM i / ctas_per_sm, past every limit but slots */
         struct emu_sm *sm = &d->sms[emu_compute_sms(cfg) + id / ctas_per_sm];

@@ -154,32 +154,28 @@ with tempfile.TemporaryDirectory() as tmp:
             else:
                 print(f"ok: {imov} {bug}: {m.group(0)[:160]}")
 
+    def caught(tag, opts, app):
+        """A broken build: the workload's own check fails, and --xllc-check names it."""
+        rc, res, _, out = workloads(tmp, tag, opts, apps=(app,))
+        rc2, _, _, out2 = workloads(tmp, tag + "-check", opts + ["--xllc-check", "on"], apps=(app,))
+        if res.get(app) != "FAIL" or rc2 == 0 or "xllc-check" not in out2:
+            problems.append(f"{tag}: without the check {app} gave {res.get(app)}, with it exit {rc2}\n"
+                            f"{out[-1500:]}\n{out2[-1500:]}")
+        else:
+            print(f"ok: {tag}: {app} fails its own check, and the check names it")
+
     # ... an atomic executed by the helper warp whose result lands in the wrong lane (histo's global atomics)
     for imov in builds:
         ext = ["--isa-ext", "indirect-mov"] if imov == "movind" else []
-        opts = HELPER + ["--cache-sms", "8"] + ext + ["--xllc-helper",
-                                                      os.path.join(bdir, f"helper_rf_{imov}_broken_atom-lane.ptx")]
-        rc, res, _, out = workloads(tmp, f"{imov}-atom-lane", opts, apps=("histo",))
-        rc2, res2, _, out2 = workloads(tmp, f"{imov}-atom-lane-check", opts + ["--xllc-check", "on"], apps=("histo",))
-        if res.get("histo") != "FAIL" or rc2 == 0 or "xllc-check" not in out2:
-            problems.append(f"{imov} atom-lane: without the check {res.get('histo')}, with it exit {rc2}\n"
-                            f"{out[-1500:]}\n{out2[-1500:]}")
-        else:
-            print(f"ok: {imov} atom-lane: the helper's own atomics are in the data path: histo fails, the check names it")
+        caught(f"{imov}-atom-lane", HELPER + ["--cache-sms", "8"] + ext +
+               ["--xllc-helper", os.path.join(bdir, f"helper_rf_{imov}_broken_atom-lane.ptx")], "histo")
 
     # ... and the l1 and shm variants' kernels (blocks in memory, no Indirect-MOV)
     for store, bug in [("l1", "imov-off-by-one"), ("shm", "no-writeback")] + \
             ([("l1", "no-writeback"), ("shm", "imov-off-by-one")] if full else []):
-        ptx = os.path.join(bdir, f"helper_{store}_broken_{bug}.ptx")
         tiny = [o.replace("capacity_kib.rf=", f"capacity_kib.{store}=") for o in TINY]
-        opts = HELPER[:2] + ["--xllc-variant", store] + tiny + ["--xllc-helper", ptx]
-        rc, res, _, out = workloads(tmp, f"{store}-{bug}", opts, apps=("stencil",))
-        rc2, res2, _, out2 = workloads(tmp, f"{store}-{bug}-check", opts + ["--xllc-check", "on"], apps=("stencil",))
-        if res.get("stencil") != "FAIL" or rc2 == 0 or "xllc-check" not in out2:
-            problems.append(f"{store} {bug}: without the check {res.get('stencil')}, with it exit {rc2}\n"
-                            f"{out[-1500:]}\n{out2[-1500:]}")
-        else:
-            print(f"ok: {store} {bug}: the workload fails, and the check names it")
+        caught(f"{store}-{bug}", HELPER[:2] + ["--xllc-variant", store] + tiny +
+               ["--xllc-helper", os.path.join(bdir, f"helper_{store}_broken_{bug}.ptx")], "stencil")
 
     # ---- 3. bad helper code
     with open(os.path.join(bdir, "helper_rf_brx.ptx")) as f:

@@ -628,6 +628,15 @@ static void predicted_miss_fills(void **st)
  * Bloom filters' window: seeding BF2 keeps the predictor free of false
  * negatives (each access is scored against the set; a false negative is
  * counted, and aborts a debug build). */
+/* Blocks set g of m holds. */
+static uint64_t held(const struct morpheus *m, uint32_t g, uint32_t blocks)
+{
+    uint64_t n = 0, t;
+    for (uint32_t j = 0; j < blocks; j++)
+        n += morpheus_block(m, g, j, &t);
+    return n;
+}
+
 static void flush_drop_and_bloom(void **st)
 {
     (void)st;
@@ -648,19 +657,10 @@ static void flush_drop_and_bloom(void **st)
         uint32_t g = r.set;
         if (i % 997 == 0) { /* the device goes idle: dirty blocks written back, they stay */
             uint32_t d = morpheus_dirty(m, g);
-            before = 0;
-            for (uint32_t j = 0; j < blocks; j++) {
-                uint64_t t;
-                before += morpheus_block(m, g, j, &t);
-            }
+            before = held(m, g, blocks);
             assert_int_equal(morpheus_flush_set(m, g), d);
             assert_int_equal(morpheus_dirty(m, g), 0);
-            uint64_t after = 0;
-            for (uint32_t j = 0; j < blocks; j++) {
-                uint64_t t;
-                after += morpheus_block(m, g, j, &t);
-            }
-            assert_int_equal(after, before);
+            assert_int_equal(held(m, g, blocks), before);
             flushed += d;
         }
         if (i % 31 == 0) { /* the host wrote a line the set may hold */
