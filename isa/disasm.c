@@ -240,7 +240,10 @@ static void print_var(FILE *out, const struct mx_program *p, uint32_t si, const 
         fputs(".weak ", out);
     if (s->flags & MX_SYMF_COMMON)
         fputs(".common ", out);
-    fprintf(out, "%s .align %u ", space_name(s->space), s->align);
+    fprintf(out, "%s ", space_name(s->space));
+    if (s->flags & MX_SYMF_MANAGED)
+        fputs(".attribute(.managed) ", out);
+    fprintf(out, ".align %u ", s->align);
     if (s->vec > 1)
         fprintf(out, ".v%u ", s->vec);
     fprintf(out, ".%s %s", mx_type_name(s->type), mx_str(p, s->name));

@@ -14,6 +14,8 @@
 #   CLANG     compiler to use (default clang-19, then clang)
 #   FUZZ_DIR  work directory to keep (default: a fresh mktemp -d)
 #   JOBS      parallel fuzzing jobs per target (default 1)
+#   SEED      libFuzzer's -seed (default 1: a CI run explores the same inputs
+#             in the same order every time, so a finding reproduces; 0 = random)
 set -eu
 
 secs=${1:-${MX_FUZZ_SECONDS:-30}}
@@ -37,6 +39,8 @@ if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ]; then
 fi
 jobs=${JOBS:-1}
 par=""
+seed=${SEED:-1}
+case $seed in ''|*[!0-9]*) echo "run-fuzz.sh: SEED must be a number, got '$seed'" >&2; exit 2 ;; esac
 [ "$jobs" -gt 1 ] && par="-jobs=$jobs -workers=$jobs"
 
 failed=""
@@ -52,7 +56,7 @@ for t in $targets; do
     status=0
     # Run inside the target's directory: with -jobs libFuzzer writes fuzz-N.log to the cwd.
     # shellcheck disable=SC2086
-    (cd "$d" && "$work/bin/$t" -max_total_time="$secs" $lim -rss_limit_mb=2048 -print_final_stats=1 \
+    (cd "$d" && "$work/bin/$t" -max_total_time="$secs" $lim -rss_limit_mb=2048 -print_final_stats=1 -seed="$seed" \
         -dict="$work/bin/ptx.dict" $par -artifact_prefix="$d/artifacts/" "$@" corpus seeds) || status=$?
     found=$(ls "$d/artifacts" | wc -l)
     if [ "$status" -ne 0 ] || [ "$found" -ne 0 ]; then
