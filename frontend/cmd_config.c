@@ -47,6 +47,7 @@ static const char config_help[] =
     "  --xllc-variant      MORPHEUS_XLLC_VARIANT   memsys.xllc.variant\n"
     "  --predictor         MORPHEUS_PREDICTOR      memsys.predictor\n"
     "  --compress          MORPHEUS_COMPRESS       memsys.compress\n"
+    "  --bdi-epoch         MORPHEUS_BDI_EPOCH      memsys.bdi_epoch\n"
     "  --mem-trace         MORPHEUS_MEM_TRACE      memsys.mem_trace\n"
     "  --xllc-check        MORPHEUS_XLLC_CHECK     memsys.xllc.check\n"
     "  --xllc-helper       MORPHEUS_XLLC_HELPER    memsys.xllc.helper\n"

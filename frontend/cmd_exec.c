@@ -69,6 +69,8 @@ static const char exec_help[] =
     "                      extended-LLC hit/miss predictor             [MORPHEUS_PREDICTOR]\n"
     "                      (default bloom)\n"
     "  --compress none|bdi extended-LLC compression (default none)     [MORPHEUS_COMPRESS]\n"
+    "  --bdi-epoch N       BDI: accesses of a set between re-splits of its registers\n"
+    "                      among the levels (default 256; docs/xllc-bdi.md) [MORPHEUS_BDI_EPOCH]\n"
     "  --mem-trace FILE    write each memory request and the level     [MORPHEUS_MEM_TRACE]\n"
     "                      that served it to FILE\n"
     "\n"

@@ -84,6 +84,7 @@ static const struct key keys[] = {
     { "memsys.predictor", K_CHOICE, CHOICE("bloom|none|perfect"), MS(predictor), 4, 0 }, /* enum mx_predictor */
     { "memsys.bloom_k", K_UINT, U32(1, 16), MS(bloom_k), 4, 0 },
     { "memsys.compress", K_CHOICE, CHOICE("none|bdi"), MS(compress), 4, 0 },            /* enum mx_compress */
+    { "memsys.bdi_epoch", K_UINT, U32(1, 1u << 30), MS(bdi_epoch), 4, 0 },
     { "memsys.xllc.check", K_BOOL, NONE, MS(xllc_check), 4, 0 },
     { "memsys.xllc.helper", K_PATH, NONE, offsetof(struct fe_config, xllc_helper), 0, 0 },
     { "memsys.query_unit.queue", K_UINT, U32(1, 65536), MS(qu_queue), 4, 0 },
@@ -113,6 +114,7 @@ const struct fe_config_opt fe_config_opts[] = { /* as many as FE_CONFIG_NOPTS, o
     { "--xllc-variant", "memsys.xllc.variant", "MORPHEUS_XLLC_VARIANT" },
     { "--predictor", "memsys.predictor", "MORPHEUS_PREDICTOR" },
     { "--compress", "memsys.compress", "MORPHEUS_COMPRESS" },
+    { "--bdi-epoch", "memsys.bdi_epoch", "MORPHEUS_BDI_EPOCH" },
     { "--mem-trace", "memsys.mem_trace", "MORPHEUS_MEM_TRACE" },
     { "--xllc-check", "memsys.xllc.check", "MORPHEUS_XLLC_CHECK" },
     { "--xllc-helper", "memsys.xllc.helper", "MORPHEUS_XLLC_HELPER" },

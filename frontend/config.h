@@ -48,7 +48,7 @@ struct fe_config_opt {
     const char *key;                /* "gpu.num_sms" */
     const char *env;                /* "MORPHEUS_SMS" */
 };
-#define FE_CONFIG_NOPTS 17
+#define FE_CONFIG_NOPTS 18
 extern const struct fe_config_opt fe_config_opts[FE_CONFIG_NOPTS];
 extern const size_t fe_config_nopts;
 /* The option named opt ("--sms"), or NULL. */

@@ -11,7 +11,7 @@
 
 /* The built-in helper kernels (memsys/xllc/, embedded at build time). */
 extern const char fe_helper_rf_brx_ptx[], fe_helper_rf_movind_ptx[], fe_helper_l1_ptx[], fe_helper_shm_ptx[],
-    fe_helper_rfl1_brx_ptx[], fe_helper_rfl1_movind_ptx[];
+    fe_helper_rfl1_brx_ptx[], fe_helper_rfl1_movind_ptx[], fe_helper_rfbdi_brx_ptx[], fe_helper_rfbdi_movind_ptx[];
 #define RFL1_RF_SETS 32   /* rf+l1: the first 32 sets of a cache-mode SM in registers, the rest in L1 (sec. 5) */
 
 #define BLOCKS_BYTES 4096 /* a set's blocks in the l1 and shm variants: 32 ways x 128 bytes */
@@ -33,6 +33,7 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
     static const char *const kname[MX_XV_COUNT] = { "xllc_helper_rf_serve", "xllc_helper_l1_serve",
                                                     "xllc_helper_shm_serve", "xllc_helper_rfl1_serve" };
     int movind = ext_mask >> MX_EXT_INDIRECT_MOV & 1;
+    int bdi = f->bdi_epoch != 0; /* --compress bdi (the rf variant: morpheus.c refuses the others) */
     uint32_t S = f->ms ? mx_memsys_xllc_sets_per_sm(f->ms) : 0;
     if (!f->ms || !S || !mx_memsys_mmio(f->ms, 0, &(size_t){ 0 }) || !mx_memsys_memif(f->ms)->port_begin)
         return MX_OK; /* not --xllc helper, or nothing in cache mode */
@@ -50,6 +51,7 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
         const char *src = variant == MX_XV_L1      ? fe_helper_l1_ptx
                         : variant == MX_XV_SHM   ? fe_helper_shm_ptx
                         : variant == MX_XV_RF_L1 ? (movind ? fe_helper_rfl1_movind_ptx : fe_helper_rfl1_brx_ptx)
+                        : bdi ? (movind ? fe_helper_rfbdi_movind_ptx : fe_helper_rfbdi_brx_ptx)
                         : movind ? fe_helper_rf_movind_ptx : fe_helper_rf_brx_ptx;
         len = strlen(src);
         text = malloc(len + 1);
@@ -68,12 +70,13 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
         snprintf(err, errlen, "helper kernel: %s", diag.first[0] ? diag.first : mx_strstatus(rc));
         return rc;
     }
+    const char *kn = bdi ? "xllc_helper_rfbdi_serve" : kname[variant];
     uint32_t func = UINT32_MAX;
     for (uint32_t i = 0; i < f->prog->nfuncs; i++)
-        if ((f->prog->funcs[i].flags & MX_FUNCF_ENTRY) && !strcmp(mx_str(f->prog, f->prog->funcs[i].name), kname[variant]))
+        if ((f->prog->funcs[i].flags & MX_FUNCF_ENTRY) && !strcmp(mx_str(f->prog, f->prog->funcs[i].name), kn))
             func = i;
     if (func == UINT32_MAX)
-        return snprintf(err, errlen, "helper kernel %s: no kernel named %s", name, kname[variant]), MX_ENOTFOUND;
+        return snprintf(err, errlen, "helper kernel %s: no kernel named %s", name, kn), MX_ENOTFOUND;
     if ((rc = emu_module_load(dev, f->prog, &f->mod, err, errlen)))
         return rc;
     /* placement: CTAs of wpc warps, as few as the CTA slots allow */
@@ -113,6 +116,7 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
             tab[4 * g + 2] = variant == MX_XV_L1 ? blocks + g * BLOCKS_BYTES
                            : variant == MX_XV_SHM ? (g % wpc) * BLOCKS_BYTES
                            : variant == MX_XV_RF_L1 && w >= RFL1_RF_SETS ? blocks + g * BLOCKS_BYTES
+                           : bdi ? f->bdi_epoch /* rfbdi: the epoch length (docs/xllc-bdi.md) */
                            : 0; /* in registers */
             tab[4 * g + 3] = scratch + g * 8; /* where it executes an atomic */
         }
@@ -158,6 +162,7 @@ int fe_msys_open(struct fe_msys *f, const struct mx_memsys_config *mc, struct em
     memset(f, 0, sizeof *f);
     struct mx_memsys_config c = *mc;
     f->variant = mc->xllc_variant;
+    f->bdi_epoch = mc->compress == MX_COMP_BDI ? (mc->bdi_epoch ? mc->bdi_epoch : 256) : 0;
     c.num_sms = ec->num_sms;
     c.cache_sms = ec->cache_sms;
     c.helper_warps = ec->max_warps_per_sm;

@@ -22,6 +22,8 @@ struct fe_msys {
     uint32_t warps_per_sm;           /* helper warps placed on each cache-mode SM (>= sets per SM) */
     uint64_t budget;                 /* instructions a helper warp may run per request */
     uint32_t variant;                /* memsys.xllc.variant: which helper kernel */
+    uint32_t bdi_epoch;              /* --compress bdi: the rf kernel's BDI build, re-splitting every this
+                                        many accesses of a set; 0 without compression */
 };
 
 /* Creates the hierarchy of configuration mc for the device ec describes

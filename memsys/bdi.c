@@ -86,3 +86,18 @@ unsigned bdi_compressed_size(const uint8_t blk[BDI_BLOCK], enum bdi_enc *enc)
 }
 
 unsigned bdi_size(const uint8_t blk[BDI_BLOCK]) { return bdi_level(bdi_compressed_size(blk, NULL)); }
+
+unsigned bdi_xllc_segs(const uint8_t blk[BDI_BLOCK])
+{
+    /* docs/xllc-bdi.md "Compressibility": the words' distance from word 0 */
+    uint32_t base = (uint32_t)elem(blk, 4, 0);
+    unsigned segs = 1;
+    for (unsigned i = 1; i < BDI_BLOCK / 4; i++) {
+        int32_t d = (int32_t)((uint32_t)elem(blk, 4, i) - base);
+        if (d < -32768 || d > 32767)
+            return 4;
+        if (d < -128 || d > 127)
+            segs = 2;
+    }
+    return segs;
+}

@@ -33,6 +33,12 @@ unsigned bdi_compressed_size(const uint8_t blk[BDI_BLOCK], enum bdi_enc *enc);
 /* The Morpheus level of blk: 32 (high, 4x), 64 (low, 2x) or 128 bytes. */
 unsigned bdi_size(const uint8_t blk[BDI_BLOCK]);
 
+/* The extended LLC's compression levels (§4.3.1, docs/xllc-bdi.md): BDI
+ * with 4-byte segments and word 0 as the base: 1 (high: every word within
+ * a signed byte of word 0), 2 (low: a signed 16-bit delta), else 4
+ * (uncompressed), in 32-byte segments. */
+unsigned bdi_xllc_segs(const uint8_t blk[BDI_BLOCK]);
+
 /* The level (32, 64, 128) that holds a compressed size in bytes. */
 static inline unsigned bdi_level(unsigned bytes) { return bytes <= 32 ? 32 : bytes <= 64 ? 64 : 128; }
 

@@ -33,6 +33,8 @@ struct kept {
 struct xhelper {
     struct morpheus *mp;
     uint32_t parts, check;
+    uint32_t bdi;                /* --compress bdi: the shadow is kept for the native model's levels too */
+    uint32_t slots;              /* slots of a set: the answer's way is below */
     struct mx_xllc_port port;
     int attached;
     struct shadow sh;
@@ -64,6 +66,8 @@ int xh_create(const struct mx_memsys_config *c, struct morpheus *mp, struct xhel
     h->mp = mp;
     h->parts = c->llc_partitions;
     h->check = c->xllc_check;
+    h->bdi = c->compress == MX_COMP_BDI;
+    morpheus_sets(mp, &h->slots);
     *out = h;
     return MX_OK;
 }
@@ -143,6 +147,33 @@ static uint8_t *sh_get(struct shadow *s, uint64_t line, const struct mx_memview 
     return p;
 }
 
+/* Memory as the native model must see it to choose a block's BDI level:
+ * the shadow's bytes of a line the extended LLC touched (device memory is
+ * DRAM, stale while a set holds the line dirty), device memory otherwise. */
+struct shview {
+    struct xhelper *h;
+    const struct mx_memview *mem;
+};
+
+static int sh_read(void *ctx, uint64_t addr, void *dst, uint32_t n)
+{
+    struct shview *v = ctx;
+    uint8_t *p = n == BLK && addr % BLK == 0 ? sh_find(&v->h->sh, addr) : NULL;
+    if (!p)
+        return v->mem->read(v->mem->ctx, addr, dst, n);
+    memcpy(dst, p, BLK);
+    return 0;
+}
+
+/* The native model's access, on the shadow's bytes when there is one. */
+static void native(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, uint32_t sectors, int op,
+                   uint64_t clock, uint32_t sm, const struct mx_memview *mem, struct morpheus_result *res)
+{
+    struct shview v = { h, mem };
+    struct mx_memview sv = { .ctx = &v, .read = sh_read };
+    morpheus_access_sm(h->mp, part, lp, line, sectors, op, clock, sm, h->check || h->bdi ? &sv : mem, res);
+}
+
 /* ------------------------------------------------------------- one post */
 
 /* What the helper answered. */
@@ -211,7 +242,7 @@ static int post(struct xhelper *h, uint32_t g, uint32_t op, uint64_t line, uint3
     a->way = rd32(row + MX_MMIO_ROW_WAY);
     a->vflags = rd32(row + MX_MMIO_ROW_VFLAGS);
     a->vtag = rd64(row + MX_MMIO_ROW_VTAG);
-    if ((a->status & ~MX_MMIO_ST_HIT) != MX_MMIO_ST_DONE || (op != MX_MMIO_OP_FLUSH && a->way >= 32)) {
+    if ((a->status & ~MX_MMIO_ST_HIT) != MX_MMIO_ST_DONE || (op != MX_MMIO_OP_FLUSH && a->way >= h->slots)) {
         snprintf(err, errlen, "extended LLC (helper): the %s parked without a valid answer to request %" PRIu64
                  " (status 0x%x, way %u)", w, h->events, a->status, a->way);
         return -1;
@@ -227,9 +258,19 @@ static int same(struct xhelper *h, const struct answer *a, const struct morpheus
 {
     int hit = !!(a->status & MX_MMIO_ST_HIT), vv = !!(a->vflags & MX_MMIO_V_VALID), wb = !!(a->vflags & MX_MMIO_V_WB);
     int nv = r->victim >= 0;
-    if (hit == r->hit && (int)a->way == r->way && vv == nv && (!nv || (a->vtag == r->victim_tag && wb == r->victim_wb)))
+    uint32_t swb = MX_MMIO_V_SPLIT_WB(a->vflags), sdr = MX_MMIO_V_SPLIT_DROPS(a->vflags);
+    if (hit == r->hit && (int)a->way == r->way && vv == nv && (!nv || (a->vtag == r->victim_tag && wb == r->victim_wb)) &&
+        swb == r->split_wb && sdr == r->split_drops)
         return 0;
     static const char *const opn[] = { "LD", "ST", "ATOM", "RED", "FILL" };
+    if (swb != r->split_wb || sdr != r->split_drops) {
+        snprintf(err, errlen,
+                 "xllc-check: the helper kernel and the native model differ at request %" PRIu64 " (%s line 0x%" PRIx64
+                 ", extended-LLC set %u): the BDI re-split before it dropped %u blocks (%u written back) in the helper, "
+                 "%u (%u) in the native model", h->events, opn[op < 5 ? op : 0], line, r->set, sdr, swb, r->split_drops,
+                 r->split_wb);
+        return -1;
+    }
     char hv[64] = "no victim", nvs[64] = "no victim";
     if (vv)
         snprintf(hv, sizeof hv, "%s victim 0x%" PRIx64, wb ? "written-back" : "clean", a->vtag * BLK);
@@ -339,9 +380,9 @@ int xh_begin(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int o
     if (op == MX_MOP_ST)
         return 0; /* a store is one request, made with its bytes (xh_end) */
     uint8_t *shadow = NULL;
-    if (h->check && !(shadow = sh_get(&h->sh, line, mem)))
+    if ((h->check || h->bdi) && !(shadow = sh_get(&h->sh, line, mem)))
         return nomem(err, errlen);
-    morpheus_access_sm(h->mp, part, lp, line, sectors, op, clock, sm, mem, res);
+    native(h, part, lp, line, sectors, op, clock, sm, mem, res);
     struct answer a;
     int rc;
     if (op == MX_MOP_LD && !res->predicted_hit) {
@@ -352,7 +393,9 @@ int xh_begin(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int o
         }
         rc = post(h, res->set, MX_MMIO_OP_FILL, line, sm, sectors, data, NULL, NULL, &a, err, errlen);
     } else {
-        rc = post(h, res->set, MX_MOP_LD, line, sm, sectors, NULL, NULL, data, &a, err, errlen);
+        /* (compressed, an atomic's block is kept uncompressed: LDA) */
+        uint32_t rop = h->bdi && op == MX_MOP_ATOM ? MX_MMIO_OP_LDA : MX_MOP_LD;
+        rc = post(h, res->set, rop, line, sm, sectors, NULL, NULL, data, &a, err, errlen);
     }
     if (rc || !h->check)
         return rc;
@@ -369,12 +412,17 @@ int xh_end(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int op,
     if (h->nkept && revalidate(h, mem, err, errlen))
         return -1;
     uint8_t *shadow = NULL;
-    if (h->check && !(shadow = sh_get(&h->sh, line, mem)))
+    if ((h->check || h->bdi) && !(shadow = sh_get(&h->sh, line, mem)))
         return nomem(err, errlen);
+    if (shadow) /* the line's bytes now: BDI levels the written block by them */
+        for (int b = 0; b < BLK; b++)
+            if (wmask[b >> 5] >> (b & 31) & 1)
+                shadow[b] = data[b];
     if (op == MX_MOP_ST)
-        morpheus_access_sm(h->mp, part, lp, line, 0xf, op, clock, sm, mem, res);
+        native(h, part, lp, line, 0xf, op, clock, sm, mem, res);
     struct answer a;
-    if (post(h, res->set, MX_MOP_ST, line, sm, 0xf, data, wmask, NULL, &a, err, errlen))
+    uint32_t wop = h->bdi && op != MX_MOP_ST ? MX_MMIO_OP_STA : MX_MOP_ST;
+    if (post(h, res->set, wop, line, sm, 0xf, data, wmask, NULL, &a, err, errlen))
         return -1;
     if (!h->check)
         return 0;
@@ -386,12 +434,10 @@ int xh_end(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int op,
         struct morpheus_result hit = *res;
         hit.hit = 1;
         hit.victim = -1;
+        hit.split_drops = hit.split_wb = 0;
         if (same(h, &a, &hit, MX_MOP_ST, line, err, errlen))
             return -1;
     }
-    for (int b = 0; b < BLK; b++)
-        if (wmask[b >> 5] >> (b & 31) & 1)
-            shadow[b] = data[b];
     return 0;
 }
 
@@ -439,13 +485,14 @@ int xh_atom(struct xhelper *h, uint64_t line, uint32_t offset, uint32_t code, ui
     struct morpheus_result hit = *res;
     hit.hit = 1;
     hit.victim = -1;
+    hit.split_drops = hit.split_wb = 0;
     return h->check ? same(h, &a, &hit, MX_MOP_ATOM, line, err, errlen) : 0;
 }
 
 int xh_shadow(struct xhelper *h, uint64_t line, const uint8_t data[128], const uint32_t wmask[4],
               const struct mx_memview *mem, char *err, size_t errlen)
 {
-    if (!h->check)
+    if (!h->check && !h->bdi)
         return 0;
     uint8_t *shadow = sh_get(&h->sh, line, mem);
     if (!shadow)
@@ -500,10 +547,8 @@ int xh_drain(struct xhelper *h, const struct mx_memview *mem, uint64_t *written,
             }
             h->kept[h->nkept++] = (struct kept){ tag * BLK, line_hash(now), g };
         }
-    if (!h->check)
-        return 0;
-    /* every line a set held is back in device memory, as the shadow says */
-    for (uint32_t i = 0; i < h->sh.cap; i++) {
+    /* every line a set held is back in device memory, as the shadow says (check on) */
+    for (uint32_t i = 0; h->check && i < h->sh.cap; i++) {
         if (!h->sh.key[i])
             continue;
         uint64_t line = h->sh.key[i] - 1;

@@ -85,12 +85,13 @@ static int check(const struct mx_memsys_config *c, char *err, size_t errlen)
 #define BAD(...) return snprintf(err, errlen, __VA_ARGS__), MX_EINVAL
     if (c->xllc > MX_XLLC_HELPER)
         BAD("memsys.xllc.mode: %u is not a mode (off, native, helper)", c->xllc);
-    if (c->xllc == MX_XLLC_HELPER && c->compress)
-        BAD("memsys.compress: the helper kernel does not compress yet (use --compress none, or --xllc native)");
     if (c->cache_sms >= c->num_sms)
         BAD("memsys.cache_sms: %u cache-mode SMs of %u leave none to compute", c->cache_sms, c->num_sms);
     if (c->xllc_variant >= MX_XV_COUNT)
         BAD("memsys.xllc.variant: %u is not a variant (rf, l1, shm, rf+l1)", c->xllc_variant);
+    if (c->xllc == MX_XLLC_HELPER && c->compress && c->xllc_variant != MX_XV_RF)
+        BAD("memsys.compress: the %s helper kernel does not compress (BDI is in the rf variant's helper kernel; "
+            "use --xllc-variant rf, --compress none, or --xllc native)", variant_name[c->xllc_variant]);
     if (!c->xllc_ways)
         BAD("memsys.xllc.ways: must be at least 1");
     uint32_t ways = geometry(c, NULL);
@@ -224,6 +225,7 @@ int morpheus_create(const struct mx_memsys_config *c, struct morpheus **out, cha
     m->nrbuf = entries - m->nwbuf;
     m->service = MORPHEUS_SERVICE_CYCLES;
     int fail = xllc_init(&m->x, total, ways, c->compress == MX_COMP_BDI);
+    m->x.epoch = c->bdi_epoch ? c->bdi_epoch : XLLC_EPOCH;
     m->qu = calloc(m->parts, sizeof *m->qu);
     fail |= !m->qu;
     for (uint32_t p = 0; !fail && p < m->parts; p++)
@@ -269,7 +271,7 @@ static void seed(struct morpheus *m, uint32_t g)
             n += b->segs;
         }
     }
-    if (n == m->x.ways * (XLLC_BLOCK / XLLC_SEG))
+    if (m->holes && n == m->x.ways * (XLLC_BLOCK / XLLC_SEG))
         m->holes[g] = 0;
 }
 
@@ -394,6 +396,15 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
     struct qu *q = &m->qu[part];
     uint32_t row = (uint32_t)(idx - m->llc_sets), g = row * m->parts + part;
     uint64_t tag = line / XLLC_BLOCK;
+    /* compressed: the set's epoch may end here, re-splitting its registers (docs/xllc-bdi.md) */
+    struct xllc_out ep;
+    xllc_epoch(&m->x, g, &ep);
+    if (ep.split_drops) {
+        m->xs.evictions += ep.split_drops;
+        m->xs.writebacks += ep.split_wb;
+        r->split_drops = ep.split_drops;
+        r->split_wb = ep.split_wb;
+    }
     int at = xllc_find(&m->x, g, tag), present = at >= 0;
 
     /* hit/miss prediction (§4.1.2), scored against the set's real contents */
@@ -423,9 +434,9 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
     int have = mem && mem->read && mem->read(mem->ctx, line, bytes, XLLC_BLOCK) == 0;
     unsigned segs = 0;
     if (!present || write) {
-        unsigned level = m->compress == MX_COMP_BDI && have ? bdi_size(bytes) : XLLC_BLOCK;
-        segs = level / XLLC_SEG;
-        m->xx.level[level == 32 ? 0 : level == 64 ? 1 : 2]++;
+        /* an atomic's block stays uncompressed: each lane's atomic rewrites it (docs/xllc-bdi.md) */
+        segs = m->compress == MX_COMP_BDI && have && op != MX_MOP_ATOM ? bdi_xllc_segs(bytes) : 4;
+        m->xx.level[segs == 1 ? 0 : segs == 2 ? 1 : 2]++;
     }
     struct xllc_out ev;
     xllc_apply(&m->x, g, at, tag, segs, write, &ev);
@@ -438,14 +449,17 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
         uint32_t swaps = m->bp[g].swaps;
         bloom_pred_access(&m->bp[g], &m->h3, tag);
         m->xx.bloom_swaps += m->bp[g].swaps - swaps;
-        if (m->bp[g].swaps != swaps && m->holes && m->holes[g])
+        /* BF2 must hold every block of the set when it is swapped in: a set with a hole, or a compressed
+         * set (its blocks are placed by level, not set-wide LRU: one may outlive the last `assoc` distinct
+         * accesses) seeds it with its blocks */
+        if (m->bp[g].swaps != swaps && (m->compress || (m->holes && m->holes[g])))
             seed(m, g);
     }
     /* a miss reads the whole block from DRAM (the set keeps no sector
      * bits), unless a store writes all of it; victims go back whole */
     if (!present && !(op == MX_MOP_ST && full))
         r->dram_read_bytes = XLLC_BLOCK;
-    r->dram_write_bytes = ev.dirty_evicted * XLLC_BLOCK;
+    r->dram_write_bytes = (ev.dirty_evicted + ep.split_wb) * XLLC_BLOCK;
     r->dram_channel = part % m->channels;
     m->xs.accesses++;
     m->xs.hits += present;

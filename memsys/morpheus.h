@@ -32,6 +32,8 @@ struct morpheus_result {
     int32_t victim;              /* the way evicted, -1 if none */
     uint64_t victim_tag;         /* its block number */
     uint8_t victim_wb;           /* it was dirty: written back */
+    uint32_t split_drops;        /* BDI: blocks the set's re-split dropped before this access, */
+    uint32_t split_wb;           /* of which dirty (written back; in dram_write_bytes) */
 };
 
 /* The query unit's service time: cycles a helper warp spends on one

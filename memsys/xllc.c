@@ -1,8 +1,8 @@
 /* memsys/xllc.c — the native extended LLC's sets (see xllc.h).  Each set
- * is a small array of blocks searched linearly, as the helper warp's
- * ballot over its metadata register does (§4.2.1, Algorithm 1); storage is
- * counted in 32-byte segments so compressed blocks share a set's
- * ways x 128 bytes. */
+ * is a small array of slots searched linearly, as the helper warp's ballot
+ * over its metadata registers does (§4.2.1, Algorithm 1).  Compressed, a
+ * set's registers are split among the BDI levels and blocks are placed by
+ * the rules of docs/xllc-bdi.md, which the helper kernel follows too. */
 #include "memsys/xllc.h"
 
 #include <stdlib.h>
@@ -12,10 +12,11 @@ int xllc_init(struct xllc *x, uint32_t sets, uint32_t ways, int compress)
     x->sets = sets;
     x->ways = ways;
     x->max_blocks = compress ? ways * (XLLC_BLOCK / XLLC_SEG) : ways;
+    x->epoch = XLLC_EPOCH;
     x->stamp = 0;
     x->blk = calloc((size_t)sets * x->max_blocks, sizeof *x->blk);
-    x->segs_used = calloc(sets ? sets : 1, sizeof *x->segs_used);
-    if (!x->blk || !x->segs_used) {
+    x->bdi = compress ? calloc(sets ? sets : 1, sizeof *x->bdi) : NULL;
+    if (!x->blk || (compress && !x->bdi)) {
         xllc_fini(x);
         return -1;
     }
@@ -25,9 +26,9 @@ int xllc_init(struct xllc *x, uint32_t sets, uint32_t ways, int compress)
 void xllc_fini(struct xllc *x)
 {
     free(x->blk);
-    free(x->segs_used);
+    free(x->bdi);
     x->blk = NULL;
-    x->segs_used = NULL;
+    x->bdi = NULL;
 }
 
 static struct xllc_blk *set_blocks(const struct xllc *x, uint32_t set) { return x->blk + (size_t)set * x->max_blocks; }
@@ -41,60 +42,105 @@ int xllc_find(const struct xllc *x, uint32_t set, uint64_t tag)
     return -1;
 }
 
-/* Evicts the least recently used valid block other than `keep`. */
-static void evict_lru(struct xllc *x, uint32_t set, int keep, struct xllc_out *out)
+/* The level (slot size in segments) of register r under split (nh, nl). */
+static unsigned reg_level(uint32_t r, uint32_t nh, uint32_t nl) { return r < nh ? 1 : r < nh + nl ? 2 : 4; }
+
+unsigned xllc_slot_size(const struct xllc *x, uint32_t set, uint32_t s)
+{
+    if (!x->bdi)
+        return s < x->ways ? 4 : 0;
+    const struct xllc_bdi *d = &x->bdi[set];
+    unsigned lv = reg_level(s / 4, d->nh, d->nl);
+    return s % 4 < 4 / lv ? lv : 0;
+}
+
+/* Evicts block v of a set: the victim of `out` if it is the first. */
+static void evict(struct xllc *x, uint32_t set, int v, struct xllc_out *out)
 {
     struct xllc_blk *b = set_blocks(x, set);
-    int v = -1;
-    for (uint32_t i = 0; i < x->max_blocks; i++)
-        if (b[i].segs && (int)i != keep && (v < 0 || b[i].used < b[v].used))
-            v = (int)i;
-    if (v < 0)
-        return;                  /* cannot happen: a lone block always fits */
     if (!out->evicted++) {
         out->victim = v;
         out->victim_tag = b[v].tag;
         out->victim_dirty = b[v].dirty;
     }
     out->dirty_evicted += b[v].dirty;
-    x->segs_used[set] -= b[v].segs;
-    b[v].segs = 0;
-    b[v].dirty = 0;
+    b[v] = (struct xllc_blk){ 0 };
+}
+
+/* The slot a new block of compressibility c goes to (docs/xllc-bdi.md
+ * "Place"): the empty candidate of the smallest size, lowest first, else
+ * the least recently used candidate, evicted.  Uncompressed every slot is a
+ * candidate. */
+static int place(struct xllc *x, uint32_t set, unsigned c, struct xllc_out *out)
+{
+    struct xllc_blk *b = set_blocks(x, set);
+    int best = -1, lru = -1;
+    unsigned best_size = 0;
+    for (uint32_t s = 0; s < x->max_blocks; s++) {
+        unsigned sz = xllc_slot_size(x, set, s);
+        if (sz < c)
+            continue;
+        if (!b[s].segs) {
+            if (best < 0 || sz < best_size)
+                best = (int)s, best_size = sz;
+        } else if (lru < 0 || b[s].used < b[lru].used) {
+            lru = (int)s;
+        }
+    }
+    if (best >= 0)
+        return best;
+    evict(x, set, lru, out); /* (a candidate exists: one register always stays uncompressed) */
+    return lru;
+}
+
+void xllc_epoch(struct xllc *x, uint32_t set, struct xllc_out *out)
+{
+    out->split_drops = out->split_wb = 0;
+    if (!x->bdi)
+        return;
+    struct xllc_bdi *d = &x->bdi[set];
+    if (d->n >= x->epoch) {
+        /* the re-split: registers by what the epoch stored, one kept uncompressed */
+        uint64_t wh = d->cnt[0], wl = 2ull * d->cnt[1], t = wh + wl + 4ull * d->cnt[2];
+        if (t) {
+            uint32_t nh = (uint32_t)((x->ways - 1) * wh / t), nl = (uint32_t)((x->ways - 1) * wl / t);
+            struct xllc_blk *b = set_blocks(x, set);
+            for (uint32_t s = 0; s < x->max_blocks; s++)
+                if (b[s].segs && reg_level(s / 4, d->nh, d->nl) != reg_level(s / 4, nh, nl)) {
+                    out->split_drops++;
+                    out->split_wb += b[s].dirty;
+                    b[s] = (struct xllc_blk){ 0 };
+                }
+            d->nh = (uint16_t)nh;
+            d->nl = (uint16_t)nl;
+        }
+        d->n = 0;
+        d->cnt[0] = d->cnt[1] = d->cnt[2] = 0;
+    }
+    d->n++;
 }
 
 void xllc_apply(struct xllc *x, uint32_t set, int idx, uint64_t tag, unsigned segs, int write, struct xllc_out *out)
 {
     struct xllc_blk *b = set_blocks(x, set);
-    uint32_t cap = x->ways * (XLLC_BLOCK / XLLC_SEG);
     *out = (struct xllc_out){ .victim = -1 };
+    if (!x->bdi)
+        segs = segs ? 4 : 0;
+    else if (segs)
+        x->bdi[set].cnt[segs == 1 ? 0 : segs == 2 ? 1 : 2]++;
     if (idx < 0) {
-        /* a miss: make room for the new block, then take a free slot (one
-         * exists once room is made: each block takes at least a segment) */
         if (!segs)
-            segs = XLLC_BLOCK / XLLC_SEG;
-        while (x->segs_used[set] + segs > cap)
-            evict_lru(x, set, -1, out);
-        for (uint32_t i = 0; i < x->max_blocks; i++)
-            if (!b[i].segs) {
-                idx = (int)i;
-                break;
-            }
-        if (idx < 0) {           /* more blocks than slots: only if max_blocks < cap / segs */
-            evict_lru(x, set, -1, out);
-            for (uint32_t i = 0; i < x->max_blocks; i++)
-                if (!b[i].segs) {
-                    idx = (int)i;
-                    break;
-                }
-        }
+            segs = 4;
+        idx = place(x, set, segs, out);
         b[idx] = (struct xllc_blk){ .tag = tag, .segs = (uint8_t)segs };
-        x->segs_used[set] += segs;
-    } else if (segs && segs != b[idx].segs) {
-        /* a written block changed its compression level */
-        x->segs_used[set] = x->segs_used[set] - b[idx].segs + segs;
+    } else if (segs && segs > xllc_slot_size(x, set, (uint32_t)idx)) {
+        /* a rewritten block no longer fits its slot: it moves (its old slot is no victim) */
+        uint8_t dirty = b[idx].dirty;
+        b[idx] = (struct xllc_blk){ 0 };
+        idx = place(x, set, segs, out);
+        b[idx] = (struct xllc_blk){ .tag = tag, .segs = (uint8_t)segs, .dirty = dirty };
+    } else if (segs) {
         b[idx].segs = (uint8_t)segs;
-        while (x->segs_used[set] > cap)
-            evict_lru(x, set, idx, out);
     }
     b[idx].used = ++x->stamp;
     b[idx].dirty |= write != 0;
@@ -120,7 +166,6 @@ int xllc_drop(struct xllc *x, uint32_t set, uint64_t tag, int *dirty)
         return -1;
     struct xllc_blk *b = set_blocks(x, set) + i;
     *dirty = b->dirty;
-    x->segs_used[set] -= b->segs;
     *b = (struct xllc_blk){ 0 };
     return i;
 }

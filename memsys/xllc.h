@@ -1,8 +1,10 @@
 /* memsys/xllc.h — the native extended LLC (MICRO'22 §4.2 as a C model):
  * the tag store of every extended-LLC set, LRU, write-allocate, dirty
- * bits, and blocks of 32, 64 or 128 bytes when BDI compression is on
- * (§4.3.1).  Tags and state only: data stays in device memory.  Knows
- * nothing about partitions, predictors or queues (memsys/morpheus.c). */
+ * bits, and with BDI compression (§4.3.1) the set's registers split among
+ * the high (32 B), low (64 B) and uncompressed levels, re-split every
+ * epoch: docs/xllc-bdi.md is the definition, which the helper kernel
+ * implements too.  Tags and state only: data stays in device memory.
+ * Knows nothing about partitions, predictors or queues (memsys/morpheus.c). */
 #ifndef MX_MEMSYS_XLLC_H
 #define MX_MEMSYS_XLLC_H
 
@@ -10,21 +12,32 @@
 
 #define XLLC_SEG 32              /* bytes of a storage segment: the high compression level */
 #define XLLC_BLOCK 128           /* bytes of an uncompressed block */
+#define XLLC_EPOCH 256           /* default accesses of a set between BDI re-splits (memsys.bdi_epoch) */
 
 struct xllc_blk {
     uint64_t tag;                /* block number (line address / 128) */
     uint64_t used;               /* LRU stamp: larger is more recent */
-    uint8_t segs;                /* 32-byte segments it takes: 1, 2, 4; 0 = invalid */
+    uint8_t segs;                /* its compressibility in 32-byte segments: 1, 2, 4 (always 4
+                                    without compression); 0 = the slot is empty */
     uint8_t dirty;               /* written since it was filled */
+};
+
+/* A set's BDI state (docs/xllc-bdi.md): its split and this epoch's counts. */
+struct xllc_bdi {
+    uint16_t nh, nl;             /* registers at the high and low levels (the rest uncompressed) */
+    uint32_t n;                  /* accesses this epoch */
+    uint32_t cnt[3];             /* blocks placed or rewritten this epoch at compressibility 1, 2, 4 */
 };
 
 struct xllc {
     uint32_t sets;               /* extended-LLC sets in the whole GPU */
-    uint32_t ways;               /* xllc_ways: a set stores ways x 128 B */
-    uint32_t max_blocks;         /* blocks a set can hold: ways, or 4 x ways compressed */
+    uint32_t ways;               /* xllc_ways: a set stores ways x 128 B (ways registers) */
+    uint32_t max_blocks;         /* slots of a set: ways, or 4 x ways compressed (slot s: register
+                                    s / 4, sub-slot s % 4) */
+    uint32_t epoch;              /* accesses of a set between re-splits (compressed; XLLC_EPOCH) */
     uint64_t stamp;              /* LRU clock, one for all sets */
     struct xllc_blk *blk;        /* sets x max_blocks */
-    uint32_t *segs_used;         /* per set: segments in use (<= 4 x ways) */
+    struct xllc_bdi *bdi;        /* per set, compressed only (else NULL) */
 };
 
 /* What one xllc_apply did to the set. */
@@ -35,10 +48,22 @@ struct xllc_out {
     int32_t victim;              /* index of the first block evicted, -1 if none, */
     uint64_t victim_tag;         /* its tag, */
     uint8_t victim_dirty;        /* and whether it was written back */
+    uint32_t split_drops;        /* xllc_epoch only: blocks dropped by a re-split, */
+    uint32_t split_wb;           /* of which dirty (written back) */
 };
 
-/* 0, or -1 when out of memory.  compress: blocks may be smaller than 128 B. */
+/* 0, or -1 when out of memory.  compress: BDI levels (docs/xllc-bdi.md),
+ * re-split every XLLC_EPOCH accesses of a set (change x->epoch to taste). */
 int xllc_init(struct xllc *x, uint32_t sets, uint32_t ways, int compress);
+
+/* The start of an access to `set` (compressed sets only; else nothing):
+ * re-splits the set if its epoch is over, counts the access.  out gets
+ * split_drops and split_wb (zeroed otherwise). */
+void xllc_epoch(struct xllc *x, uint32_t set, struct xllc_out *out);
+
+/* Size in segments of slot s of a set under its split: 1, 2, 4, or 0 if
+ * the slot is not usable (always 4 for slot < ways uncompressed). */
+unsigned xllc_slot_size(const struct xllc *x, uint32_t set, uint32_t s);
 void xllc_fini(struct xllc *x);
 
 /* Index in the set of the block with this tag, or -1 (no state change). */
@@ -46,9 +71,10 @@ int xllc_find(const struct xllc *x, uint32_t set, uint64_t tag);
 
 /* Uses block `tag` of `set`: idx from xllc_find.  A hit (idx >= 0) becomes
  * most recently used; a miss is inserted as most recently used.  segs: the
- * block's size now in 32-byte segments (1, 2, 4), or 0 to keep a hit's
- * size.  write: mark it dirty.  LRU blocks other than this one are evicted
- * until the set's storage holds it. */
+ * block's compressibility now in 32-byte segments (1, 2, 4: a miss or a
+ * write), or 0 for a read hit.  write: mark it dirty.  Uncompressed, the
+ * victim is the LRU block; compressed, the block is placed as
+ * docs/xllc-bdi.md says (a hit whose slot is now too small moves). */
 void xllc_apply(struct xllc *x, uint32_t set, int idx, uint64_t tag, unsigned segs, int write, struct xllc_out *out);
 
 /* Writes a set's dirty blocks back: returns how many; they stay, clean. */

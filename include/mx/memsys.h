@@ -58,6 +58,8 @@ struct mx_memsys_config {
     uint32_t predictor;          /* enum mx_predictor */
     uint32_t bloom_k;            /* hash functions of each Bloom filter */
     uint32_t compress;           /* enum mx_compress */
+    uint32_t bdi_epoch;          /* BDI: accesses of an extended-LLC set between re-splits of its registers
+                                    among the compression levels (docs/xllc-bdi.md; 256) */
     uint32_t qu_queue;           /* request-queue entries of each controller's query unit */
     uint32_t qu_buffer_bytes;    /* read + write data buffers of each query unit (5 KiB) */
     uint32_t xllc_check;         /* --xllc helper: check every helper decision against the native model and

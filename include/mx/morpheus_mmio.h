@@ -45,12 +45,16 @@
 #define MX_MMIO_ROW_WAY 0x30        /* u32: the way used (the hit way, or where the block went); FLUSH: blocks
                                        written back */
 #define MX_MMIO_ROW_VFLAGS 0x34     /* u32: the victim: MX_MMIO_V_VALID (a block was evicted), MX_MMIO_V_WB
-                                       (it was dirty and written back to DRAM) */
+                                       (it was dirty and written back to DRAM); BDI: the blocks the set's
+                                       re-split before this access wrote back (MX_MMIO_V_SPLIT_WB) and
+                                       dropped (MX_MMIO_V_SPLIT_DROPS) */
 #define MX_MMIO_ROW_VTAG 0x38       /* u64: the victim's block number */
 #define MX_MMIO_ROW_SIZE 64
 
 #define MX_MMIO_V_VALID 0x1u
 #define MX_MMIO_V_WB 0x2u
+#define MX_MMIO_V_SPLIT_WB(v) ((v) >> 8 & 0xffu)
+#define MX_MMIO_V_SPLIT_DROPS(v) ((v) >> 16 & 0xffu)
 
 /* A fill: the controller read the block from DRAM after a predicted miss
  * and hands it (in the write buffer) to the set's warp to insert. */
@@ -74,6 +78,13 @@
  * answer: HIT and the block in the read buffer, or a miss (the controller
  * reads DRAM).  Not an extended-LLC access: counted nowhere. */
 #define MX_MMIO_OP_PEEK 8u
+/* BDI (docs/xllc-bdi.md): the read half of an atomic, a load whose block
+ * the set keeps uncompressed (and dirty) for the ATOM requests that follow. */
+#define MX_MMIO_OP_LDA 9u
+/* BDI: the write half of an atomic the warp does not execute itself: the
+ * write buffer's bytes under WMASK into the held block, in place, dirty; no
+ * LRU change.  The answer: HIT and the way. */
+#define MX_MMIO_OP_STA 10u
 #define MX_MMIO_ATOM_B 0
 #define MX_MMIO_ATOM_C 8
 #define MX_MMIO_ATOM_OFFSET 16

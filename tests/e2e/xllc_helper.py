@@ -12,6 +12,8 @@ be right, and a wrong helper must show.
    thread-instructions of the same device with --memsys off (p-bfs, which
    races benignly, the same kernels); the extended
    LLC serves requests; the statistics are the same for 1 and 2 host threads.
+   With BDI compression (--compress bdi, docs/xllc-bdi.md) too, with epochs
+   short enough that every set re-splits its registers many times.
 2. Broken helper builds (gen_helper.py --break) on the stencil workload:
    without the check, no-writeback, tag-bit6 and imov-off-by-one make the
    workload's own check FAIL; with it, each is reported by name (xllc-check:
@@ -19,6 +21,8 @@ be right, and a wrong helper must show.
    data right (the workload PASSes) and only the check's decision comparison
    reports it.  An atomic executed by the helper warp (§4.2.3) whose result
    goes to the wrong lane (atom-lane) fails histo and is named by the check.
+   A BDI build that zero-extends its deltas (bdi-decode) fails nw and is
+   named by the check.
 3. Bad helper code (a helper that faults, one that never parks, one that
    parks without answering, one that rewrites the request it was given)
    ends the run with a report naming the helper warp, its set and the PTX
@@ -94,11 +98,17 @@ with tempfile.TemporaryDirectory() as tmp:
                ("cs1-brx", ["--cache-sms", "1"]), ("tiny-brx", TINY),
                ("cs8-l1", ["--cache-sms", "8", "--xllc-variant", "l1"]),
                ("cs20-shm", ["--cache-sms", "20", "--xllc-variant", "shm"]),
-               ("cs20-rfl1-movind", ["--cache-sms", "20", "--xllc-variant", "rf+l1", "--isa-ext", "indirect-mov"])]
+               ("cs20-rfl1-movind", ["--cache-sms", "20", "--xllc-variant", "rf+l1", "--isa-ext", "indirect-mov"]),
+               # BDI (docs/xllc-bdi.md): short epochs, so that every set re-splits its registers often
+               ("cs20-bdi-brx", ["--cache-sms", "20", "--compress", "bdi", "--bdi-epoch", "16"]),
+               ("tiny-bdi-movind", TINY + ["--compress", "bdi", "--bdi-epoch", "8", "--isa-ext", "indirect-mov"])]
     if full:
         configs += [("cs8-movind", ["--cache-sms", "8", "--isa-ext", "indirect-mov"]),
                     ("cs20-brx", ["--cache-sms", "20"]), ("cs1-movind", ["--cache-sms", "1", "--isa-ext", "indirect-mov"]),
-                    ("tiny-movind", TINY + ["--isa-ext", "indirect-mov"])]
+                    ("tiny-movind", TINY + ["--isa-ext", "indirect-mov"]),
+                    ("cs8-bdi-movind", ["--cache-sms", "8", "--compress", "bdi", "--isa-ext", "indirect-mov"]),
+                    ("cs1-bdi-brx", ["--cache-sms", "1", "--compress", "bdi", "--bdi-epoch", "4"]),
+                    ("tiny-bdi-brx", TINY + ["--compress", "bdi", "--bdi-epoch", "8"])]
     bases = {}
     for tag, opts in configs:
         cs = opts[opts.index("--cache-sms") + 1]
@@ -169,6 +179,13 @@ with tempfile.TemporaryDirectory() as tmp:
         ext = ["--isa-ext", "indirect-mov"] if imov == "movind" else []
         caught(f"{imov}-atom-lane", HELPER + ["--cache-sms", "8"] + ext +
                ["--xllc-helper", os.path.join(bdir, f"helper_rf_{imov}_broken_atom-lane.ptx")], "histo")
+
+    # ... a BDI decode that zero-extends the deltas (nw's scores go negative: its own check fails, the decisions
+    # on the re-merged blocks differ from the native model's)
+    for imov in builds:
+        ext = ["--isa-ext", "indirect-mov"] if imov == "movind" else []
+        caught(f"{imov}-bdi-decode", HELPER + TINY + ["--compress", "bdi", "--bdi-epoch", "8"] + ext +
+               ["--xllc-helper", os.path.join(bdir, f"helper_rfbdi_{imov}_broken_bdi-decode.ptx")], "nw")
 
     # ... and the l1 and shm variants' kernels (blocks in memory, no Indirect-MOV)
     for store, bug in [("l1", "imov-off-by-one"), ("shm", "no-writeback")] + \

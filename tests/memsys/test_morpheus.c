@@ -386,8 +386,9 @@ static void predictor_none_forwards_all(void **st)
 }
 
 /* Why the swap threshold is the most blocks a set can hold: a 4-way set
- * with 32-byte blocks holds 16; a predictor told "4" swaps BF2 in while it
- * misses some of them (false negatives), told 16 it never does. */
+ * of 32-byte blocks re-splits to 3 high registers + 1 uncompressed (13
+ * blocks, docs/xllc-bdi.md); a predictor told "4" swaps BF2 in while it
+ * misses some of them (false negatives), told 16 (its slots) it never does. */
 static void bloom_threshold_with_compression(void **st)
 {
     (void)st;
@@ -398,18 +399,23 @@ static void bloom_threshold_with_compression(void **st)
         struct bloom_pred p;
         assert_int_equal(xllc_init(&x, 1, 4, 1), 0);
         assert_int_equal(x.max_blocks, 16);
+        x.epoch = 8;
         bloom_h3_init(&h, 4, 3);
         bloom_pred_init(&p, t ? x.max_blocks : x.ways);
         uint64_t s = 5;
         for (int i = 0; i < 20000; i++) {
             uint64_t tag = rnd(&s) % 20 + 1000;
+            struct xllc_out o;
+            xllc_epoch(&x, 0, &o);
             int at = xllc_find(&x, 0, tag);
             fn[t] += at >= 0 && !bloom_pred_query(&p, &h, tag);
-            struct xllc_out o;
             xllc_apply(&x, 0, at, tag, 1, 0, &o);
             bloom_pred_access(&p, &h, tag);
         }
-        assert_true(xllc_count(&x, 0) == 16);
+        assert_int_equal(xllc_count(&x, 0), 13);
+        assert_int_equal(xllc_slot_size(&x, 0, 11), 1);
+        assert_int_equal(xllc_slot_size(&x, 0, 12), 4);
+        assert_int_equal(xllc_slot_size(&x, 0, 13), 0);
         xllc_fini(&x);
     }
     fprintf(stderr, "false negatives with threshold 4: %llu, 16: %llu\n", (unsigned long long)fn[0],
@@ -418,9 +424,13 @@ static void bloom_threshold_with_compression(void **st)
     assert_int_equal(fn[1], 0);
 }
 
-/* A footprint of 2 x ways lines in one set, each compressible 4x: cycled
- * three times, uncompressed it misses every time (LRU), compressed only
- * the first round misses; unreadable memory counts as uncompressed. */
+/* A footprint of 2 x ways lines in one set, each compressible 4x, cycled
+ * three times with an epoch of 4 accesses: uncompressed it misses every
+ * time (LRU).  Compressed (docs/xllc-bdi.md, traced by hand): lines 0-3
+ * fill the 4 uncompressed registers; the re-split at access 5 makes
+ * registers 0-2 high (lines 0-2 dropped, line 3 stays in register 3);
+ * lines 4-7 take slots 0-3.  Round 2: lines 0-2 miss (slots 4-6), 3-7 hit;
+ * round 3 hits all 8: 13 hits.  Unreadable memory counts as uncompressed. */
 static void compression_capacity(void **st)
 {
     (void)st;
@@ -431,6 +441,7 @@ static void compression_capacity(void **st)
         struct mx_memsys_config c;
         small_config(&c);
         c.compress = comp[t];
+        c.bdi_epoch = 4;
         struct morpheus *m = make(&c);
         for (int round = 0; round < 3; round++)
             for (uint64_t i = 0; i < 8; i++)
@@ -444,32 +455,97 @@ static void compression_capacity(void **st)
         morpheus_destroy(m);
     }
     assert_int_equal(hits[0], 0);
-    assert_int_equal(hits[1], 16);
+    assert_int_equal(hits[1], 13);
     assert_int_equal(hits[2], 0);
 }
 
-/* A written block that stops compressing grows back to 128 bytes and
- * pushes LRU blocks out of its set. */
+/* A written block that stops compressing moves to an uncompressed slot,
+ * evicting the LRU block that can hold it (docs/xllc-bdi.md, traced by
+ * hand): 16 zero blocks with an epoch of 4 leave lines 4-15 in the 12 high
+ * slots 0-11 and line 3 in slot 12 (the re-split dropped lines 0-2); a
+ * store of random bytes to line 15 moves it to slot 12, evicting line 3. */
 static void compression_write_grows(void **st)
 {
     (void)st;
     struct mx_memsys_config c;
     small_config(&c);
     c.compress = MX_COMP_BDI;
+    c.bdi_epoch = 4;
     struct morpheus *m = make(&c);
     enum mem_kind z = MEM_ZERO, rdm = MEM_RANDOM;
-    for (uint64_t i = 0; i < 16; i++) /* 16 zero blocks fill the 4 ways at 32 B each */
-        acc(m, &c, 0, ext_lp(&c, m, 0, 0, i), MX_MOP_LD, 0, &z);
+    uint32_t drops = 0;
+    for (uint64_t i = 0; i < 16; i++) {
+        struct morpheus_result r = acc(m, &c, 0, ext_lp(&c, m, 0, 0, i), MX_MOP_LD, 0, &z);
+        drops += r.split_drops;
+        assert_int_equal(r.hit, 0);
+        assert_int_equal(r.victim, -1);
+        assert_int_equal(r.way, i < 4 ? 4 * i : i - 4);
+    }
+    assert_int_equal(drops, 3);
     struct mx_memsys_stats s;
     stats(m, &s);
-    assert_int_equal(s.xllc.evictions, 0);
+    assert_int_equal(s.xllc.evictions, 3);
     struct morpheus_result r = acc(m, &c, 0, ext_lp(&c, m, 0, 0, 15), MX_MOP_ST, 0, &rdm);
     assert_int_equal(r.hit, 1);
+    assert_int_equal(r.way, 12);
+    assert_int_equal(r.victim, 12);
+    assert_int_equal(r.victim_wb, 0);
     stats(m, &s);
-    assert_int_equal(s.xllc.evictions, 3); /* 3 more segments: blocks 0, 1, 2 */
-    assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 3), MX_MOP_LD, 0, &z).hit, 1);
+    assert_int_equal(s.xllc.evictions, 4);
+    assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 14), MX_MOP_LD, 0, &z).hit, 1);
+    assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 15), MX_MOP_LD, 0, &z).way, 12);
+    assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 3), MX_MOP_LD, 0, &z).hit, 0);
     assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 0), MX_MOP_LD, 0, &z).hit, 0);
     morpheus_destroy(m);
+}
+
+/* The re-split's arithmetic (docs/xllc-bdi.md): an epoch of 10 high, 6
+ * low and 4 uncompressed placements in a 32-register set asks for 10, 12
+ * and 16 quarter registers: nH = 31*10/38 = 8, nL = 31*12/38 = 9, the other
+ * 15 uncompressed; an epoch with no placement keeps the split. */
+static void bdi_resplit_arithmetic(void **st)
+{
+    (void)st;
+    struct xllc x;
+    assert_int_equal(xllc_init(&x, 1, 32, 1), 0);
+    x.epoch = 20;
+    struct xllc_out o;
+    for (uint64_t i = 0; i < 20; i++) {
+        xllc_epoch(&x, 0, &o);
+        assert_int_equal(o.split_drops, 0);
+        xllc_apply(&x, 0, -1, 100 + i, i < 10 ? 1 : i < 16 ? 2 : 4, i % 2, &o);
+        assert_int_equal(o.idx, 4 * (int)i); /* all uncompressed yet: register i */
+    }
+    xllc_epoch(&x, 0, &o); /* the 21st access re-splits */
+    assert_int_equal(x.bdi[0].nh, 8);
+    assert_int_equal(x.bdi[0].nl, 9);
+    assert_int_equal(o.split_drops, 17); /* the blocks in registers 0-16 */
+    assert_int_equal(o.split_wb, 8);     /* the odd ones were written */
+    assert_int_equal(xllc_count(&x, 0), 3);
+    assert_int_equal(xllc_slot_size(&x, 0, 4 * 7 + 3), 1);
+    assert_int_equal(xllc_slot_size(&x, 0, 4 * 8 + 1), 2);
+    assert_int_equal(xllc_slot_size(&x, 0, 4 * 8 + 2), 0);
+    assert_int_equal(xllc_slot_size(&x, 0, 4 * 17), 4);
+    assert_int_equal(xllc_slot_size(&x, 0, 4 * 17 + 1), 0);
+    /* a high block goes to the first high slot; an uncompressed one to the first empty raw slot */
+    xllc_apply(&x, 0, -1, 7, 1, 0, &o);
+    assert_int_equal(o.idx, 0);
+    xllc_apply(&x, 0, -1, 8, 4, 0, &o);
+    assert_int_equal(o.idx, 4 * 20); /* registers 17-19 hold blocks 117-119 */
+    for (int i = 0; i < 19; i++)     /* the rest of this epoch */
+        xllc_epoch(&x, 0, &o);
+    xllc_epoch(&x, 0, &o);           /* 1 high + 1 raw placement: nH = 31*1/5 = 6, nL = 0 */
+    assert_int_equal(x.bdi[0].nh, 6);
+    assert_int_equal(x.bdi[0].nl, 0);
+    assert_int_equal(o.split_drops, 0); /* block 7 stays high in register 0, the others raw */
+    for (int i = 0; i < 20; i++) {   /* an epoch of read hits: no placement, the split stays */
+        xllc_apply(&x, 0, xllc_find(&x, 0, 7), 7, 0, 0, &o);
+        assert_int_equal(o.idx, 0);
+        xllc_epoch(&x, 0, &o);
+    }
+    assert_int_equal(x.bdi[0].nh, 6);
+    assert_int_equal(xllc_count(&x, 0), 5);
+    xllc_fini(&x);
 }
 
 /* Queue of 4: ten requests to one set at one clock.  The warp takes them
@@ -703,7 +779,8 @@ static void create_errors(void **st)
     CASE(c.xllc_ways = 0, "memsys.xllc.ways");
     CASE(c.xllc_ways = 1, "memsys.xllc.ways"); /* 128 sets per SM: more than 48 warps */
     CASE(c.xllc = 9, "memsys.xllc.mode");
-    CASE((c.xllc = MX_XLLC_HELPER, c.xllc_variant = MX_XV_RF, c.compress = MX_COMP_BDI), "memsys.compress");
+    CASE((c.xllc = MX_XLLC_HELPER, c.xllc_variant = MX_XV_SHM, c.xllc_kib[MX_XV_SHM] = 16, c.compress = MX_COMP_BDI),
+         "memsys.compress"); /* BDI is in the rf helper kernel only */
     CASE(c.cache_sms = 8, "memsys.cache_sms");
     CASE(c.predictor = 3, "memsys.predictor");
     CASE((c.predictor = MX_PRED_BLOOM, c.bloom_k = 0), "memsys.bloom_k");
@@ -738,6 +815,7 @@ int main(void)
         cmocka_unit_test(predictor_perfect),
         cmocka_unit_test(predictor_none_forwards_all),
         cmocka_unit_test(bloom_threshold_with_compression),
+        cmocka_unit_test(bdi_resplit_arithmetic),
         cmocka_unit_test(compression_capacity),
         cmocka_unit_test(compression_write_grows),
         cmocka_unit_test(query_unit_backpressure),
