@@ -699,6 +699,13 @@ class BdiGen(Gen):
         super().__init__(imov, bug, "rf")
         self.nlab = 0
 
+    def emit(self, s=""):
+        """As Gen.emit, with a trailing comment aligned at column 48."""
+        code, sep, note = s.partition("//")
+        if sep and code.strip():
+            s = f"{code.rstrip():<47} // {note.strip()}"
+        self.out.append(s)
+
     def uniq(self, name):
         self.nlab += 1
         return f"$S_{name}{self.nlab}"
@@ -840,7 +847,8 @@ class BdiGen(Gen):
     def use(self, why):
         """LRU use of the slot (docs/xllc-bdi.md "Metadata and LRU"): c = its rank,
         every slot ranked above c loses one, the slot gets 127."""
-        self.emit(f"  // use the slot ({why}): c = its rank (0 if invalid); ranks above c lose one; the slot gets {B_RANK_MAX}")
+        self.emit(f"  // use the slot ({why}):")
+        self.emit(f"  // c = its rank (0 if invalid); ranks above c lose one; the slot gets {B_RANK_MAX}")
         self.meta_of()
         self.rank("%cr", "%vm")
         for J in range(NMETA):
@@ -1013,7 +1021,7 @@ class BdiGen(Gen):
         self.write_back("%vtag")
         e("$S_PLACE_ENC:")
         self.encode("%val", "the block")
-        self.use("placed: c is the victim's rank, 0 if the slot was invalid")
+        self.use("placed: c is the victim's rank")
         e(f"  and.b64 %mnew, %aux0, {B_TAG_MASK:#x};")
         e(f"  or.b64 %mnew, %mnew, {VALID | (B_RANK_MAX << B_RANK_SHIFT):#x};   // valid, rank {B_RANK_MAX}, the tag")
         e(f"  @%pdirty or.b64 %mnew, %mnew, {DIRTY:#x};        // ST, LDA: dirty")
