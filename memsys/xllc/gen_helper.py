@@ -9,6 +9,9 @@ per set, an event record per request); see memsys/xllc/README.md.
     gen_helper.py --store l1|shm [--break BUG] [-o FILE]       (blocks in L1 or shared memory)
     gen_helper.py --store rfl1 --imov brx|movind [...]         (the combined layout: a warp's blocks
                                                                 in registers, or in L1 if given an array)
+    gen_helper.py --store rf --bdi --imov brx|movind [--break bdi-decode] [-o FILE]
+                                                               (the rf variant with BDI compression,
+                                                                docs/xllc-bdi.md: xllc_helper_rfbdi_serve)
 
 --imov brx     Indirect-MOV as the paper's Algorithm 2 (brx.idx over a
                32-target switch), base PTX only.
@@ -22,16 +25,20 @@ per set, an event record per request); see memsys/xllc/README.md.
                apart with 8 partitions of 7 + 1 sets, not bit 0),
                imov-off-by-one (the Indirect-MOV writes go to data-array
                register index + 1 mod 32), atom-lane (an atomic's result is
-               written to the next lane's word).
+               written to the next lane's word); with --bdi only bdi-decode
+               (the decode of a high or low slot zero-extends its field,
+               bfe.u32, instead of sign-extending it).
 
 The committed helper_rf_brx.ptx and helper_rf_movind.ptx are this script's
 output without --break; tests/meson.build regenerates them and the test
-checks the committed files are up to date.
+checks the committed files are up to date; likewise helper_rfbdi_brx.ptx
+and helper_rfbdi_movind.ptx (--bdi).
 """
 import argparse
 import sys
 
-BUGS = ("no-writeback", "no-lru-hit", "tag-lowbit", "tag-bit6", "imov-off-by-one", "atom-lane")
+BUGS = ("no-writeback", "no-lru-hit", "tag-lowbit", "tag-bit6", "imov-off-by-one", "atom-lane", "bdi-decode")
+BDI_BUGS = ("bdi-decode",)   # the bugs of the --bdi kernel (and only of it)
 
 # Metadata register (one .b64 per lane; lane i = way i):
 VALID = 1 << 63
@@ -667,10 +674,686 @@ class Gen:
         return "\n".join(self.out) + "\n"
 
 
+# ---- the BDI-compressed rf variant (docs/xllc-bdi.md) ------------------------------------
+
+# Metadata of a slot (docs/xllc-bdi.md "Metadata and LRU"): lane s % 32 of %m[s / 32], .b64
+B_RANK_SHIFT = 55
+B_RANK_BITS = 7
+B_RANK_ONE = 1 << B_RANK_SHIFT
+B_RANK_MAX = (1 << B_RANK_BITS) - 1
+B_TAG_MASK = (1 << B_RANK_SHIFT) - 1
+NDATA = 32                 # W: data registers of a set
+NMETA = 4                  # metadata (and base) registers: 4 W slots, 32 per register
+OP_LDA, OP_STA = 9, 10     # the read and the write half of an atomic (docs/xllc-bdi.md)
+
+
+class BdiGen(Gen):
+    """xllc_helper_rfbdi_serve: the rf kernel with BDI-compressed blocks
+    (docs/xllc-bdi.md, the contract shared with the native model in
+    memsys/xllc.c).  A set is 32 data registers %d0..%d31 holding 128 slots
+    (slot s: register s / 4, sub-slot s % 4), 4 metadata registers %m0..%m3
+    and 4 base registers %b0..%b3 (slot s: lane s % 32 of register s / 32).
+    The slot the request is about is always %aux3 (warp-uniform, 0..127)."""
+
+    def __init__(self, imov, bug):
+        super().__init__(imov, bug, "rf")
+        self.nlab = 0
+
+    def emit(self, s=""):
+        """As Gen.emit, with a trailing comment aligned at column 48."""
+        code, sep, note = s.partition("//")
+        if sep and code.strip():
+            s = f"{code.rstrip():<47} // {note.strip()}"
+        self.out.append(s)
+
+    def uniq(self, name):
+        self.nlab += 1
+        return f"$S_{name}{self.nlab}"
+
+    # ---- per-J registers ----------------------------------------------------------------
+
+    def select(self, dst, regs, j, mov="mov.b32"):
+        """dst = regs[j] for a warp-uniform register number j (0..3)."""
+        self.emit(f"  {mov} {dst}, {regs}0;")
+        for J in range(1, NMETA):
+            self.emit(f"  setp.eq.u32 %q, {j}, {J};")
+            self.emit(f"  @%q {mov} {dst}, {regs}{J};")
+
+    def lane_size(self, dst, r, nh, nhl):
+        """dst = the size of this lane's slot in data register r (its sub-slot is
+        lane % 4) under the split (nh, nhl = nH + nL): 1 high, 2 low, 4 raw, 0
+        unusable (docs/xllc-bdi.md "Where a block lives")."""
+        self.emit(f"  setp.lt.u32 %q, {r}, {nhl};")
+        self.emit(f"  selp.u32 {dst}, %szl, %szu, %q;               // low: 2 for sub-slots 0, 1; raw: 4 for 0")
+        self.emit(f"  setp.lt.u32 %q, {r}, {nh};")
+        self.emit(f"  @%q mov.u32 {dst}, 1;                          // high: every sub-slot")
+
+    def sizes(self):
+        """%sz<J> = the size of this lane's slot 32 J + lane (data register 8 J + lane / 4)."""
+        self.emit("  // this lane's slots 32 J + lane: their sizes under the split (0: unusable)")
+        for J in range(NMETA):
+            self.emit(f"  add.u32 %x, %lr, {8 * J};")
+            self.lane_size(f"%sz{J}", "%x", "%nH", "%nHL")
+
+    def rank(self, dst, m):
+        """dst = the LRU rank of metadata m (bits 61..55)."""
+        self.emit(f"  bfe.u64 %x64, {m}, {B_RANK_SHIFT}, {B_RANK_BITS};")
+        self.emit(f"  cvt.u32.u64 {dst}, %x64;")
+
+    def first_slot(self, pred, found, none):
+        """%aux3 = the lowest slot whose lane satisfies pred(J) (which sets %p),
+        one ballot per metadata register; on to `found`, or `none` if no slot
+        does (none=None: one always does)."""
+        for J in range(NMETA):
+            pred(J)
+            self.emit("  vote.sync.ballot.b32 %aux2, %p, 0xffffffff;")
+            self.emit(f"  mov.u32 %j32, {32 * J};                        // its first slot")
+            if J == NMETA - 1 and none is None:
+                self.emit(f"  bra.uni {found};")
+            else:
+                self.emit("  setp.ne.u32 %p, %aux2, 0;")
+                self.emit(f"  @%p bra {found};")
+        if none is not None:
+            self.emit(f"  bra.uni {none};")
+
+    def found_slot(self, label):
+        """The tail of first_slot: %aux3 += ffs(ballot), then the slot's parts."""
+        self.label(label)
+        self.ffs("%x", "%aux2", "the slot's lane")
+        self.emit("  add.u32 %aux3, %j32, %x;")
+        self.slot_parts()
+
+    def match(self, J):
+        """%p: this lane's slot of %m<J> is valid and holds the request's tag (Alg. 1 lines 2-3)."""
+        self.emit(f"  setp.lt.s64 %p, %m{J}, 0;                     // Alg. 1 line 2: valid (bit 63)")
+        self.emit(f"  and.b64 %x64, %m{J}, {B_TAG_MASK:#x};")
+        self.emit("  setp.eq.and.u64 %p, %x64, %aux0, %p;         // Alg. 1 line 3: the tag matches")
+
+    def lookup(self, hit, miss):
+        """Algorithm 1 over the four metadata registers: a tag is in at most one slot."""
+        self.emit("  // Algorithm 1 over m0..m3 (4 ballots): the valid slot holding the tag, if any")
+        self.first_slot(self.match, hit, miss)
+
+    # ---- one slot (%aux3) ----------------------------------------------------------------
+
+    def slot_parts(self):
+        """%sj, %sl: the slot's metadata register and lane; %own: the metadata
+        register whose lane this lane holds for the slot (4: none)."""
+        self.emit("  shr.u32 %sj, %aux3, 5;                        // slot s: metadata m[s / 32], lane s % 32")
+        self.emit("  and.b32 %sl, %aux3, 31;")
+        self.emit("  setp.eq.u32 %q, %lane, %sl;")
+        self.emit(f"  selp.u32 %own, %sj, {NMETA}, %q;")
+
+    def owner(self, what, instr):
+        """instr(J) on the slot's own metadata / base lane only."""
+        self.emit(f"  // {what}: on the slot's lane of its register only")
+        for J in range(NMETA):
+            self.emit(f"  setp.eq.u32 %q, %own, {J};")
+            self.emit(f"  @%q {instr(J)}")
+
+    def meta_of(self):
+        """%vm = the slot's metadata (broadcast), %vhi its high word."""
+        self.select("%vm", "%m", "%sj", "mov.b64")
+        self.emit("  mov.b64 {%mlo, %mhi}, %vm;")
+        self.emit("  shfl.sync.idx.b32 %vlo, %mlo, %sl, 31, 0xffffffff;")
+        self.emit("  shfl.sync.idx.b32 %vhi, %mhi, %sl, 31, 0xffffffff;")
+        self.emit("  mov.b64 %vm, {%vlo, %vhi};")
+
+    def level(self):
+        """The slot's place: %sr its data register, %z its size (1 high, 2 low,
+        4 raw), %len, %pos its field of each lane's word (raw: the whole word)."""
+        self.emit("  // the slot's level from its register and the split (docs/xllc-bdi.md \"Where a block lives\")")
+        self.emit("  shr.u32 %sr, %aux3, 2;                        // data register s / 4")
+        self.emit("  mov.u32 %z, 4;")
+        self.emit("  setp.lt.u32 %q, %sr, %nHL;")
+        self.emit("  @%q mov.u32 %z, 2;")
+        self.emit("  setp.lt.u32 %q, %sr, %nH;")
+        self.emit("  @%q mov.u32 %z, 1;")
+        self.emit("  shl.b32 %len, %z, 3;                          // field: 8, 16 or 32 bits")
+        self.emit("  and.b32 %pos, %aux3, 3;")
+        self.emit("  mul.lo.u32 %pos, %pos, %len;                  // at bit len * (s % 4)")
+
+    def decode(self, dst, what):
+        """dst = this lane's word of the slot's block: base + sign_extend(field), raw: the word."""
+        self.emit(f"  // decode {what} (docs/xllc-bdi.md \"Compressibility\"): base + sign-extended field")
+        self.level()
+        self.select("%bs", "%b", "%sj")
+        self.emit("  shfl.sync.idx.b32 %bs, %bs, %sl, 31, 0xffffffff;   // the slot's base (raw: 0)")
+        self.imov_read("%w", "%sr", "w = R[s / 4]")
+        if self.bug == "bdi-decode":
+            self.emit(f"  bfe.u32 {dst}, %w, %pos, %len;                // BROKEN: the field zero-extended")
+        else:
+            self.emit(f"  bfe.s32 {dst}, %w, %pos, %len;                // the field, sign-extended (raw: len 32, the word)")
+        self.emit(f"  add.u32 {dst}, {dst}, %bs;")
+
+    def encode(self, src, what):
+        """The slot's block = src (every lane's word), at the slot's level:
+        deltas from lane 0's word bfi'd into the field, or the word itself;
+        the base into the slot's lane of its base register."""
+        done = self.uniq("ENC")
+        self.emit(f"  // encode {what} at the slot's level: high/low: d = w - w_0 into the field, base w_0; raw: w, base 0")
+        self.level()
+        self.emit(f"  shfl.sync.idx.b32 %bs, {src}, 0, 31, 0xffffffff;")
+        self.emit("  setp.eq.u32 %q, %z, 4;")
+        self.emit("  @%q mov.u32 %bs, 0;")
+        self.emit(f"  sub.u32 %w, {src}, %bs;")
+        self.emit(f"  @%q bra.uni {done};                          // raw: the word is the register's")
+        self.imov_read("%x", "%sr", "the register's other sub-slots")
+        self.emit("  bfi.b32 %w, %w, %x, %pos, %len;")
+        self.label(done)
+        self.imov_write("%sr", "%w", "R[s / 4] = w")
+        self.owner("the slot's base", lambda J: f"mov.b32 %b{J}, %bs;")
+
+    def use(self, why):
+        """LRU use of the slot (docs/xllc-bdi.md "Metadata and LRU"): c = its rank,
+        every slot ranked above c loses one, the slot gets 127."""
+        self.emit(f"  // use the slot ({why}):")
+        self.emit(f"  // c = its rank (0 if invalid); ranks above c lose one; the slot gets {B_RANK_MAX}")
+        self.meta_of()
+        self.rank("%cr", "%vm")
+        for J in range(NMETA):
+            self.rank("%x", f"%m{J}")
+            self.emit("  setp.gt.u32 %p, %x, %cr;")
+            self.emit(f"  @%p sub.s64 %m{J}, %m{J}, {B_RANK_ONE:#x};")
+        self.owner(f"rank {B_RANK_MAX}", lambda J: f"or.b64 %m{J}, %m{J}, {B_RANK_MAX << B_RANK_SHIFT:#x};")
+
+    def drop(self, why):
+        """Drop the slot: every valid slot ranked below it gains one; its metadata becomes 0."""
+        self.emit(f"  // drop the slot ({why}): valid slots ranked below it gain one, its metadata = 0")
+        self.meta_of()
+        self.rank("%cr", "%vm")
+        for J in range(NMETA):
+            self.rank("%x", f"%m{J}")
+            self.emit("  setp.lt.u32 %p, %x, %cr;")
+            self.emit(f"  setp.lt.and.s64 %p, %m{J}, 0, %p;")
+            self.emit(f"  @%p add.s64 %m{J}, %m{J}, {B_RANK_ONE:#x};")
+        self.owner("metadata 0", lambda J: f"mov.b64 %m{J}, 0;")
+
+    def write_back(self, tag):
+        """The slot's block (decoded) to DRAM at the line of `tag` (.b64)."""
+        self.decode("%old", "the block to write back")
+        self.emit(f"  shl.b64 %a, {tag}, 7;")
+        self.emit("  add.s64 %a, %a, %lane4;")
+        self.emit("  st.global.cg.u32 [%a], %old;                  // written back to DRAM")
+
+    def compress(self):
+        """%c = the compressibility of the block in %val: 1, 2 or 4 (docs/xllc-bdi.md "Compressibility")."""
+        self.emit("  // c of the block: base = w_0, d = w - base; every d in [-128, 127]: 1, in [-32768, 32767]: 2, else 4")
+        self.emit("  shfl.sync.idx.b32 %x, %val, 0, 31, 0xffffffff;")
+        self.emit("  sub.u32 %x, %val, %x;")
+        self.emit("  add.u32 %w, %x, 128;")
+        self.emit("  setp.lt.u32 %p, %w, 256;")
+        self.emit("  vote.sync.all.pred %p, %p, 0xffffffff;")
+        self.emit("  add.u32 %w, %x, 32768;")
+        self.emit("  setp.lt.u32 %q, %w, 65536;")
+        self.emit("  vote.sync.all.pred %q, %q, 0xffffffff;")
+        self.emit("  mov.u32 %c, 4;")
+        self.emit("  @%q mov.u32 %c, 2;")
+        self.emit("  @%p mov.u32 %c, 1;")
+
+    def count(self):
+        """cnt[c] += 1."""
+        for z in (1, 2, 4):
+            self.emit(f"  setp.eq.u32 %p, %c, {z};")
+            self.emit(f"  @%p add.u32 %cnt{z}, %cnt{z}, 1;               // cnt[{z}] += 1")
+
+    def slot_loop(self, name, pred, body):
+        """For every slot whose lane satisfies pred (sets %p from %mj, this lane's
+        slot of m[jj], and %szj its size), lowest slot first: body() with %aux3 the
+        slot and its parts.  pred is evaluated once per metadata register."""
+        top, nxt, jnext = (self.uniq(name + x) for x in ("_J", "_NEXT", "_JNEXT"))
+        self.emit("  mov.u32 %jj, 0;")
+        self.label(top)
+        self.select("%mj", "%m", "%jj", "mov.b64")
+        self.select("%szj", "%sz", "%jj")
+        pred()
+        self.emit("  vote.sync.ballot.b32 %msk, %p, 0xffffffff;")
+        self.label(nxt)
+        self.emit("  setp.eq.u32 %p, %msk, 0;")
+        self.emit(f"  @%p bra.uni {jnext};")
+        self.ffs("%x", "%msk", "the next slot")
+        self.emit("  shl.b32 %aux3, %jj, 5;")
+        self.emit("  add.u32 %aux3, %aux3, %x;")
+        self.slot_parts()
+        body()
+        self.emit("  add.u32 %x, %msk, -1;")
+        self.emit("  and.b32 %msk, %msk, %x;                       // next set bit")
+        self.emit(f"  bra.uni {nxt};")
+        self.label(jnext)
+        self.emit("  add.u32 %jj, %jj, 1;")
+        self.emit(f"  setp.lt.u32 %p, %jj, {NMETA};")
+        self.emit(f"  @%p bra.uni {top};")
+
+    # ---- the epoch's re-split -----------------------------------------------------------
+
+    def resplit(self):
+        e = self.emit
+        e("  // ---- the epoch's re-split (docs/xllc-bdi.md \"The epoch's re-split\") ----")
+        e("  // wH = cnt[1], wL = 2 cnt[2], wU = 4 cnt[4], T = wH + wL + wU (64-bit: no overflow)")
+        e("  cvt.u64.u32 %x64, %cnt1;                      // x64 = wH")
+        e("  mul.wide.u32 %vm, %cnt2, 2;                   // vm = wL")
+        e("  mul.wide.u32 %a, %cnt4, 4;")
+        e("  add.s64 %a, %a, %x64;")
+        e("  add.s64 %a, %a, %vm;                          // a = T")
+        e("  setp.eq.u64 %p, %a, 0;")
+        e("  @%p bra.uni $S_RS_RESET;                      // T = 0: the split stays")
+        e(f"  mul.lo.u64 %x64, %x64, {NDATA - 1};")
+        e("  div.u64 %x64, %x64, %a;")
+        e(f"  cvt.u32.u64 %nH2, %x64;                       // nH' = floor((W - 1) wH / T)")
+        e(f"  mul.lo.u64 %vm, %vm, {NDATA - 1};")
+        e("  div.u64 %vm, %vm, %a;")
+        e(f"  cvt.u32.u64 %nL2, %vm;                        // nL' = floor((W - 1) wL / T)")
+        e("  add.u32 %nHL2, %nH2, %nL2;")
+        e("  // every valid slot whose register changes level (its size changes): written back if dirty,")
+        e("  // dropped, lowest slot first (decoded at its old level: the split changes after)")
+        e("  mov.u32 %nwb, 0;")
+        e("  mov.u32 %ndr, 0;")
+
+        def pred():
+            e("  shl.b32 %x, %jj, 3;")
+            e("  add.u32 %x, %x, %lr;                          // this lane's slot's register")
+            self.lane_size("%y", "%x", "%nH2", "%nHL2")
+            e("  setp.ne.u32 %p, %y, %szj;                     // its size changes: its register's level does")
+            e("  setp.lt.and.s64 %p, %mj, 0, %p;               // and it is valid")
+
+        def body():
+            skip = self.uniq("RS_CLEAN")
+            self.meta_of()
+            e(f"  and.b64 %x64, %vm, {DIRTY:#x};")
+            e("  setp.eq.u64 %p, %x64, 0;                      // clean")
+            e(f"  @%p bra.uni {skip};")
+            e(f"  and.b64 %vtag, %vm, {B_TAG_MASK:#x};")
+            self.write_back("%vtag")
+            e("  add.u32 %nwb, %nwb, 1;")
+            self.label(skip)
+            self.drop("its register changes level")
+            e("  add.u32 %ndr, %ndr, 1;")
+
+        self.slot_loop("RS", pred, body)
+        e("  mov.u32 %nH, %nH2;                            // the new split")
+        e("  mov.u32 %nL, %nL2;")
+        e("  add.u32 %nHL, %nH2, %nL2;")
+        self.sizes()
+        e("  shl.b32 %vrs, %nwb, 8;                        // the answer's VFLAGS bits 8..15: written back")
+        e("  shl.b32 %x, %ndr, 16;")
+        e("  or.b32 %vrs, %vrs, %x;                        // bits 16..23: dropped")
+        e("$S_RS_RESET:")
+        e("  mov.u32 %n, 0;")
+        e("  mov.u32 %cnt1, 0;")
+        e("  mov.u32 %cnt2, 0;")
+        e("  mov.u32 %cnt4, 0;")
+
+    # ---- placement ------------------------------------------------------------------------
+
+    def place(self):
+        """$S_PLACE: a block (%val) of compressibility %c placed, dirty if %pdirty;
+        then on to $S_EVENT (a store) or $S_RESP (a load's answer)."""
+        e = self.emit
+        e("$S_PLACE:                                        // docs/xllc-bdi.md \"An access\", step 4: place")
+        e("  // key of this lane's slot of each m[J]: 255 not a candidate (size < c), an invalid candidate")
+        e("  // its size (1, 2, 4), a valid one 16 + its rank; the lowest key wins, then the lowest slot")
+        for J in range(NMETA):
+            self.rank(f"%key{J}", f"%m{J}")
+            e(f"  add.u32 %key{J}, %key{J}, 16;")
+            e(f"  setp.gt.s64 %p, %m{J}, -1;")
+            e(f"  @%p mov.u32 %key{J}, %sz{J};                 // invalid: the smallest size first")
+            e(f"  setp.lt.u32 %p, %sz{J}, %c;")
+            e(f"  @%p mov.u32 %key{J}, 255;                    // too small (or unusable): no candidate")
+            if J == 0:
+                e("  mov.u32 %kmin, %key0;")
+            else:
+                e(f"  min.u32 %kmin, %kmin, %key{J};")
+        e("  redux.sync.min.u32 %kmin, %kmin, 0xffffffff;  // always < 255: one register stays raw")
+
+        def pred(J):
+            e(f"  setp.eq.u32 %p, %key{J}, %kmin;")
+
+        self.first_slot(pred, "$S_PLACE_AT", None)
+        self.found_slot("$S_PLACE_AT")
+        e("  // the victim (the slot's old block, if valid): written back if dirty, replaced")
+        self.meta_of()
+        e("  shr.u32 %vvalid, %vhi, 31;")
+        e("  bfe.u32 %vdirty, %vhi, 30, 1;")
+        e("  and.b32 %vdirty, %vdirty, %vvalid;")
+        e(f"  and.b64 %vtag, %vm, {B_TAG_MASK:#x};")
+        e("  setp.eq.u32 %p, %vdirty, 0;")
+        e("  @%p bra.uni $S_PLACE_ENC;")
+        self.write_back("%vtag")
+        e("$S_PLACE_ENC:")
+        self.encode("%val", "the block")
+        self.use("placed: c is the victim's rank")
+        e(f"  and.b64 %mnew, %aux0, {B_TAG_MASK:#x};")
+        e(f"  or.b64 %mnew, %mnew, {VALID | (B_RANK_MAX << B_RANK_SHIFT):#x};   // valid, rank {B_RANK_MAX}, the tag")
+        e(f"  @%pdirty or.b64 %mnew, %mnew, {DIRTY:#x};        // ST, LDA: dirty")
+        self.owner("the slot's metadata", lambda J: f"mov.b64 %m{J}, %mnew;")
+        e("  @%pst bra.uni $S_EVENT;")
+        e("  bra.uni $S_RESP;")
+        e("")
+
+    # ---- the kernel -------------------------------------------------------------------------
+
+    def decls(self, serve=True):
+        e = self.emit
+        e("  .reg .b32 %d<32>;     // data registers: %d<r> holds slots 4r .. 4r+3 (high: 4 x 8-bit, low: 2 x 16-bit fields, raw: 1 word)")
+        e("  .reg .b64 %m<4>;      // metadata: slot s at %m<s/32> lane s%32 {valid:63, dirty:62, rank:61..55, tag:54..0}")
+        e("  .reg .b32 %b<4>;      // bases: slot s's base at %b<s/32> lane s%32 (raw: 0)")
+        e("  .reg .b32 %sz<4>;     // the size of this lane's slot 32 J + lane under the split (1, 2, 4; 0: unusable)")
+        e("  .reg .b32 %nH, %nL, %nHL, %n, %E, %cnt1, %cnt2, %cnt4;   // split (nHL = nH + nL), epoch: accesses, length, cnt[c]")
+        e("  .reg .b32 %lr, %szl, %szu;   // lane / 4 (register of the lane's slot in its group of 8); low, raw size of its sub-slot")
+        e("  .reg .b64 %aux0;      // the request's tag (its block number, line / 128), in every lane")
+        e("  .reg .b32 %aux2;      // a ballot")
+        e("  .reg .b32 %aux3;      // the slot the request uses (0..127)")
+        e("  .reg .b32 %j32;       // 32 J: the first slot of the metadata register a search found")
+        e("  .reg .b32 %sj, %sl, %own, %sr, %z, %len, %pos, %bs;  // the slot: m[sj] lane sl, ours if own = J; register sr, size z, field, base")
+        e("  .reg .b32 %lane, %set, %nsets, %op, %buf, %st, %c, %cr, %val, %old, %w, %wdata, %bmask, %x, %y;")
+        e("  .reg .b32 %mlo, %mhi, %vlo, %vhi, %hit, %vvalid, %vdirty, %vfl, %vrs, %nfl, %msk, %jj, %szj, %kmin;")
+        e("  .reg .b32 %key<4>, %nH2, %nL2, %nHL2, %nwb, %ndr;")
+        e("  .reg .b64 %x64, %vm, %mj, %vtag, %a, %lane4, %mnew, %row, %reg, %rb, %tab, %scr;")
+        e("  .reg .pred %p, %q, %pst, %psta, %plda, %pfill, %pdirty, %plane0;")
+
+    def kernel(self):
+        e = self.emit
+        bug = self.bug
+        e("//")
+        e(f"// memsys/xllc/helper_rfbdi_{self.imov}.ptx — GENERATED by memsys/xllc/gen_helper.py --store rf --bdi "
+          f"--imov {self.imov}" + (f" --break {bug}" if bug else "") + "; do not edit.")
+        e("// The extended LLC's register-file helper kernel with BDI compression (MICRO'22 Morpheus §4.3.1):")
+        e("// one warp per set, 32 data registers of 4 slots each (high: 32-byte, low: 64-byte, raw: 128-byte")
+        e("// blocks), the split among the levels re-chosen every epoch.  The definition (shared with the native")
+        e("// model, memsys/xllc.c): docs/xllc-bdi.md.  Indirect-MOV: "
+          + ("brx.idx over 32 targets (Algorithm 2)." if self.imov == "brx" else "the native movind instruction (§4.3.2)."))
+        if bug:
+            e(f"// DELIBERATELY BROKEN ({bug}): for the tests only.")
+        e("//")
+        e(".version 7.8")
+        e(".target sm_86")
+        e(".address_size 64")
+        e("")
+        e("// Warp g reads tab[g] = {u64 row, u64 region, u64 E, u64 scratch}: its warp-status-table row, its")
+        e("// partition's query-unit region, the epoch length E (memsys.bdi_epoch) and 8 bytes of scratch for")
+        e("// atomics (row 0: no set, it exits); it parks, and on each wake serves the request in its row")
+        e("// (include/mx/morpheus_mmio.h v2): LD 0, ST 1, FILL 4, FLUSH 5, INV 6, ATOM 7, PEEK 8, LDA 9 (the read")
+        e("// half of an atomic), STA 10 (its write half: the bytes merged in place).  The answer goes to the row")
+        e("// (WAY: the slot 0..127, VFLAGS: bit 0 a victim, bit 1 written back, bits 8..15 / 16..23 the epoch's")
+        e("// re-split's write-backs / drops; VTAG; status DONE|HIT last), a load's block to the buffer entry.")
+        e(".visible .entry xllc_helper_rfbdi_serve(.param .u64 tab, .param .u32 nwarps)")
+        e("{")
+        self.decls()
+        e("")
+        e("  mov.u32 %lane, %laneid;")
+        e("  mov.u32 %x, %ctaid.x;")
+        e("  mov.u32 %set, %ntid.x;")
+        e("  mov.u32 %c, %tid.x;")
+        e("  mad.lo.u32 %set, %x, %set, %c;")
+        e("  shr.u32 %set, %set, 5;                        // the warp's global number")
+        e("  ld.param.u32 %nsets, [nwarps];")
+        e("  setp.ge.u32 %p, %set, %nsets;")
+        e("  @%p bra $S_EXIT;")
+        e("  ld.param.u64 %tab, [tab];")
+        e("  mad.wide.u32 %tab, %set, 32, %tab;")
+        e("  ld.global.u64 %row, [%tab];                   // its warp-status-table row")
+        e("  ld.global.u64 %reg, [%tab+8];                 // its partition's region (buffer offsets are relative to it)")
+        e("  ld.global.u64 %x64, [%tab+16];                // the epoch length E")
+        e("  min.u64 %x64, %x64, 0xffffffff;")
+        e("  cvt.u32.u64 %E, %x64;")
+        e("  ld.global.u64 %scr, [%tab+24];                // its 8 bytes of scratch for atomics")
+        e("  setp.eq.u64 %p, %row, 0;")
+        e("  @%p bra $S_EXIT;")
+        e("  setp.eq.u32 %plane0, %lane, 0;")
+        e("  mul.wide.u32 %lane4, %lane, 4;")
+        e("  // lane l holds slot 32 J + l of m[J], b[J]: data register 8 J + l / 4, sub-slot l % 4")
+        e("  shr.u32 %lr, %lane, 2;")
+        e("  and.b32 %x, %lane, 3;")
+        e("  setp.lt.u32 %p, %x, 2;")
+        e("  selp.u32 %szl, 2, 0, %p;                      // a low register: sub-slots 0, 1")
+        e("  setp.eq.u32 %p, %x, 0;")
+        e("  selp.u32 %szu, 4, 0, %p;                      // a raw register: sub-slot 0")
+        e("  // the set starts empty, every register raw (split (0, 0)), a new epoch")
+        for J in range(NMETA):
+            e(f"  mov.b64 %m{J}, 0;")
+        for J in range(NMETA):
+            e(f"  mov.b32 %b{J}, 0;")
+        for i in range(NDATA):
+            e(f"  mov.b32 %d{i}, 0;")
+        e("  mov.u32 %nH, 0;")
+        e("  mov.u32 %nL, 0;")
+        e("  mov.u32 %nHL, 0;")
+        e("  mov.u32 %n, 0;")
+        e("  mov.u32 %cnt1, 0;")
+        e("  mov.u32 %cnt2, 0;")
+        e("  mov.u32 %cnt4, 0;")
+        self.sizes()
+        e("")
+        e("$S_WAIT:")
+        e("  park;                                         // asleep until the controller posts a request")
+        e(f"  ld.global.u64 %aux0, [%row+{ROW_TAG}];             // the request's tag")
+        e(f"  ld.global.u32 %op, [%row+{ROW_OP}];")
+        e(f"  ld.global.u32 %buf, [%row+{ROW_BUF}];")
+        e("  cvt.u64.u32 %rb, %buf;")
+        e("  add.s64 %rb, %rb, %reg;")
+        e("  add.s64 %rb, %rb, %lane4;                     // this lane's word of the buffer entry")
+        e("  mov.u32 %hit, 0;                              // the answer so far: no hit, no victim, no re-split")
+        e("  mov.u32 %aux3, 0;")
+        e("  mov.u32 %vvalid, 0;")
+        e("  mov.u32 %vdirty, 0;")
+        e("  mov.b64 %vtag, 0;")
+        e("  mov.u32 %vrs, 0;")
+        e(f"  setp.eq.u32 %p, %op, {OP_FLUSH};")
+        e("  @%p bra $S_FLUSH;")
+        e(f"  setp.eq.u32 %p, %op, {OP_INV};")
+        e("  @%p bra $S_INV;")
+        e(f"  setp.eq.u32 %p, %op, {OP_ATOM};")
+        e("  @%p bra $S_ATOM;")
+        e(f"  setp.eq.u32 %p, %op, {OP_PEEK};")
+        e("  @%p bra $S_PEEK;")
+        e(f"  setp.eq.u32 %pfill, %op, {OP_FILL};")
+        e(f"  setp.eq.u32 %pst, %op, {OP_ST};")
+        e(f"  setp.eq.u32 %plda, %op, {OP_LDA};")
+        e(f"  setp.eq.u32 %psta, %op, {OP_STA};")
+        e("  or.pred %p, %pst, %psta;")
+        e("  @!%p bra $S_ACCESS;")
+        e("  // ST, STA: this lane's word from the write buffer entry, its 4 bits of the row's byte mask")
+        e("  ld.global.u32 %wdata, [%rb];")
+        e("  shr.u32 %x, %lane, 3;")
+        e("  mul.wide.u32 %a, %x, 4;")
+        e("  add.s64 %a, %row, %a;")
+        e(f"  ld.global.u32 %bmask, [%a+{ROW_WMASK}];")
+        e("  and.b32 %x, %lane, 7;")
+        e("  shl.b32 %x, %x, 2;")
+        e("  shr.b32 %bmask, %bmask, %x;")
+        e("  and.b32 %bmask, %bmask, 15;")
+        e("  mul.lo.u32 %bmask, %bmask, 0x204081;         // bit k -> bit 8k")
+        e("  and.b32 %bmask, %bmask, 0x01010101;")
+        e("  mul.lo.u32 %bmask, %bmask, 255;               // bit 8k -> byte k all ones")
+        e("  @%psta bra $S_STA;")
+        e("")
+        e("$S_ACCESS:                                       // LD, ST, FILL, LDA (anything else reads as LD): docs/xllc-bdi.md \"An access\"")
+        e("  or.pred %pdirty, %pst, %plda;                 // the block ends dirty")
+        e("  @%pfill ld.global.u32 %val, [%rb];           // a fill: the controller read the block from DRAM")
+        e("  // step 1: the epoch: re-split when n has reached E, then n += 1")
+        e("  setp.lt.u32 %p, %n, %E;")
+        e("  @%p bra.uni $S_COUNT;")
+        self.resplit()
+        e("$S_COUNT:")
+        e("  add.u32 %n, %n, 1;")
+        e("  @%pfill bra.uni $S_MISS;                     // a fill: a predicted miss (no lookup: the set does not hold it)")
+        e("  // step 2: lookup")
+        self.lookup("$S_HIT", "$S_MISS")
+        self.found_slot("$S_HIT")
+        e("  mov.u32 %hit, 1;")
+        self.decode("%val", "the held block")
+        e("  @%pst bra.uni $S_HIT_ST;")
+        e("  @%plda bra.uni $S_HIT_LDA;")
+        e("  // LD hit: answer, use the slot")
+        self.use("an LD hit")
+        e("  bra.uni $S_RESP;")
+        e("")
+        e("$S_HIT_ST:                                       // ST hit: merge, c of the result, in place if the slot is large enough")
+        self.merge_store()
+        self.compress()
+        self.count()
+        e("  setp.lt.u32 %p, %z, %c;                       // (%z: the slot's size, from the decode)")
+        e("  @%p bra.uni $S_MOVE;")
+        self.encode("%val", "the stored block in place (its base updated)")
+        self.owner("dirty", lambda J: f"or.b64 %m{J}, %m{J}, {DIRTY:#x};")
+        self.use("an ST hit")
+        e("  bra.uni $S_EVENT;")
+        e("")
+        e("$S_HIT_LDA:                                      // LDA hit: c = 4, cnt[4] += 1; moves unless raw; dirty")
+        e("  mov.u32 %c, 4;")
+        e("  add.u32 %cnt4, %cnt4, 1;                      // cnt[4] += 1")
+        e("  setp.ne.u32 %p, %z, 4;")
+        e("  @%p bra.uni $S_MOVE;")
+        self.owner("dirty (its atomics follow)", lambda J: f"or.b64 %m{J}, %m{J}, {DIRTY:#x};")
+        self.use("an LDA hit")
+        e("  bra.uni $S_RESP;")
+        e("")
+        e("$S_MOVE:                                         // the slot is too small: drop it (no write-back), place the block")
+        self.drop("a move: not a victim")
+        e("  bra.uni $S_PLACE;")
+        e("")
+        e("$S_MISS:                                         // LD miss, FILL, ST miss, LDA miss: the block, c, cnt[c] += 1, place")
+        e("  shl.b64 %a, %aux0, 7;                         // the line")
+        e("  add.s64 %a, %a, %lane4;")
+        e("  @!%pfill ld.global.cg.u32 %val, [%a];        // from DRAM (not kept in L1); a fill brought it")
+        e("  @!%pst bra.uni $S_MISS_C;")
+        self.merge_store()
+        e("$S_MISS_C:")
+        e("  mov.u32 %c, 4;                                // LDA: c = 4 (kept raw for its atomics)")
+        e("  @%plda bra.uni $S_MISS_CNT;")
+        self.compress()
+        e("$S_MISS_CNT:")
+        self.count()
+        self.place()
+        e("$S_RESP:                                         // a load: the block to the buffer entry")
+        e("  st.global.u32 [%rb], %val;")
+        e("$S_EVENT:                                        // the answer, status last (lane 0)")
+        e("  shl.b32 %vfl, %vdirty, 1;")
+        e("  or.b32 %vfl, %vfl, %vvalid;")
+        e("  or.b32 %vfl, %vfl, %vrs;                      // the re-split's write-backs and drops")
+        e(f"  @%plane0 st.global.v2.u32 [%row+{ROW_WAY}], {{%aux3, %vfl}};")
+        e(f"  @%plane0 st.global.u64 [%row+{ROW_VTAG}], %vtag;")
+        e("  shl.b32 %st, %hit, 2;")
+        e(f"  or.b32 %st, %st, {ST_DONE};")
+        e(f"  @%plane0 st.global.u32 [%row+{ROW_STATUS}], %st;")
+        e("  bra.uni $S_WAIT;")
+        e("")
+        self.held_ops()
+        e("$S_EXIT:")
+        e("  ret;")
+        e("}")
+        return "\n".join(self.out) + "\n"
+
+    def find_held(self, e, why):
+        """The lookup for the non-accesses (PEEK, ATOM, STA, INV): %aux3 the
+        slot and %hit 1, else on to $S_EVENT with no hit and no victim."""
+        self.emit(f"  // lookup; not held: {why}")
+        found = self.uniq("HELD")
+        self.lookup(found, "$S_EVENT")
+        self.found_slot(found)
+        self.emit("  mov.u32 %hit, 1;")
+
+    def held_ops(self):
+        """PEEK, ATOM, STA, INV, FLUSH: no counter, no re-split (docs/xllc-bdi.md "Non-accesses")."""
+        e = self.emit
+        e("$S_PEEK:                                         // the block for a load the SM's L1 hit: no LRU change")
+        self.find_held(e, "the controller reads DRAM")
+        self.decode("%val", "the held block")
+        e("  bra.uni $S_RESP;")
+        e("")
+        e("$S_STA:                                          // the write half of an atomic: the bytes merged in place, dirty, no LRU change")
+        self.find_held(e, "say so")
+        self.decode("%val", "the held block")
+        self.merge_store()
+        self.encode("%val", "the block in place")
+        self.owner("dirty", lambda J: f"or.b64 %m{J}, %m{J}, {DIRTY:#x};")
+        e("  bra.uni $S_EVENT;")
+        e("")
+        e("$S_ATOM:                                         // one lane's atomic, executed here (§4.2.3) on the held block")
+        e("  // (registers of the other paths reused: b %vm, c %mnew, offset %y, code %c, its lane %old)")
+        self.find_held(e, "the controller read it just before: say so")
+        e("  sub.s64 %a, %rb, %lane4;                      // the write buffer entry: {u64 b, u64 c, u32 offset, u32 code}")
+        e("  ld.global.u64 %vm, [%a];")
+        e("  ld.global.u64 %mnew, [%a+8];")
+        e("  ld.global.u32 %y, [%a+16];")
+        e("  ld.global.u32 %c, [%a+20];")
+        e("  cvt.u32.u64 %wdata, %vm;")
+        e("  cvt.u32.u64 %msk, %mnew;")
+        self.decode("%val", "every lane's word of the block (raw since its LDA)")
+        e("  shr.u32 %old, %y, 2;                          // the lane holding the operand's (low) word")
+        e("  shfl.sync.idx.b32 %vlo, %val, %old, 31, 0xffffffff;")
+        e("  add.u32 %x, %old, 1;")
+        e("  and.b32 %x, %x, 31;")
+        e("  shfl.sync.idx.b32 %vhi, %val, %x, 31, 0xffffffff;")
+        e("  mov.b64 %x64, {%vlo, %vhi};")
+        e("  @%plane0 st.global.u64 [%scr], %x64;          // the old value to the scratch word")
+        p = "$S_AT"
+        names = [f"{p}_{i}" for i in range(len(ATOMS))]
+        e(f"{p}_T: .branchtargets " + ", ".join(names) + ";")
+        e(f"  brx.idx %c, {p}_T;")
+        for i, a in enumerate(ATOMS):
+            e(f"{p}_{i}:")
+            if a:
+                op, is64, has_c = a
+                b, c = ("%vm", "%mnew") if is64 else ("%wdata", "%msk")
+                d = "%a" if is64 else "%bmask"
+                e(f"  @%plane0 atom.global.{op} {d}, [%scr], {b}" + (f", {c};" if has_c else ";"))
+            e(f"  bra.uni {p}_E;")
+        e(f"{p}_E:")
+        e("  ld.global.u64 %x64, [%scr];                   // the new value")
+        e("  mov.b64 {%vlo, %vhi}, %x64;")
+        e("  setp.eq.u32 %p, %lane, %old;")
+        e("  @%p mov.b32 %val, %vlo;")
+        e(f"  shr.b32 %x, {ATOM_64:#x}, %c;              // a 64-bit operation: the next lane holds its high word")
+        e("  and.b32 %x, %x, 1;")
+        e("  setp.ne.u32 %q, %x, 0;")
+        e("  add.u32 %x, %old, 1;")
+        e("  setp.eq.and.u32 %p, %lane, %x, %q;")
+        e("  @%p mov.b32 %val, %vhi;")
+        self.encode("%val", "the block with the lane's result")
+        self.owner("dirty", lambda J: f"or.b64 %m{J}, %m{J}, {DIRTY:#x};")
+        e("  bra.uni $S_EVENT;")
+        e("")
+        e("$S_INV:                                          // drop one block (the host wrote its line), written back if dirty")
+        self.find_held(e, "nothing to do")
+        e("  mov.u32 %vvalid, 1;                           // the answer: HIT, its slot, itself as the victim")
+        e("  mov.b64 %vtag, %aux0;")
+        self.meta_of()
+        e("  bfe.u32 %vdirty, %vhi, 30, 1;")
+        e("  setp.eq.u32 %p, %vdirty, 0;")
+        e("  @%p bra.uni $S_INV_DROP;")
+        self.write_back("%aux0")
+        e("$S_INV_DROP:")
+        self.drop("INV")
+        e("  bra.uni $S_EVENT;")
+        e("")
+        e("$S_FLUSH:                                        // write every dirty block back, lowest slot first; they stay, clean")
+        e("  mov.u32 %nfl, 0;")
+
+        def pred():
+            e(f"  and.b64 %x64, %mj, {VALID | DIRTY:#x};")
+            e(f"  setp.eq.u64 %p, %x64, {VALID | DIRTY:#x};       // valid and dirty")
+
+        def body():
+            self.meta_of()
+            e(f"  and.b64 %vtag, %vm, {B_TAG_MASK:#x};")
+            self.write_back("%vtag")
+            self.owner("clean now", lambda J: f"and.b64 %m{J}, %m{J}, {((1 << 64) - 1) ^ DIRTY:#x};")
+            e("  add.u32 %nfl, %nfl, 1;")
+
+        self.slot_loop("FL", pred, body)
+        e("  mov.u32 %x, 0;")
+        e(f"  @%plane0 st.global.v2.u32 [%row+{ROW_WAY}], {{%nfl, %x}};   // WAY: how many")
+        e(f"  @%plane0 st.global.u32 [%row+{ROW_STATUS}], {ST_DONE};")
+        e("  bra.uni $S_WAIT;")
+        e("")
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--imov", choices=("brx", "movind"))
     ap.add_argument("--store", choices=("rf", "l1", "shm", "rfl1"), default="rf")
+    ap.add_argument("--bdi", action="store_true", help="BDI-compressed blocks (docs/xllc-bdi.md; --store rf only)")
     ap.add_argument("--break", dest="bug", choices=BUGS)
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args(argv)
@@ -678,7 +1361,12 @@ def main(argv):
         ap.error("--imov brx|movind is needed for the rf and rfl1 variants")
     if a.store in ("l1", "shm") and a.imov:
         ap.error("--imov is for the rf and rfl1 variants only (l1 and shm address their blocks in memory)")
-    text = Gen(a.imov, a.bug, a.store).kernel()
+    if a.bdi and a.store != "rf":
+        ap.error("--bdi is for the rf variant only (docs/xllc-bdi.md: l1, shm and rfl1 are not compressed)")
+    if a.bug and (a.bug in BDI_BUGS) != a.bdi:
+        ap.error(f"--break {a.bug} is " + ("for --bdi only" if not a.bdi else "not a bug of the --bdi kernel")
+                 + " (--bdi: " + ", ".join(BDI_BUGS) + ")")
+    text = (BdiGen(a.imov, a.bug) if a.bdi else Gen(a.imov, a.bug, a.store)).kernel()
     if a.output == "-":
         sys.stdout.write(text)
     else:
