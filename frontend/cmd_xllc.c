@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 /* The built-in helper kernels (frontend/msys.c embeds them). */
-extern const char fe_helper_rf_brx_ptx[], fe_helper_l1_ptx[], fe_helper_shm_ptx[], fe_helper_rfl1_brx_ptx[];
+extern const char fe_helper_rf_brx_ptx[], fe_helper_l1_ptx[], fe_helper_shm_ptx[], fe_helper_rfl1_brx_ptx[],
+    fe_helper_rfbdi_brx_ptx[];
 
 static const char xllc_help[] =
     "usage: morpheus xllc characterize [--json FILE] [--emit-config FILE] [--config NAME|FILE]\n"
@@ -169,7 +170,7 @@ static int one(struct emu_device *dev, const struct mx_memif *mi, uint64_t line,
 
 /* Runs the built-in helper kernel of one Indirect-MOV build on a device of
  * one compute and one cache-mode SM, one set, every request of a set. */
-static int measure(const struct fe_config *conf, uint32_t variant, int movind, struct meas *m, char *err,
+static int measure(const struct fe_config *conf, uint32_t variant, int movind, int bdi, struct meas *m, char *err,
                    size_t errlen)
 {
     struct emu_config ec = conf->emu;
@@ -182,7 +183,9 @@ static int measure(const struct fe_config *conf, uint32_t variant, int movind, s
     mc.xllc = MX_XLLC_HELPER;
     mc.xllc_variant = variant;
     mc.predictor = MX_PRED_NONE;      /* every load is looked up: no fills */
-    mc.compress = MX_COMP_NONE;
+    /* BDI: its build of the rf kernel, with an epoch that never ends here (every register uncompressed) */
+    mc.compress = bdi ? MX_COMP_BDI : MX_COMP_NONE;
+    mc.bdi_epoch = 1u << 30;
     mc.llc_partitions = 1;            /* a line's set: its number mod (1 + sets) */
     mc.llc_sets = 1;
     mc.llc_hash = MX_HASH_LINEAR;
@@ -203,7 +206,7 @@ static int measure(const struct fe_config *conf, uint32_t variant, int movind, s
         goto out;
     static const char *const kname[MX_XV_COUNT] = { "xllc_helper_rf_serve", "xllc_helper_l1_serve",
                                                     "xllc_helper_shm_serve", "xllc_helper_rfl1_serve" };
-    m->regs = declared_regs(f.prog, kname[variant]);
+    m->regs = declared_regs(f.prog, bdi ? "xllc_helper_rfbdi_serve" : kname[variant]);
     const struct mx_memif *mi = mx_memsys_memif(f.ms);
     uint32_t stride = 1 + mx_memsys_xllc_sets_per_sm(f.ms); /* lines of set 0: number = 1 mod stride */
     uint64_t buf;
@@ -268,22 +271,26 @@ static int run_xllc(int argc, char **argv)
     if (fe_config_cli_resolve(&conf, &cl, "xllc", 0, 1))
         return CLI_EXIT_USAGE;
     /* the kernels: the rf variant's two Indirect-MOV builds, the l1 and shm variants (blocks in memory) */
-#define NB 6
-    static const char *const build[NB] = { "brx", "movind", "none", "none", "brx", "movind" };
-    static const char *const vname[NB] = { "rf", "rf", "l1", "shm", "rf+l1", "rf+l1" };
-    static const uint32_t variant[NB] = { MX_XV_RF, MX_XV_RF, MX_XV_L1, MX_XV_SHM, MX_XV_RF_L1, MX_XV_RF_L1 };
+#define NB 8
+    static const char *const build[NB] = { "brx", "movind", "none", "none", "brx", "movind", "brx", "movind" };
+    static const char *const vname[NB] = { "rf", "rf", "l1", "shm", "rf+l1", "rf+l1", "rf-bdi", "rf-bdi" };
+    static const uint32_t variant[NB] = { MX_XV_RF, MX_XV_RF, MX_XV_L1, MX_XV_SHM, MX_XV_RF_L1, MX_XV_RF_L1,
+                                          MX_XV_RF, MX_XV_RF };
+    static const int bdi[NB] = { 0, 0, 0, 0, 0, 0, 1, 1 }; /* --compress bdi's build of the rf kernel */
     static const uint32_t warps[] = { 1, 8, 16, 32, 48 };
     struct meas m[NB];
     char err[600];
     /* what ptxas allocates: base PTX only, so the brx build stands for movind (the same registers: movind
      * replaces the switches, not the data array) */
     static const char *const base_ptx[NB] = { fe_helper_rf_brx_ptx, fe_helper_rf_brx_ptx, fe_helper_l1_ptx,
-                                              fe_helper_shm_ptx, fe_helper_rfl1_brx_ptx, fe_helper_rfl1_brx_ptx };
+                                              fe_helper_shm_ptx, fe_helper_rfl1_brx_ptx, fe_helper_rfl1_brx_ptx,
+                                              fe_helper_rfbdi_brx_ptx, fe_helper_rfbdi_brx_ptx };
     static const char *const kname[NB] = { "xllc_helper_rf_serve", "xllc_helper_rf_serve", "xllc_helper_l1_serve",
-                                           "xllc_helper_shm_serve", "xllc_helper_rfl1_serve", "xllc_helper_rfl1_serve" };
+                                           "xllc_helper_shm_serve", "xllc_helper_rfl1_serve", "xllc_helper_rfl1_serve",
+                                           "xllc_helper_rfbdi_serve", "xllc_helper_rfbdi_serve" };
     for (int b = 0; b < NB; b++) {
         memset(&m[b], 0, sizeof m[b]);
-        if (measure(&conf, variant[b], !strcmp(build[b], "movind"), &m[b], err, sizeof err)) {
+        if (measure(&conf, variant[b], !strcmp(build[b], "movind"), bdi[b], &m[b], err, sizeof err)) {
             fprintf(stderr, "morpheus xllc characterize: the %s (%s) helper kernel: %s\n", vname[b], build[b], err);
             return CLI_EXIT_ERROR;
         }
@@ -322,12 +329,12 @@ static int run_xllc(int argc, char **argv)
             uint64_t cap = res * 32 * 128;
             /* the capacity at every warp the SM has, for --emit-config */
             uint64_t all = fit < g->max_warps_per_sm ? fit : g->max_warps_per_sm;
-            if (variant[b] != MX_XV_RF || !strcmp(build[b], "brx"))
+            if (!bdi[b] && (variant[b] != MX_XV_RF || !strcmp(build[b], "brx")))
                 conf.memsys.xllc_kib[variant[b]] = (uint32_t)(all * 32 * 128 / 1024);
             /* the paper's capacities on the RTX 3080 (sec. 5): RF 8 warps 239 KiB, 48 warps 192 KiB; L1 8 warps
              * 128 KiB */
             long paper = -1;
-            if (!strcmp(conf.name, "rtx3080"))
+            if (!strcmp(conf.name, "rtx3080") && !bdi[b])
                 paper = variant[b] == MX_XV_RF ? (w == 8 ? 239 : w == 48 ? 192 : -1)
                       : variant[b] == MX_XV_L1 && w == 8 ? 128 : variant[b] == MX_XV_RF_L1 && w == 48 ? 328 : -1;
             char pk[16] = "-";
@@ -352,9 +359,12 @@ static int run_xllc(int argc, char **argv)
                 firstrow = 0;
             }
         }
-    printf("Registers per thread: %s (declared in the PTX: rf %u, l1/shm %u, rf+l1 %u).\n",
+    printf("Registers per thread: %s (declared in the PTX: rf %u, l1/shm %u, rf+l1 %u, rf-bdi %u).\n",
            m[0].regs_ptxas ? "what ptxas allocates (the brx build for movind)" : "declared in the PTX (no ptxas: --ptxas PATH)",
-           m[0].regs, m[2].regs, m[4].regs);
+           m[0].regs, m[2].regs, m[4].regs, m[6].regs);
+    printf("rf-bdi: --compress bdi's rf kernel, every register uncompressed (capacity and counts as measured; with\n"
+           "compressible data its 32 registers hold up to 125 blocks instead of 32: 31 high registers of 4 blocks and\n"
+           "one uncompressed, docs/xllc-bdi.md).\n");
     printf("Also measured: a load miss into an empty way %llu (rf brx) / %llu (rf movind) / %llu (l1) / %llu (shm),\n"
            "a store hit %llu / %llu / %llu / %llu.\n", (unsigned long long)m[0].miss_invalid,
            (unsigned long long)m[1].miss_invalid, (unsigned long long)m[2].miss_invalid,

@@ -35,17 +35,18 @@ with tempfile.TemporaryDirectory() as tmp:
     rows = json.load(open(out)) if p.returncode == 0 else []
     keys = {"variant", "warps", "capacity_bytes", "insns_per_hit", "insns_per_miss", "insns_per_writeback",
             "indirect_mov"}
-    check("30 rows (rf x brx, movind; l1; shm; rf+l1 x brx, movind) x 1 8 16 32 48 warps with the contract's keys",
-          len(rows) == 30 and all(keys <= set(r) for r in rows) and
+    check("40 rows (rf, rf+l1, rf-bdi x brx, movind; l1; shm) x 1 8 16 32 48 warps with the contract's keys",
+          len(rows) == 40 and all(keys <= set(r) for r in rows) and
           sorted((r["variant"], r["indirect_mov"], r["warps"]) for r in rows) ==
           sorted((v, b, w) for v, b in (("rf", "brx"), ("rf", "movind"), ("l1", "none"), ("shm", "none"),
-                                        ("rf+l1", "brx"), ("rf+l1", "movind"))
+                                        ("rf+l1", "brx"), ("rf+l1", "movind"), ("rf-bdi", "brx"),
+                                        ("rf-bdi", "movind"))
                  for w in (1, 8, 16, 32, 48)), rows)
     for r in rows:
         r8 = (r["regs_per_thread"] + 7) // 8 * 8
         fit = 65536 // (r8 * 32)
         # the RTX 3080's L1 (128 KiB) and shared memory (100 KiB) hold 32 and 25 sets of 4 KiB
-        fit = min(fit, {"rf": 10 ** 9, "l1": 32, "shm": 25, "rf+l1": 64}[r["variant"]])
+        fit = min(fit, {"rf": 10 ** 9, "l1": 32, "shm": 25, "rf+l1": 64, "rf-bdi": 10 ** 9}[r["variant"]])
         res = min(r["warps"], fit, 48)
         if r["capacity_bytes"] != res * 32 * 128 or r["warps_resident"] != res:
             check(f"capacity of {r['indirect_mov']} at {r['warps']} warps", False, r, res)
@@ -73,7 +74,16 @@ with tempfile.TemporaryDirectory() as tmp:
               b["insns_per_hit"] - m["insns_per_hit"] == 2 and b["insns_per_miss"] - m["insns_per_miss"] == 2 and
               b["insns_per_writeback"] - m["insns_per_writeback"] == 2, b, m)
         check("instruction counts do not depend on the warp count",
-              len({(r["variant"], r["indirect_mov"], r["insns_per_hit"], r["insns_per_miss"]) for r in rows}) == 6, rows)
+              len({(r["variant"], r["indirect_mov"], r["insns_per_hit"], r["insns_per_miss"]) for r in rows}) == 8, rows)
+        bdi = {(r["indirect_mov"], r["warps"]): r for r in rows if r["variant"] == "rf-bdi"}
+        check("the BDI build (every register uncompressed here) costs more per hit, miss and write-back than rf "
+              "(four metadata registers to search, the level's field to decode and encode), holds more state "
+              "registers, and movind saves instructions there too",
+              all(bdi[(i, 8)][k] > by[(i, 8)][k] for i in ("brx", "movind")
+                  for k in ("insns_per_hit", "insns_per_miss", "insns_per_writeback")) and
+              bdi[("brx", 8)]["regs_declared"] > b["regs_declared"] and
+              bdi[("movind", 8)]["insns_per_hit"] < bdi[("brx", 8)]["insns_per_hit"] and
+              bdi[("movind", 8)]["insns_per_miss"] < bdi[("brx", 8)]["insns_per_miss"], bdi, by)
         check("rf+l1's register sets cost what rf's do (the same service loop), its kernel declares rf's registers "
               "and the L1 half's two address registers",
               all(comb[(b, 8)]["insns_per_hit"] == by[(b, 8)]["insns_per_hit"] and

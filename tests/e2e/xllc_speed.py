@@ -8,7 +8,8 @@ access (the whole run's time over its extended-LLC accesses, and the extra
 time of helper mode per access), then the geomean ratio helper / native.
 The issue's target is at most 20x; the benchmark fails above it.
 
-usage: xllc_speed.py MORPHEUS [REPEAT] [--json FILE]"""
+usage: xllc_speed.py MORPHEUS [REPEAT] [--json FILE] [--bdi]
+  --bdi   both modes with --compress bdi (the helper: the rf kernel's BDI build)"""
 import json
 import math
 import os
@@ -20,6 +21,8 @@ morpheus = sys.argv[1]
 repeat = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2].isdigit() else 2
 out_json = sys.argv[sys.argv.index("--json") + 1] if "--json" in sys.argv else None
 GEOM = ["--cache-sms", "20", "--xllc-variant", "rf", "-o", "memsys.xllc.ways=32", "-o", "memsys.xllc.capacity_kib.rf=192"]
+if "--bdi" in sys.argv:
+    GEOM += ["--compress", "bdi"]
 
 p = subprocess.run([morpheus, "workloads", "list"], capture_output=True, text=True, check=True)
 apps = [l.split()[0] for l in p.stdout.splitlines()[1:] if len(l.split()) > 1 and l.split()[1] == "memory"]
