@@ -191,7 +191,19 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
             r.acmp[l] = w->atom_c ? w->atom_c[l] : 0;
         });
     }
+    /* a timing model: the level the hierarchy would serve it from, asked before the request changes it */
+    const struct tm_ops *tm = w->dev->cfg.timing;
+    uint32_t nl = 0;
+    int timed = tm && tm->mem && (tm->events & TM_EV_MEM) && mi->probe;
+    uint8_t lv = timed ? mi->probe(mi->ctx, &r, &nl) : 0;
     uint64_t t = mi->request(mi->ctx, &r);
+    if (timed && t != MX_MEMREQ_PORT && !cross) {
+        struct tm_mem ev = { .sm = r.sm, .cta = (uint32_t)r.cta, .warp = r.warp, .pc = r.pc, .space = r.space,
+                             .write = op == MX_MOP_ST || op == MX_MOP_RED, .atomic = op == MX_MOP_ATOM || op == MX_MOP_RED,
+                             .size = r.bytes, .level = lv, .lines = nl, .active = m, .clock = r.clock, .addr = r.addr };
+        uint64_t done = r.clock + tm->mem(w->dev->cfg.timing_state, &ev);
+        t = done > t ? done : t;
+    }
     if (t == MX_MEMREQ_PORT) { /* completes at the quantum's end through the port: keep the request */
         uint32_t n = w->dev->cfg.max_warps_per_sm, i = 0;
         if (!sm->preq) {

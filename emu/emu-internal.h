@@ -232,6 +232,8 @@ struct emu_grid {
     uint64_t regs_per_cta, shared_per_cta;
     uint64_t warp_insns, thread_insns, unit_insns[16]; /* of retired CTAs */
     uint64_t issued;               /* warp instructions issued so far (watchdog) */
+    uint64_t clock_first;          /* SM clock its first CTA started at (UINT64_MAX: none yet) */
+    uint64_t clock_last;           /* SM clock its last CTA so far ended at */
     double t0;
     int finished;                  /* every CTA done, or stopped by a fault */
     int helper;                    /* a helper kernel on the cache-mode SMs (emu_helper_start): not on the
@@ -355,6 +357,7 @@ struct emu_sm {
     uint32_t last_alloc[EMU_LAST_ALLOCS]; /* allocations its warps found last: a new warp's emu_warp.last_alloc */
     int dirty;                     /* resident warps changed: rebuild ws */
     int idle;                      /* no warp could issue before the quantum's end */
+    uint32_t issued_now;           /* with a timing model: warp instructions issued in this cycle so far */
     struct emu_wbufs *spare;       /* buffers of finished warps, the last one given back on top */
     uint32_t nspare;               /* (at most max_warps_per_sm: one per warp that runs) */
     struct mx_memreq *preq;        /* port requests of its waiting warps (max_warps_per_sm; made at the first) */

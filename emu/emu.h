@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "mx/memreq.h"
+#include "mx/timing.h"
 #include "mx/program.h"
 #include "mx/status.h"
 
@@ -38,6 +39,10 @@ struct emu_config {
     uint32_t cc_major, cc_minor; /* compute capability reported (8.6 for RTX 3080) */
     const struct mx_memif *memif;/* memory interface requests go to (include/mx/memreq.h); NULL: none,
                                     every access completes at once and no request is built */
+    const struct tm_ops *timing; /* timing model (include/mx/timing.h) whose issue() and mem() answers the
+                                    warp schedulers follow; NULL: one cycle per warp instruction */
+    void *timing_state;          /* its state (its init()); its callbacks run concurrently for different SMs */
+    uint32_t issue_width;        /* with a timing model: warp instructions an SM issues per cycle (>= 1) */
 };
 
 /* Local memory one thread may use, frames and call stack together: 512 KiB
@@ -70,6 +75,8 @@ struct emu_fault {
 
 struct emu_stats {
     uint64_t warp_insns, thread_insns;
+    uint64_t cycles;             /* from the launch's start to its last CTA's end, in SM cycles (the timing
+                                    model's; without one, one per warp instruction of an SM) */
     uint64_t unit_insns[16];     /* warp instructions per enum mx_unit */
     uint64_t ctas, warps;
     double wall_seconds;

@@ -391,7 +391,10 @@ int emu_warp_complete(struct emu_warp *w)
     return r;
 }
 
-int emu_warp_run(struct emu_warp *w, uint32_t budget)
+/* The interpreter loop: budget steps; *last (when asked: the constant NULL
+ * folds it away) gets each instruction executed. */
+static inline __attribute__((always_inline)) int warp_run(struct emu_warp *w, uint32_t budget,
+                                                          const struct emu_xinsn **last)
 {
     const struct emu_xinsn *xs = w->k->x;
     while (budget--) {
@@ -433,6 +436,8 @@ int emu_warp_run(struct emu_warp *w, uint32_t budget)
         w->insns++;
         w->unit_insns[x->unit]++;
         w->thread_insns += popc32(w->active);
+        if (last)
+            *last = x;
         if (!m) {
             w->pc++;
             continue;
@@ -447,4 +452,17 @@ int emu_warp_run(struct emu_warp *w, uint32_t budget)
         return r;
     }
     return EX_NEXT;
+}
+
+int emu_warp_run(struct emu_warp *w, uint32_t budget) { return warp_run(w, budget, NULL); }
+
+int emu_warp_step(struct emu_warp *w, const struct emu_xinsn **x)
+{
+    uint64_t i0 = w->insns;
+    *x = NULL;
+    int r;
+    /* a step that only reconverges executes nothing: take the next */
+    for (int n = 0; (r = warp_run(w, 1, x)) == EX_NEXT && w->insns == i0 && n < 64; n++)
+        ;
+    return r;
 }

@@ -8,6 +8,9 @@ int emu_warp_start(struct emu_warp *w, uint32_t entry, uint32_t mask, uint8_t *k
 /* Runs up to `budget` warp instructions; returns EX_YIELD, EX_NEXT (budget
  * used up, still ready), EX_WAIT (a request outstanding at w->pc) or EX_FAULT. */
 int emu_warp_run(struct emu_warp *w, uint32_t budget);
+/* Runs w until one instruction has executed (or it stops): *x gets that
+ * instruction (NULL if none ran).  For timing models. */
+int emu_warp_step(struct emu_warp *w, const struct emu_xinsn **x);
 /* Completes the request a warp waits for: runs the instruction at w->pc
  * again with w->completing set (it was counted when issued). */
 int emu_warp_complete(struct emu_warp *w);

@@ -121,6 +121,35 @@ static void complete_locals(struct emu_sm *sm)
     }
 }
 
+/* With a timing model: the earliest clock a ready warp of sm may issue at
+ * (UINT64_MAX: none waits for its ready time). */
+static uint64_t next_ready(const struct emu_sm *sm)
+{
+    uint64_t t = UINT64_MAX;
+    for (uint32_t i = 0; i < sm->nws; i++) {
+        const struct emu_warp *w = sm->ws[i];
+        if (w->state == WS_READY && w->ready_at < t)
+            t = w->ready_at;
+    }
+    return t;
+}
+
+/* The instruction w just executed, to the timing model: w may issue again
+ * when the model says (a memory wait sets its own time). */
+static void timed_issue(const struct emu_config *cfg, struct emu_sm *sm, struct emu_warp *w,
+                        const struct emu_xinsn *x, uint64_t clock)
+{
+    const struct tm_ops *tm = cfg->timing;
+    if (!x || !tm->issue || !(tm->events & TM_EV_ISSUE))
+        return;
+    struct tm_issue ev = { .sm = sm->id, .cta = (uint32_t)w->cta->id, .warp = w->warp_id,
+                           .pc = (uint32_t)(x - w->k->x), .op = (uint16_t)x->in->op, .unit = x->unit,
+                           .shared = x->space == SP_SHARED, .active = w->active, .clock = clock };
+    uint32_t lat = tm->issue(cfg->timing_state, &ev);
+    if (w->state == WS_READY)
+        w->ready_at = clock + (lat ? lat : 1);
+}
+
 /* The earliest completion among sm's delayed requests (UINT64_MAX: none). */
 static uint64_t next_local(const struct emu_sm *sm)
 {
@@ -170,6 +199,11 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
         struct emu_warp *w = sm_pick(cfg, sm);
         if (!w) {
             uint64_t t = sm->nlocals ? next_local(sm) : UINT64_MAX;
+            if (cfg->timing) { /* the next cycle a warp may issue in */
+                uint64_t r = next_ready(sm);
+                t = r < t ? r : t;
+                sm->issued_now = 0;
+            }
             if (t < t_end && !sm->faulted) { /* nothing to issue until a delayed request completes */
                 sm->clock = t > sm->clock ? t : sm->clock;
                 continue;
@@ -187,10 +221,29 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
         uint64_t budget = t_end - sm->clock, before = w->insns;
         sm->running = w;
         sm->run_insns0 = before;
-        int r = emu_warp_run(w, (uint32_t)(budget < BATCH ? budget : BATCH));
-        sm->running = NULL;
-        uint64_t ran = w->insns - before;
-        sm->clock += ran ? ran : 1;
+        int r;
+        uint64_t ran;
+        if (cfg->timing) {
+            /* one instruction, issued at the SM's clock (its requests and faults are dated so); the SM
+             * issues issue_width per cycle, the warp again when the model says */
+            const struct emu_xinsn *x;
+            uint64_t at = sm->clock;
+            sm->run_insns0 = before + 1;
+            r = emu_warp_step(w, &x);
+            sm->running = NULL;
+            ran = w->insns - before;
+            if (++sm->issued_now >= cfg->issue_width) {
+                sm->clock++;
+                sm->issued_now = 0;
+            }
+            if (r != EX_FAULT)
+                timed_issue(cfg, sm, w, x, at);
+        } else {
+            r = emu_warp_run(w, (uint32_t)(budget < BATCH ? budget : BATCH));
+            sm->running = NULL;
+            ran = w->insns - before;
+            sm->clock += ran ? ran : 1;
+        }
         if (w->cta->grid != ig) {
             if (ig)
                 __atomic_add_fetch(&ig->issued, issued, __ATOMIC_RELAXED);
@@ -808,6 +861,10 @@ static void cta_retire(struct emu_cta *c)
     for (int u = 0; u < 16; u++)
         if (ui[u])
             __atomic_add_fetch(&g->unit_insns[u], ui[u], __ATOMIC_RELAXED);
+    uint64_t last = __atomic_load_n(&g->clock_last, __ATOMIC_RELAXED);
+    while (sm->clock > last && !__atomic_compare_exchange_n(&g->clock_last, &last, sm->clock, 1, __ATOMIC_RELAXED,
+                                                            __ATOMIC_RELAXED))
+        ;
     sm->ctas_used--;
     sm->warps_used -= g->warps_per_cta;
     sm->threads_used -= g->threads_per_cta;
@@ -837,6 +894,10 @@ static int sm_fill(struct emu_sm *sm)
             int rc = cta_start(g, sm, id);
             if (rc)
                 return rc;
+            uint64_t c = __atomic_load_n(&g->clock_first, __ATOMIC_RELAXED);
+            while (sm->clock < c && !__atomic_compare_exchange_n(&g->clock_first, &c, sm->clock, 1, __ATOMIC_RELAXED,
+                                                                 __ATOMIC_RELAXED))
+                ;
             g->dealt[sm->id]++;
             sm->dirty = 1;
         }
@@ -1244,6 +1305,7 @@ static struct emu_grid *grid_new(struct emu_device *d, struct emu_kernel *k, con
     g->warps_per_cta = (g->threads_per_cta + WARP - 1) / WARP;
     g->shared_per_cta = (uint64_t)k->shared_static + l->dyn_smem;
     g->t0 = now();
+    g->clock_first = UINT64_MAX;
     return g;
 }
 
@@ -1331,6 +1393,7 @@ int emu_grid_wait(struct emu_device *d, struct emu_grid *g, struct emu_stats *st
     if (stats) {
         memset(stats, 0, sizeof *stats);
         stats->warp_insns = g->warp_insns;
+        stats->cycles = g->clock_first != UINT64_MAX && g->clock_last > g->clock_first ? g->clock_last - g->clock_first : 0;
         memcpy(stats->unit_insns, g->unit_insns, sizeof stats->unit_insns);
         stats->thread_insns = g->thread_insns;
         stats->ctas = g->ncta;

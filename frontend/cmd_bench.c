@@ -443,7 +443,8 @@ static int run_bench(int argc, char **argv)
         /* each kernel on its own device, with its own memory hierarchy when it is on */
         struct fe_msys msys = { 0 };
         struct emu_config dcfg = cfg;
-        if (conf.memsys_on && fe_msys_open(&msys, &conf.memsys, &dcfg, err, sizeof err)) {
+        if ((conf.memsys_on && fe_msys_open(&msys, &conf.memsys, &dcfg, err, sizeof err)) ||
+            fe_timing_open(&msys, &conf, &dcfg, err, sizeof err)) {
             fprintf(stderr, "morpheus bench: %s\n", err);
             mx_program_free(&prog);
             return CLI_EXIT_USAGE;

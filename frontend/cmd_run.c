@@ -422,7 +422,8 @@ static int run_run(int argc, char **argv)
         status = CLI_EXIT_USAGE;
         goto out;
     }
-    if (conf.memsys_on && fe_msys_open(&msys, &conf.memsys, &cfg, err, sizeof err)) {
+    if ((conf.memsys_on && fe_msys_open(&msys, &conf.memsys, &cfg, err, sizeof err)) ||
+        fe_timing_open(&msys, &conf, &cfg, err, sizeof err)) {
         fprintf(stderr, "morpheus run: %s\n", err);
         status = CLI_EXIT_USAGE;
         goto out;
@@ -580,6 +581,7 @@ static int run_run(int argc, char **argv)
         json_object_object_add(o, "warp_instructions_by_unit", units);
         json_object_object_add(o, "ctas", json_object_new_int64((int64_t)st.ctas));
         json_object_object_add(o, "warps", json_object_new_int64((int64_t)st.warps));
+        fe_timing_json(o, &msys, &st);
         if (msys.ms) {
             char ms[8192];
             fe_msys_json(&msys, st.warp_insns, ms, sizeof ms);

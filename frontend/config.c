@@ -7,6 +7,7 @@
  * (mx_memsys_config_default) is built. */
 #define _GNU_SOURCE /* dladdr */
 #include "frontend/config.h"
+#include "frontend/msys.h"
 #include "frontend/numopt.h"
 #include "isa/isa.h"
 #include "mx/status.h"
@@ -43,6 +44,7 @@ struct key {
 
 #define EMU(f) offsetof(struct fe_config, emu.f)
 #define MS(f) offsetof(struct fe_config, memsys.f)
+#define TM(f) offsetof(struct fe_config, timing.f)
 #define U32(lo, hi) { FE_NUM_UINT, lo, hi, NULL }
 #define CHOICE(names) { FE_NUM_CHOICE, 0, 0, names }
 #define NONE { 0, 0, 0, NULL }
@@ -90,6 +92,23 @@ static const struct key keys[] = {
     { "memsys.query_unit.queue", K_UINT, U32(1, 65536), MS(qu_queue), 4, 0 },
     { "memsys.query_unit.buffer_bytes", K_UINT, U32(1, 1u << 24), MS(qu_buffer_bytes), 4, 0 },
     { "memsys.mem_trace", K_PATH, NONE, offsetof(struct fe_config, mem_trace), 0, 0 },
+    { "timing.model", K_PATH, NONE, offsetof(struct fe_config, timing_model), 0, 0 },
+    { "timing.issue_width", K_UINT, U32(1, 64), TM(issue_width), 4, 0 },
+    { "timing.core_mhz", K_UINT, U32(1, 100000), TM(core_mhz), 4, 0 },
+    { "timing.latency.int", K_UINT, U32(1, 100000), TM(unit_latency[MX_UNIT_INT]), 4, 0 },
+    { "timing.latency.fp", K_UINT, U32(1, 100000), TM(unit_latency[MX_UNIT_FP]), 4, 0 },
+    { "timing.latency.dp", K_UINT, U32(1, 100000), TM(unit_latency[MX_UNIT_DP]), 4, 0 },
+    { "timing.latency.sfu", K_UINT, U32(1, 100000), TM(unit_latency[MX_UNIT_SFU]), 4, 0 },
+    { "timing.latency.ldst", K_UINT, U32(1, 100000), TM(unit_latency[MX_UNIT_LDST]), 4, 0 },
+    { "timing.latency.ctrl", K_UINT, U32(1, 100000), TM(unit_latency[MX_UNIT_CTRL]), 4, 0 },
+    { "timing.latency.sync", K_UINT, U32(1, 100000), TM(unit_latency[MX_UNIT_SYNC]), 4, 0 },
+    { "timing.latency.tex", K_UINT, U32(1, 100000), TM(unit_latency[MX_UNIT_TEX]), 4, 0 },
+    { "timing.latency.tensor", K_UINT, U32(1, 100000), TM(unit_latency[MX_UNIT_TENSOR]), 4, 0 },
+    { "timing.level.l1", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_L1]), 4, 0 },
+    { "timing.level.shared", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_SHARED]), 4, 0 },
+    { "timing.level.llc", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_LLC]), 4, 0 },
+    { "timing.level.xllc", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_XLLC]), 4, 0 },
+    { "timing.level.dram", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_DRAM]), 4, 0 },
     { "emu.host_threads", K_UINT, U32(1, 256), EMU(host_threads), 4, 0 },
     { "emu.quantum", K_UINT, U32(1, 1u << 30), EMU(quantum), 4, 0 },
     { "emu.warp_sched", K_CHOICE, CHOICE("lrr|gto"), EMU(sched_policy), 4, 0 },
@@ -115,6 +134,7 @@ const struct fe_config_opt fe_config_opts[] = { /* as many as FE_CONFIG_NOPTS, o
     { "--predictor", "memsys.predictor", "MORPHEUS_PREDICTOR" },
     { "--compress", "memsys.compress", "MORPHEUS_COMPRESS" },
     { "--bdi-epoch", "memsys.bdi_epoch", "MORPHEUS_BDI_EPOCH" },
+    { "--timing", "timing.model", "MORPHEUS_TIMING" },
     { "--mem-trace", "memsys.mem_trace", "MORPHEUS_MEM_TRACE" },
     { "--xllc-check", "memsys.xllc.check", "MORPHEUS_XLLC_CHECK" },
     { "--xllc-helper", "memsys.xllc.helper", "MORPHEUS_XLLC_HELPER" },
@@ -143,7 +163,33 @@ static void memsys_builtin(struct mx_memsys_config *m) { mx_memsys_config_defaul
 
 int fe_config_memsys_check(const struct fe_config *c, char *err, size_t errlen)
 {
-    return mx_memsys_config_check(&c->memsys, err, errlen) ? -1 : 0;
+    if (mx_memsys_config_check(&c->memsys, err, errlen))
+        return -1;
+    /* the timing model too: it exists, loads and takes its arguments */
+    struct fe_msys t = { 0 };
+    struct emu_config ec = c->emu;
+    if (fe_timing_open(&t, c, &ec, err, errlen))
+        return -1;
+    fe_msys_close(&t);
+    return 0;
+}
+
+/* The RTX 3080's timing parameters (configs/rtx3080.json names the sources):
+ * latencies from facts/gpu-parameters.md 1.3-1.4 (Accel-Sim's RTX 3070
+ * tuning, the same SM generation), the extended LLC's from the paper (5:
+ * 185 ns at 1710 MHz). */
+static void timing_builtin(struct tm_params *t)
+{
+    static const uint32_t unit[TM_UNITS] = { 2, 2, 64, 21, 39, 4, 4, 200, 32 };
+    memcpy(t->unit_latency, unit, sizeof unit);
+    t->level_latency[TM_LV_NONE] = 0;
+    t->level_latency[TM_LV_L1] = 39;
+    t->level_latency[TM_LV_SHARED] = 29;
+    t->level_latency[TM_LV_LLC] = 226;
+    t->level_latency[TM_LV_XLLC] = 316;
+    t->level_latency[TM_LV_DRAM] = 480;
+    t->issue_width = 4;
+    t->core_mhz = 1710;
 }
 
 void fe_config_default(struct fe_config *c, uint64_t max_insns_default, int memsys_default)
@@ -151,6 +197,7 @@ void fe_config_default(struct fe_config *c, uint64_t max_insns_default, int mems
     memset(c, 0, sizeof *c);
     emu_config_default(&c->emu);
     memsys_builtin(&c->memsys);
+    timing_builtin(&c->timing);
     c->max_insns_default = max_insns_default;
     c->emu.watchdog_insns = max_insns_default;
     c->memsys_on_default = c->memsys_on = memsys_default;

@@ -39,6 +39,8 @@ struct fe_config {
     char source[2048];              /* where the numbers come from */
     char mem_trace[FE_CONFIG_PATH_MAX]; /* memsys.mem_trace, "" for none */
     char xllc_helper[FE_CONFIG_PATH_MAX]; /* memsys.xllc.helper: a helper kernel's PTX file, "" for the built-in */
+    char timing_model[FE_CONFIG_PATH_MAX]; /* timing.model: NAME[,ARGS] or PATH.so[,ARGS]; "" = none */
+    struct tm_params timing;        /* timing.*: the parameters every model gets */
 };
 
 /* A setting that is also a command-line option and a MORPHEUS_* variable
@@ -48,7 +50,7 @@ struct fe_config_opt {
     const char *key;                /* "gpu.num_sms" */
     const char *env;                /* "MORPHEUS_SMS" */
 };
-#define FE_CONFIG_NOPTS 18
+#define FE_CONFIG_NOPTS 19
 extern const struct fe_config_opt fe_config_opts[FE_CONFIG_NOPTS];
 extern const size_t fe_config_nopts;
 /* The option named opt ("--sms"), or NULL. */

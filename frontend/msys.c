@@ -1,10 +1,12 @@
 /* frontend/msys.c — the memory hierarchy in front of a device (msys.h). */
 #include "frontend/msys.h"
+#include "frontend/config.h"
 #include "frontend/ptx.h"
 #include "isa/isa.h"
 #include "mx/morpheus_mmio.h"
 #include "mx/status.h"
 
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,8 +179,39 @@ int fe_msys_open(struct fe_msys *f, const struct mx_memsys_config *mc, struct em
     return MX_OK;
 }
 
+int fe_timing_open(struct fe_msys *f, const struct fe_config *c, struct emu_config *ec, char *err, size_t errlen)
+{
+    f->tm = NULL;
+    f->tm_state = NULL;
+    if (!c->timing_model[0])
+        return MX_OK; /* none */
+    char spec[FE_CONFIG_PATH_MAX], e[600];
+    snprintf(spec, sizeof spec, "%s", c->timing_model);
+    char *args = strchr(spec, ',');
+    if (args)
+        *args++ = 0;
+    const struct tm_ops *o = tm_resolve(spec, e, sizeof e);
+    if (!o)
+        return snprintf(err, errlen, "timing.model: %s", e), MX_EINVAL;
+    void *state = NULL;
+    if (o->init && o->init(&state, &c->timing, args ? args : "", e, sizeof e))
+        return snprintf(err, errlen, "timing.model: %s", e), MX_EINVAL;
+    f->tm = o;
+    f->tm_state = state;
+    f->core_mhz = c->timing.core_mhz;
+    if (o->events & (TM_EV_ISSUE | TM_EV_MEM)) {
+        ec->timing = o;
+        ec->timing_state = state;
+        ec->issue_width = c->timing.issue_width ? c->timing.issue_width : 1;
+    }
+    return MX_OK;
+}
+
 void fe_msys_close(struct fe_msys *f)
 {
+    if (f->tm && f->tm->fini)
+        f->tm->fini(f->tm_state);
+    f->tm = NULL;
     if (f->ms)
         mx_memsys_destroy(f->ms);
     f->ms = NULL;
@@ -198,4 +231,14 @@ int fe_msys_json(struct fe_msys *f, uint64_t warp_insns, char *buf, size_t n)
     mx_memsys_stats_sub(&d, &f->last);
     f->last = now;
     return mx_memsys_stats_json(&d, warp_insns, buf, n);
+}
+
+void fe_timing_json(struct json_object *o, const struct fe_msys *f, const struct emu_stats *st)
+{
+    int timed = f->tm && (f->tm->events & (TM_EV_ISSUE | TM_EV_MEM));
+    json_object_object_add(o, "timing", json_object_new_string(f->tm ? f->tm->name : "none"));
+    json_object_object_add(o, "cycles", json_object_new_int64((int64_t)st->cycles));
+    json_object_object_add(o, "ipc", json_object_new_double(st->cycles ? (double)st->warp_insns / st->cycles : 0));
+    json_object_object_add(o, "time_s", timed && f->core_mhz ? json_object_new_double(st->cycles / (f->core_mhz * 1e6))
+                                                              : NULL);
 }

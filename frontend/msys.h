@@ -22,6 +22,9 @@ struct fe_msys {
     uint32_t warps_per_sm;           /* helper warps placed on each cache-mode SM (>= sets per SM) */
     uint64_t budget;                 /* instructions a helper warp may run per request */
     uint32_t variant;                /* memsys.xllc.variant: which helper kernel */
+    const struct tm_ops *tm;         /* the timing model (fe_timing_open), NULL: none */
+    void *tm_state;
+    uint32_t core_mhz;               /* timing.core_mhz: cycles to seconds */
     uint32_t bdi_epoch;              /* --compress bdi: the rf kernel's BDI build, re-splitting every this
                                         many accesses of a set; 0 without compression */
 };
@@ -44,5 +47,20 @@ void fe_msys_close(struct fe_msys *f);
  * key (warp_insns: the warp instructions they belong to, for llc.mpki);
  * 0 and buf[0] = 0 when the hierarchy is off.  Returns the length. */
 int fe_msys_json(struct fe_msys *f, uint64_t warp_insns, char *buf, size_t n);
+
+/* The timing model of c (timing.model: NAME[,ARGS] or PATH.so[,ARGS]),
+ * initialised with c's timing.* parameters, and ec pointed at it (its
+ * scheduler then follows the model).  Call after fe_msys_open, if at all
+ * (it clears f); fe_msys_close releases it.  MX_OK, or MX_EINVAL with a
+ * message naming timing.model in err. */
+struct fe_config;
+int fe_timing_open(struct fe_msys *f, const struct fe_config *c, struct emu_config *ec, char *err, size_t errlen);
+
+/* Adds a launch record's timing keys to the json-c object o: "timing" (the
+ * model's name, "none"), "cycles" (the launch's SM cycles), "ipc" (warp
+ * instructions per cycle of the whole GPU) and "time_s" (cycles at
+ * timing.core_mhz; null without a model). */
+struct json_object;
+void fe_timing_json(struct json_object *o, const struct fe_msys *f, const struct emu_stats *st);
 
 #endif

@@ -441,6 +441,52 @@ static void ms_quantum_end(void *ctx, uint64_t clock, const struct mx_memview *m
     }
 }
 
+/* ------------------------------------------------------------- probe */
+
+static uint8_t ms_probe(void *ctx, const struct mx_memreq *r, uint32_t *lines)
+{
+    struct mx_memsys *m = ctx;
+    *lines = 0;
+    if (r->sm >= m->cfg.num_sms || r->space > MX_MS_TEX || r->op > MX_MOP_RED)
+        return MX_LV_NONE;
+    struct ms_sm *s = &m->sm[r->sm];
+    uint64_t line[64];
+    uint32_t sec[64];
+    unsigned n = ms_split(r, m->line_shift, m->sector_shift, line, sec);
+    int kind = classify(r);
+    uint8_t worst = MX_LV_NONE;
+    *lines = n;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t ln = line[i] >> m->line_shift, lp = ln / m->cfg.llc_partitions;
+        uint8_t lv = MX_LV_DRAM;
+        if (kind == K_LOAD || kind == K_LOAD_EF) {
+            uint32_t set = (uint32_t)(ln & (m->cfg.l1_sets - 1));
+            int w = cache_find(&s->l1, set, ln);
+            if (w >= 0 && !(sec[i] & ~s->l1.valid[cache_slot(&s->l1, set, (uint32_t)w)]))
+                lv = MX_LV_L1;
+        }
+        if (lv != MX_LV_L1) {
+            uint32_t part = partition(m, ln), set = 0, g;
+            if (morpheus_route(m->mp, part, lp, &set) && !(m->xh && r->space != MX_MS_GLOBAL)) {
+                lv = morpheus_holds(m->mp, part, lp, line[i], &g) ? MX_LV_XLLC : MX_LV_DRAM;
+            } else {
+                if (m->xh && morpheus_route(m->mp, part, lp, &set))
+                    set = (uint32_t)(lp % m->cfg.llc_sets);
+                else
+                    set &= m->cfg.llc_sets - 1;
+                struct cache *c = &m->llc[part];
+                int w = cache_find(c, set, ln);
+                if (w >= 0 && (r->op == MX_MOP_ST || !(sec[i] & ~c->valid[cache_slot(c, set, (uint32_t)w)])))
+                    lv = MX_LV_LLC;
+                else if (r->op == MX_MOP_ST)
+                    lv = MX_LV_LLC; /* a store allocates at the LLC: no DRAM round trip */
+            }
+        }
+        worst = lv > worst ? lv : worst;
+    }
+    return worst;
+}
+
 /* ----------------------------------------------------- --xllc helper port */
 
 /* The extended-LLC lines of r (MX_MEMREQ_PORT) into p, their blocks read
@@ -548,7 +594,7 @@ int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, c
     m->cfg = *c;
     m->cfg.mem_trace = NULL; /* the caller's string need not outlive create */
     m->memif = (struct mx_memif){ .version = MX_MEMIF_VERSION, .ctx = m, .request = ms_request,
-                                  .quantum_end = ms_quantum_end };
+                                  .quantum_end = ms_quantum_end, .probe = ms_probe };
     m->line_shift = (uint32_t)__builtin_ctz(c->l1_line);
     m->sector_shift = (uint32_t)__builtin_ctz(c->l1_sector);
     size_t smb = ((size_t)c->num_sms * sizeof *m->sm + 63) & ~(size_t)63;

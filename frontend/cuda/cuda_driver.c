@@ -53,7 +53,8 @@ static void create(void)
     const char *sp = getenv("MORPHEUS_STATS");
     if (sp && *sp && !(proc.stats = fopen(sp, "a")))
         fprintf(stderr, "morpheus: cannot open MORPHEUS_STATS file %s: %s\n", sp, strerror(errno));
-    if (c->memsys_on && fe_msys_open(&proc.msys, &c->memsys, &proc.cfg, err, sizeof err)) {
+    if ((c->memsys_on && fe_msys_open(&proc.msys, &c->memsys, &proc.cfg, err, sizeof err)) ||
+        fe_timing_open(&proc.msys, c, &proc.cfg, err, sizeof err)) {
         fprintf(stderr, "morpheus: %s\nmorpheus: the emulated device is not created\n", err);
         proc.status = MX_EINVAL;
         return;
@@ -234,6 +235,7 @@ EXPORT void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l,
     json_object_object_add(o, "wall_seconds", json_object_new_double(st->wall_seconds));
     /* device memory the program has touched so far (64 KiB pages): its footprint */
     json_object_object_add(o, "memory_touched_bytes", json_object_new_int64((int64_t)emu_mem_used(proc.dev)));
+    fe_timing_json(o, &proc.msys, st);
     if (proc.msys.ms) { /* the hierarchy's counts since the previous record */
         char ms[8192];
         fe_msys_json(&proc.msys, st->warp_insns, ms, sizeof ms);

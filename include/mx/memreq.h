@@ -112,6 +112,13 @@ struct mx_memif {
      * write device memory next): whatever the memory side holds of device
      * memory goes back to it.  May be NULL.  0, or -1 with err. */
     int (*drain)(void *ctx, const struct mx_memview *mem, char *err, size_t errlen);
+    /* For a timing model (may be NULL): the level r would be served from
+     * if it were issued now, the slowest of its lines (enum mx_level of
+     * mx/memsys.h), without changing any state; *lines gets how many lines
+     * it touches.  Shared state is read as of the quantum's start (it only
+     * changes at quantum ends), so the answer does not depend on host
+     * threads.  Called on the host thread running r's SM, before request(). */
+    uint8_t (*probe)(void *ctx, const struct mx_memreq *r, uint32_t *lines);
 };
 
 /* The lines of `line_bytes` (a power of two) that r's lanes touch, in the

@@ -1,49 +1,82 @@
 /* include/mx/timing.h — the timing-model plugin API (QEMU-plugin style).
- * A model is a versioned struct of callbacks registered by name; it only
- * observes events and can never change architectural state (every argument
- * is const).  With the model "none" nothing is paid: the emulator builds an
- * event record only when the model subscribes to it (tm_ops.events). */
+ * A model is a versioned struct of callbacks registered by name, built in
+ * or loaded from a shared object (--timing path/to/model.so, which exports
+ * `const struct tm_ops mx_timing_model`).  It never changes architectural
+ * state (every argument is const); it answers *when*: after each warp
+ * instruction, how many cycles until that warp may issue again, and after
+ * each memory access, how many until its data is back.  The emulator's
+ * per-SM warp scheduler follows those ready times.  With the model "none"
+ * nothing is paid: the emulator builds an event record only when the model
+ * subscribes to it (tm_ops.events).  docs/timing.md is the guide to writing
+ * a model. */
 #ifndef MX_TIMING_H
 #define MX_TIMING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#define TM_API_VERSION 1
+/* 2: issue() and mem() answer ready times; init() takes the parameters.
+ * A model built for another version is refused by name. */
+#define TM_API_VERSION 2
 
 enum tm_event_bits {
     TM_EV_LAUNCH = 1u << 0,   /* kernel start / end */
-    TM_EV_ISSUE = 1u << 1,    /* every warp instruction issued */
-    TM_EV_MEM = 1u << 2,      /* every warp memory access */
+    TM_EV_ISSUE = 1u << 1,    /* every warp instruction issued: issue() */
+    TM_EV_MEM = 1u << 2,      /* every warp access to global/local/const/tex memory with a hierarchy
+                                 (--memsys on): mem() */
     TM_EV_BARRIER = 1u << 3,  /* CTA barrier release */
 };
 
-struct tm_issue {             /* one warp instruction */
-    uint32_t sm, cta, warp;
+/* Where a memory access is served, as the memory hierarchy says when it is
+ * issued (its tags as of the quantum's start: deterministic). */
+enum tm_level { TM_LV_NONE, TM_LV_L1, TM_LV_LLC, TM_LV_XLLC, TM_LV_DRAM, TM_LV_SHARED, TM_LV_COUNT };
+
+struct tm_issue {             /* one warp instruction, just executed */
+    uint32_t sm, cta, warp;   /* SM, CTA (linear index in its grid), warp in the CTA */
     uint32_t pc;              /* instruction index */
     uint16_t op;              /* enum mx_op */
     uint8_t unit;             /* enum mx_unit */
+    uint8_t shared;           /* 1: an access to shared memory (its state space says so) */
     uint32_t active;          /* lanes executing */
+    uint64_t clock;           /* the SM's clock when it issued */
 };
 
-struct tm_mem {               /* one warp memory access */
+struct tm_mem {               /* one warp memory access (TM_EV_MEM) */
     uint32_t sm, cta, warp, pc;
-    uint8_t space;            /* global, shared, local, const */
+    uint8_t space;            /* enum mx_memspace: global, local, const, tex */
     uint8_t write, atomic;
     uint8_t size;             /* bytes per lane */
+    uint8_t level;            /* enum tm_level: the slowest level any of its lines comes from */
+    uint32_t lines;           /* 128-byte lines it touches */
     uint32_t active;
+    uint64_t clock;           /* when it was issued */
     const uint64_t *addr;     /* 32 lane addresses (valid for active lanes) */
+};
+
+/* Every number a model may need, from the configuration (timing.* keys;
+ * configs/NAME.json, sources named in docs/timing.md): never from code. */
+#define TM_UNITS 9            /* enum mx_unit: int, fp, dp, sfu, ldst, ctrl, sync, tex, tensor */
+struct tm_params {
+    uint32_t unit_latency[TM_UNITS];   /* cycles from issue until the warp's next instruction may issue */
+    uint32_t level_latency[TM_LV_COUNT]; /* cycles until an access's data is back, by level (NONE: no
+                                          hierarchy: the ldst unit's latency applies) */
+    uint32_t issue_width;              /* warp instructions an SM issues per cycle */
+    uint32_t core_mhz;                 /* the SM clock, to turn cycles into seconds */
 };
 
 struct tm_ops {
     uint32_t version;         /* TM_API_VERSION the model was built for */
-    const char *name;         /* selected with --timing NAME[,args] */
+    const char *name;         /* selected with --timing NAME (or a path to a .so) */
     const char *summary;
     uint32_t events;          /* enum tm_event_bits the model wants */
-    int (*init)(void **state, const char *args); /* 0 or -1 (bad args) */
+    /* state for one device: 0, or -1 with a message in err (bad args) */
+    int (*init)(void **state, const struct tm_params *p, const char *args, char *err, size_t errlen);
     void (*on_launch)(void *state, const char *kernel, uint32_t nctas, uint32_t threads_per_cta);
-    void (*on_issue)(void *state, const struct tm_issue *ev);
-    void (*on_mem)(void *state, const struct tm_mem *ev);
-    void (*on_kernel_end)(void *state, uint64_t *cycles);  /* the model's cycle count for the kernel */
+    /* cycles (>= 1) until warp ev->warp may issue its next instruction */
+    uint32_t (*issue)(void *state, const struct tm_issue *ev);
+    /* cycles from ev->clock until the access's data is back (the warp waits) */
+    uint32_t (*mem)(void *state, const struct tm_mem *ev);
+    void (*on_kernel_end)(void *state, uint64_t *cycles);  /* may adjust the kernel's cycle count */
     void (*fini)(void *state);
 };
 
@@ -55,5 +88,10 @@ const struct tm_ops *tm_find(const char *name);
 void tm_foreach(void (*fn)(const struct tm_ops *ops, void *arg), void *arg);
 /* Registers the models built into the project (idempotent). */
 void tm_register_builtin(void);
+/* The model named `spec`: a built-in name, or a path (containing '/') to a
+ * shared object exporting `mx_timing_model`, loaded and registered.  NULL
+ * with a message in err: unknown name, no such file, no symbol, another
+ * API version ("built for timing API version N, this emulator speaks M"). */
+const struct tm_ops *tm_resolve(const char *spec, char *err, size_t errlen);
 
 #endif

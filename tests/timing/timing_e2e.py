@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""tests/timing/timing_e2e.py — --timing latency end to end: the cycle
+counts `morpheus run --stats` reports for tests/timing/chain.ptx are
+recomputed here from the instruction mix (the record's warp instructions by
+unit) and the configured latencies (configs/rtx3080.json), and must match
+exactly; the warp scheduler must follow the model (more warps overlap up to
+the issue width, an issue width of 1 bounds the throughput); memory levels
+come from the hierarchy (a cold load from DRAM, the next from the L1); the
+default (no model) stays one cycle per warp instruction; a shared-object
+model loads, one built for another API version is refused by name, and bad
+model names and arguments are clear errors.
+
+usage: timing_e2e.py MORPHEUS CHAIN.PTX CONFIG.json EXAMPLE.so OLD.so"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+morpheus, ptx, cfgfile, example, old = sys.argv[1:6]
+cfg = json.load(open(cfgfile))["timing"]
+LAT = cfg["latency"]
+LV = cfg["level"]
+UNIT_KEY = {"INT": "int", "FP": "fp", "DP": "dp", "SFU": "sfu", "LDST": "ldst", "CTRL": "ctrl", "SYNC": "sync",
+            "TEX": "tex", "TENSOR": "tensor"}
+bad = 0
+
+
+def check(what, ok, *detail):
+    global bad
+    print(("ok: " if ok else "FAIL: ") + what)
+    if not ok:
+        bad += 1
+        for d in detail:
+            print("   ", str(d)[:3000])
+
+
+def run(kernel, block, *opts, buf="u32[64]=zero"):
+    with tempfile.TemporaryDirectory() as tmp:
+        st = os.path.join(tmp, "s.json")
+        p = subprocess.run([morpheus, "run", ptx, kernel, "--grid", "1", "--block", str(block), "--stats", st, "-q"] +
+                           list(opts) + ["--", buf], capture_output=True, text=True)
+        rec = json.load(open(st)) if p.returncode == 0 and os.path.exists(st) else None
+        return p, rec
+
+
+def expected(rec, lat, last="ctrl"):
+    """One warp: each instruction costs its unit's latency, the last (ret) nothing after it."""
+    return sum(n * lat[UNIT_KEY[u]] for u, n in rec["warp_instructions_by_unit"].items()) - lat[last]
+
+
+p, r = run("chain", 32, "--timing", "latency")
+check("chain runs under --timing latency", r is not None, p.stderr)
+if r:
+    want = expected(r, LAT)
+    check(f"one warp: cycles = sum of its instructions' unit latencies ({want})", r["cycles"] == want, r)
+    check("the record names the model and gives ipc and time_s at the core clock",
+          r["timing"] == "latency" and abs(r["ipc"] - r["warp_instructions"] / r["cycles"]) < 1e-9 and
+          abs(r["time_s"] - r["cycles"] / (cfg["core_mhz"] * 1e6)) < 1e-15, r)
+    p7, r7 = run("chain", 32, "--timing", "latency,int=7")
+    lat7 = dict(LAT, int=7)
+    check("the model's arguments override the configuration (int=7)",
+          r7 is not None and r7["cycles"] == expected(r7, lat7), p7.stderr, r7)
+    p8, r8 = run("chain", 32, "--timing", "latency", "-o", "timing.latency.int=5")
+    check("so does -o timing.latency.int=5",
+          r8 is not None and r8["cycles"] == expected(r8, dict(LAT, int=5)), p8.stderr, r8)
+    p2, r2 = run("chain", 64, "--timing", "latency")
+    check("two warps issue side by side (issue width 4): the same cycles as one",
+          r2 is not None and r2["cycles"] == r["cycles"] and r2["warp_instructions"] == 2 * r["warp_instructions"], r2)
+    p3, r3 = run("chain", 512, "--timing", "latency", "-o", "timing.issue_width=1")
+    check("16 warps at issue width 1: at least one cycle per warp instruction, and more than one warp's time",
+          r3 is not None and r3["cycles"] >= r3["warp_instructions"] - 1 and r3["cycles"] > r["cycles"], r3)
+    pn, rn = run("chain", 32)
+    check("no model: one cycle per warp instruction (the functional default)",
+          rn is not None and rn["timing"] == "none" and rn["cycles"] == rn["warp_instructions"] and
+          rn["time_s"] is None, rn)
+
+p, r = run("twoloads", 32, "--timing", "latency", "--memsys", "on")
+if r:
+    # ld.param (no request: the ldst unit), cvta, a cold load (DRAM), the same line again (L1), add, a store
+    # (does not wait: the ldst unit), ret
+    want = LAT["ldst"] + LAT["int"] + LV["dram"] + LV["l1"] + LAT["int"] + LAT["ldst"]
+    check(f"memory levels from the hierarchy: DRAM then L1 ({want} cycles)", r["cycles"] == want, r)
+else:
+    check("twoloads runs with --memsys on", False, p.stderr)
+
+p, r = run("chain", 32, "--timing", example + ",3")
+check("a shared-object model (timing/example/example_model.c: 3 cycles per instruction) loads and times",
+      r is not None and r["timing"] == "example-fixed" and r["cycles"] == 3 * (r["warp_instructions"] - 1), p.stderr, r)
+p, r = run("chain", 32, "--timing", old)
+check("a model built for API version 1 is refused, naming both versions",
+      p.returncode != 0 and "version 1" in p.stderr and "version 2" in p.stderr, p.stderr)
+p, r = run("chain", 32, "--timing", "no-such-model")
+check("an unknown model: an error listing the models",
+      p.returncode != 0 and "no-such-model" in p.stderr and "latency" in p.stderr, p.stderr)
+p, r = run("chain", 32, "--timing", "latency,bogus=1")
+check("an unknown model argument: an error naming it", p.returncode != 0 and "bogus" in p.stderr, p.stderr)
+p, r = run("chain", 32, "--timing", "/no/such/model.so")
+check("a missing .so: an error naming it", p.returncode != 0 and "/no/such/model.so" in p.stderr, p.stderr)
+sys.exit(1 if bad else 0)
