@@ -581,7 +581,6 @@ static int run_run(int argc, char **argv)
         json_object_object_add(o, "warp_instructions_by_unit", units);
         json_object_object_add(o, "ctas", json_object_new_int64((int64_t)st.ctas));
         json_object_object_add(o, "warps", json_object_new_int64((int64_t)st.warps));
-        fe_timing_json(o, &msys, &st);
         if (msys.ms) {
             char ms[8192];
             fe_msys_json(&msys, st.warp_insns, ms, sizeof ms);
@@ -589,6 +588,7 @@ static int run_run(int argc, char **argv)
             if (m)
                 json_object_object_add(o, "memsys", m);
         }
+        fe_timing_json(o, &msys, &st); /* (after fe_msys_json: the energy takes its counts) */
         if (json_object_to_file_ext(stats_path, o, JSON_C_TO_STRING_PRETTY)) {
             fprintf(stderr, "morpheus run: cannot write %s: %s\n", stats_path, strerror(errno));
             status = CLI_EXIT_ERROR;

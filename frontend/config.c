@@ -23,7 +23,8 @@
 
 enum key_type {
     K_UINT,    /* integer in num's range, stored in `width` bytes (scaled by `scale`) */
-    K_SECONDS, /* real >= 0 (double) */
+    K_SECONDS, /* seconds >= 0 (double) */
+    K_REAL,    /* a real >= 0 (double): energies, powers */
     K_CHOICE,  /* one of num.expect's names: its index (uint32_t) */
     K_BOOL,    /* on|off|true|false (int; memsys.enabled may also be null: the command's default) */
     K_LIST,    /* 1 to MX_MEMSYS_MAX_CARVEOUTS integers in num's range: memsys.l1.carveouts_kib */
@@ -45,6 +46,7 @@ struct key {
 #define EMU(f) offsetof(struct fe_config, emu.f)
 #define MS(f) offsetof(struct fe_config, memsys.f)
 #define TM(f) offsetof(struct fe_config, timing.f)
+#define EN(f) offsetof(struct fe_config, energy.f)
 #define U32(lo, hi) { FE_NUM_UINT, lo, hi, NULL }
 #define CHOICE(names) { FE_NUM_CHOICE, 0, 0, names }
 #define NONE { 0, 0, 0, NULL }
@@ -109,6 +111,21 @@ static const struct key keys[] = {
     { "timing.level.llc", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_LLC]), 4, 0 },
     { "timing.level.xllc", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_XLLC]), 4, 0 },
     { "timing.level.dram", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_DRAM]), 4, 0 },
+    { "energy.warp_insn_pj", K_REAL, NONE, EN(warp_insn_pj), 0, 0 },
+    { "energy.lane_op_pj.int", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_INT]), 0, 0 },
+    { "energy.lane_op_pj.fp", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_FP]), 0, 0 },
+    { "energy.lane_op_pj.dp", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_DP]), 0, 0 },
+    { "energy.lane_op_pj.sfu", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_SFU]), 0, 0 },
+    { "energy.lane_op_pj.tensor", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_TENSOR]), 0, 0 },
+    { "energy.rf_lane_pj", K_REAL, NONE, EN(rf_lane_pj), 0, 0 },
+    { "energy.l1_sector_pj", K_REAL, NONE, EN(l1_sector_pj), 0, 0 },
+    { "energy.llc_sector_pj", K_REAL, NONE, EN(llc_sector_pj), 0, 0 },
+    { "energy.xllc_pj_per_byte", K_REAL, NONE, EN(xllc_pj_per_byte), 0, 0 },
+    { "energy.dram_read_pj_per_byte", K_REAL, NONE, EN(dram_read_pj_per_byte), 0, 0 },
+    { "energy.dram_write_pj_per_byte", K_REAL, NONE, EN(dram_write_pj_per_byte), 0, 0 },
+    { "energy.const_w", K_REAL, NONE, EN(const_w), 0, 0 },
+    { "energy.static_sm_w", K_REAL, NONE, EN(static_sm_w), 0, 0 },
+    { "energy.controller_frac", K_REAL, NONE, EN(controller_frac), 0, 0 },
     { "emu.host_threads", K_UINT, U32(1, 256), EMU(host_threads), 4, 0 },
     { "emu.quantum", K_UINT, U32(1, 1u << 30), EMU(quantum), 4, 0 },
     { "emu.warp_sched", K_CHOICE, CHOICE("lrr|gto"), EMU(sched_policy), 4, 0 },
@@ -192,12 +209,35 @@ static void timing_builtin(struct tm_params *t)
     t->core_mhz = 1710;
 }
 
+/* The RTX 3080's energies (configs/rtx3080.json names the sources): the
+ * AccelWattch Volta fit the paper reuses (facts/energy.md 3-4) and the
+ * paper's own figures (61 pJ/B extended LLC, +0.93 % controller). */
+static void energy_builtin(struct tm_energy_params *e)
+{
+    e->warp_insn_pj = 152.5;
+    e->lane_op_pj[MX_UNIT_INT] = 3.46;
+    e->lane_op_pj[MX_UNIT_FP] = 9.99;
+    e->lane_op_pj[MX_UNIT_DP] = 14.7;
+    e->lane_op_pj[MX_UNIT_SFU] = 7.9;
+    e->lane_op_pj[MX_UNIT_TENSOR] = 9.99;
+    e->rf_lane_pj = 3.57;
+    e->l1_sector_pj = 133;
+    e->llc_sector_pj = 231;
+    e->xllc_pj_per_byte = 61;
+    e->dram_read_pj_per_byte = 62.8;
+    e->dram_write_pj_per_byte = 34.9;
+    e->const_w = 32.3;
+    e->static_sm_w = 0.48;
+    e->controller_frac = 0.0093;
+}
+
 void fe_config_default(struct fe_config *c, uint64_t max_insns_default, int memsys_default)
 {
     memset(c, 0, sizeof *c);
     emu_config_default(&c->emu);
     memsys_builtin(&c->memsys);
     timing_builtin(&c->timing);
+    energy_builtin(&c->energy);
     c->max_insns_default = max_insns_default;
     c->emu.watchdog_insns = max_insns_default;
     c->memsys_on_default = c->memsys_on = memsys_default;
@@ -246,7 +286,9 @@ static int set_value(struct fe_config *c, const struct key *k, const char *name,
         c->max_insns_set = 1;
         return 0;
     case K_SECONDS:
-        if (fe_num_parse(v, &fe_num_timeout, NULL, &c->emu.watchdog_seconds, e, sizeof e)) {
+    case K_REAL:
+        if (fe_num_parse(v, k->type == K_REAL ? &fe_num_real : &fe_num_timeout, NULL, (double *)field(c, k), e,
+                         sizeof e)) {
             snprintf(err, errlen, "%s: %s", name, e);
             return -1;
         }
@@ -405,7 +447,8 @@ static int leaf_text(const struct key *k, json_object *v, char *out, size_t len,
     switch (k->type) {
     case K_UINT: ok = t == json_type_int; break;
     case K_INSNS: ok = t == json_type_int || t == json_type_null; break;
-    case K_SECONDS: ok = t == json_type_int || t == json_type_double; break;
+    case K_SECONDS:
+    case K_REAL: ok = t == json_type_int || t == json_type_double; break;
     case K_BOOL: ok = t == json_type_boolean || t == json_type_null; break;
     case K_PATH: ok = t == json_type_string || t == json_type_null; break;
     case K_LIST:
@@ -443,7 +486,7 @@ static int leaf_text(const struct key *k, json_object *v, char *out, size_t len,
         }
     }
     static const char *const what[] = {
-        [K_UINT] = "an integer", [K_SECONDS] = "a number of seconds", [K_CHOICE] = "a string",
+        [K_UINT] = "an integer", [K_SECONDS] = "a number of seconds", [K_REAL] = "a number", [K_CHOICE] = "a string",
         [K_BOOL] = "true, false or null", [K_LIST] = "an array of integers", [K_PATH] = "a string or null",
         [K_CC] = "a string such as \"8.6\"", [K_EXTS] = "an array of strings", [K_INSNS] = "an integer or null",
     };
@@ -795,7 +838,8 @@ static json_object *leaf_json(const struct fe_config *c, const struct key *k)
     }
     case K_INSNS:
         return c->max_insns_set ? json_object_new_uint64(c->emu.watchdog_insns) : NULL;
-    case K_SECONDS: return json_object_new_double(c->emu.watchdog_seconds);
+    case K_SECONDS:
+    case K_REAL: return json_object_new_double(*(const double *)f);
     case K_BOOL:
         if (k->off == offsetof(struct fe_config, memsys_on))
             return c->memsys_on_set ? json_object_new_boolean(c->memsys_on) : NULL;

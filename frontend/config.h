@@ -36,11 +36,12 @@ struct fe_config {
     char name[64];                  /* where it came from: "rtx3080" (built in, the default), a
                                        configuration's name, or a file's base name */
     char description[256];          /* one line (`morpheus config list`) */
-    char source[2048];              /* where the numbers come from */
+    char source[8192];              /* where the numbers come from */
     char mem_trace[FE_CONFIG_PATH_MAX]; /* memsys.mem_trace, "" for none */
     char xllc_helper[FE_CONFIG_PATH_MAX]; /* memsys.xllc.helper: a helper kernel's PTX file, "" for the built-in */
     char timing_model[FE_CONFIG_PATH_MAX]; /* timing.model: NAME[,ARGS] or PATH.so[,ARGS]; "" = none */
     struct tm_params timing;        /* timing.*: the parameters every model gets */
+    struct tm_energy_params energy; /* energy.*: per-event energies and powers */
 };
 
 /* A setting that is also a command-line option and a MORPHEUS_* variable

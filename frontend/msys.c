@@ -199,6 +199,9 @@ int fe_timing_open(struct fe_msys *f, const struct fe_config *c, struct emu_conf
     f->tm = o;
     f->tm_state = state;
     f->core_mhz = c->timing.core_mhz;
+    f->energy = c->energy;
+    f->sms_on = ec->num_sms;
+    f->sms_cache = ec->cache_sms;
     if (o->events & (TM_EV_ISSUE | TM_EV_MEM)) {
         ec->timing = o;
         ec->timing_state = state;
@@ -230,6 +233,7 @@ int fe_msys_json(struct fe_msys *f, uint64_t warp_insns, char *buf, size_t n)
     d = now;
     mx_memsys_stats_sub(&d, &f->last);
     f->last = now;
+    f->delta = d;
     return mx_memsys_stats_json(&d, warp_insns, buf, n);
 }
 
@@ -239,6 +243,29 @@ void fe_timing_json(struct json_object *o, const struct fe_msys *f, const struct
     json_object_object_add(o, "timing", json_object_new_string(f->tm ? f->tm->name : "none"));
     json_object_object_add(o, "cycles", json_object_new_int64((int64_t)st->cycles));
     json_object_object_add(o, "ipc", json_object_new_double(st->cycles ? (double)st->warp_insns / st->cycles : 0));
-    json_object_object_add(o, "time_s", timed && f->core_mhz ? json_object_new_double(st->cycles / (f->core_mhz * 1e6))
-                                                              : NULL);
+    if (!timed || !f->core_mhz) {
+        json_object_object_add(o, "time_s", NULL);
+        json_object_object_add(o, "energy_j", NULL);
+        json_object_object_add(o, "power_w", NULL);
+        json_object_object_add(o, "perf_per_w", NULL);
+        return;
+    }
+    struct tm_energy_counts c = { .thread_insns = st->thread_insns, .warp_insns = st->warp_insns, .cycles = st->cycles,
+                                  .core_mhz = f->core_mhz, .sms_on = f->sms_on, .sms_cache = f->sms_cache };
+    for (int u = 0; u < TM_UNITS; u++)
+        c.warp_insns_by_unit[u] = st->unit_insns[u];
+    if (f->ms) {
+        c.l1_sectors = f->delta.l1.accesses;
+        c.llc_sectors = f->delta.llc.accesses;
+        c.xllc_accesses = f->delta.xllc.accesses;
+        c.dram_read_bytes = f->delta.dram_read_bytes;
+        c.dram_write_bytes = f->delta.dram_write_bytes;
+    }
+    struct tm_energy e;
+    tm_energy_of(&f->energy, &c, &e);
+    json_object_object_add(o, "time_s", json_object_new_double(e.seconds));
+    json_object_object_add(o, "energy_j", json_object_new_double(e.total_j));
+    json_object_object_add(o, "power_w", json_object_new_double(e.watts));
+    json_object_object_add(o, "perf_per_w",
+                           json_object_new_double(e.watts > 0 && st->cycles ? (double)st->warp_insns / st->cycles / e.watts : 0));
 }

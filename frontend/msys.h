@@ -25,6 +25,9 @@ struct fe_msys {
     const struct tm_ops *tm;         /* the timing model (fe_timing_open), NULL: none */
     void *tm_state;
     uint32_t core_mhz;               /* timing.core_mhz: cycles to seconds */
+    struct tm_energy_params energy;  /* energy.* (fe_timing_open) */
+    uint32_t sms_on, sms_cache;      /* SMs drawing static power, of them in cache mode */
+    struct mx_memsys_stats delta;    /* the hierarchy's counts of the last record (fe_msys_json) */
     uint32_t bdi_epoch;              /* --compress bdi: the rf kernel's BDI build, re-splitting every this
                                         many accesses of a set; 0 without compression */
 };
@@ -58,8 +61,10 @@ int fe_timing_open(struct fe_msys *f, const struct fe_config *c, struct emu_conf
 
 /* Adds a launch record's timing keys to the json-c object o: "timing" (the
  * model's name, "none"), "cycles" (the launch's SM cycles), "ipc" (warp
- * instructions per cycle of the whole GPU) and "time_s" (cycles at
- * timing.core_mhz; null without a model). */
+ * instructions per cycle of the whole GPU), and with a timing model
+ * "time_s" (cycles at timing.core_mhz), "energy_j" (timing/energy.c over
+ * the launch's counts and the hierarchy's of fe_msys_json, called first),
+ * "power_w" and "perf_per_w" (ipc per watt); null without a model. */
 struct json_object;
 void fe_timing_json(struct json_object *o, const struct fe_msys *f, const struct emu_stats *st);
 

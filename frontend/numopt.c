@@ -12,6 +12,7 @@
 
 const struct fe_num fe_num_max_insns = { FE_NUM_UINT, 0, UINT64_MAX, "a number of warp instructions >= 0" };
 const struct fe_num fe_num_timeout = { FE_NUM_SECONDS, 0, 0, "a number of seconds >= 0" };
+const struct fe_num fe_num_real = { FE_NUM_SECONDS, 0, 0, "a number >= 0" };
 const struct fe_num fe_num_host_threads = { FE_NUM_UINT, 1, 256, NULL };
 const struct fe_num fe_num_sms = { FE_NUM_UINT, 1, 4096, NULL };
 const struct fe_num fe_num_mem_mb = { FE_NUM_UINT, 1, 1u << 20, NULL };

@@ -33,6 +33,7 @@ int fe_num_parse(const char *s, const struct fe_num *spec, uint64_t *u, double *
  * its MORPHEUS_* variables, `bench`, `workloads`). */
 extern const struct fe_num fe_num_max_insns;    /* warp instructions per launch, 0 = no limit */
 extern const struct fe_num fe_num_timeout;      /* seconds per launch, 0 = no limit */
+extern const struct fe_num fe_num_real;         /* a real >= 0 (configuration energies, powers) */
 extern const struct fe_num fe_num_host_threads; /* 1 to 256 */
 extern const struct fe_num fe_num_sms;          /* 1 to 4096 */
 extern const struct fe_num fe_num_mem_mb;       /* 1 to 2^20 MiB (1 TiB, the emulator's limit) */

@@ -235,7 +235,6 @@ EXPORT void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l,
     json_object_object_add(o, "wall_seconds", json_object_new_double(st->wall_seconds));
     /* device memory the program has touched so far (64 KiB pages): its footprint */
     json_object_object_add(o, "memory_touched_bytes", json_object_new_int64((int64_t)emu_mem_used(proc.dev)));
-    fe_timing_json(o, &proc.msys, st);
     if (proc.msys.ms) { /* the hierarchy's counts since the previous record */
         char ms[8192];
         fe_msys_json(&proc.msys, st->warp_insns, ms, sizeof ms);
@@ -243,6 +242,7 @@ EXPORT void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l,
         if (m)
             json_object_object_add(o, "memsys", m);
     }
+    fe_timing_json(o, &proc.msys, st); /* (after fe_msys_json: the energy takes its counts) */
     fprintf(proc.stats, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
     fflush(proc.stats);
     json_object_put(o);

@@ -80,6 +80,39 @@ struct tm_ops {
     void (*fini)(void *state);
 };
 
+/* ---- energy (docs/timing.md "Energy"): per-event energies from the
+ * configuration (energy.*), applied to a run's counts. */
+struct tm_energy_params {
+    double warp_insn_pj;              /* per warp instruction: fetch, i-cache, instruction buffer */
+    double lane_op_pj[TM_UNITS];      /* per active lane of an instruction of each unit */
+    double rf_lane_pj;                /* register-file reads and write per active lane and instruction */
+    double l1_sector_pj;              /* per 32-byte L1 sector access */
+    double llc_sector_pj;             /* per 32-byte LLC sector access, with its request and reply flits */
+    double xllc_pj_per_byte;          /* per byte of an extended-LLC access (the paper: 61 pJ/B, 128 B blocks) */
+    double dram_read_pj_per_byte, dram_write_pj_per_byte;
+    double const_w;                   /* always paid (board, fans, clocks) */
+    double static_sm_w;               /* per SM that is on (compute or cache mode) */
+    double controller_frac;           /* the Morpheus controller: this fraction of the total, with cache-mode SMs */
+};
+
+/* A run's counts (a launch's, or a program's). */
+struct tm_energy_counts {
+    uint64_t warp_insns_by_unit[TM_UNITS];
+    uint64_t thread_insns, warp_insns;
+    uint64_t l1_sectors, llc_sectors, xllc_accesses, dram_read_bytes, dram_write_bytes;
+    uint64_t cycles;
+    uint32_t core_mhz;
+    uint32_t sms_on, sms_cache;       /* SMs drawing static power; of them in cache mode */
+};
+
+struct tm_energy {
+    double dynamic_j, static_j, total_j; /* total: dynamic + static, with the controller's share */
+    double seconds, watts;               /* the run's time at core_mhz, and its average power */
+};
+
+/* The run's energy; e->seconds and watts are 0 when c->cycles or core_mhz is. */
+void tm_energy_of(const struct tm_energy_params *p, const struct tm_energy_counts *c, struct tm_energy *e);
+
 /* Registry.  tm_register() rejects a NULL name, a duplicate name or a
  * version other than TM_API_VERSION (returning -1). */
 int tm_register(const struct tm_ops *ops);

@@ -18,7 +18,10 @@ import sys
 import tempfile
 
 morpheus, ptx, cfgfile, example, old = sys.argv[1:6]
-cfg = json.load(open(cfgfile))["timing"]
+full = json.load(open(cfgfile))
+cfg = full["timing"]
+EN = full["energy"]
+NSMS = full["gpu"]["num_sms"]
 LAT = cfg["latency"]
 LV = cfg["level"]
 UNIT_KEY = {"INT": "int", "FP": "fp", "DP": "dp", "SFU": "sfu", "LDST": "ldst", "CTRL": "ctrl", "SYNC": "sync",
@@ -44,6 +47,26 @@ def run(kernel, block, *opts, buf="u32[64]=zero"):
         return p, rec
 
 
+def energy(rec, cache_sms=0):
+    """The record's energy, recomputed from its counts and the configuration's energy.* (facts/energy.md 1)."""
+    lanes = rec["thread_instructions"] / rec["warp_instructions"]
+    pj = EN["warp_insn_pj"] * rec["warp_instructions"] + EN["rf_lane_pj"] * rec["thread_instructions"]
+    for u, n in rec["warp_instructions_by_unit"].items():
+        pj += EN["lane_op_pj"].get(UNIT_KEY[u], 0) * lanes * n
+    ms = rec.get("memsys")
+    if ms:
+        pj += EN["l1_sector_pj"] * ms["l1"]["accesses"] + EN["llc_sector_pj"] * ms["llc"]["accesses"]
+        pj += EN["xllc_pj_per_byte"] * 128 * ms["xllc"]["accesses"]
+        pj += EN["dram_read_pj_per_byte"] * ms["dram"]["read_bytes"] + EN["dram_write_pj_per_byte"] * ms["dram"]["write_bytes"]
+    t = rec["cycles"] / (cfg["core_mhz"] * 1e6)
+    e = (pj * 1e-12 + t * (EN["const_w"] + EN["static_sm_w"] * NSMS)) * (1 + EN["controller_frac"] if cache_sms else 1)
+    return e, e / t
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-9 * max(abs(a), abs(b))
+
+
 def expected(rec, lat, last="ctrl"):
     """One warp: each instruction costs its unit's latency, the last (ret) nothing after it."""
     return sum(n * lat[UNIT_KEY[u]] for u, n in rec["warp_instructions_by_unit"].items()) - lat[last]
@@ -57,6 +80,14 @@ if r:
     check("the record names the model and gives ipc and time_s at the core clock",
           r["timing"] == "latency" and abs(r["ipc"] - r["warp_instructions"] / r["cycles"]) < 1e-9 and
           abs(r["time_s"] - r["cycles"] / (cfg["core_mhz"] * 1e6)) < 1e-15, r)
+    e, w = energy(r)
+    check("energy: the record's energy_j and power_w are the per-event model over its counts (recomputed here)",
+          close(r["energy_j"], e) and close(r["power_w"], w) and
+          close(r["perf_per_w"], r["warp_instructions"] / r["cycles"] / w), r, e, w)
+    pe, re_ = run("chain", 32, "--timing", "latency", "-o", "energy.const_w=100")
+    check("the energy constants come from the configuration (energy.const_w=100: more joules)",
+          re_ is not None and re_["energy_j"] > r["energy_j"] and close(re_["power_w"] - r["power_w"], 100 - EN["const_w"]),
+          re_)
     p7, r7 = run("chain", 32, "--timing", "latency,int=7")
     lat7 = dict(LAT, int=7)
     check("the model's arguments override the configuration (int=7)",
@@ -73,7 +104,7 @@ if r:
     pn, rn = run("chain", 32)
     check("no model: one cycle per warp instruction (the functional default)",
           rn is not None and rn["timing"] == "none" and rn["cycles"] == rn["warp_instructions"] and
-          rn["time_s"] is None, rn)
+          rn["time_s"] is None and rn["energy_j"] is None, rn)
 
 p, r = run("twoloads", 32, "--timing", "latency", "--memsys", "on")
 if r:
@@ -81,6 +112,9 @@ if r:
     # (does not wait: the ldst unit), ret
     want = LAT["ldst"] + LAT["int"] + LV["dram"] + LV["l1"] + LAT["int"] + LAT["ldst"]
     check(f"memory levels from the hierarchy: DRAM then L1 ({want} cycles)", r["cycles"] == want, r)
+    e, w = energy(r)
+    check("energy with the hierarchy's counts (L1 and LLC sectors, DRAM bytes) recomputed here",
+          close(r["energy_j"], e) and r["memsys"]["dram"]["read_bytes"] > 0, r, e)
 else:
     check("twoloads runs with --memsys on", False, p.stderr)
 

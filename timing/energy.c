@@ -1,0 +1,24 @@
+/* timing/energy.c — the per-event energy model (include/mx/timing.h): the
+ * method of facts/energy.md section 1 (AccelWattch's, as the paper uses
+ * it): E = sum over events of count x energy + T x (constant power +
+ * static power of the SMs that are on), and the Morpheus controller's
+ * share on top when SMs are in cache mode.  Every constant comes from the
+ * configuration (energy.*), whose source names where each comes from. */
+#include "mx/timing.h"
+
+void tm_energy_of(const struct tm_energy_params *p, const struct tm_energy_counts *c, struct tm_energy *e)
+{
+    /* lanes per warp instruction on average: each unit's lane operations */
+    double lanes = c->warp_insns ? (double)c->thread_insns / (double)c->warp_insns : 0;
+    double pj = p->warp_insn_pj * (double)c->warp_insns + p->rf_lane_pj * (double)c->thread_insns;
+    for (int u = 0; u < TM_UNITS; u++)
+        pj += p->lane_op_pj[u] * lanes * (double)c->warp_insns_by_unit[u];
+    pj += p->l1_sector_pj * (double)c->l1_sectors + p->llc_sector_pj * (double)c->llc_sectors;
+    pj += p->xllc_pj_per_byte * 128.0 * (double)c->xllc_accesses;
+    pj += p->dram_read_pj_per_byte * (double)c->dram_read_bytes + p->dram_write_pj_per_byte * (double)c->dram_write_bytes;
+    e->dynamic_j = pj * 1e-12;
+    e->seconds = c->core_mhz ? (double)c->cycles / (c->core_mhz * 1e6) : 0;
+    e->static_j = e->seconds * (p->const_w + p->static_sm_w * c->sms_on);
+    e->total_j = (e->dynamic_j + e->static_j) * (c->sms_cache ? 1.0 + p->controller_frac : 1.0);
+    e->watts = e->seconds > 0 ? e->total_j / e->seconds : 0;
+}
