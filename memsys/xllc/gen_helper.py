@@ -320,6 +320,24 @@ class Gen:
         e("  bra.uni $FL_NEXT;")
         e("$FL_DONE:")
 
+    def serve_prologue(self):
+        """The persistent kernels' start: the warp's global number (past the
+        last set: exit) and its table entry's row and region."""
+        e = self.emit
+        e("  mov.u32 %lane, %laneid;")
+        e("  mov.u32 %x, %ctaid.x;")
+        e("  mov.u32 %set, %ntid.x;")
+        e("  mov.u32 %c, %tid.x;")
+        e("  mad.lo.u32 %set, %x, %set, %c;")
+        e("  shr.u32 %set, %set, 5;                        // the warp's global number")
+        e("  ld.param.u32 %nsets, [nwarps];")
+        e("  setp.ge.u32 %p, %set, %nsets;")
+        e("  @%p bra $S_EXIT;")
+        e("  ld.param.u64 %tab, [tab];")
+        e("  mad.wide.u32 %tab, %set, 32, %tab;")
+        e("  ld.global.u64 %row, [%tab];                   // its warp-status-table row")
+        e("  ld.global.u64 %reg, [%tab+8];                 // its partition's region (buffer offsets are relative to it)")
+
     def serve_kernel(self):
         """The persistent kernel: each warp serves its set's warp-status-table
         row for as long as the device lives, parked between requests."""
@@ -342,19 +360,7 @@ class Gen:
         e("  .reg .b32 %buf, %st, %vfl;")
         e("  .reg .pred %pfill;")
         e("")
-        e("  mov.u32 %lane, %laneid;")
-        e("  mov.u32 %x, %ctaid.x;")
-        e("  mov.u32 %set, %ntid.x;")
-        e("  mov.u32 %c, %tid.x;")
-        e("  mad.lo.u32 %set, %x, %set, %c;")
-        e("  shr.u32 %set, %set, 5;                        // the warp's global number")
-        e("  ld.param.u32 %nsets, [nwarps];")
-        e("  setp.ge.u32 %p, %set, %nsets;")
-        e("  @%p bra $S_EXIT;")
-        e("  ld.param.u64 %tab, [tab];")
-        e("  mad.wide.u32 %tab, %set, 32, %tab;")
-        e("  ld.global.u64 %row, [%tab];                   // its warp-status-table row")
-        e("  ld.global.u64 %reg, [%tab+8];                 // its partition's region (buffer offsets are relative to it)")
+        self.serve_prologue()
         if self.store != "rf":
             e("  ld.global.u64 %dbase, [%tab+16];              // its data array")
         e("  ld.global.u64 %scr, [%tab+24];                // its 8 bytes of scratch for atomics")
@@ -1080,19 +1086,7 @@ class BdiGen(Gen):
         e("{")
         self.decls()
         e("")
-        e("  mov.u32 %lane, %laneid;")
-        e("  mov.u32 %x, %ctaid.x;")
-        e("  mov.u32 %set, %ntid.x;")
-        e("  mov.u32 %c, %tid.x;")
-        e("  mad.lo.u32 %set, %x, %set, %c;")
-        e("  shr.u32 %set, %set, 5;                        // the warp's global number")
-        e("  ld.param.u32 %nsets, [nwarps];")
-        e("  setp.ge.u32 %p, %set, %nsets;")
-        e("  @%p bra $S_EXIT;")
-        e("  ld.param.u64 %tab, [tab];")
-        e("  mad.wide.u32 %tab, %set, 32, %tab;")
-        e("  ld.global.u64 %row, [%tab];                   // its warp-status-table row")
-        e("  ld.global.u64 %reg, [%tab+8];                 // its partition's region (buffer offsets are relative to it)")
+        self.serve_prologue()
         e("  ld.global.u64 %x64, [%tab+16];                // the epoch length E")
         e("  min.u64 %x64, %x64, 0xffffffff;")
         e("  cvt.u32.u64 %E, %x64;")
