@@ -207,6 +207,8 @@ expect_error('unknown key in -o', "morpheus config: -o: unknown key 'memsys.llc.
              'config', 'show', '-o', 'memsys.llc.wayz=3')
 expect_error('bad value in -o names the key', "morpheus config: -o: memsys.llc.sets: expected an integer from 1 to "
              "16777216, got 'x'", 'config', 'show', '-o', 'memsys.llc.sets=x')
+expect_error('a bad energy (a real >= 0) in -o names the key', "morpheus config: -o: energy.const_w: expected a number "
+             ">= 0, got '-1'", 'config', 'show', '-o', 'energy.const_w=-1')
 expect_error('-o without =', "morpheus config: -o: expected KEY=VALUE, got 'memsys.llc.sets'", 'config', 'show', '-o',
              'memsys.llc.sets')
 p = write('bad-type.json', '{"memsys": {"llc": {"ways": "16"}}}')

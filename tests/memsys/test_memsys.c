@@ -487,6 +487,7 @@ BAD(xways, (c->xllc = MX_XLLC_NATIVE, c->xllc_ways = 0))
 BAD(pred, c->predictor = 9)
 BAD(bloom, c->bloom_k = 0)
 BAD(comp, c->compress = 2)
+BAD(epoch, c->bdi_epoch = 0)
 BAD(quq, c->qu_queue = 0)
 BAD(qub, c->qu_buffer_bytes = 100)
 BAD(trace, c->mem_trace = "")
@@ -519,6 +520,7 @@ static void config_check_names_the_key(void **st)
         { "memsys.predictor:", bad_pred },
         { "memsys.bloom_k:", bad_bloom },
         { "memsys.compress:", bad_comp },
+        { "memsys.bdi_epoch:", bad_epoch },
         { "memsys.query_unit.queue:", bad_quq },
         { "memsys.query_unit.buffer_bytes:", bad_qub },
         { "memsys.mem_trace:", bad_trace },
