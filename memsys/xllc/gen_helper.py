@@ -320,6 +320,57 @@ class Gen:
         e("  bra.uni $FL_NEXT;")
         e("$FL_DONE:")
 
+    def atom_exec(self, e, read, off, pred):
+        """One lane's atomic (§4.2.3): the write buffer entry's operands, the
+        block read into %val by read(), the operand's old value to the scratch
+        word, the PTX atom there, and the lane's new value into %val (its high
+        word into the next lane for 64-bit ones); off and pred: registers the
+        variant has free for the operand's offset and a predicate; e: the
+        caller's emitter (its labels' prefix)."""
+        e("  sub.s64 %a, %rb, %lane4;                      // the write buffer entry: {u64 b, u64 c, u32 offset, u32 code}")
+        e("  ld.global.u64 %vm, [%a];")
+        e("  ld.global.u64 %mnew, [%a+8];")
+        e(f"  ld.global.u32 {off}, [%a+16];")
+        e("  ld.global.u32 %c, [%a+20];")
+        e("  cvt.u32.u64 %wdata, %vm;")
+        e("  cvt.u32.u64 %msk, %mnew;")
+        read()
+        e(f"  shr.u32 %old, {off}, 2;                     // the lane holding the operand's (low) word")
+        e("  shfl.sync.idx.b32 %vlo, %val, %old, 31, 0xffffffff;")
+        e("  add.u32 %x, %old, 1;")
+        e("  and.b32 %x, %x, 31;")
+        e("  shfl.sync.idx.b32 %vhi, %val, %x, 31, 0xffffffff;")
+        e("  mov.b64 %x64, {%vlo, %vhi};")
+        e("  @%plane0 st.global.u64 [%scr], %x64;          // the old value to the scratch word")
+        p = "$S_AT"
+        names = [f"{p}_{i}" for i in range(len(ATOMS))]
+        e(f"{p}_T: .branchtargets " + ", ".join(names) + ";")
+        e(f"  brx.idx %c, {p}_T;")
+        for i, a in enumerate(ATOMS):
+            e(f"{p}_{i}:")
+            if a:
+                op, is64, has_c = a
+                b, c = ("%vm", "%mnew") if is64 else ("%wdata", "%msk")
+                d = "%a" if is64 else "%bmask"
+                e(f"  @%plane0 atom.global.{op} {d}, [%scr], {b}" + (f", {c};" if has_c else ";"))
+            e(f"  bra.uni {p}_E;")
+        e(f"{p}_E:")
+        e("  ld.global.u64 %x64, [%scr];                   // the new value")
+        e("  mov.b64 {%vlo, %vhi}, %x64;")
+        if self.bug == "atom-lane":
+            e("  add.u32 %x, %old, 1;                        // BROKEN: the result goes one lane too far")
+            e("  and.b32 %x, %x, 31;")
+            e("  setp.eq.u32 %p, %lane, %x;")
+        else:
+            e("  setp.eq.u32 %p, %lane, %old;")
+        e("  @%p mov.b32 %val, %vlo;")
+        e(f"  shr.b32 %x, {ATOM_64:#x}, %c;              // a 64-bit operation: the next lane holds its high word")
+        e("  and.b32 %x, %x, 1;")
+        e(f"  setp.ne.u32 {pred}, %x, 0;")
+        e("  add.u32 %x, %old, 1;")
+        e(f"  setp.eq.and.u32 %p, %lane, %x, {pred};")
+        e("  @%p mov.b32 %val, %vhi;")
+
     def serve_prologue(self):
         """The persistent kernels' start: the warp's global number (past the
         last set: exit) and its table entry's row and region."""
@@ -467,50 +518,7 @@ class Gen:
         e("$S_ATOM:                                         // one lane's atomic, executed here (§4.2.3) on the held block")
         e("  // (registers of the other paths reused: b %vm, c %mnew, code %c, offset %lru, its lane %old)")
         self.find_held(e, "not held (the controller read it just before): say so")
-        e("  sub.s64 %a, %rb, %lane4;                      // the write buffer entry: {u64 b, u64 c, u32 offset, u32 code}")
-        e("  ld.global.u64 %vm, [%a];")
-        e("  ld.global.u64 %mnew, [%a+8];")
-        e("  ld.global.u32 %lru, [%a+16];")
-        e("  ld.global.u32 %c, [%a+20];")
-        e("  cvt.u32.u64 %wdata, %vm;")
-        e("  cvt.u32.u64 %msk, %mnew;")
-        self.imov_read("%val", "%aux3", "every lane's word of the block")
-        e("  shr.u32 %old, %lru, 2;                     // the lane holding the operand's (low) word")
-        e("  shfl.sync.idx.b32 %vlo, %val, %old, 31, 0xffffffff;")
-        e("  add.u32 %x, %old, 1;")
-        e("  and.b32 %x, %x, 31;")
-        e("  shfl.sync.idx.b32 %vhi, %val, %x, 31, 0xffffffff;")
-        e("  mov.b64 %x64, {%vlo, %vhi};")
-        e("  @%plane0 st.global.u64 [%scr], %x64;          // the old value to the scratch word")
-        p = "$S_AT"
-        names = [f"{p}_{i}" for i in range(len(ATOMS))]
-        e(f"{p}_T: .branchtargets " + ", ".join(names) + ";")
-        e(f"  brx.idx %c, {p}_T;")
-        for i, a in enumerate(ATOMS):
-            e(f"{p}_{i}:")
-            if a:
-                op, is64, has_c = a
-                sz = "64" if is64 else "32"
-                b, c = ("%vm", "%mnew") if is64 else ("%wdata", "%msk")
-                d = "%a" if is64 else "%bmask"
-                e(f"  @%plane0 atom.global.{op} {d}, [%scr], {b}" + (f", {c};" if has_c else ";"))
-            e(f"  bra.uni {p}_E;")
-        e(f"{p}_E:")
-        e("  ld.global.u64 %x64, [%scr];                   // the new value")
-        e("  mov.b64 {%vlo, %vhi}, %x64;")
-        if self.bug == "atom-lane":
-            e("  add.u32 %x, %old, 1;                        // BROKEN: the result goes one lane too far")
-            e("  and.b32 %x, %x, 31;")
-            e("  setp.eq.u32 %p, %lane, %x;")
-        else:
-            e("  setp.eq.u32 %p, %lane, %old;")
-        e("  @%p mov.b32 %val, %vlo;")
-        e(f"  shr.b32 %x, {ATOM_64:#x}, %c;              // a 64-bit operation: the next lane holds its high word")
-        e("  and.b32 %x, %x, 1;")
-        e("  setp.ne.u32 %pvd, %x, 0;")
-        e("  add.u32 %x, %old, 1;")
-        e("  setp.eq.and.u32 %p, %lane, %x, %pvd;")
-        e("  @%p mov.b32 %val, %vhi;")
+        self.atom_exec(e, lambda: self.imov_read("%val", "%aux3", "every lane's word of the block"), "%lru", "%pvd")
         self.imov_write("%aux3", "%val", "the block with the lane's result")
         e("  setp.eq.u32 %pme, %lane, %aux3;")
         e(f"  @%pme or.b64 %m, %m, {DIRTY:#x};                // the way is dirty")
@@ -1266,44 +1274,7 @@ class BdiGen(Gen):
         e("$S_ATOM:                                         // one lane's atomic, executed here (§4.2.3) on the held block")
         e("  // (registers of the other paths reused: b %vm, c %mnew, offset %y, code %c, its lane %old)")
         self.find_held(e, "the controller read it just before: say so")
-        e("  sub.s64 %a, %rb, %lane4;                      // the write buffer entry: {u64 b, u64 c, u32 offset, u32 code}")
-        e("  ld.global.u64 %vm, [%a];")
-        e("  ld.global.u64 %mnew, [%a+8];")
-        e("  ld.global.u32 %y, [%a+16];")
-        e("  ld.global.u32 %c, [%a+20];")
-        e("  cvt.u32.u64 %wdata, %vm;")
-        e("  cvt.u32.u64 %msk, %mnew;")
-        self.decode("%val", "every lane's word of the block (raw since its LDA)")
-        e("  shr.u32 %old, %y, 2;                          // the lane holding the operand's (low) word")
-        e("  shfl.sync.idx.b32 %vlo, %val, %old, 31, 0xffffffff;")
-        e("  add.u32 %x, %old, 1;")
-        e("  and.b32 %x, %x, 31;")
-        e("  shfl.sync.idx.b32 %vhi, %val, %x, 31, 0xffffffff;")
-        e("  mov.b64 %x64, {%vlo, %vhi};")
-        e("  @%plane0 st.global.u64 [%scr], %x64;          // the old value to the scratch word")
-        p = "$S_AT"
-        names = [f"{p}_{i}" for i in range(len(ATOMS))]
-        e(f"{p}_T: .branchtargets " + ", ".join(names) + ";")
-        e(f"  brx.idx %c, {p}_T;")
-        for i, a in enumerate(ATOMS):
-            e(f"{p}_{i}:")
-            if a:
-                op, is64, has_c = a
-                b, c = ("%vm", "%mnew") if is64 else ("%wdata", "%msk")
-                d = "%a" if is64 else "%bmask"
-                e(f"  @%plane0 atom.global.{op} {d}, [%scr], {b}" + (f", {c};" if has_c else ";"))
-            e(f"  bra.uni {p}_E;")
-        e(f"{p}_E:")
-        e("  ld.global.u64 %x64, [%scr];                   // the new value")
-        e("  mov.b64 {%vlo, %vhi}, %x64;")
-        e("  setp.eq.u32 %p, %lane, %old;")
-        e("  @%p mov.b32 %val, %vlo;")
-        e(f"  shr.b32 %x, {ATOM_64:#x}, %c;              // a 64-bit operation: the next lane holds its high word")
-        e("  and.b32 %x, %x, 1;")
-        e("  setp.ne.u32 %q, %x, 0;")
-        e("  add.u32 %x, %old, 1;")
-        e("  setp.eq.and.u32 %p, %lane, %x, %q;")
-        e("  @%p mov.b32 %val, %vhi;")
+        self.atom_exec(e, lambda: self.decode("%val", "every lane's word of the block (raw since its LDA)"), "%y", "%q")
         self.encode("%val", "the block with the lane's result")
         self.owner("dirty", lambda J: f"or.b64 %m{J}, %m{J}, {DIRTY:#x};")
         e("  bra.uni $S_EVENT;")
