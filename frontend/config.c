@@ -111,6 +111,8 @@ static const struct key keys[] = {
     { "timing.level.llc", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_LLC]), 4, 0 },
     { "timing.level.xllc", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_XLLC]), 4, 0 },
     { "timing.level.dram", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_DRAM]), 4, 0 },
+    { "timing.level.xllc_dram", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_XLLC_DRAM]), 4, 0 },
+    { "timing.mem_clock_scale", K_REAL, NONE, TM(mem_clock_scale), 0, 0 },
     { "energy.warp_insn_pj", K_REAL, NONE, EN(warp_insn_pj), 0, 0 },
     { "energy.lane_op_pj.int", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_INT]), 0, 0 },
     { "energy.lane_op_pj.fp", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_FP]), 0, 0 },
@@ -205,6 +207,8 @@ static void timing_builtin(struct tm_params *t)
     t->level_latency[TM_LV_LLC] = 226;
     t->level_latency[TM_LV_XLLC] = 316;
     t->level_latency[TM_LV_DRAM] = 480;
+    t->level_latency[TM_LV_XLLC_DRAM] = 316 + 480 - 226; /* the lookup, then the partition's DRAM access */
+    t->mem_clock_scale = 1;
     t->issue_width = 4;
     t->core_mhz = 1710;
 }
@@ -799,6 +803,10 @@ int fe_config_finish(struct fe_config *c, char *err, size_t errlen)
     if (g->shared_per_cta > g->shared_per_sm) {
         snprintf(err, errlen, "gpu.shared_per_cta: %u bytes is more than gpu.shared_per_sm (%u)", g->shared_per_cta,
                  g->shared_per_sm);
+        return -1;
+    }
+    if (!(c->timing.mem_clock_scale >= 0.1 && c->timing.mem_clock_scale <= 10)) {
+        snprintf(err, errlen, "timing.mem_clock_scale: %g is not a clock ratio from 0.1 to 10", c->timing.mem_clock_scale);
         return -1;
     }
     return fe_config_memsys_check(c, err, errlen);

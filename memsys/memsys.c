@@ -322,7 +322,7 @@ static const char *const op_name[] = { "ld", "st", "atom", "red" };
 static const char *const space_name[] = { "global", "local", "const", "tex" };
 static const char *const cop_name[] = { "-", "ca", "cg", "cs", "lu", "cv", "wb", "wt" };
 static const char *const l1_name[] = { "hit", "miss", "bypass", "na" };
-static const char *const lv_name[] = { "-", "l1", "llc", "xllc", "dram" };
+static const char *const lv_name[] = { "-", "l1", "llc", "xllc", "dram", "xllc+dram" };
 
 static void trace_write(struct mx_memsys *m, const struct ms_ent *e, uint32_t sm, uint8_t served)
 {
@@ -468,7 +468,9 @@ static uint8_t ms_probe(void *ctx, const struct mx_memreq *r, uint32_t *lines)
         if (lv != MX_LV_L1) {
             uint32_t part = partition(m, ln), set = 0, g;
             if (morpheus_route(m->mp, part, lp, &set) && !(m->xh && r->space != MX_MS_GLOBAL)) {
-                lv = morpheus_holds(m->mp, part, lp, line[i], &g) ? MX_LV_XLLC : MX_LV_DRAM;
+                lv = morpheus_holds(m->mp, part, lp, line[i], &g) ? MX_LV_XLLC
+                   : r->op == MX_MOP_LD ? (morpheus_predicts(m->mp, g, line[i]) ? MX_LV_XLLC_DRAM : MX_LV_DRAM)
+                   : MX_LV_XLLC; /* a store or atomic the extended LLC does not hold is allocated there */
             } else {
                 if (m->xh && morpheus_route(m->mp, part, lp, &set))
                     set = (uint32_t)(lp % m->cfg.llc_sets);

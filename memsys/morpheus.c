@@ -478,7 +478,7 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
     }
     int rd = op == MX_MOP_LD || op == MX_MOP_ATOM;
     r->done = qu_post(m, q, clock, row, rd, tag, sm, (uint32_t)op, sectors, have ? bytes : NULL, present);
-    r->served = op == MX_MOP_LD && !present ? MX_LV_DRAM : MX_LV_XLLC;
+    r->served = op == MX_MOP_LD && !present ? MX_LV_XLLC_DRAM : MX_LV_XLLC; /* a false positive: there, then DRAM */
 }
 
 void morpheus_stats(const struct morpheus *m, struct mx_memsys_stats *s)
@@ -538,6 +538,16 @@ int morpheus_holds(const struct morpheus *m, uint32_t part, uint64_t lp, uint64_
         return 0;
     *set = (uint32_t)(idx - m->llc_sets) * m->parts + part;
     return xllc_find(&m->x, *set, line / XLLC_BLOCK) >= 0;
+}
+
+int morpheus_predicts(const struct morpheus *m, uint32_t g, uint64_t line)
+{
+    if (!m->on || g >= m->x.sets)
+        return 0;
+    uint64_t tag = line / XLLC_BLOCK;
+    return m->predictor == MX_PRED_NONE ? 1
+         : m->predictor == MX_PRED_PERFECT ? xllc_find(&m->x, g, tag) >= 0
+         : bloom_pred_query(&m->bp[g], &m->h3, tag);
 }
 
 uint32_t morpheus_dirty(const struct morpheus *m, uint32_t g)

@@ -19,7 +19,7 @@ struct morpheus;
 struct morpheus_result {
     uint8_t predicted_hit;       /* the predictor's answer (1 with --predictor none) */
     uint8_t hit;                 /* the extended LLC held the line */
-    uint8_t served;              /* MX_LV_XLLC or MX_LV_DRAM */
+    uint8_t served;              /* MX_LV_XLLC, MX_LV_DRAM, or MX_LV_XLLC_DRAM (a load predicted to hit that missed) */
     uint32_t dram_read_bytes;    /* DRAM traffic it caused: the fill of a miss, */
     uint32_t dram_write_bytes;   /* a dirty victim's write-back (bypassing the LLC) */
     uint32_t dram_channel;       /* the partition's channel (memsys.c books the traffic on the line's
@@ -108,6 +108,9 @@ int morpheus_block(const struct morpheus *m, uint32_t g, uint32_t i, uint64_t *t
  * without touching anything; *set: its GPU-wide set.  0 if not the
  * extended LLC's line. */
 int morpheus_holds(const struct morpheus *m, uint32_t part, uint64_t lp, uint64_t line, uint32_t *set);
+/* What the hit/miss predictor answers now for `line` of extended set g
+ * (1: send it to the cache-mode SM), without recording the query. */
+int morpheus_predicts(const struct morpheus *m, uint32_t g, uint64_t line);
 /* Dirty blocks of set g. */
 uint32_t morpheus_dirty(const struct morpheus *m, uint32_t g);
 /* Extended-LLC sets of the whole GPU and blocks per set. */

@@ -8,8 +8,9 @@
  * bandwidth limits: the `cycle` model's business.
  *
  * Arguments (--timing latency,KEY=N,...) override the configuration:
- * int fp dp sfu ldst ctrl sync tex tensor (units), l1 llc xllc dram shared
- * none (levels). */
+ * int fp dp sfu ldst ctrl sync tex tensor (units), l1 llc xllc dram
+ * xllc_dram shared none (levels).  Beyond the L1 a level's latency scales
+ * by 1 / mem_clock_scale (the memory side's clocks: Frequency-Boost). */
 #include "mx/timing.h"
 
 #include <stdio.h>
@@ -18,10 +19,11 @@
 
 struct lat {
     struct tm_params p;
+    uint32_t level[TM_LV_COUNT]; /* level_latency with the memory side's clock applied */
 };
 
 static const char *const unit_key[TM_UNITS] = { "int", "fp", "dp", "sfu", "ldst", "ctrl", "sync", "tex", "tensor" };
-static const char *const level_key[TM_LV_COUNT] = { "none", "l1", "llc", "xllc", "dram", "shared" };
+static const char *const level_key[TM_LV_COUNT] = { "none", "l1", "llc", "xllc", "dram", "xllc_dram", "shared" };
 
 /* Applies "KEY=N[,KEY=N...]" to p: 0, or -1 with err. */
 static int parse_args(struct tm_params *p, const char *args, char *err, size_t errlen)
@@ -49,7 +51,7 @@ static int parse_args(struct tm_params *p, const char *args, char *err, size_t e
                 slot = &p->level_latency[i];
         if (!slot) {
             snprintf(err, errlen, "timing model latency: unknown key '%s' (units: int fp dp sfu ldst ctrl sync tex "
-                     "tensor; levels: none l1 llc xllc dram shared)", kv);
+                     "tensor; levels: none l1 llc xllc dram xllc_dram shared)", kv);
             return -1;
         }
         *slot = (uint32_t)v;
@@ -72,6 +74,15 @@ static int lat_init(void **state, const struct tm_params *p, const char *args, c
     for (int i = 0; i < TM_UNITS; i++)
         if (!l->p.unit_latency[i])
             l->p.unit_latency[i] = 1;
+    /* beyond the L1 (interconnect, LLC, DRAM) the memory side's clock applies */
+    double sc = l->p.mem_clock_scale > 0 ? l->p.mem_clock_scale : 1;
+    uint32_t l1 = l->p.level_latency[TM_LV_L1];
+    for (int i = 0; i < TM_LV_COUNT; i++) {
+        uint32_t v = l->p.level_latency[i];
+        if ((i == TM_LV_LLC || i == TM_LV_XLLC || i == TM_LV_DRAM || i == TM_LV_XLLC_DRAM) && v > l1)
+            v = l1 + (uint32_t)((v - l1) / sc + 0.5);
+        l->level[i] = v;
+    }
     *state = l;
     return 0;
 }
@@ -89,7 +100,7 @@ static uint32_t lat_mem(void *state, const struct tm_mem *ev)
     const struct lat *l = state;
     if (ev->write && !ev->atomic)
         return l->p.unit_latency[4]; /* a store does not wait for memory: the ldst unit's latency */
-    uint32_t v = l->p.level_latency[ev->level < TM_LV_COUNT ? ev->level : TM_LV_NONE];
+    uint32_t v = l->level[ev->level < TM_LV_COUNT ? ev->level : TM_LV_NONE];
     return v ? v : l->p.unit_latency[4]; /* no level: the ldst unit's latency */
 }
 

@@ -27,7 +27,7 @@ enum mx_xllc_variant { MX_XV_RF, MX_XV_L1, MX_XV_SHM, MX_XV_RF_L1, MX_XV_COUNT }
 enum mx_predictor { MX_PRED_BLOOM, MX_PRED_NONE, MX_PRED_PERFECT };
 enum mx_compress { MX_COMP_NONE, MX_COMP_BDI };
 /* Which level served a sector (struct mx_memtrace_rec.served). */
-enum mx_level { MX_LV_NONE, MX_LV_L1, MX_LV_LLC, MX_LV_XLLC, MX_LV_DRAM };
+enum mx_level { MX_LV_NONE, MX_LV_L1, MX_LV_LLC, MX_LV_XLLC, MX_LV_DRAM, MX_LV_XLLC_DRAM };
 
 struct mx_memsys_config {
     uint32_t num_sms;            /* SMs, compute and cache mode */

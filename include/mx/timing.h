@@ -16,8 +16,10 @@
 #include <stdint.h>
 
 /* 2: issue() and mem() answer ready times; init() takes the parameters.
+ * 3: the level TM_LV_XLLC_DRAM (an extended-LLC miss the predictor sent to
+ * the cache-mode SM: its lookup, then DRAM) and tm_params.mem_clock_scale.
  * A model built for another version is refused by name. */
-#define TM_API_VERSION 2
+#define TM_API_VERSION 3
 
 enum tm_event_bits {
     TM_EV_LAUNCH = 1u << 0,   /* kernel start / end */
@@ -28,8 +30,11 @@ enum tm_event_bits {
 };
 
 /* Where a memory access is served, as the memory hierarchy says when it is
- * issued (its tags as of the quantum's start: deterministic). */
-enum tm_level { TM_LV_NONE, TM_LV_L1, TM_LV_LLC, TM_LV_XLLC, TM_LV_DRAM, TM_LV_SHARED, TM_LV_COUNT };
+ * issued (its tags and predictor as of the quantum's start: deterministic).
+ * The first six are enum mx_level's.  XLLC_DRAM: the line belongs to the
+ * extended LLC, which does not hold it, but the hit/miss predictor (or its
+ * absence, --predictor none) sent the request there first. */
+enum tm_level { TM_LV_NONE, TM_LV_L1, TM_LV_LLC, TM_LV_XLLC, TM_LV_DRAM, TM_LV_XLLC_DRAM, TM_LV_SHARED, TM_LV_COUNT };
 
 struct tm_issue {             /* one warp instruction, just executed */
     uint32_t sm, cta, warp;   /* SM, CTA (linear index in its grid), warp in the CTA */
@@ -62,6 +67,9 @@ struct tm_params {
                                           hierarchy: the ldst unit's latency applies) */
     uint32_t issue_width;              /* warp instructions an SM issues per cycle */
     uint32_t core_mhz;                 /* the SM clock, to turn cycles into seconds */
+    double mem_clock_scale;            /* the memory side's clocks (interconnect, LLC, DRAM) relative to
+                                          those the level latencies were measured at (1: as measured;
+                                          Frequency-Boost 1.1-1.2): what lies beyond the L1 scales by 1/it */
 };
 
 struct tm_ops {

@@ -222,7 +222,7 @@ static void native_streaming(void **st)
             for (uint32_t r = 0; r < 32; r++) {
                 struct morpheus_result res = acc(m, &c, p, ext_lp(&c, m, p, r, k2), MX_MOP_LD, k2, &k);
                 assert_int_equal(res.hit, 0);
-                assert_int_equal(res.served, MX_LV_DRAM);
+                assert_int_equal(res.served, MX_LV_XLLC_DRAM);
                 assert_int_equal(res.dram_write_bytes, 0);
                 assert_int_equal(res.dram_channel, p);
                 dram += res.dram_read_bytes;

@@ -118,12 +118,32 @@ if r:
 else:
     check("twoloads runs with --memsys on", False, p.stderr)
 
+# the memory side's clock (Frequency-Boost): what lies beyond the L1 scales by 1/scale
+p, r = run("twoloads", 32, "--timing", "latency", "--memsys", "on", "-o", "timing.mem_clock_scale=2")
+want = LAT["ldst"] + LAT["int"] + LV["l1"] + int((LV["dram"] - LV["l1"]) / 2 + 0.5) + LV["l1"] + LAT["int"] + LAT["ldst"]
+check(f"timing.mem_clock_scale=2 halves the DRAM load's time beyond the L1 ({want} cycles)",
+      r is not None and r["cycles"] == want, p.stderr, r)
+p, r = run("twoloads", 32, "--timing", "latency", "--memsys", "on", "-o", "timing.mem_clock_scale=0")
+check("timing.mem_clock_scale=0 is refused by name", p.returncode == 2 and "timing.mem_clock_scale" in p.stderr, p.stderr)
+
+# an extended-LLC line it does not hold: with --predictor none the load goes there first and then to DRAM
+# (level xllc_dram), with a perfect predictor straight to DRAM; a 1-set LLC puts nearly every line in the
+# extended LLC of 60 cache-mode SMs
+xl = ["--timing", "latency", "--memsys", "on", "--cache-sms", "60", "--xllc", "native", "-o", "memsys.llc.sets=1"]
+p1, r1 = run("twoloads", 32, *xl, "--predictor", "perfect")
+p2, r2 = run("twoloads", 32, *xl, "--predictor", "none")
+p3, r3 = run("twoloads", 32, *xl, "--predictor", "bloom")
+ok = r1 and r2 and r3 and r1["memsys"]["xllc"]["misses"] == 1
+check("an extended-LLC miss costs xllc_dram with --predictor none, dram with perfect and bloom (cold filters say miss)",
+      ok and r2["cycles"] - r1["cycles"] == LV["xllc_dram"] - LV["dram"] and r3["cycles"] == r1["cycles"],
+      p1.stderr, p2.stderr, r1 and r1["memsys"]["xllc"], r1 and r1["cycles"], r2 and r2["cycles"], r3 and r3["cycles"])
+
 p, r = run("chain", 32, "--timing", example + ",3")
 check("a shared-object model (timing/example/example_model.c: 3 cycles per instruction) loads and times",
       r is not None and r["timing"] == "example-fixed" and r["cycles"] == 3 * (r["warp_instructions"] - 1), p.stderr, r)
 p, r = run("chain", 32, "--timing", old)
 check("a model built for API version 1 is refused, naming both versions",
-      p.returncode != 0 and "version 1" in p.stderr and "version 2" in p.stderr, p.stderr)
+      p.returncode != 0 and "version 1" in p.stderr and "version 3" in p.stderr, p.stderr)
 p, r = run("chain", 32, "--timing", "no-such-model")
 check("an unknown model: an error listing the models",
       p.returncode != 0 and "no-such-model" in p.stderr and "latency" in p.stderr, p.stderr)
