@@ -110,6 +110,9 @@ struct result {
     double wall, kernel_s;
     char last[PATH_MAX + 128];
     json_object *memsys;          /* the launches' memsys counts added up (NULL: hierarchy off) */
+    json_object *first;           /* the first launch's record: system, SM split, timing model */
+    unsigned long long cycles;    /* the launches' cycles added up (a timing model; launches run in turn) */
+    double time_s, energy_j;      /* likewise; -1: no timing model */
 };
 
 /* Adds the integer members of memsys object b into a (recursively; arrays
@@ -138,7 +141,7 @@ static long long ms_get(json_object *m, const char *level, const char *key)
 }
 
 static int run_one(const char *name, const char *size, const char *compiler, const char *statsdir, const char *config,
-                   const char *mem_trace,
+                   const char *mem_trace, const char *compute_sms,
                    const struct fe_config_cli *cl, struct result *r)
 {
     char dir[PATH_MAX], bin[PATH_MAX + 64], stats[PATH_MAX + 64], ptx[PATH_MAX + 64], out[PATH_MAX + 64];
@@ -167,7 +170,7 @@ static int run_one(const char *name, const char *size, const char *compiler, con
     if (!pid) {
         FILE *o = freopen(out, "w", stdout);
         (void)o;
-        const char *argv[16 + 2 * FE_CONFIG_NOPTS];
+        const char *argv[18 + 2 * FE_CONFIG_NOPTS + 2 * (sizeof cl->o / sizeof cl->o[0])];
         int a = 0;
         argv[a++] = self;
         argv[a++] = "exec";
@@ -175,11 +178,20 @@ static int run_one(const char *name, const char *size, const char *compiler, con
         argv[a++] = stats;
         argv[a++] = "--config";
         argv[a++] = config;
+        /* the -o settings are in the file already; again, so that a --system preset leaves them alone */
+        for (int k = 0; k < cl->no; k++) {
+            argv[a++] = "-o";
+            argv[a++] = cl->o[k];
+        }
         for (size_t k = 0; k < FE_CONFIG_NOPTS; k++)
             if (cl->opt[k]) {
                 argv[a++] = fe_config_opts[k].opt;
                 argv[a++] = cl->opt[k];
             }
+        if (compute_sms) { /* the system's per-application SM count */
+            argv[a++] = "--compute-sms";
+            argv[a++] = compute_sms;
+        }
         char trace[PATH_MAX + 64];
         if (mem_trace && mem_trace[0]) { /* one trace per application: FILE.NAME */
             snprintf(trace, sizeof trace, "%s.%s", mem_trace, name);
@@ -237,6 +249,18 @@ static int run_one(const char *name, const char *size, const char *compiler, con
             }
             if (json_object_object_get_ex(o, "wall_seconds", &v))
                 r->kernel_s += json_object_get_double(v);
+            if (json_object_object_get_ex(o, "cycles", &v))
+                r->cycles += (unsigned long long)json_object_get_int64(v);
+            if (json_object_object_get_ex(o, "time_s", &v) && json_object_is_type(v, json_type_double) && r->time_s >= 0)
+                r->time_s += json_object_get_double(v);
+            else
+                r->time_s = -1;
+            if (json_object_object_get_ex(o, "energy_j", &v) && json_object_is_type(v, json_type_double) && r->energy_j >= 0)
+                r->energy_j += json_object_get_double(v);
+            else
+                r->energy_j = -1;
+            if (!r->first)
+                r->first = json_object_get(o);
             json_object_put(o);
         }
         fclose(f);
@@ -349,10 +373,36 @@ static int run_workloads(int argc, char **argv)
     }
     /* the configuration: rtx3080 with the memory hierarchy on, --config, -o,
        options; memsys.enabled is written as resolved (exec's default is off) */
-    struct fe_config conf;
-    if (fe_config_cli_resolve(&conf, &cl, "workloads", 100000000000ull, 1))
+    /* a --system preset is applied by each application's run (its SM count is per application): the file
+       the runs share is resolved without it, the table's configuration with it (the first application's) */
+    const size_t o_sys = (size_t)(fe_config_find_opt("--system") - fe_config_opts),
+                 o_csms = (size_t)(fe_config_find_opt("--compute-sms") - fe_config_opts);
+    struct fe_config_cli base_cl = cl;
+    base_cl.opt[o_sys] = base_cl.opt[o_csms] = NULL;
+    struct fe_config conf, shown;
+    if (fe_config_cli_resolve(&conf, &base_cl, "workloads", 100000000000ull, 1))
         return CLI_EXIT_USAGE;
     conf.memsys_on_set = 1;
+    uint32_t sysid = 0;
+    char csms[NALL][16];
+    memset(csms, 0, sizeof csms);
+    if (cl.opt[o_sys]) {
+        struct fe_config_cli scl = cl;
+        for (sysid = 0; sysid < FE_SYS_COUNT && strcmp(fe_system_name(sysid), cl.opt[o_sys]); sysid++)
+            ;
+        for (size_t k = 0; k < NALL; k++)
+            if (sel[k] && !cl.opt[o_csms] && fe_system_per_app(sysid))
+                snprintf(csms[k], sizeof csms[k], "%u", fe_system_paper_sms(sysid, all[k], conf.emu.num_sms));
+        for (size_t k = 0; k < NALL; k++)
+            if (sel[k] && csms[k][0]) {
+                scl.opt[o_csms] = csms[k];
+                break;
+            }
+        if (fe_config_cli_resolve(&shown, &scl, "workloads", 100000000000ull, 1))
+            return CLI_EXIT_USAGE;
+    } else {
+        shown = conf;
+    }
     if (statsdir && mkdir_p_ok(statsdir))
         return CLI_EXIT_ERROR;
     char config[64];
@@ -366,8 +416,8 @@ static int run_workloads(int argc, char **argv)
         return CLI_EXIT_ERROR;
     }
     printf("%-8s %-6s %-7s %-5s %8s %16s %9s %10s %8s%s\n", "name", "size", "result", "ptx", "kernels", "thread-instr",
-           "wall s", "M instr/s", "MiB", conf.memsys_on ? "  L1 hit%  LLC hit% LLC MPKI xLLC hit%" : "");
-    const struct mx_memsys_config *mc = &conf.memsys;
+           "wall s", "M instr/s", "MiB", shown.memsys_on ? "  L1 hit%  LLC hit% LLC MPKI xLLC hit%" : "");
+    const struct mx_memsys_config *mc = &shown.memsys;
     uint64_t llc_bytes = (uint64_t)mc->llc_partitions * mc->llc_sets * mc->llc_ways * mc->llc_line;
     char small_fp[1024] = "";
     json_object *arr = json_object_new_array();
@@ -376,7 +426,7 @@ static int run_workloads(int argc, char **argv)
         if (!sel[k])
             continue;
         struct result r;
-        run_one(all[k], size, compiler, statsdir, config, conf.mem_trace, &cl, &r);
+        run_one(all[k], size, compiler, statsdir, config, conf.mem_trace, csms[k][0] ? csms[k] : NULL, &cl, &r);
         failed |= !r.pass;
         char msc[80] = "";
         if (r.memsys) { /* the hierarchy's summary; llc.mpki over the whole application */
@@ -395,7 +445,7 @@ static int run_workloads(int argc, char **argv)
         printf("%-8s %-6s %-7s %-5s %8d %16llu %9.2f %10.1f %8.1f%s%s%s\n", all[k], size, r.pass ? "PASS" : "FAIL",
                compiler, r.launches, r.tinsns, r.wall, r.kernel_s > 0 ? r.tinsns / r.kernel_s / 1e6 : 0.0,
                r.footprint / 1048576.0, msc, r.pass ? "" : "  ", r.pass ? "" : r.last);
-        if (conf.memsys_on && r.started && r.footprint && r.footprint <= llc_bytes &&
+        if (shown.memsys_on && r.started && r.footprint && r.footprint <= llc_bytes &&
             strlen(small_fp) + strlen(all[k]) + 2 < sizeof small_fp)
             snprintf(small_fp + strlen(small_fp), sizeof small_fp - strlen(small_fp), " %s", all[k]);
         fflush(stdout);
@@ -410,6 +460,23 @@ static int run_workloads(int argc, char **argv)
         json_object_object_add(o, "wall_seconds", json_object_new_double(r.wall));
         json_object_object_add(o, "kernel_seconds", json_object_new_double(r.kernel_s));
         json_object_object_add(o, "memory_touched_bytes", json_object_new_int64((int64_t)r.footprint));
+        /* the run as a whole: the system and SM split of its launches, cycles, time and energy added up
+           (launches run one after another), IPC and power over the whole run */
+        static const char *const from_first[] = { "system", "compute_sms", "cache_sms", "gated_sms", "timing" };
+        for (size_t f = 0; f < sizeof from_first / sizeof *from_first; f++) {
+            json_object *v = NULL;
+            if (r.first && json_object_object_get_ex(r.first, from_first[f], &v))
+                json_object_object_add(o, from_first[f], json_object_get(v));
+        }
+        int timed = r.launches && r.time_s >= 0 && r.energy_j >= 0;
+        json_object_object_add(o, "cycles", json_object_new_int64((int64_t)r.cycles));
+        json_object_object_add(o, "ipc", json_object_new_double(r.cycles ? (double)r.winsns / (double)r.cycles : 0));
+        json_object_object_add(o, "time_s", timed ? json_object_new_double(r.time_s) : NULL);
+        json_object_object_add(o, "energy_j", timed ? json_object_new_double(r.energy_j) : NULL);
+        json_object_object_add(o, "power_w", timed && r.time_s > 0 ? json_object_new_double(r.energy_j / r.time_s) : NULL);
+        json_object_object_add(o, "warp_instructions", json_object_new_int64((int64_t)r.winsns));
+        if (r.first)
+            json_object_put(r.first);
         if (r.memsys)
             json_object_object_add(o, "memsys", r.memsys); /* (the record takes the reference) */
         json_object_array_add(arr, o);

@@ -94,6 +94,9 @@ static const struct key keys[] = {
     { "memsys.query_unit.queue", K_UINT, U32(1, 65536), MS(qu_queue), 4, 0 },
     { "memsys.query_unit.buffer_bytes", K_UINT, U32(1, 1u << 24), MS(qu_buffer_bytes), 4, 0 },
     { "memsys.mem_trace", K_PATH, NONE, offsetof(struct fe_config, mem_trace), 0, 0 },
+    { "system.name", K_CHOICE, CHOICE(FE_SYSTEM_NAMES), offsetof(struct fe_config, system), 4, 0 },
+    { "system.compute_sms", K_UINT, U32(0, 4096), offsetof(struct fe_config, compute_sms), 4, 0 },
+    { "system.applied", K_BOOL, NONE, offsetof(struct fe_config, system_applied), 4, 0 },
     { "timing.model", K_PATH, NONE, offsetof(struct fe_config, timing_model), 0, 0 },
     { "timing.issue_width", K_UINT, U32(1, 64), TM(issue_width), 4, 0 },
     { "timing.core_mhz", K_UINT, U32(1, 100000), TM(core_mhz), 4, 0 },
@@ -154,6 +157,8 @@ const struct fe_config_opt fe_config_opts[] = { /* as many as FE_CONFIG_NOPTS, o
     { "--compress", "memsys.compress", "MORPHEUS_COMPRESS" },
     { "--bdi-epoch", "memsys.bdi_epoch", "MORPHEUS_BDI_EPOCH" },
     { "--timing", "timing.model", "MORPHEUS_TIMING" },
+    { "--system", "system.name", "MORPHEUS_SYSTEM" },
+    { "--compute-sms", "system.compute_sms", "MORPHEUS_COMPUTE_SMS" },
     { "--mem-trace", "memsys.mem_trace", "MORPHEUS_MEM_TRACE" },
     { "--xllc-check", "memsys.xllc.check", "MORPHEUS_XLLC_CHECK" },
     { "--xllc-helper", "memsys.xllc.helper", "MORPHEUS_XLLC_HELPER" },
@@ -264,7 +269,21 @@ static int bad(char *err, size_t errlen, const char *name, const char *expect, c
 
 /* Parses v as key k and stores it in c; messages name `name` (the key or
  * the option). */
+static int set_value_raw(struct fe_config *c, const struct key *k, const char *name, const char *v, char *err,
+                         size_t errlen);
+
+/* Sets key k from text v; a value not from a file or a preset is "given". */
 static int set_value(struct fe_config *c, const struct key *k, const char *name, const char *v, char *err, size_t errlen)
+{
+    _Static_assert(NKEYS <= sizeof c->given, "fe_config.given has a byte per key");
+    int rc = set_value_raw(c, k, name, v, err, errlen);
+    if (!rc && !c->quiet)
+        c->given[k - keys] = 1;
+    return rc;
+}
+
+static int set_value_raw(struct fe_config *c, const struct key *k, const char *name, const char *v, char *err,
+                         size_t errlen)
 {
     char e[256];
     uint64_t u;
@@ -410,6 +429,12 @@ static int unknown_key(const char *name, char *err, size_t errlen)
     else
         snprintf(err, errlen, "unknown key '%s' (morpheus config show rtx3080 lists every key)", name);
     return -1;
+}
+
+int fe_config_given(const struct fe_config *c, const char *key)
+{
+    const struct key *k = find_key(key);
+    return k && c->given[k - keys];
 }
 
 int fe_config_set(struct fe_config *c, const char *key, const char *value, char *err, size_t errlen)
@@ -690,7 +715,18 @@ int fe_config_path(const char *what, char *out, size_t len, char *err, size_t er
     return -1;
 }
 
+static int load_file(struct fe_config *c, const char *what, char *err, size_t errlen);
+
 int fe_config_load(struct fe_config *c, const char *what, char *err, size_t errlen)
+{
+    int quiet = c->quiet;
+    c->quiet = 1; /* a file's values are not "given": a system preset applies on top of them */
+    int rc = load_file(c, what, err, errlen);
+    c->quiet = quiet;
+    return rc;
+}
+
+static int load_file(struct fe_config *c, const char *what, char *err, size_t errlen)
 {
     char path[FE_CONFIG_PATH_MAX], where[FE_CONFIG_PATH_MAX + 16];
     if (fe_config_path(what, path, sizeof path, err, errlen))
@@ -780,6 +816,8 @@ int fe_config_apply_env(struct fe_config *c, char *err, size_t errlen)
 
 int fe_config_finish(struct fe_config *c, char *err, size_t errlen)
 {
+    if (fe_system_apply(c, err, errlen))
+        return -1;
     struct emu_config *g = &c->emu;
     c->memsys.num_sms = g->num_sms;
     c->memsys.helper_warps = g->max_warps_per_sm;

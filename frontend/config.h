@@ -42,6 +42,14 @@ struct fe_config {
     char timing_model[FE_CONFIG_PATH_MAX]; /* timing.model: NAME[,ARGS] or PATH.so[,ARGS]; "" = none */
     struct tm_params timing;        /* timing.*: the parameters every model gets */
     struct tm_energy_params energy; /* energy.*: per-event energies and powers */
+    /* system.*: one of the paper's evaluated systems as a preset (frontend/system.c) */
+    uint32_t system;                /* system.name: enum fe_system_id (0: none) */
+    uint32_t compute_sms;           /* system.compute_sms: SMs running the application (0: all) */
+    int system_applied;             /* system.applied: the preset is in the values (a resolved file) */
+    uint32_t gated_sms;             /* set by the preset: power-gated SMs (the IBL family) */
+    int quiet;                      /* while a file or a preset sets values: they are not "given" */
+    uint8_t given[128];             /* per key: set by -o, an option or a MORPHEUS_* variable (the preset
+                                       leaves those alone) */
 };
 
 /* A setting that is also a command-line option and a MORPHEUS_* variable
@@ -51,11 +59,32 @@ struct fe_config_opt {
     const char *key;                /* "gpu.num_sms" */
     const char *env;                /* "MORPHEUS_SMS" */
 };
-#define FE_CONFIG_NOPTS 19
+#define FE_CONFIG_NOPTS 21
 extern const struct fe_config_opt fe_config_opts[FE_CONFIG_NOPTS];
 extern const size_t fe_config_nopts;
 /* The option named opt ("--sms"), or NULL. */
 const struct fe_config_opt *fe_config_find_opt(const char *opt);
+
+/* The paper's evaluated systems (§6, frontend/system.c). */
+enum fe_system_id { FE_SYS_NONE, FE_SYS_BL, FE_SYS_IBL, FE_SYS_IBL4X, FE_SYS_FBOOST, FE_SYS_UNIFIED, FE_SYS_MBASIC,
+                    FE_SYS_MCOMP, FE_SYS_MIMOV, FE_SYS_MALL, FE_SYS_COUNT };
+#define FE_SYSTEM_NAMES "none|bl|ibl|ibl-4x-llc|frequency-boost|unified-sm-mem|morpheus-basic|morpheus-compression|" \
+                        "morpheus-indirect-mov|morpheus-all"
+/* The name (FE_SYSTEM_NAMES) and the paper's label ("Morpheus-ALL") of a system. */
+const char *fe_system_name(uint32_t id);
+const char *fe_system_label(uint32_t id);
+/* 1 for the systems whose SM split is chosen per application (all but none and bl). */
+int fe_system_per_app(uint32_t id);
+/* 1 for the Morpheus systems (cache-mode SMs), 0 for the baselines. */
+int fe_system_morpheus(uint32_t id);
+/* The paper's compute-mode SM count for application `app` on system id
+ * (Table 3, for 68 SMs, scaled to num_sms), or 0 if it gives none. */
+uint32_t fe_system_paper_sms(uint32_t id, const char *app, uint32_t num_sms);
+/* Applies c->system to c (once; keys in c->given stay as given): called
+ * by fe_config_finish.  0, or -1 with a message. */
+int fe_system_apply(struct fe_config *c, char *err, size_t errlen);
+/* One line per system for --help texts. */
+extern const char fe_system_help[];
 
 /* The built-in configuration (rtx3080: the paper's Table 1 baseline) with
  * the command's defaults of the watchdog (emu.max_insns) and of
@@ -77,6 +106,8 @@ int fe_config_apply_json(struct fe_config *c, const char *text, const char *wher
 /* Sets one key from text: "memsys.llc.ways", "16".  0; -1 with
  * "unknown key 'K'" or "K: expected ..., got 'V'" in err. */
 int fe_config_set(struct fe_config *c, const char *key, const char *value, char *err, size_t errlen);
+/* 1 if key was set by -o, an option or a MORPHEUS_* variable. */
+int fe_config_given(const struct fe_config *c, const char *key);
 /* Applies "KEY=VALUE" (-o); errors as fe_config_set, or "expected KEY=VALUE". */
 int fe_config_override(struct fe_config *c, const char *kv, char *err, size_t errlen);
 /* Applies a command-line option's value (o from fe_config_find_opt); the

@@ -183,6 +183,10 @@ int fe_timing_open(struct fe_msys *f, const struct fe_config *c, struct emu_conf
 {
     f->tm = NULL;
     f->tm_state = NULL;
+    f->system = c->system;
+    f->sms_gated = c->gated_sms;
+    f->sms_on = ec->num_sms;
+    f->sms_cache = ec->cache_sms;
     if (!c->timing_model[0])
         return MX_OK; /* none */
     char spec[FE_CONFIG_PATH_MAX], e[600];
@@ -200,8 +204,6 @@ int fe_timing_open(struct fe_msys *f, const struct fe_config *c, struct emu_conf
     f->tm_state = state;
     f->core_mhz = c->timing.core_mhz;
     f->energy = c->energy;
-    f->sms_on = ec->num_sms;
-    f->sms_cache = ec->cache_sms;
     if (o->events & (TM_EV_ISSUE | TM_EV_MEM)) {
         ec->timing = o;
         ec->timing_state = state;
@@ -240,6 +242,10 @@ int fe_msys_json(struct fe_msys *f, uint64_t warp_insns, char *buf, size_t n)
 void fe_timing_json(struct json_object *o, const struct fe_msys *f, const struct emu_stats *st)
 {
     int timed = f->tm && (f->tm->events & (TM_EV_ISSUE | TM_EV_MEM));
+    json_object_object_add(o, "system", f->system ? json_object_new_string(fe_system_name(f->system)) : NULL);
+    json_object_object_add(o, "compute_sms", json_object_new_int((int)(f->sms_on - f->sms_cache)));
+    json_object_object_add(o, "cache_sms", json_object_new_int((int)f->sms_cache));
+    json_object_object_add(o, "gated_sms", json_object_new_int((int)f->sms_gated));
     json_object_object_add(o, "timing", json_object_new_string(f->tm ? f->tm->name : "none"));
     json_object_object_add(o, "cycles", json_object_new_int64((int64_t)st->cycles));
     json_object_object_add(o, "ipc", json_object_new_double(st->cycles ? (double)st->warp_insns / st->cycles : 0));

@@ -27,6 +27,7 @@ struct fe_msys {
     uint32_t core_mhz;               /* timing.core_mhz: cycles to seconds */
     struct tm_energy_params energy;  /* energy.* (fe_timing_open) */
     uint32_t sms_on, sms_cache;      /* SMs drawing static power, of them in cache mode */
+    uint32_t system, sms_gated;      /* system.name (enum fe_system_id) and the SMs it power-gates */
     struct mx_memsys_stats delta;    /* the hierarchy's counts of the last record (fe_msys_json) */
     uint32_t bdi_epoch;              /* --compress bdi: the rf kernel's BDI build, re-splitting every this
                                         many accesses of a set; 0 without compression */

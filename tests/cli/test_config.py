@@ -96,7 +96,7 @@ check('config list: the four built-ins with their descriptions', rc == 0 and out
 rc, defaults, err = show()
 check('config show (no NAME): the built-in defaults, JSON', rc == 0 and defaults is not None, err)
 keys = set(flat(defaults))
-check('config show: 81 keys', len(keys) == 81, sorted(keys))
+check('config show: 84 keys', len(keys) == 84, sorted(keys))
 for n in BUILTIN:
     with open(os.path.join(CONFIGS, n + '.json')) as f:
         text = json.load(f)
@@ -313,6 +313,12 @@ if PROG:
         ('--config over MORPHEUS_CONFIG, -o after MORPHEUS_O', ['--config', 'a100', '-o', 'gpu.num_sms=5'],
          {'MORPHEUS_CONFIG': 'h100', 'MORPHEUS_O': 'gpu.num_sms=9'},
          'props sms 5 cc 8.0 threads/SM 2048 shared/SM 167936 mem_mb 40960 l2_kib 40960'),
+        ('MORPHEUS_SYSTEM=ibl-4x-llc MORPHEUS_COMPUTE_SMS=30: 30 SMs on, 4x the LLC with its 17th way',
+         [], {'MORPHEUS_SYSTEM': 'ibl-4x-llc', 'MORPHEUS_COMPUTE_SMS': '30'},
+         'props sms 30 cc 8.6 threads/SM 1536 shared/SM 102400 mem_mb 10240 l2_kib %d' % (10 * 1024 * 17 * 128 // 1024)),
+        ('--system over MORPHEUS_SYSTEM', ['--system', 'ibl', '--compute-sms', '20'],
+         {'MORPHEUS_SYSTEM': 'ibl-4x-llc', 'MORPHEUS_COMPUTE_SMS': '30'},
+         'props sms 20 cc 8.6 threads/SM 1536 shared/SM 102400 mem_mb 10240 l2_kib %d' % (10 * 256 * 17 * 128 // 1024)),
         ('a KEY=VALUE --config file still works', ['--config', write('old.cfg', 'sms=6\ncache-sms=1\nmem-mb=64\n')],
          None, 'props sms 5 cc 8.6 threads/SM 1536 shared/SM 102400 mem_mb 64 l2_kib 5120'),
     ]

@@ -1,0 +1,183 @@
+/* frontend/system.c — the paper's evaluated systems (§6 "Evaluated
+ * Systems") as configuration presets: --system NAME [--compute-sms N].
+ *
+ * A preset is applied by fe_config_finish on top of the configuration file
+ * (relative to it: "4x the LLC" is 4x the file's), and never over a key the
+ * user set (-o, an option, a MORPHEUS_* variable): `--system morpheus-basic
+ * --predictor none` is Figure 11's No-Prediction.  docs/systems.md is the
+ * user's description; the numbers' sources are named here and there. */
+#include "frontend/config.h"
+#include "isa/isa.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+enum {
+    F_BLLC = 1 << 0,    /* the LLC gets Morpheus's storage: Bloom filters and query unit, 21 KiB per partition */
+    F_GATE = 1 << 1,    /* SMs beyond compute_sms are power-gated */
+    F_LLC4 = 1 << 2,    /* 4x the LLC (more banks: no latency or power impact) */
+    F_BOOST = 1 << 3,   /* the memory side's clocks +10-20 % */
+    F_UNIFIED = 1 << 4, /* the unused register file added to the L1 */
+    F_XLLC = 1 << 5,    /* SMs beyond compute_sms are in cache mode: the extended LLC */
+    F_BDI = 1 << 6,     /* BDI compression in the extended LLC */
+    F_IMOV = 1 << 7,    /* the Indirect-MOV instruction */
+};
+
+static const struct sys {
+    const char *name, *label;
+    unsigned flags;
+    const char *what;
+} sys[FE_SYS_COUNT] = {
+    [FE_SYS_NONE] = { "none", "-", 0, "no preset: the configuration as it is" },
+    [FE_SYS_BL] = { "bl", "BL", F_BLLC,
+                    "all SMs run the application; the LLC gets Morpheus's extra storage (Bloom filters and query unit)" },
+    [FE_SYS_IBL] = { "ibl", "IBL", F_BLLC | F_GATE, "BL on compute_sms SMs, the others power-gated" },
+    [FE_SYS_IBL4X] = { "ibl-4x-llc", "IBL-4x-LLC", F_BLLC | F_GATE | F_LLC4, "IBL with 4x the LLC (more banks)" },
+    [FE_SYS_FBOOST] = { "frequency-boost", "Frequency-Boost", F_BLLC | F_GATE | F_BOOST,
+                        "IBL with the interconnect, LLC and DRAM clocks +10-20 % by the gated SMs' power" },
+    [FE_SYS_UNIFIED] = { "unified-sm-mem", "Unified-SM-Mem", F_BLLC | F_GATE | F_UNIFIED,
+                         "IBL with the unused register file added to each L1" },
+    [FE_SYS_MBASIC] = { "morpheus-basic", "Morpheus-Basic", F_XLLC,
+                        "compute_sms SMs run the application, the others are the extended LLC (rf+l1)" },
+    [FE_SYS_MCOMP] = { "morpheus-compression", "Morpheus-Compression", F_XLLC | F_BDI,
+                       "Morpheus-Basic with BDI compression in the extended LLC" },
+    [FE_SYS_MIMOV] = { "morpheus-indirect-mov", "Morpheus-Indirect-MOV", F_XLLC | F_IMOV,
+                       "Morpheus-Basic with the Indirect-MOV instruction in the helper kernel" },
+    [FE_SYS_MALL] = { "morpheus-all", "Morpheus-ALL", F_XLLC | F_BDI | F_IMOV, "Morpheus with compression and Indirect-MOV" },
+};
+
+const char fe_system_help[] =
+    "  bl                     BL: all SMs run the application, the LLC gets Morpheus's\n"
+    "                         storage (21 KiB per partition, as whole ways)\n"
+    "  ibl                    IBL: --compute-sms SMs, the others power-gated\n"
+    "  ibl-4x-llc             IBL with 4x the LLC\n"
+    "  frequency-boost        IBL, interconnect/LLC/DRAM clocks +10-20 %\n"
+    "  unified-sm-mem         IBL, the unused register file added to the L1\n"
+    "  morpheus-basic         --compute-sms SMs compute, the others are the extended LLC\n"
+    "  morpheus-compression   Morpheus-Basic with BDI compression\n"
+    "  morpheus-indirect-mov  Morpheus-Basic with the Indirect-MOV instruction\n"
+    "  morpheus-all           compression and Indirect-MOV\n";
+
+const char *fe_system_name(uint32_t id) { return id < FE_SYS_COUNT ? sys[id].name : "?"; }
+const char *fe_system_label(uint32_t id) { return id < FE_SYS_COUNT ? sys[id].label : "?"; }
+int fe_system_per_app(uint32_t id) { return id < FE_SYS_COUNT && (sys[id].flags & (F_GATE | F_XLLC)); }
+int fe_system_morpheus(uint32_t id) { return id < FE_SYS_COUNT && (sys[id].flags & F_XLLC); }
+
+/* The paper's Table 3: GPU cores running the application (of 68), in the
+ * order of the paper's applications.  Compression is given the ALL row and
+ * Indirect-MOV the Basic row (their extended-LLC capacity is that
+ * system's; the paper lists no rows for them). */
+static const char *const apps[17] = { "p-bfs", "cfd", "dwt2d", "stencil", "r-bfs", "bprob", "sgemm", "nw", "page-r",
+                                      "kmeans", "histo", "mri-gri", "spmv", "lbm", "lib", "hotsp", "mri-q" };
+static const uint8_t t3_ibl[17] = { 68, 68, 68, 68, 68, 68, 68, 68, 68, 24, 53, 34, 42, 34, 68, 68, 68 };
+static const uint8_t t3_basic[17] = { 32, 42, 42, 50, 34, 39, 48, 18, 42, 37, 47, 36, 44, 32, 68, 68, 68 };
+static const uint8_t t3_all[17] = { 40, 55, 54, 56, 37, 41, 54, 26, 46, 47, 52, 43, 47, 36, 68, 68, 68 };
+
+uint32_t fe_system_paper_sms(uint32_t id, const char *app, uint32_t num_sms)
+{
+    const uint8_t *row = NULL;
+    if (id == FE_SYS_BL)
+        return num_sms;
+    if (id >= FE_SYS_COUNT || !(sys[id].flags & (F_GATE | F_XLLC)))
+        return 0;
+    row = (sys[id].flags & F_GATE) ? t3_ibl : (sys[id].flags & F_BDI) ? t3_all : t3_basic;
+    for (int i = 0; i < 17; i++)
+        if (!strcmp(apps[i], app)) {
+            uint32_t n = (uint32_t)lround(row[i] * (double)num_sms / 68.0);
+            return n < 1 ? 1 : n > num_sms ? num_sms : n;
+        }
+    return 0;
+}
+
+/* Sets key to the formatted value unless the user gave it. */
+static int put(struct fe_config *c, const char *key, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int put(struct fe_config *c, const char *key, char *err, size_t errlen, const char *fmt, ...)
+{
+    if (fe_config_given(c, key))
+        return 0;
+    char v[64], e[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v, sizeof v, fmt, ap);
+    va_end(ap);
+    c->quiet = 1;
+    int rc = fe_config_set(c, key, v, e, sizeof e);
+    c->quiet = 0;
+    if (rc)
+        snprintf(err, errlen, "system %s: %s", sys[c->system].name, e);
+    return rc;
+}
+
+int fe_system_apply(struct fe_config *c, char *err, size_t errlen)
+{
+    if (!c->system || c->system_applied)
+        return 0;
+    const struct sys *s = &sys[c->system];
+    uint32_t n = c->emu.num_sms, p = c->compute_sms ? c->compute_sms : n;
+    struct mx_memsys_config *m = &c->memsys;
+    if (c->system >= FE_SYS_COUNT)
+        return snprintf(err, errlen, "system.name: %u is not a system", c->system), -1;
+    if ((s->flags & (F_GATE | F_XLLC)) && !c->compute_sms) {
+        snprintf(err, errlen, "system %s: the SMs that run the application are chosen per application (the paper's "
+                 "Table 3, or morpheus evaluate's sweep): give --compute-sms N (1 to %u)", s->name, n);
+        return -1;
+    }
+    if (!(s->flags & (F_GATE | F_XLLC)) && c->compute_sms && c->compute_sms != n) {
+        snprintf(err, errlen, "system %s: all %u SMs run the application (--compute-sms %u is for the systems that "
+                 "gate SMs or put them in cache mode)", s->name, n, c->compute_sms);
+        return -1;
+    }
+    if (p > n) {
+        snprintf(err, errlen, "system.compute_sms: %u is more than the %u SMs of the GPU (gpu.num_sms)", p, n);
+        return -1;
+    }
+    c->system_applied = 1;
+    if (put(c, "memsys.enabled", err, errlen, "on"))
+        return -1;
+    if (s->flags & F_BLLC) {
+        /* the paper: "we add the extra on-chip storage in Morpheus, the 16-KiB Bloom filters and the 5-KiB
+         * extended LLC query logic unit per LLC partition, to the conventional LLC capacity" (210 KiB on the
+         * RTX 3080); as whole ways of the LLC's sets (rtx3080: a 17th way, +320 KiB) */
+        uint64_t way = (uint64_t)m->llc_sets * m->llc_line, extra = 21 * 1024;
+        if (put(c, "memsys.llc.ways", err, errlen, "%u", m->llc_ways + (uint32_t)((extra + way - 1) / way)))
+            return -1;
+    }
+    if (s->flags & F_GATE) {
+        c->gated_sms = n - p;
+        c->emu.num_sms = p; /* a gated SM neither runs nor draws power */
+        if (put(c, "memsys.cache_sms", err, errlen, "0") || put(c, "memsys.xllc.mode", err, errlen, "off"))
+            return -1;
+    }
+    if ((s->flags & F_LLC4) && put(c, "memsys.llc.sets", err, errlen, "%u", m->llc_sets * 4))
+        return -1;
+    if (s->flags & F_BOOST) {
+        /* +10 % with one gated SM to +20 % with half of them gated or more (the paper: 10-20 % "depending on
+         * the number of power-gated cores"; facts/energy.md 8) */
+        double g = n > 1 ? (double)c->gated_sms / (n / 2.0) : 0;
+        if (put(c, "timing.mem_clock_scale", err, errlen, "%.4f", 1.10 + 0.10 * (g > 1 ? 1 : g)))
+            return -1;
+    }
+    if (s->flags & F_UNIFIED) {
+        /* the register file the application leaves unused, added to the L1: taken as half of it (the paper
+         * gives no number; Jing et al. 2016 report about half unused on average); whole L1 ways */
+        uint64_t half = (uint64_t)c->emu.regs_per_sm * 4 / 2, way = (uint64_t)m->l1_sets * m->l1_line;
+        if (put(c, "memsys.l1.unified_kib", err, errlen, "%u", m->l1_unified_kib + (uint32_t)(half / way * way / 1024)))
+            return -1;
+    }
+    if (s->flags & F_XLLC) {
+        int helper = m->xllc == MX_XLLC_HELPER && fe_config_given(c, "memsys.xllc.mode");
+        if (put(c, "memsys.cache_sms", err, errlen, "%u", n - p) ||
+            put(c, "memsys.xllc.mode", err, errlen, helper ? "helper" : "native") ||
+            /* the helper kernel compresses in its rf variant only */
+            put(c, "memsys.xllc.variant", err, errlen, (s->flags & F_BDI) && helper ? "rf" : "rf+l1") ||
+            put(c, "memsys.predictor", err, errlen, "bloom") ||
+            put(c, "memsys.compress", err, errlen, (s->flags & F_BDI) ? "bdi" : "none"))
+            return -1;
+        if ((s->flags & F_IMOV) && !fe_config_given(c, "emu.isa_ext"))
+            c->emu.ext_mask |= 1u << mx_ext_lookup("indirect-mov");
+    }
+    return 0;
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""tests/cli/test_systems.py — the paper's nine evaluated systems as presets
+(--system NAME --compute-sms N, frontend/system.c).  Every preset's resolved
+configuration (`morpheus config show`) is recomputed here from the paper's
+description (§6 "Evaluated Systems") and configs/rtx3080.json: BL's LLC
+gains the 21 KiB per partition of Bloom filters and query unit as whole ways,
+IBL gates the SMs it does not use, 4x the LLC, Frequency-Boost's 10-20 %
+memory clocks, Unified-SM-Mem's L1 plus half the register file, Morpheus's
+cache-mode SMs, compression and Indirect-MOV.  A key the user sets wins over
+the preset (Figure 11's No-Prediction is morpheus-basic --predictor none).
+Bad input is refused with the key named.  `workloads run --system ibl`
+takes the paper's Table 3 SM count per application, and its records name
+the system and the split.
+
+usage: test_systems.py PATH/TO/morpheus
+Prints one line per check; exit 1 if any failed."""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+M = sys.argv[1]
+ROOT = os.environ.get('MX_SOURCE_ROOT', os.path.join(os.path.dirname(__file__), '..', '..'))
+BASE = json.load(open(os.path.join(ROOT, 'configs', 'rtx3080.json')))
+checks = failed = 0
+
+
+def check(name, cond, *detail):
+    global checks, failed
+    checks += 1
+    if cond:
+        print('ok   ' + name)
+    else:
+        failed += 1
+        print('FAIL ' + name)
+        for d in detail:
+            print('     ' + str(d)[:2000])
+
+
+def show(*args):
+    p = subprocess.run([M, 'config', 'show'] + list(args), capture_output=True, text=True)
+    return p, (json.loads(p.stdout) if p.returncode == 0 else None)
+
+
+N = BASE['gpu']['num_sms']
+LLC = BASE['memsys']['llc']
+WAY = LLC['sets'] * LLC['line']
+BL_WAYS = LLC['ways'] + math.ceil(21 * 1024 / WAY)  # 16 KiB Bloom filters + 5 KiB query unit per partition
+RF_HALF = BASE['gpu']['regs_per_sm'] * 4 // 2
+
+p, c = show('--system', 'bl')
+check('bl: all SMs, the LLC plus 21 KiB per partition as whole ways (%d ways)' % BL_WAYS,
+      c and c['gpu']['num_sms'] == N and c['memsys']['llc']['ways'] == BL_WAYS and c['memsys']['llc']['sets'] ==
+      LLC['sets'] and c['memsys']['enabled'] is True and c['memsys']['cache_sms'] == 0, p.stderr, c and c['memsys'])
+
+for sysname in ('ibl', 'ibl-4x-llc', 'frequency-boost', 'unified-sm-mem'):
+    p, c = show('--system', sysname, '--compute-sms', '24')
+    ok = c is not None and c['gpu']['num_sms'] == 24 and c['memsys']['llc']['ways'] == BL_WAYS
+    sets = LLC['sets'] * (4 if sysname == 'ibl-4x-llc' else 1)
+    scale = 1.10 + 0.10 * min(1.0, (N - 24) / (N / 2)) if sysname == 'frequency-boost' else 1
+    l1 = BASE['memsys']['l1']['unified_kib'] + (RF_HALF // 1024 if sysname == 'unified-sm-mem' else 0)
+    check('%s --compute-sms 24: 24 SMs on (%d gated), LLC %d sets x %d ways, memory clocks x%.4f, L1 %d KiB' %
+          (sysname, N - 24, sets, BL_WAYS, scale, l1),
+          ok and c['memsys']['llc']['sets'] == sets and abs(c['timing']['mem_clock_scale'] - scale) < 1e-4 and
+          c['memsys']['l1']['unified_kib'] == l1, p.stderr, c and (c['memsys'], c['timing']['mem_clock_scale']))
+
+p, c = show('--system', 'frequency-boost', '--compute-sms', str(N))
+check('frequency-boost with no SM gated: +10 % (the paper\'s lower end)',
+      c and abs(c['timing']['mem_clock_scale'] - 1.10) < 1e-9, p.stderr)
+
+for sysname, bdi, imov in (('morpheus-basic', False, False), ('morpheus-compression', True, False),
+                           ('morpheus-indirect-mov', False, True), ('morpheus-all', True, True)):
+    p, c = show('--system', sysname, '--compute-sms', '40')
+    m = c and c['memsys']
+    check('%s --compute-sms 40: 28 cache-mode SMs, native rf+l1 extended LLC, bloom, compress %s, isa-ext %s' %
+          (sysname, 'bdi' if bdi else 'none', 'indirect-mov' if imov else '-'),
+          m and c['gpu']['num_sms'] == N and m['cache_sms'] == N - 40 and m['xllc']['mode'] == 'native' and
+          m['xllc']['variant'] == 'rf+l1' and m['predictor'] == 'bloom' and m['llc']['ways'] == LLC['ways'] and
+          m['compress'] == ('bdi' if bdi else 'none') and ('indirect-mov' in c['emu']['isa_ext']) == imov,
+          p.stderr, m, c and c['emu'])
+
+p, c = show('--system', 'morpheus-all', '--compute-sms', '40', '--xllc', 'helper')
+check('morpheus-all --xllc helper: the rf helper kernel (the one that compresses)',
+      c and c['memsys']['xllc']['mode'] == 'helper' and c['memsys']['xllc']['variant'] == 'rf', p.stderr)
+
+# what the user sets wins over the preset
+p, c = show('--system', 'morpheus-basic', '--compute-sms', '40', '--predictor', 'none')
+check('morpheus-basic --predictor none: No-Prediction (the option wins)', c and c['memsys']['predictor'] == 'none',
+      p.stderr)
+p, c = show('--system', 'bl', '-o', 'memsys.llc.ways=20')
+check('bl -o memsys.llc.ways=20: the -o wins', c and c['memsys']['llc']['ways'] == 20, p.stderr)
+# (MORPHEUS_SYSTEM and MORPHEUS_COMPUTE_SMS: tests/cli/test_config.py, through a CUDA program)
+
+# a resolved configuration loads back without applying the preset twice
+with tempfile.TemporaryDirectory() as tmp:
+    p, c = show('--system', 'ibl-4x-llc', '--compute-sms', '30')
+    f = os.path.join(tmp, 'resolved.json')
+    open(f, 'w').write(p.stdout)
+    p2, c2 = show('--config', f)
+    check('a resolved preset (system.applied) loads back unchanged (not 16x the LLC)',
+          c2 and c2['memsys']['llc'] == c['memsys']['llc'] and c2['gpu']['num_sms'] == 30, p2.stderr)
+
+# bad input: named, exit 2
+for args, want in ((['--system', 'nope'], "--system: expected one of none, bl"),
+                   (['--system', 'morpheus-all'], 'give --compute-sms N'),
+                   (['--system', 'ibl'], 'give --compute-sms N'),
+                   (['--system', 'bl', '--compute-sms', '3'], 'all %d SMs run the application' % N),
+                   (['--system', 'ibl', '--compute-sms', str(N + 1)], 'system.compute_sms: %d is more than' % (N + 1)),
+                   (['-o', 'timing.mem_clock_scale=0'], 'timing.mem_clock_scale')):
+    p, c = show(*args)
+    check('refused with a precise message: %s' % ' '.join(args), p.returncode == 2 and want in p.stderr, p.stderr)
+
+# workloads run: the paper's Table 3 per application (kmeans: IBL 24 of 68 SMs; Morpheus-Basic 37 compute)
+bin_dir = os.path.join(os.path.dirname(os.path.abspath(M)), 'workloads', 'kmeans')
+if os.path.exists(bin_dir):
+    with tempfile.TemporaryDirectory() as tmp:
+        for sysname, comp, cache, gated in (('ibl', 24, 0, N - 24), ('morpheus-basic', 37, N - 37, 0)):
+            j = os.path.join(tmp, 'w.json')
+            p = subprocess.run([M, 'workloads', 'run', 'kmeans', '--system', sysname, '--timing', 'latency', '--json', j],
+                               capture_output=True, text=True)
+            r = json.load(open(j))[0] if os.path.exists(j) else None
+            check('workloads run kmeans --system %s: Table 3 split (%d compute, %d cache, %d gated), PASS, timed' %
+                  (sysname, comp, cache, gated),
+                  p.returncode == 0 and r and r['pass'] and r['system'] == sysname and r['compute_sms'] == comp and
+                  r['cache_sms'] == cache and r['gated_sms'] == gated and r['cycles'] > 0 and r['energy_j'] > 0,
+                  p.stdout[-800:], p.stderr[-800:], r and {k: v for k, v in r.items() if k != 'memsys'})
+else:
+    print('skip workloads run (workloads not built: no nvcc)')
+
+print('%d checks, %d failed' % (checks, failed))
+sys.exit(1 if failed else 0)
