@@ -163,7 +163,15 @@ int fe_config_write(const struct fe_config *c, FILE *out);
     "                       against the native model and every block it returns or\n"              \
     "                       writes back against a shadow of memory (default off)\n"                \
     "  --xllc-helper FILE   with --xllc helper: run this PTX as the helper kernel\n"                \
-    "                       (default: the built-in one, memsys/xllc/)\n"
+    "                       (default: the built-in one, memsys/xllc/)\n"                          \
+    "  --timing NAME[,ARGS] the timing model: none (default), latency, or a .so\n"                  \
+    "                       path (docs/timing.md); records get cycles, time, energy\n"            \
+    "  --system NAME        one of the paper's evaluated systems as a preset (keys\n"             \
+    "                       you set win; docs/systems.md): bl, ibl, ibl-4x-llc,\n"               \
+    "                       frequency-boost, unified-sm-mem, morpheus-basic,\n"                   \
+    "                       morpheus-compression, morpheus-indirect-mov, morpheus-all\n"          \
+    "  --compute-sms N      with --system: the SMs that run the application (IBL:\n"             \
+    "                       the rest power-gated; Morpheus: the rest in cache mode)\n"
 
 /* How a command takes its configuration from its command line:
  * --config NAME|FILE, -o KEY=VALUE (repeatable) and the options of
