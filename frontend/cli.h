@@ -19,7 +19,15 @@ struct cli_cmd {
 };
 
 extern const struct cli_cmd cli_cmd_check, cli_cmd_dis, cli_cmd_isa, cli_cmd_run, cli_cmd_bench, cli_cmd_exec, cli_cmd_workloads, cli_cmd_config,
-    cli_cmd_xllc;
+    cli_cmd_xllc, cli_cmd_evaluate;
+
+/* Value of KEY= in workloads/NAME/INFO (class, kernels, pattern, sizes,
+ * footprint_mib, ...), or "?". */
+void cli_workload_info(const char *name, const char *key, char *out, size_t n);
+/* The folder of the running morpheus binary (the build directory): 0, or -1. */
+int cli_exe_dir(char *out, size_t n);
+/* mkdir -p PATH: 0, or -1 after "morpheus CMD: cannot create ...". */
+int cli_mkdir_p(const char *cmd, const char *path);
 
 /* Parses "--isa-ext NAME[,NAME...]" values into *mask; prints an error and
  * returns -1 for an unknown name. */

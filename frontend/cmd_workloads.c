@@ -19,9 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const all[] = { "p-bfs", "cfd", "dwt2d", "stencil", "r-bfs", "bprob", "sgemm", "nw", "page-r",
-                                   "kmeans", "histo", "mri-gri", "spmv", "lbm", "lib", "hotsp", "mri-q" };
-#define NALL (sizeof all / sizeof all[0])
+#define all fe_workloads
+#define NALL FE_NWORKLOADS
 
 static const char wl_help[] =
     "usage: morpheus workloads list\n"
@@ -63,8 +62,7 @@ static const char wl_help[] =
 
 static void info_path(char *buf, size_t n, const char *name) { snprintf(buf, n, "%s/workloads/%s/INFO", SOURCE_ROOT, name); }
 
-/* Value of KEY= in a workload's INFO file, or "?". */
-static void info_get(const char *name, const char *key, char *out, size_t n)
+void cli_workload_info(const char *name, const char *key, char *out, size_t n)
 {
     char path[PATH_MAX], line[1024];
     info_path(path, sizeof path, name);
@@ -82,7 +80,7 @@ static void info_get(const char *name, const char *key, char *out, size_t n)
     fclose(f);
 }
 
-static int exe_dir(char *out, size_t n)
+int cli_exe_dir(char *out, size_t n)
 {
     char self[PATH_MAX];
     ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -146,7 +144,7 @@ static int run_one(const char *name, const char *size, const char *compiler, con
 {
     char dir[PATH_MAX], bin[PATH_MAX + 64], stats[PATH_MAX + 64], ptx[PATH_MAX + 64], out[PATH_MAX + 64];
     memset(r, 0, sizeof *r);
-    if (exe_dir(dir, sizeof dir))
+    if (cli_exe_dir(dir, sizeof dir))
         return -1;
     snprintf(bin, sizeof bin, "%s/workloads/%s", dir, name);
     if (access(bin, X_OK)) {
@@ -272,8 +270,7 @@ static int run_one(const char *name, const char *size, const char *compiler, con
     return 0;
 }
 
-/* mkdir -p; 0 on success, else a message and -1. */
-static int mkdir_p_ok(const char *path)
+int cli_mkdir_p(const char *cmd, const char *path)
 {
     char buf[PATH_MAX];
     snprintf(buf, sizeof buf, "%s", path);
@@ -282,7 +279,7 @@ static int mkdir_p_ok(const char *path)
             char c = *p;
             *p = 0;
             if (mkdir(buf, 0777) && errno != EEXIST) {
-                fprintf(stderr, "morpheus workloads: cannot create %s: %s\n", buf, strerror(errno));
+                fprintf(stderr, "morpheus %s: cannot create %s: %s\n", cmd, buf, strerror(errno));
                 return -1;
             }
             if (!c)
@@ -297,9 +294,9 @@ static int run_list(void)
     printf("%-8s %-7s %-36s %s\n", "name", "class", "kernels", "access pattern");
     for (size_t i = 0; i < NALL; i++) {
         char cls[32], k[256], pat[512];
-        info_get(all[i], "class", cls, sizeof cls);
-        info_get(all[i], "kernels", k, sizeof k);
-        info_get(all[i], "pattern", pat, sizeof pat);
+        cli_workload_info(all[i], "class", cls, sizeof cls);
+        cli_workload_info(all[i], "kernels", k, sizeof k);
+        cli_workload_info(all[i], "pattern", pat, sizeof pat);
         printf("%-8s %-7s %-36s %s\n", all[i], cls, k, pat);
     }
     return 0;
@@ -403,7 +400,7 @@ static int run_workloads(int argc, char **argv)
     } else {
         shown = conf;
     }
-    if (statsdir && mkdir_p_ok(statsdir))
+    if (statsdir && cli_mkdir_p("workloads", statsdir))
         return CLI_EXIT_ERROR;
     char config[64];
     snprintf(config, sizeof config, "/tmp/morpheus-wl-%d-XXXXXX.json", (int)getpid());

@@ -77,6 +77,9 @@ const char *fe_system_label(uint32_t id);
 int fe_system_per_app(uint32_t id);
 /* 1 for the Morpheus systems (cache-mode SMs), 0 for the baselines. */
 int fe_system_morpheus(uint32_t id);
+/* The paper's 17 applications (Table 2), in its order (workloads/NAME/). */
+#define FE_NWORKLOADS 17
+extern const char *const fe_workloads[FE_NWORKLOADS];
 /* The paper's compute-mode SM count for application `app` on system id
  * (Table 3, for 68 SMs, scaled to num_sms), or 0 if it gives none. */
 uint32_t fe_system_paper_sms(uint32_t id, const char *app, uint32_t num_sms);

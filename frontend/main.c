@@ -10,6 +10,7 @@
 static const struct cli_cmd *const commands[] = {
     &cli_cmd_exec,
     &cli_cmd_workloads,
+    &cli_cmd_evaluate,
     &cli_cmd_run,
     &cli_cmd_bench,
     &cli_cmd_config,

@@ -69,11 +69,12 @@ int fe_system_morpheus(uint32_t id) { return id < FE_SYS_COUNT && (sys[id].flags
  * order of the paper's applications.  Compression is given the ALL row and
  * Indirect-MOV the Basic row (their extended-LLC capacity is that
  * system's; the paper lists no rows for them). */
-static const char *const apps[17] = { "p-bfs", "cfd", "dwt2d", "stencil", "r-bfs", "bprob", "sgemm", "nw", "page-r",
-                                      "kmeans", "histo", "mri-gri", "spmv", "lbm", "lib", "hotsp", "mri-q" };
-static const uint8_t t3_ibl[17] = { 68, 68, 68, 68, 68, 68, 68, 68, 68, 24, 53, 34, 42, 34, 68, 68, 68 };
-static const uint8_t t3_basic[17] = { 32, 42, 42, 50, 34, 39, 48, 18, 42, 37, 47, 36, 44, 32, 68, 68, 68 };
-static const uint8_t t3_all[17] = { 40, 55, 54, 56, 37, 41, 54, 26, 46, 47, 52, 43, 47, 36, 68, 68, 68 };
+const char *const fe_workloads[FE_NWORKLOADS] = { "p-bfs", "cfd", "dwt2d", "stencil", "r-bfs", "bprob", "sgemm", "nw",
+                                                  "page-r", "kmeans", "histo", "mri-gri", "spmv", "lbm", "lib", "hotsp",
+                                                  "mri-q" };
+static const uint8_t t3_ibl[FE_NWORKLOADS] = { 68, 68, 68, 68, 68, 68, 68, 68, 68, 24, 53, 34, 42, 34, 68, 68, 68 };
+static const uint8_t t3_basic[FE_NWORKLOADS] = { 32, 42, 42, 50, 34, 39, 48, 18, 42, 37, 47, 36, 44, 32, 68, 68, 68 };
+static const uint8_t t3_all[FE_NWORKLOADS] = { 40, 55, 54, 56, 37, 41, 54, 26, 46, 47, 52, 43, 47, 36, 68, 68, 68 };
 
 uint32_t fe_system_paper_sms(uint32_t id, const char *app, uint32_t num_sms)
 {
@@ -83,8 +84,8 @@ uint32_t fe_system_paper_sms(uint32_t id, const char *app, uint32_t num_sms)
     if (id >= FE_SYS_COUNT || !(sys[id].flags & (F_GATE | F_XLLC)))
         return 0;
     row = (sys[id].flags & F_GATE) ? t3_ibl : (sys[id].flags & F_BDI) ? t3_all : t3_basic;
-    for (int i = 0; i < 17; i++)
-        if (!strcmp(apps[i], app)) {
+    for (int i = 0; i < FE_NWORKLOADS; i++)
+        if (!strcmp(fe_workloads[i], app)) {
             uint32_t n = (uint32_t)lround(row[i] * (double)num_sms / 68.0);
             return n < 1 ? 1 : n > num_sms ? num_sms : n;
         }

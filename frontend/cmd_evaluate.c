@@ -1,0 +1,1288 @@
+/* frontend/cmd_evaluate.c — `morpheus evaluate`: the paper's evaluation
+ * (§6-§7) as one command.  Every point of every experiment is one run of
+ * `morpheus workloads run NAME --system S --compute-sms N ...` (a child
+ * process; -j N of them at once), whose result becomes one JSON object in
+ * OUT/runs/KEY.json (written whole, then renamed: a run is there or not).
+ * A run whose file exists with the same settings is not redone (resume).
+ *
+ * Phase 1 sweeps the compute-mode SM count: IBL (Figure 1), IBL with 2x and
+ * 4x the LLC (Figure 2), Morpheus-Basic and Morpheus-ALL.  Phase 2 runs the
+ * systems at the counts phase 1 chose (the paper's Table 3, chosen offline
+ * per application): Frequency-Boost and Unified-SM-Mem at IBL's, Indirect-
+ * MOV at Basic's, Compression at ALL's, and Figure 11's predictors at
+ * Basic's.  Then the tables (CSV, evaluate.json), the figures (gnuplot: PNG
+ * and SVG) and summary.md with the paper's numbers beside ours.  Every
+ * output file is written to a temporary name and renamed. */
+#include "frontend/cli.h"
+#include "frontend/config.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char ev_help[] =
+    "usage: morpheus evaluate [OPTIONS] [NAME...]\n"
+    "\n"
+    "Reproduces the Morpheus paper's evaluation (sections 6-7) on the 17\n"
+    "applications (or the NAMEs given): the SM-count sweep behind Figure 1, the\n"
+    "2x/4x LLC of Figure 2, the nine systems of Figure 10 (execution time and\n"
+    "performance per watt normalised to BL), the hit/miss predictors of Figure\n"
+    "11, the bandwidth analysis and the Table 3 SM counts, chosen per\n"
+    "application by the sweep as the paper does.  Each run is one JSON object\n"
+    "in OUT/runs/; the tables go to OUT/*.csv and OUT/evaluate.json, the figures\n"
+    "to OUT/fig*.png and .svg (gnuplot), the comparison with the paper's numbers\n"
+    "to OUT/summary.md.  Finished runs are not redone: run it again to resume.\n"
+    "\n"
+    "Options:\n"
+    "  --size small|medium|large  problem size (default medium)\n"
+    "  --out DIR            where results go (default results/evaluate)\n"
+    "  -j N                 runs at once, 1 to 256 (default: the host's cores)\n"
+    "  --sweep N,N,...      the compute-mode SM counts swept (default: the GPU's\n"
+    "                       SMs times 8/8, 7/8, ..., 1/8)\n"
+    "  --xllc native|helper the extended LLC of the Morpheus systems: its C\n"
+    "                       model (default) or the helper kernels\n"
+    "  --timing NAME[,ARGS] the timing model (default latency; docs/timing.md)\n"
+    "  --fresh              redo every run (default: keep the finished ones)\n"
+    "  --dry-run            list the runs of phase 1 and stop\n"
+    "  --no-figures         tables and summary only\n"
+    "  -q, --quiet          no progress line\n"
+    "\n"
+    "Configuration: --config NAME|FILE and -o KEY=VALUE as for morpheus run, and\n"
+    "its options (--host-threads, --quantum, ...), passed to every run; the\n"
+    "systems' own settings (--system, --compute-sms, --cache-sms, the extended\n"
+    "LLC's) are evaluate's.\n"
+    "\n"
+    "Each run's object: workload class size system predictor llc_scale\n"
+    "compute_sms cache_sms gated_sms cycles time_s energy_j ipc power_w\n"
+    "perf_per_w thread_instructions warp_instructions pass memsys (the\n"
+    "hierarchy's counts, docs/memsys.md) and the settings (docs/evaluate.md).\n"
+    "\n"
+    "Exit status: 0 if every run passed, 1 if one failed (the others are kept;\n"
+    "its log is OUT/logs/KEY.log), 2 on a usage error, 3 on an I/O error.\n";
+
+#define NW FE_NWORKLOADS
+#define MAXSWEEP 32
+
+/* One point of an experiment. */
+struct run {
+    char key[128];            /* OUT/runs/KEY.json */
+    int wl;                   /* index in fe_workloads */
+    uint32_t sys;             /* enum fe_system_id */
+    uint32_t compute;         /* compute-mode SMs */
+    uint32_t llc_x;           /* the LLC's sets times this (1, 2; 4 is the ibl-4x-llc system) */
+    int pred;                 /* -1: the system's predictor; else 0 bloom, 1 none, 2 perfect */
+    uint64_t hash;            /* of its command line: a finished run with another hash is redone */
+    int state;                /* R_* */
+    pid_t pid;
+    double t0, wall;
+    json_object *res;         /* the run's object (its file's) */
+};
+enum { R_PENDING, R_RUNNING, R_DONE, R_FAILED };
+
+static const char *const pred_name[] = { "bloom", "none", "perfect" };
+
+struct ev {
+    const char *size, *out, *xllc, *timing;
+    int jobs, quiet, fresh, figures;
+    uint32_t sweep[MAXSWEEP];
+    int nsweep;
+    int sel[NW], memory[NW];
+    uint32_t num_sms, llc_sets;
+    uint64_t llc_bytes;
+    struct fe_config_cli cl;
+    char self[PATH_MAX + 16];
+    struct run *runs;
+    size_t nruns, cap;
+    /* progress */
+    double start, busy;       /* wall seconds of finished runs (for the ETA) */
+    size_t done, failed, total;
+    int tty;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+    return (h ^ 0xff) * 0x100000001b3ull;
+}
+
+/* ------------------------------------------------------------ the runs */
+
+static struct run *find(struct ev *e, int wl, uint32_t sys, uint32_t compute, uint32_t llc_x, int pred)
+{
+    for (size_t i = 0; i < e->nruns; i++) {
+        struct run *r = &e->runs[i];
+        if (r->wl == wl && r->sys == sys && r->compute == compute && r->llc_x == llc_x && r->pred == pred)
+            return r;
+    }
+    return NULL;
+}
+
+/* The child's argument vector (NULL-terminated, at most n); the run's JSON goes to json. */
+static int child_argv(const struct ev *e, const struct run *r, const char *json, const char **argv, int n, char *buf,
+                      size_t bufn)
+{
+    int a = 0;
+#define ARG(x) do { if (a + 1 >= n) return -1; argv[a++] = (x); } while (0)
+    ARG(e->self);
+    ARG("workloads");
+    ARG("run");
+    ARG(fe_workloads[r->wl]);
+    ARG("--size");
+    ARG(e->size);
+    ARG("--json");
+    ARG(json);
+    if (e->cl.config) {
+        ARG("--config");
+        ARG(e->cl.config);
+    }
+    for (int k = 0; k < e->cl.no; k++) {
+        ARG("-o");
+        ARG(e->cl.o[k]);
+    }
+    for (size_t k = 0; k < FE_CONFIG_NOPTS; k++)
+        if (e->cl.opt[k]) {
+            ARG(fe_config_opts[k].opt);
+            ARG(e->cl.opt[k]);
+        }
+    /* buf holds the numbers: compute SMs, LLC sets */
+    char *cs = buf, *ls = buf + 32;
+    if (bufn < 96)
+        return -1;
+    snprintf(cs, 32, "%u", r->compute);
+    snprintf(ls, 64, "memsys.llc.sets=%u", e->llc_sets * r->llc_x);
+    ARG("--timing");
+    ARG(e->timing);
+    ARG("--system");
+    ARG(fe_system_name(r->sys));
+    if (fe_system_per_app(r->sys)) {
+        ARG("--compute-sms");
+        ARG(cs);
+    }
+    if (r->llc_x != 1) {
+        ARG("-o");
+        ARG(ls);
+    }
+    if (r->pred >= 0) {
+        ARG("--predictor");
+        ARG(pred_name[r->pred]);
+    }
+    if (fe_system_morpheus(r->sys) && !strcmp(e->xllc, "helper")) {
+        ARG("--xllc");
+        ARG("helper");
+    }
+    argv[a] = NULL;
+#undef ARG
+    return a;
+}
+
+static struct run *add(struct ev *e, int wl, uint32_t sys, uint32_t compute, uint32_t llc_x, int pred)
+{
+    struct run *r = find(e, wl, sys, compute, llc_x, pred);
+    if (r)
+        return r;
+    if (e->nruns == e->cap) {
+        size_t cap = e->cap ? 2 * e->cap : 256;
+        struct run *n = realloc(e->runs, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        e->runs = n;
+        e->cap = cap;
+    }
+    r = &e->runs[e->nruns++];
+    memset(r, 0, sizeof *r);
+    r->wl = wl;
+    r->sys = sys;
+    r->compute = compute;
+    r->llc_x = llc_x;
+    r->pred = pred;
+    snprintf(r->key, sizeof r->key, "%s.%s.%s.c%u%s%s%s", fe_workloads[wl], e->size, fe_system_name(sys), compute,
+             llc_x == 2 ? ".llc2x" : "", pred >= 0 ? ".pred-" : "", pred >= 0 ? pred_name[pred] : "");
+    const char *argv[64 + 2 * FE_CONFIG_NOPTS + 128];
+    char buf[96];
+    int n = child_argv(e, r, "-", argv, (int)(sizeof argv / sizeof *argv), buf, sizeof buf);
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = fnv(h, MX_VERSION);
+    for (int i = 1; i < n; i++) /* (not the binary's path: a moved build dir keeps its results) */
+        h = fnv(h, argv[i]);
+    r->hash = h;
+    return r;
+}
+
+/* ------------------------------------------------------------ files */
+
+/* Writes text to path through path.tmp and a rename: 0, or -1 with a message. */
+static int write_file(const char *path, const char *text)
+{
+    char tmp[PATH_MAX + 8];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) || rename(tmp, path)) {
+        fprintf(stderr, "morpheus evaluate: cannot write %s: %s\n", path, strerror(errno));
+        if (f)
+            unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static int write_json(const char *path, json_object *o)
+{
+    return write_file(path, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+/* A growing text buffer. */
+struct buf {
+    char *s;
+    size_t n, cap;
+};
+static void bprintf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bprintf(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0)
+            return;
+        if (b->s && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t cap = (b->cap + (size_t)k + 1) * 2;
+        char *s = realloc(b->s, cap);
+        if (!s)
+            return;
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+static void path_of(char *p, size_t n, const struct ev *e, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void path_of(char *p, size_t n, const struct ev *e, const char *fmt, ...)
+{
+    int k = snprintf(p, n, "%s/", e->out);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p + k, n - (size_t)k, fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------ results */
+
+static double num(json_object *o, const char *k)
+{
+    json_object *v;
+    return o && json_object_object_get_ex(o, k, &v) && v ? json_object_get_double(v) : NAN;
+}
+
+static double ms_num(json_object *o, const char *level, const char *k)
+{
+    json_object *m, *l, *v;
+    if (!o || !json_object_object_get_ex(o, "memsys", &m) || !json_object_object_get_ex(m, level, &l) ||
+        !json_object_object_get_ex(l, k, &v))
+        return NAN;
+    return json_object_get_double(v);
+}
+
+/* The run's object from workloads run's row: the contract's names first. */
+static json_object *make_result(const struct ev *e, const struct run *r, json_object *row, double wall)
+{
+    json_object *o = json_object_new_object(), *v;
+    json_object_object_add(o, "workload", json_object_new_string(fe_workloads[r->wl]));
+    json_object_object_add(o, "class", json_object_new_string(e->memory[r->wl] ? "memory" : "compute"));
+    json_object_object_add(o, "size", json_object_new_string(e->size));
+    json_object_object_add(o, "system", json_object_new_string(fe_system_name(r->sys)));
+    json_object_object_add(o, "label", json_object_new_string(fe_system_label(r->sys)));
+    json_object_object_add(o, "predictor", fe_system_morpheus(r->sys) ? json_object_new_string(
+                           pred_name[r->pred >= 0 ? r->pred : 0]) : NULL);
+    json_object_object_add(o, "llc_scale", json_object_new_int(r->sys == FE_SYS_IBL4X ? 4 : (int)r->llc_x));
+    static const char *const copy[] = { "compute_sms", "cache_sms", "gated_sms", "cycles", "time_s", "energy_j", "ipc",
+                                        "power_w", "thread_instructions", "warp_instructions", "kernels_launched",
+                                        "memory_touched_bytes", "timing", "pass", "last_line", "memsys" };
+    for (size_t i = 0; i < sizeof copy / sizeof *copy; i++)
+        if (json_object_object_get_ex(row, copy[i], &v))
+            json_object_object_add(o, copy[i], json_object_get(v));
+    double t = num(row, "time_s"), en = num(row, "energy_j");
+    /* performance per watt = work per joule (the same work on every system) */
+    json_object_object_add(o, "perf_per_w", isfinite(en) && en > 0 ? json_object_new_double(
+                           num(row, "thread_instructions") / en) : NULL);
+    json_object_object_add(o, "xllc", json_object_new_string(fe_system_morpheus(r->sys) ? e->xllc : "off"));
+    json_object_object_add(o, "config", json_object_new_string(e->cl.config ? e->cl.config : "rtx3080"));
+    json_object_object_add(o, "wall_seconds", json_object_new_double(wall));
+    char h[32];
+    snprintf(h, sizeof h, "%016llx", (unsigned long long)r->hash);
+    json_object_object_add(o, "settings_hash", json_object_new_string(h));
+    json_object_object_add(o, "key", json_object_new_string(r->key));
+    (void)t;
+    return o;
+}
+
+/* A finished run kept from before: its file with this hash, passed. */
+static int load_kept(const struct ev *e, struct run *r)
+{
+    char p[PATH_MAX];
+    path_of(p, sizeof p, e, "runs/%s.json", r->key);
+    if (access(p, R_OK))
+        return 0;
+    json_object *o = json_object_from_file(p), *v;
+    char h[32];
+    snprintf(h, sizeof h, "%016llx", (unsigned long long)r->hash);
+    if (o && json_object_object_get_ex(o, "settings_hash", &v) && !strcmp(json_object_get_string(v), h) &&
+        json_object_object_get_ex(o, "pass", &v) && json_object_get_boolean(v)) {
+        r->res = o;
+        r->state = R_DONE;
+        return 1;
+    }
+    json_object_put(o);
+    return 0;
+}
+
+/* ------------------------------------------------------------ progress */
+
+static void progress(struct ev *e, const struct run *last)
+{
+    if (e->quiet)
+        return;
+    size_t running = 0;
+    for (size_t i = 0; i < e->nruns; i++)
+        running += e->runs[i].state == R_RUNNING;
+    double el = now() - e->start;
+    size_t left = e->total > e->done ? e->total - e->done : 0;
+    double eta = e->done ? el / (double)e->done * (double)left : 0;
+    char bar[31];
+    size_t fill = e->total ? 30 * e->done / e->total : 0;
+    for (size_t i = 0; i < 30; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[30] = 0;
+    char lastbuf[160] = "";
+    if (last)
+        snprintf(lastbuf, sizeof lastbuf, "  last: %s %.1fs%s", last->key, last->wall,
+                 last->state == R_FAILED ? " FAILED" : "");
+    if (e->tty) {
+        fprintf(stderr, "\r\033[K[%s] %zu/%zu runs, %zu running, %zu failed, %.0fs elapsed, ETA %.0fs%s", bar, e->done,
+                e->total, running, e->failed, el, eta, lastbuf);
+    } else if (last) { /* a log: one line per finished run */
+        fprintf(stderr, "morpheus evaluate: %zu/%zu %s %s %.1fs (ETA %.0fs)\n", e->done, e->total, last->key,
+                last->state == R_FAILED ? "FAILED" : "ok", last->wall, eta);
+    }
+    fflush(stderr);
+}
+
+/* ------------------------------------------------------------ running */
+
+static volatile sig_atomic_t interrupted;
+static void on_signal(int s) { (void)s; interrupted = 1; }
+
+static int start(struct ev *e, struct run *r)
+{
+    char json[PATH_MAX], log[PATH_MAX];
+    path_of(json, sizeof json, e, "tmp/%s.json", r->key);
+    path_of(log, sizeof log, e, "logs/%s.log", r->key);
+    unlink(json);
+    const char *argv[64 + 2 * FE_CONFIG_NOPTS + 128];
+    char buf[96];
+    if (child_argv(e, r, json, argv, (int)(sizeof argv / sizeof *argv), buf, sizeof buf) < 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (!pid) {
+        FILE *o = freopen(log, "w", stdout);
+        if (o)
+            dup2(fileno(stdout), 2);
+        setpgid(0, 0);
+        execv(e->self, (char *const *)argv);
+        _exit(127);
+    }
+    r->pid = pid;
+    r->t0 = now();
+    r->state = R_RUNNING;
+    return 0;
+}
+
+/* A child ended: its run's object, or FAILED. */
+static void finish(struct ev *e, struct run *r, int status)
+{
+    char json[PATH_MAX], log[PATH_MAX], out[PATH_MAX];
+    path_of(json, sizeof json, e, "tmp/%s.json", r->key);
+    path_of(log, sizeof log, e, "logs/%s.log", r->key);
+    path_of(out, sizeof out, e, "runs/%s.json", r->key);
+    r->wall = now() - r->t0;
+    json_object *arr = json_object_from_file(json), *row = arr && json_object_is_type(arr, json_type_array) &&
+                                                   json_object_array_length(arr) == 1 ? json_object_array_get_idx(arr, 0) : NULL;
+    json_object *v;
+    int pass = row && json_object_object_get_ex(row, "pass", &v) && json_object_get_boolean(v) && WIFEXITED(status) &&
+               !WEXITSTATUS(status) && isfinite(num(row, "time_s"));
+    if (row) {
+        r->res = make_result(e, r, row, r->wall);
+        if (!pass)
+            json_object_object_add(r->res, "pass", json_object_new_boolean(0));
+        if (write_json(out, r->res))
+            pass = 0;
+    }
+    json_object_put(arr);
+    unlink(json);
+    if (pass) {
+        unlink(log); /* kept only for the runs that failed */
+        r->state = R_DONE;
+    } else {
+        r->state = R_FAILED;
+        e->failed++;
+    }
+    e->done++;
+    e->busy += r->wall;
+    progress(e, r);
+}
+
+/* Runs every pending run, e->jobs at a time: 0, or -1 if interrupted. */
+static int run_all(struct ev *e)
+{
+    size_t next = 0, running = 0;
+    for (;;) {
+        while (!interrupted && running < (size_t)e->jobs && next < e->nruns) {
+            struct run *r = &e->runs[next++];
+            if (r->state != R_PENDING)
+                continue;
+            if (start(e, r)) {
+                fprintf(stderr, "morpheus evaluate: cannot start %s: %s\n", r->key, strerror(errno));
+                r->state = R_FAILED;
+                e->failed++;
+                e->done++;
+                continue;
+            }
+            running++;
+            progress(e, NULL);
+        }
+        if (!running)
+            break;
+        int st;
+        pid_t pid = waitpid(-1, &st, 0);
+        if (pid < 0) {
+            if (errno == EINTR) {
+                if (interrupted) /* stop the children; their runs stay unfinished */
+                    for (size_t i = 0; i < e->nruns; i++)
+                        if (e->runs[i].state == R_RUNNING)
+                            kill(-e->runs[i].pid, SIGTERM);
+                continue;
+            }
+            break;
+        }
+        for (size_t i = 0; i < e->nruns; i++)
+            if (e->runs[i].state == R_RUNNING && e->runs[i].pid == pid) {
+                running--;
+                if (interrupted) {
+                    e->runs[i].state = R_PENDING;
+                    break;
+                }
+                finish(e, &e->runs[i], st);
+                break;
+            }
+    }
+    if (e->tty && !e->quiet)
+        fputc('\n', stderr);
+    return interrupted ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ choices */
+
+static double run_time(const struct run *r)
+{
+    return r && r->state == R_DONE ? num(r->res, "time_s") : NAN;
+}
+
+/* The compute-SM count of sys (at LLC scale llc_x) with the shortest time for wl; 0 if none finished. */
+static uint32_t best(const struct ev *e, int wl, uint32_t sys, uint32_t llc_x)
+{
+    uint32_t b = 0;
+    double bt = INFINITY;
+    for (size_t i = 0; i < e->nruns; i++) {
+        const struct run *r = &e->runs[i];
+        double t = run_time(r);
+        if (r->wl == wl && r->sys == sys && r->llc_x == llc_x && r->pred < 0 && t < bt)
+            bt = t, b = r->compute;
+    }
+    /* IBL's sweep includes BL (all SMs) */
+    if ((sys == FE_SYS_IBL && llc_x == 1) && run_time(find((struct ev *)e, wl, FE_SYS_BL, e->num_sms, 1, -1)) < bt)
+        b = e->num_sms;
+    return b;
+}
+
+/* The run of sys for wl at its chosen count (Table 3). */
+static const struct run *chosen(const struct ev *e, int wl, uint32_t sys, int pred);
+
+static uint32_t chosen_sms(const struct ev *e, int wl, uint32_t sys)
+{
+    switch (sys) {
+    case FE_SYS_BL:
+        return e->num_sms;
+    case FE_SYS_IBL:
+    case FE_SYS_FBOOST:
+    case FE_SYS_UNIFIED:
+        return best(e, wl, FE_SYS_IBL, 1);
+    case FE_SYS_IBL4X:
+        return e->memory[wl] ? best(e, wl, FE_SYS_IBL4X, 1) : best(e, wl, FE_SYS_IBL, 1);
+    case FE_SYS_MBASIC:
+    case FE_SYS_MIMOV:
+        return e->memory[wl] ? best(e, wl, FE_SYS_MBASIC, 1) : e->num_sms;
+    case FE_SYS_MCOMP:
+    case FE_SYS_MALL:
+        return e->memory[wl] ? best(e, wl, FE_SYS_MALL, 1) : e->num_sms;
+    }
+    return 0;
+}
+
+static const struct run *chosen(const struct ev *e, int wl, uint32_t sys, int pred)
+{
+    uint32_t c = chosen_sms(e, wl, sys);
+    if (sys == FE_SYS_IBL && c == e->num_sms)
+        sys = FE_SYS_BL; /* (the sweep's point with every SM is BL's run) */
+    const struct run *r = c ? find((struct ev *)e, wl, sys, c, 1, pred) : NULL;
+    return r && r->state == R_DONE ? r : NULL;
+}
+
+/* ------------------------------------------------------------ phases */
+
+static int phase1(struct ev *e)
+{
+    for (int w = 0; w < NW; w++) {
+        if (!e->sel[w])
+            continue;
+        if (!add(e, w, FE_SYS_BL, e->num_sms, 1, -1))
+            return -1;
+        for (int s = 0; s < e->nsweep; s++) {
+            uint32_t c = e->sweep[s];
+            if (c != e->num_sms && !add(e, w, FE_SYS_IBL, c, 1, -1))
+                return -1;
+            if (!e->memory[w])
+                continue; /* Figure 2 and the Morpheus sweeps: the memory-bound applications */
+            if (!add(e, w, FE_SYS_IBL, c, 2, -1) || !add(e, w, FE_SYS_IBL4X, c, 1, -1))
+                return -1;
+            if (c != e->num_sms && (!add(e, w, FE_SYS_MBASIC, c, 1, -1) || !add(e, w, FE_SYS_MALL, c, 1, -1)))
+                return -1;
+        }
+        if (!e->memory[w] && (!add(e, w, FE_SYS_MBASIC, e->num_sms, 1, -1) || !add(e, w, FE_SYS_MALL, e->num_sms, 1, -1)))
+            return -1;
+    }
+    return 0;
+}
+
+static int phase2(struct ev *e)
+{
+    static const uint32_t sys[] = { FE_SYS_IBL4X, FE_SYS_FBOOST, FE_SYS_UNIFIED, FE_SYS_MIMOV, FE_SYS_MCOMP };
+    for (int w = 0; w < NW; w++) {
+        if (!e->sel[w])
+            continue;
+        for (size_t s = 0; s < sizeof sys / sizeof *sys; s++) {
+            uint32_t c = chosen_sms(e, w, sys[s]);
+            if (c && !add(e, w, sys[s], c, 1, -1))
+                return -1;
+        }
+        uint32_t c = chosen_sms(e, w, FE_SYS_MBASIC);
+        if (e->memory[w] && c && (!add(e, w, FE_SYS_MBASIC, c, 1, 1) || !add(e, w, FE_SYS_MBASIC, c, 1, 2)))
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ outputs */
+
+static const uint32_t fig10_sys[] = { FE_SYS_BL, FE_SYS_IBL, FE_SYS_IBL4X, FE_SYS_FBOOST, FE_SYS_UNIFIED,
+                                      FE_SYS_MBASIC, FE_SYS_MCOMP, FE_SYS_MIMOV, FE_SYS_MALL };
+#define NSYS (sizeof fig10_sys / sizeof *fig10_sys)
+
+/* Geometric mean of v[0..n) (finite, > 0 only), NAN if none. */
+static double gmean(const double *v, int n)
+{
+    double s = 0;
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (isfinite(v[i]) && v[i] > 0)
+            s += log(v[i]), k++;
+    return k ? exp(s / k) : NAN;
+}
+
+static void csv_num(struct buf *b, double v)
+{
+    if (isfinite(v))
+        bprintf(b, ",%.6g", v);
+    else
+        bprintf(b, ",");
+}
+
+/* Per memory-bound application: metric(sys) / metric(BL) for Figure 10; kind 0 time, 1 perf/W. */
+static double ratio(const struct ev *e, int w, uint32_t sys, int pred, int kind)
+{
+    const struct run *b = chosen(e, w, FE_SYS_BL, -1), *r = chosen(e, w, sys, pred);
+    if (!b || !r)
+        return NAN;
+    return kind ? num(r->res, "perf_per_w") / num(b->res, "perf_per_w") : num(r->res, "time_s") / num(b->res, "time_s");
+}
+
+struct table {
+    const char *name;    /* fig10_time */
+    struct buf csv;
+};
+
+static int gnuplot(const struct ev *e, const char *name, const char *script)
+{
+    char path[PATH_MAX], gp[PATH_MAX];
+    path_of(gp, sizeof gp, e, "%s.gp", name);
+    if (write_file(gp, script))
+        return -1;
+    int rc = 0;
+    static const char *const term[][2] = { { "pngcairo size 1200,500 font ',10'", "png" }, { "svg size 1200,500", "svg" } };
+    for (int t = 0; t < 2; t++) {
+        path_of(path, sizeof path, e, "%s.%s", name, term[t][1]);
+        char tmp[PATH_MAX + 8], cmd[3 * PATH_MAX];
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot -e \"set terminal %s; set output '%s'\" '%s.gp' 2>>gnuplot.log",
+                 e->out, term[t][0], strrchr(tmp, '/') + 1, name);
+        if (system(cmd) || rename(tmp, path)) {
+            unlink(tmp);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+/* Clustered bars from DATA (a CSV with a header: name, then one column per series). */
+static void bars_script(struct buf *g, const char *title, const char *ylabel, const char *data, int ncols, double ref)
+{
+    bprintf(g, "set datafile separator ','\nset title \"%s\"\nset ylabel \"%s\"\nset style data histograms\n"
+               "set style histogram clustered gap 1\nset style fill solid 0.8 border -1\nset boxwidth 0.9\n"
+               "set xtics rotate by -45 scale 0\nset key outside right top vertical\nset grid ytics\nset yrange [0:*]\n",
+            title, ylabel);
+    /* nine distinguishable colours (gnuplot's default cycle has eight) */
+    static const char *const col[] = { "#4d4d4d", "#1b9e77", "#66a61e", "#e6ab02", "#a6761d", "#7570b3", "#e7298a",
+                                       "#1f78b4", "#d95f02" };
+    for (int i = 0; i < 9; i++)
+        bprintf(g, "set linetype %d lc rgb '%s'\n", i + 1, col[i]);
+    if (ref > 0)
+        bprintf(g, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2\n", ref, ref);
+    bprintf(g, "plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n", ncols, data);
+}
+
+static int outputs(struct ev *e, int have_gnuplot)
+{
+    char p[PATH_MAX];
+    int rc = 0;
+    /* every run, one row each (the contract's names) */
+    struct buf all = { 0 };
+    bprintf(&all, "workload,class,size,system,predictor,llc_scale,compute_sms,cache_sms,gated_sms,cycles,time_s,energy_j,"
+                  "ipc,power_w,perf_per_w,thread_instructions,l1_hits,l1_accesses,llc_hits,llc_accesses,llc_misses,"
+                  "xllc_hits,xllc_accesses,dram_read_bytes,dram_write_bytes,pass\n");
+    json_object *runs = json_object_new_array();
+    for (size_t i = 0; i < e->nruns; i++) {
+        const struct run *r = &e->runs[i];
+        if (!r->res)
+            continue;
+        json_object_array_add(runs, json_object_get(r->res));
+        json_object *pv;
+        const char *pred = json_object_object_get_ex(r->res, "predictor", &pv) && pv ? json_object_get_string(pv) : "";
+        bprintf(&all, "%s,%s,%s,%s,%s,%d", fe_workloads[r->wl], e->memory[r->wl] ? "memory" : "compute", e->size,
+                fe_system_name(r->sys), pred, (int)num(r->res, "llc_scale"));
+        static const char *const k[] = { "compute_sms", "cache_sms", "gated_sms", "cycles", "time_s", "energy_j", "ipc",
+                                         "power_w", "perf_per_w", "thread_instructions" };
+        for (size_t j = 0; j < sizeof k / sizeof *k; j++)
+            csv_num(&all, num(r->res, k[j]));
+        csv_num(&all, ms_num(r->res, "l1", "hits"));
+        csv_num(&all, ms_num(r->res, "l1", "accesses"));
+        csv_num(&all, ms_num(r->res, "llc", "hits"));
+        csv_num(&all, ms_num(r->res, "llc", "accesses"));
+        csv_num(&all, ms_num(r->res, "llc", "misses"));
+        csv_num(&all, ms_num(r->res, "xllc", "hits"));
+        csv_num(&all, ms_num(r->res, "xllc", "accesses"));
+        json_object *m, *d;
+        double rb = NAN, wb = NAN;
+        if (json_object_object_get_ex(r->res, "memsys", &m) && json_object_object_get_ex(m, "dram", &d)) {
+            rb = num(d, "read_bytes");
+            wb = num(d, "write_bytes");
+        }
+        csv_num(&all, rb);
+        csv_num(&all, wb);
+        bprintf(&all, ",%s\n", r->state == R_DONE ? "true" : "false");
+    }
+    path_of(p, sizeof p, e, "runs.csv");
+    rc |= write_file(p, all.s);
+    free(all.s);
+
+    /* Figure 1: performance against compute SMs, normalised to all SMs (IBL sweep with BL) */
+    struct buf f1 = { 0 };
+    bprintf(&f1, "compute_sms");
+    for (int w = 0; w < NW; w++)
+        if (e->sel[w])
+            bprintf(&f1, ",%s", fe_workloads[w]);
+    bprintf(&f1, "\n");
+    for (int s = e->nsweep - 1; s >= 0; s--) {
+        uint32_t c = e->sweep[s];
+        bprintf(&f1, "%u", c);
+        for (int w = 0; w < NW; w++) {
+            if (!e->sel[w])
+                continue;
+            double tb = run_time(find(e, w, FE_SYS_BL, e->num_sms, 1, -1));
+            double t = c == e->num_sms ? tb : run_time(find(e, w, FE_SYS_IBL, c, 1, -1));
+            csv_num(&f1, tb / t);
+        }
+        bprintf(&f1, "\n");
+    }
+    path_of(p, sizeof p, e, "fig1_sm_scaling.csv");
+    rc |= write_file(p, f1.s);
+    free(f1.s);
+
+    /* Figure 2: best performance over the sweep with 1x, 2x, 4x the LLC, normalised to 1x */
+    struct buf f2 = { 0 };
+    bprintf(&f2, "workload,LLC 1x,LLC 2x,LLC 4x\n");
+    double g2[2][NW];
+    int n2 = 0;
+    for (int w = 0; w < NW; w++) {
+        if (!e->sel[w] || !e->memory[w])
+            continue;
+        double t1 = run_time(chosen(e, w, FE_SYS_IBL, -1));
+        double t2 = run_time(find(e, w, FE_SYS_IBL, best(e, w, FE_SYS_IBL, 2), 2, -1));
+        double t4 = run_time(find(e, w, FE_SYS_IBL4X, best(e, w, FE_SYS_IBL4X, 1), 1, -1));
+        g2[0][n2] = t1 / t2;
+        g2[1][n2++] = t1 / t4;
+        bprintf(&f2, "%s,1", fe_workloads[w]);
+        csv_num(&f2, t1 / t2);
+        csv_num(&f2, t1 / t4);
+        bprintf(&f2, "\n");
+    }
+    bprintf(&f2, "GMEAN,1");
+    csv_num(&f2, gmean(g2[0], n2));
+    csv_num(&f2, gmean(g2[1], n2));
+    bprintf(&f2, "\n");
+    path_of(p, sizeof p, e, "fig2_llc_size.csv");
+    rc |= write_file(p, f2.s);
+    free(f2.s);
+
+    /* Figure 10: time and perf/W of the nine systems normalised to BL; Table 3 */
+    struct buf f10[2] = { { 0 }, { 0 } }, t3 = { 0 };
+    double g10[2][NSYS][NW];
+    int n10 = 0;
+    for (int k = 0; k < 2; k++) {
+        bprintf(&f10[k], "workload");
+        for (size_t s = 0; s < NSYS; s++)
+            bprintf(&f10[k], ",%s", fe_system_label(fig10_sys[s]));
+        bprintf(&f10[k], "\n");
+    }
+    bprintf(&t3, "workload,class");
+    for (size_t s = 0; s < NSYS; s++)
+        bprintf(&t3, ",%s", fe_system_label(fig10_sys[s]));
+    bprintf(&t3, ",paper IBL,paper Morpheus-Basic,paper Morpheus-ALL\n");
+    for (int w = 0; w < NW; w++) {
+        if (!e->sel[w])
+            continue;
+        bprintf(&t3, "%s,%s", fe_workloads[w], e->memory[w] ? "memory" : "compute");
+        for (size_t s = 0; s < NSYS; s++)
+            bprintf(&t3, ",%u", chosen_sms(e, w, fig10_sys[s]));
+        bprintf(&t3, ",%u,%u,%u\n", fe_system_paper_sms(FE_SYS_IBL, fe_workloads[w], e->num_sms),
+                fe_system_paper_sms(FE_SYS_MBASIC, fe_workloads[w], e->num_sms),
+                fe_system_paper_sms(FE_SYS_MALL, fe_workloads[w], e->num_sms));
+        for (int k = 0; k < 2; k++) {
+            bprintf(&f10[k], "%s", fe_workloads[w]);
+            for (size_t s = 0; s < NSYS; s++) {
+                double v = ratio(e, w, fig10_sys[s], -1, k);
+                csv_num(&f10[k], v);
+                if (e->memory[w])
+                    g10[k][s][n10] = v;
+            }
+            bprintf(&f10[k], "\n");
+        }
+        n10 += e->memory[w];
+    }
+    for (int k = 0; k < 2; k++) {
+        bprintf(&f10[k], "GMEAN (memory-bound)");
+        for (size_t s = 0; s < NSYS; s++)
+            csv_num(&f10[k], gmean(g10[k][s], n10));
+        bprintf(&f10[k], "\n");
+        path_of(p, sizeof p, e, k ? "fig10_perf_per_watt.csv" : "fig10_time.csv");
+        rc |= write_file(p, f10[k].s);
+    }
+    path_of(p, sizeof p, e, "table3_sm_counts.csv");
+    rc |= write_file(p, t3.s);
+    free(t3.s);
+
+    /* Figure 11: Morpheus-Basic's time with each predictor, normalised to BL */
+    struct buf f11 = { 0 };
+    double g11[3][NW];
+    int n11 = 0;
+    bprintf(&f11, "workload,Bloom-Filter,No-Prediction,Perfect-Prediction\n");
+    for (int w = 0; w < NW; w++) {
+        if (!e->sel[w] || !e->memory[w])
+            continue;
+        bprintf(&f11, "%s", fe_workloads[w]);
+        for (int k = 0; k < 3; k++) {
+            double v = ratio(e, w, FE_SYS_MBASIC, k ? k : -1, 0);
+            g11[k][n11] = v;
+            csv_num(&f11, v);
+        }
+        n11++;
+        bprintf(&f11, "\n");
+    }
+    bprintf(&f11, "GMEAN");
+    for (int k = 0; k < 3; k++)
+        csv_num(&f11, gmean(g11[k], n11));
+    bprintf(&f11, "\n");
+    path_of(p, sizeof p, e, "fig11_predictor.csv");
+    rc |= write_file(p, f11.s);
+
+    /* bandwidth (§7.4): LLC throughput (LLC + extended-LLC accesses per second) and DRAM bandwidth, LLC MPKI */
+    static const uint32_t bw_sys[] = { FE_SYS_BL, FE_SYS_IBL, FE_SYS_MALL, FE_SYS_IBL4X };
+    struct buf bw = { 0 };
+    double gbw[3][4][NW];
+    int nbw = 0;
+    bprintf(&bw, "workload");
+    for (size_t s = 0; s < 4; s++)
+        bprintf(&bw, ",%s LLC throughput", fe_system_label(bw_sys[s]));
+    for (size_t s = 0; s < 4; s++)
+        bprintf(&bw, ",%s DRAM GB/s", fe_system_label(bw_sys[s]));
+    for (size_t s = 0; s < 4; s++)
+        bprintf(&bw, ",%s LLC MPKI", fe_system_label(bw_sys[s]));
+    bprintf(&bw, "\n");
+    for (int w = 0; w < NW; w++) {
+        if (!e->sel[w] || !e->memory[w])
+            continue;
+        bprintf(&bw, "%s", fe_workloads[w]);
+        const struct run *b = chosen(e, w, FE_SYS_BL, -1);
+        double bt = b ? (ms_num(b->res, "llc", "accesses") + ms_num(b->res, "xllc", "accesses")) / num(b->res, "time_s") : NAN;
+        for (int k = 0; k < 3; k++)
+            for (size_t s = 0; s < 4; s++) {
+                const struct run *r = chosen(e, w, bw_sys[s], -1);
+                double v = NAN;
+                if (r && k == 0)
+                    v = (ms_num(r->res, "llc", "accesses") + ms_num(r->res, "xllc", "accesses")) / num(r->res, "time_s") / bt;
+                else if (r && k == 1) {
+                    json_object *m, *d;
+                    if (json_object_object_get_ex(r->res, "memsys", &m) && json_object_object_get_ex(m, "dram", &d))
+                        v = (num(d, "read_bytes") + num(d, "write_bytes")) / num(r->res, "time_s") / 1e9;
+                } else if (r)
+                    v = ms_num(r->res, "llc", "misses") * 1000.0 / num(r->res, "warp_instructions");
+                gbw[k][s][nbw] = v;
+                csv_num(&bw, v);
+            }
+        nbw++;
+        bprintf(&bw, "\n");
+    }
+    bprintf(&bw, "GMEAN");
+    for (int k = 0; k < 3; k++)
+        for (size_t s = 0; s < 4; s++)
+            csv_num(&bw, gmean(gbw[k][s], nbw));
+    bprintf(&bw, "\n");
+    path_of(p, sizeof p, e, "bandwidth.csv");
+    rc |= write_file(p, bw.s);
+    free(bw.s);
+
+    /* evaluate.json: settings, chosen counts, the geomeans */
+    json_object *top = json_object_new_object(), *gm = json_object_new_object();
+    json_object_object_add(top, "size", json_object_new_string(e->size));
+    json_object_object_add(top, "config", json_object_new_string(e->cl.config ? e->cl.config : "rtx3080"));
+    json_object_object_add(top, "timing", json_object_new_string(e->timing));
+    json_object_object_add(top, "xllc", json_object_new_string(e->xllc));
+    json_object_object_add(top, "num_sms", json_object_new_int((int)e->num_sms));
+    json_object *sw = json_object_new_array();
+    for (int s = 0; s < e->nsweep; s++)
+        json_object_array_add(sw, json_object_new_int((int)e->sweep[s]));
+    json_object_object_add(top, "sweep", sw);
+    for (size_t s = 0; s < NSYS; s++) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "time_vs_bl", json_object_new_double(gmean(g10[0][s], n10)));
+        json_object_object_add(o, "perf_per_w_vs_bl", json_object_new_double(gmean(g10[1][s], n10)));
+        json_object_object_add(gm, fe_system_name(fig10_sys[s]), o);
+    }
+    json_object_object_add(top, "geomean_memory_bound", gm);
+    json_object *pr = json_object_new_object();
+    for (int k = 0; k < 3; k++)
+        json_object_object_add(pr, k == 0 ? "bloom" : pred_name[k], json_object_new_double(gmean(g11[k], n11)));
+    json_object_object_add(top, "predictor_time_vs_bl", pr);
+    json_object_object_add(top, "runs", runs);
+    path_of(p, sizeof p, e, "evaluate.json");
+    rc |= write_json(p, top);
+
+    /* summary.md: ours beside the paper's */
+    struct buf sm = { 0 };
+    double sp[NSYS], ee[NSYS];
+    for (size_t s = 0; s < NSYS; s++) {
+        sp[s] = 1 / gmean(g10[0][s], n10);
+        ee[s] = gmean(g10[1][s], n10);
+    }
+    /* compute-bound: Morpheus-ALL's time against BL's */
+    double cb[NW];
+    int ncb = 0;
+    for (int w = 0; w < NW; w++)
+        if (e->sel[w] && !e->memory[w])
+            cb[ncb++] = ratio(e, w, FE_SYS_MALL, -1, 0);
+    double nopred = gmean(g11[1], n11) / gmean(g11[0], n11), perfect = gmean(g11[0], n11) / gmean(g11[2], n11);
+    bprintf(&sm, "# Morpheus-emu: the paper's evaluation reproduced\n\n"
+                 "Size `%s`, configuration `%s`, timing model `%s`, extended LLC `%s`; %d memory-bound and %d "
+                 "compute-bound applications; SM counts swept:",
+            e->size, e->cl.config ? e->cl.config : "rtx3080", e->timing, e->xllc, n10, ncb);
+    for (int s = 0; s < e->nsweep; s++)
+        bprintf(&sm, " %u", e->sweep[s]);
+    bprintf(&sm, ".\nRuns: %zu, %zu failed. Geometric means over the memory-bound applications.\n\n"
+                 "| claim (paper §7) | paper | ours |\n|---|---|---|\n", e->nruns, e->failed);
+#define ROW(name, paper, fmt, ...) bprintf(&sm, "| %s | %s | " fmt " |\n", name, paper, __VA_ARGS__)
+    ROW("Morpheus-ALL speedup over BL", "+39 %", "%+.1f %%", 100 * (sp[8] / sp[0] - 1));
+    ROW("Morpheus-ALL speedup over IBL", "+32 %", "%+.1f %%", 100 * (sp[8] / sp[1] - 1));
+    ROW("Morpheus-ALL speedup over Frequency-Boost", "+29 %", "%+.1f %%", 100 * (sp[8] / sp[3] - 1));
+    ROW("Morpheus-ALL speedup over Unified-SM-Mem", "+27 %", "%+.1f %%", 100 * (sp[8] / sp[4] - 1));
+    ROW("Morpheus-ALL against IBL-4x-LLC (time)", "within 3 %", "%+.1f %%", 100 * (sp[2] / sp[8] - 1));
+    ROW("Compression over Basic", "+9 %", "%+.1f %%", 100 * (sp[6] / sp[5] - 1));
+    ROW("Indirect-MOV over Basic", "+4 %", "%+.1f %%", 100 * (sp[7] / sp[5] - 1));
+    ROW("No-Prediction time over Bloom", "+9 %", "%+.1f %%", 100 * (nopred - 1));
+    ROW("Bloom time over Perfect-Prediction", "within 1 %", "%+.1f %%", 100 * (perfect - 1));
+    ROW("compute-bound: Morpheus-ALL time over BL", "unchanged", "%+.1f %%", 100 * (gmean(cb, ncb) - 1));
+    ROW("energy efficiency, Morpheus-ALL over BL", "+58 %", "%+.1f %%", 100 * (ee[8] / ee[0] - 1));
+    ROW("energy efficiency, Morpheus-ALL over IBL", "+38 %", "%+.1f %%", 100 * (ee[8] / ee[1] - 1));
+#undef ROW
+    /* the systems ordered by speedup, against the paper's order */
+    int ord[NSYS];
+    for (size_t s = 0; s < NSYS; s++)
+        ord[s] = (int)s;
+    for (size_t i = 0; i < NSYS; i++)
+        for (size_t j = i + 1; j < NSYS; j++)
+            if (!(sp[ord[j]] <= sp[ord[i]]) && isfinite(sp[ord[j]]))
+                ord[i] ^= ord[j], ord[j] ^= ord[i], ord[i] ^= ord[j];
+    bprintf(&sm, "\nSystems by speedup over BL, fastest first (paper: IBL-4x-LLC, Morpheus-ALL, Morpheus-Compression, "
+                 "Morpheus-Indirect-MOV, Morpheus-Basic, Unified-SM-Mem, Frequency-Boost, IBL, BL):\n\n"
+                 "| system | speedup | perf/W | \n|---|---|---|\n");
+    for (size_t i = 0; i < NSYS; i++)
+        bprintf(&sm, "| %s | %.3f | %.3f |\n", fe_system_label(fig10_sys[ord[i]]), sp[ord[i]], ee[ord[i]]);
+    bprintf(&sm, "\nFigures: fig1_sm_scaling, fig2_llc_size, fig10_time, fig10_perf_per_watt, fig11_predictor, "
+                 "bandwidth (.png, .svg, and .csv beside them); every run in runs.csv, runs/ and evaluate.json.\n");
+    if (e->failed)
+        bprintf(&sm, "\n%zu run(s) failed: their logs are in logs/.\n", e->failed);
+    path_of(p, sizeof p, e, "summary.md");
+    rc |= write_file(p, sm.s);
+    free(sm.s);
+
+    if (have_gnuplot) {
+        struct buf g = { 0 };
+        int nsel = 0;
+        for (int w = 0; w < NW; w++)
+            nsel += e->sel[w];
+        bprintf(&g, "set datafile separator ','\nset title \"Figure 1: performance against SMs running the application "
+                    "(normalised to all %u SMs)\"\nset xlabel \"compute-mode SMs\"\nset ylabel \"normalised performance\"\n"
+                    "set key outside right top vertical\nset grid\nplot for [i=2:%d] 'fig1_sm_scaling.csv' using 1:i "
+                    "with linespoints title columnheader(i)\n", e->num_sms, nsel + 1);
+        rc |= gnuplot(e, "fig1_sm_scaling", g.s);
+        g.n = 0;
+        bars_script(&g, "Figure 2: best performance with 2x and 4x the LLC (normalised to 1x)", "normalised performance",
+                    "fig2_llc_size.csv", 4, 1);
+        rc |= gnuplot(e, "fig2_llc_size", g.s);
+        g.n = 0;
+        bars_script(&g, "Figure 10 (top): execution time normalised to BL", "normalised execution time",
+                    "fig10_time.csv", (int)NSYS + 1, 1);
+        rc |= gnuplot(e, "fig10_time", g.s);
+        g.n = 0;
+        bars_script(&g, "Figure 10 (bottom): performance per watt normalised to BL", "normalised perf/W",
+                    "fig10_perf_per_watt.csv", (int)NSYS + 1, 1);
+        rc |= gnuplot(e, "fig10_perf_per_watt", g.s);
+        g.n = 0;
+        bars_script(&g, "Figure 11: Morpheus-Basic's execution time by hit/miss predictor (normalised to BL)",
+                    "normalised execution time", "fig11_predictor.csv", 4, 1);
+        rc |= gnuplot(e, "fig11_predictor", g.s);
+        g.n = 0;
+        bars_script(&g, "LLC throughput (LLC and extended-LLC accesses per second) normalised to BL",
+                    "normalised LLC throughput", "bandwidth.csv", 5, 1);
+        rc |= gnuplot(e, "bandwidth", g.s);
+        free(g.s);
+        if (rc)
+            fprintf(stderr, "morpheus evaluate: gnuplot failed on a figure (%s/gnuplot.log)\n", e->out);
+    }
+    free(f11.s);
+    free(f10[0].s);
+    free(f10[1].s);
+    json_object_put(top);
+    return rc ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ command */
+
+static int parse_sweep(struct ev *e, const char *v)
+{
+    e->nsweep = 0;
+    for (const char *p = v; *p;) {
+        char *end;
+        unsigned long n = strtoul(p, &end, 10);
+        if (end == p || n < 1 || n > 4096 || (*end && *end != ',') || e->nsweep == MAXSWEEP)
+            return -1;
+        e->sweep[e->nsweep++] = (uint32_t)n;
+        p = *end ? end + 1 : end;
+    }
+    return e->nsweep ? 0 : -1;
+}
+
+static int run_evaluate(int argc, char **argv)
+{
+    struct ev e;
+    memset(&e, 0, sizeof e);
+    e.size = "medium";
+    e.out = "results/evaluate";
+    e.xllc = "native";
+    e.figures = 1;
+    long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    e.jobs = nproc > 0 ? (int)(nproc > 256 ? 256 : nproc) : 1;
+    const char *sweep = NULL;
+    int dry = 0, any = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(ev_help, stdout);
+            return CLI_EXIT_OK;
+        }
+        /* the systems' settings are evaluate's own */
+        static const char *const mine[] = { "--system", "--compute-sms", "--cache-sms", "--xllc-variant", "--predictor",
+                                            "--compress", "--xllc-check", "--xllc-helper", "--memsys", "--mem-trace",
+                                            "--bdi-epoch" };
+        for (size_t k = 0; k < sizeof mine / sizeof *mine; k++)
+            if (!strcmp(a, mine[k])) {
+                fprintf(stderr, "morpheus evaluate: %s is set by each evaluated system (morpheus evaluate --help)\n", a);
+                return CLI_EXIT_USAGE;
+            }
+        if (!strcmp(a, "--xllc") || !strcmp(a, "--timing")) {
+            if (!v) {
+                fprintf(stderr, "morpheus evaluate: %s needs a value\n", a);
+                return CLI_EXIT_USAGE;
+            }
+            if (!strcmp(a, "--xllc")) {
+                if (strcmp(v, "native") && strcmp(v, "helper")) {
+                    fprintf(stderr, "morpheus evaluate: --xllc is native or helper, got '%s'\n", v);
+                    return CLI_EXIT_USAGE;
+                }
+                e.xllc = v;
+            } else {
+                if (!strncmp(v, "none", 4) && (!v[4] || v[4] == ',')) {
+                    fprintf(stderr, "morpheus evaluate: --timing none gives no cycles to compare; name a model "
+                                    "(latency, or a .so)\n");
+                    return CLI_EXIT_USAGE;
+                }
+                e.timing = v;
+            }
+            i++;
+            continue;
+        }
+        int took = fe_config_cli_arg(&e.cl, "evaluate", argc, argv, &i);
+        if (took < 0)
+            return CLI_EXIT_USAGE;
+        if (took)
+            continue;
+        if ((!strcmp(a, "--size") || !strcmp(a, "--out") || !strcmp(a, "-j") || !strcmp(a, "--sweep")) && !v) {
+            fprintf(stderr, "morpheus evaluate: %s needs a value\n", a);
+            return CLI_EXIT_USAGE;
+        }
+        if (!strcmp(a, "--size")) {
+            if (strcmp(v, "small") && strcmp(v, "medium") && strcmp(v, "large")) {
+                fprintf(stderr, "morpheus evaluate: --size is small, medium or large, got '%s'\n", v);
+                return CLI_EXIT_USAGE;
+            }
+            e.size = v, i++;
+        } else if (!strcmp(a, "--out")) {
+            e.out = v, i++;
+        } else if (!strcmp(a, "-j")) {
+            char *end;
+            long j = strtol(v, &end, 10);
+            if (*end || end == v || j < 1 || j > 256) {
+                fprintf(stderr, "morpheus evaluate: -j: expected an integer from 1 to 256, got '%s'\n", v);
+                return CLI_EXIT_USAGE;
+            }
+            e.jobs = (int)j, i++;
+        } else if (!strcmp(a, "--sweep")) {
+            sweep = v, i++;
+        } else if (!strcmp(a, "--fresh")) {
+            e.fresh = 1;
+        } else if (!strcmp(a, "--dry-run")) {
+            dry = 1;
+        } else if (!strcmp(a, "--no-figures")) {
+            e.figures = 0;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            e.quiet = 1;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "morpheus evaluate: unknown option '%s' (morpheus evaluate --help)\n", a);
+            return CLI_EXIT_USAGE;
+        } else {
+            int w;
+            for (w = 0; w < NW && strcmp(fe_workloads[w], a); w++)
+                ;
+            if (w == NW) {
+                fprintf(stderr, "morpheus evaluate: unknown application '%s' (morpheus workloads list)\n", a);
+                return CLI_EXIT_USAGE;
+            }
+            e.sel[w] = any = 1;
+        }
+    }
+    if (!any)
+        for (int w = 0; w < NW; w++)
+            e.sel[w] = 1;
+    /* the configuration, checked now with the model: nothing is written before */
+    struct fe_config conf;
+    struct fe_config_cli vcl = e.cl;
+    const size_t o_tim = (size_t)(fe_config_find_opt("--timing") - fe_config_opts);
+    vcl.opt[o_tim] = e.timing;
+    if (fe_config_cli_resolve(&conf, &vcl, "evaluate", 0, 1))
+        return CLI_EXIT_USAGE;
+    if (!e.timing)
+        e.timing = conf.timing_model[0] ? conf.timing_model : "latency";
+    if (!conf.timing_model[0]) { /* check the default model too */
+        vcl.opt[o_tim] = e.timing;
+        if (fe_config_cli_resolve(&conf, &vcl, "evaluate", 0, 1))
+            return CLI_EXIT_USAGE;
+    }
+    e.cl.opt[o_tim] = NULL; /* (given to every run as --timing) */
+    e.num_sms = conf.emu.num_sms;
+    e.llc_sets = conf.memsys.llc_sets;
+    e.llc_bytes = (uint64_t)conf.memsys.llc_partitions * conf.memsys.llc_sets * conf.memsys.llc_ways * conf.memsys.llc_line;
+    if (sweep) {
+        if (parse_sweep(&e, sweep)) {
+            fprintf(stderr, "morpheus evaluate: --sweep: expected SM counts from 1 to 4096 separated by commas (at "
+                            "most %d), got '%s'\n", MAXSWEEP, sweep);
+            return CLI_EXIT_USAGE;
+        }
+        for (int s = 0; s < e.nsweep; s++)
+            if (e.sweep[s] > e.num_sms) {
+                fprintf(stderr, "morpheus evaluate: --sweep: %u SMs is more than the GPU's %u\n", e.sweep[s], e.num_sms);
+                return CLI_EXIT_USAGE;
+            }
+    } else {
+        for (int k = 8; k >= 1; k--) {
+            uint32_t c = (uint32_t)lround(e.num_sms * k / 8.0);
+            if (c >= 1 && (!e.nsweep || e.sweep[e.nsweep - 1] != c))
+                e.sweep[e.nsweep++] = c;
+        }
+    }
+    /* the sweep always has every SM (BL's point), largest first */
+    int has_all = 0;
+    for (int s = 0; s < e.nsweep; s++)
+        has_all |= e.sweep[s] == e.num_sms;
+    if (!has_all && e.nsweep < MAXSWEEP)
+        e.sweep[e.nsweep++] = e.num_sms;
+    for (int i = 0; i < e.nsweep; i++)
+        for (int j = i + 1; j < e.nsweep; j++)
+            if (e.sweep[j] > e.sweep[i]) {
+                uint32_t t = e.sweep[i];
+                e.sweep[i] = e.sweep[j];
+                e.sweep[j] = t;
+            }
+    char dir[PATH_MAX];
+    if (cli_exe_dir(dir, sizeof dir)) {
+        fprintf(stderr, "morpheus evaluate: cannot find the morpheus binary (/proc/self/exe)\n");
+        return CLI_EXIT_ERROR;
+    }
+    snprintf(e.self, sizeof e.self, "%s/morpheus", dir);
+    for (int w = 0; w < NW; w++) {
+        char cls[32];
+        cli_workload_info(fe_workloads[w], "class", cls, sizeof cls);
+        e.memory[w] = strcmp(cls, "compute") != 0;
+        char bin[PATH_MAX + 64];
+        snprintf(bin, sizeof bin, "%s/workloads/%s", dir, fe_workloads[w]);
+        if (e.sel[w] && access(bin, X_OK)) {
+            fprintf(stderr, "morpheus evaluate: %s is not built (%s missing: the workloads need nvcc at build time)\n",
+                    fe_workloads[w], bin);
+            return CLI_EXIT_ERROR;
+        }
+    }
+    if (phase1(&e)) {
+        fprintf(stderr, "morpheus evaluate: out of memory\n");
+        return CLI_EXIT_ERROR;
+    }
+    if (dry) {
+        for (size_t i = 0; i < e.nruns; i++) {
+            const char *av[64 + 2 * FE_CONFIG_NOPTS + 128];
+            char buf[96];
+            int n = child_argv(&e, &e.runs[i], "OUT.json", av, (int)(sizeof av / sizeof *av), buf, sizeof buf);
+            printf("%s:", e.runs[i].key);
+            for (int k = 1; k < n; k++)
+                printf(" %s", av[k]);
+            printf("\n");
+        }
+        printf("%zu runs in phase 1; phase 2 adds up to %d per application at the counts phase 1 chooses\n", e.nruns, 7);
+        return CLI_EXIT_OK;
+    }
+    char p[PATH_MAX];
+    if (cli_mkdir_p("evaluate", e.out))
+        return CLI_EXIT_ERROR;
+    static const char *const sub[] = { "runs", "tmp", "logs" };
+    for (size_t s = 0; s < 3; s++) {
+        path_of(p, sizeof p, &e, "%s", sub[s]);
+        if (cli_mkdir_p("evaluate", p))
+            return CLI_EXIT_ERROR;
+    }
+    /* footprints that fit in the LLC: the LLC is not exercised (a warning, from each application's INFO) */
+    char fits[512] = "";
+    for (int w = 0; w < NW; w++) {
+        char fp[128], key[32];
+        snprintf(key, sizeof key, "footprint_mib.%s", e.size);
+        cli_workload_info(fe_workloads[w], key, fp, sizeof fp);
+        if (e.sel[w] && e.memory[w] && fp[0] != '?' && atof(fp) * 1048576.0 <= (double)e.llc_bytes)
+            snprintf(fits + strlen(fits), sizeof fits - strlen(fits), " %s", fe_workloads[w]);
+    }
+    if (fits[0])
+        fprintf(stderr, "morpheus evaluate: warning: the data of%s fits in the %.1f MiB LLC at size %s: Morpheus has "
+                        "nothing to add there (a larger --size)\n", fits, e.llc_bytes / 1048576.0, e.size);
+    struct sigaction sa = { .sa_handler = on_signal };
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    e.tty = isatty(2);
+    e.start = now();
+    int rc = 0;
+    for (int ph = 1; ph <= 2 && !rc; ph++) {
+        if (ph == 2 && phase2(&e)) {
+            fprintf(stderr, "morpheus evaluate: out of memory\n");
+            return CLI_EXIT_ERROR;
+        }
+        size_t kept = 0;
+        for (size_t i = 0; i < e.nruns; i++)
+            if (e.runs[i].state == R_PENDING && !e.fresh && load_kept(&e, &e.runs[i]))
+                kept++;
+        e.total = e.done = 0;
+        for (size_t i = 0; i < e.nruns; i++)
+            e.total += e.runs[i].state == R_PENDING;
+        if (!e.quiet)
+            fprintf(stderr, "morpheus evaluate: phase %d: %zu runs (%zu kept from before), %d at once, size %s, "
+                            "timing %s, extended LLC %s\n", ph, e.total, kept, e.jobs, e.size, e.timing, e.xllc);
+        rc = run_all(&e);
+    }
+    if (rc) {
+        fprintf(stderr, "morpheus evaluate: interrupted: the finished runs are kept in %s/runs; run the same "
+                        "command again to go on\n", e.out);
+        return CLI_EXIT_FAIL;
+    }
+    path_of(p, sizeof p, &e, "tmp");
+    rmdir(p);
+    int gp = e.figures && !system("command -v gnuplot >/dev/null 2>&1");
+    if (e.figures && !gp)
+        fprintf(stderr, "morpheus evaluate: gnuplot not found: no figures (the CSVs are written; bash .ci/setup "
+                        "installs gnuplot)\n");
+    if (outputs(&e, gp))
+        rc = CLI_EXIT_ERROR;
+    size_t failed = 0;
+    for (size_t i = 0; i < e.nruns; i++)
+        failed += e.runs[i].state == R_FAILED;
+    printf("morpheus evaluate: %zu runs, %zu failed; results in %s (summary.md, evaluate.json, *.csv%s)\n", e.nruns,
+           failed, e.out, gp ? ", fig*.png, fig*.svg" : "");
+    for (size_t i = 0; i < e.nruns; i++)
+        json_object_put(e.runs[i].res);
+    free(e.runs);
+    return rc ? rc : failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+const struct cli_cmd cli_cmd_evaluate = { "evaluate", "reproduce the paper's evaluation: nine systems, figures",
+                                          ev_help, run_evaluate };
