@@ -509,20 +509,20 @@ static double run_time(const struct run *r)
     return r && r->state == R_DONE ? num(r->res, "time_s") : NAN;
 }
 
-/* The compute-SM count of sys (at LLC scale llc_x) with the shortest time for wl; 0 if none finished. */
+/* The compute-SM count of sys (at LLC scale llc_x) with the shortest time for wl; a tie goes to fewer SMs (the
+ * same time for less power); 0 if none finished. */
 static uint32_t best(const struct ev *e, int wl, uint32_t sys, uint32_t llc_x)
 {
     uint32_t b = 0;
     double bt = INFINITY;
     for (size_t i = 0; i < e->nruns; i++) {
         const struct run *r = &e->runs[i];
-        double t = run_time(r);
-        if (r->wl == wl && r->sys == sys && r->llc_x == llc_x && r->pred < 0 && t < bt)
+        int in = r->wl == wl && r->llc_x == llc_x && r->pred < 0 &&
+                 (r->sys == sys || (sys == FE_SYS_IBL && llc_x == 1 && r->sys == FE_SYS_BL)); /* IBL's sweep has BL */
+        double t = in ? run_time(r) : NAN;
+        if (t < bt || (t == bt && r->compute < b))
             bt = t, b = r->compute;
     }
-    /* IBL's sweep includes BL (all SMs) */
-    if ((sys == FE_SYS_IBL && llc_x == 1) && run_time(find((struct ev *)e, wl, FE_SYS_BL, e->num_sms, 1, -1)) < bt)
-        b = e->num_sms;
     return b;
 }
 

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""tests/cli/test_evaluate.py — `morpheus evaluate` end to end on two
+applications (one memory-bound, one compute-bound) at size small with a
+two-point sweep: every run's object has the contract's names and agrees with
+its configuration (the SM split each system implies); the figures' tables
+are recomputed here from the run files (Figure 10's times normalised to BL,
+Figure 1's scaling, Figure 11's predictors, Table 3's choice as the fastest
+point of each sweep); a second invocation redoes nothing and changes
+nothing; a deleted run is redone alone; bad input is refused before anything
+is written.
+
+usage: test_evaluate.py PATH/TO/morpheus
+Prints one line per check; exit 1 if any failed."""
+import csv
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+M = sys.argv[1]
+checks = failed = 0
+
+
+def check(name, cond, *detail):
+    global checks, failed
+    checks += 1
+    if cond:
+        print('ok   ' + name)
+    else:
+        failed += 1
+        print('FAIL ' + name)
+        for d in detail:
+            print('     ' + str(d)[:3000])
+
+
+def evaluate(out, *extra):
+    return subprocess.run([M, 'evaluate', '--size', 'small', '--sweep', '68,34', '-j', '2', '--out', out,
+                           'kmeans', 'lib'] + list(extra), capture_output=True, text=True)
+
+
+if not os.path.exists(os.path.join(os.path.dirname(os.path.abspath(M)), 'workloads', 'kmeans')):
+    print('skip: the workloads are not built (no nvcc)')
+    sys.exit(0)
+
+TMP = tempfile.mkdtemp(prefix='mx-eval-')
+OUT = os.path.join(TMP, 'ev')
+p = evaluate(OUT)
+check('evaluate kmeans lib: exit 0', p.returncode == 0, p.stdout[-2000:], p.stderr[-2000:])
+
+runs = {}
+for f in sorted(os.listdir(os.path.join(OUT, 'runs'))) if os.path.isdir(os.path.join(OUT, 'runs')) else []:
+    runs[f[:-5]] = json.load(open(os.path.join(OUT, 'runs', f)))
+CONTRACT = ['workload', 'system', 'predictor', 'cache_sms', 'compute_sms', 'cycles', 'time_s', 'energy_j', 'ipc',
+            'memsys', 'gated_sms', 'llc_scale', 'perf_per_w', 'pass']
+missing = {k: [c for c in CONTRACT if c not in r] for k, r in runs.items() if any(c not in r for c in CONTRACT)}
+check('%d runs, each with the contract\'s names (%s)' % (len(runs), ' '.join(CONTRACT)),
+      len(runs) > 20 and not missing, missing)
+
+# kmeans (memory-bound): BL, IBL at 34, IBL 2x and 4x LLC at 68 and 34, Morpheus-Basic/ALL at 34; lib
+# (compute-bound): BL, IBL at 34, Morpheus at 68; then phase 2 at the chosen counts
+bad = []
+for k, r in runs.items():
+    n = 68
+    if r['system'] in ('ibl', 'ibl-4x-llc', 'frequency-boost', 'unified-sm-mem'):
+        ok = r['cache_sms'] == 0 and r['gated_sms'] == n - r['compute_sms']
+    elif r['system'].startswith('morpheus'):
+        ok = r['cache_sms'] == n - r['compute_sms'] and r['gated_sms'] == 0 and r['predictor'] in ('bloom', 'none', 'perfect')
+    else:
+        ok = r['system'] == 'bl' and r['compute_sms'] == n and r['cache_sms'] == 0 and r['gated_sms'] == 0
+    ok = ok and r['pass'] is True and r['cycles'] > 0 and r['time_s'] > 0 and r['energy_j'] > 0
+    ok = ok and abs(r['time_s'] - r['cycles'] / 1710e6) <= 1e-9 * max(1, r['time_s']) * 1e3  # launches add up
+    if not ok:
+        bad.append((k, {x: r.get(x) for x in CONTRACT if x != 'memsys'}))
+check('every run: its system\'s SM split, passed, cycles, time, energy', not bad, bad[:3])
+mb = [r for r in runs.values() if r['system'].startswith('morpheus') and r['workload'] == 'kmeans']
+check('the Morpheus runs of kmeans use the extended LLC (accesses > 0)',
+      mb and all(r['memsys']['xllc']['accesses'] > 0 for r in mb), [(r['system'], r['memsys']['xllc']) for r in mb])
+
+
+def run_of(w, system, c, pred=None, llc=1):
+    for r in runs.values():
+        if r['workload'] == w and r['system'] == system and r['compute_sms'] == c and r['llc_scale'] == llc and \
+                (pred is None or r['predictor'] == pred) and (pred is not None or r['key'].find('.pred-') < 0):
+            return r
+    return None
+
+
+# Table 3: the fastest point of each sweep
+t3 = {row['workload']: row for row in csv.DictReader(open(os.path.join(OUT, 'table3_sm_counts.csv')))}
+for w in ('kmeans', 'lib'):
+    ibl = {68: run_of(w, 'bl', 68), 34: run_of(w, 'ibl', 34)}
+    want = min(ibl, key=lambda c: (ibl[c]['time_s'], c))  # a tie: fewer SMs
+    check('Table 3 %s: IBL\'s count is the sweep\'s fastest (%d)' % (w, want), int(t3[w]['IBL']) == want,
+          t3[w], {c: ibl[c]['time_s'] for c in ibl})
+mbasic = run_of('kmeans', 'morpheus-basic', 34)
+check('Table 3 kmeans: Morpheus-Basic at 34 (the only point swept)', int(t3['kmeans']['Morpheus-Basic']) == 34, t3)
+
+# Figure 10: time normalised to BL, recomputed
+rows = {row['workload']: row for row in csv.DictReader(open(os.path.join(OUT, 'fig10_time.csv')))}
+labels = {'BL': 'bl', 'IBL': 'ibl', 'Frequency-Boost': 'frequency-boost', 'Morpheus-Basic': 'morpheus-basic',
+          'Morpheus-ALL': 'morpheus-all', 'Morpheus-Indirect-MOV': 'morpheus-indirect-mov'}
+errs = []
+for label, system in labels.items():
+    col = {'Frequency-Boost': 'IBL', 'Morpheus-Indirect-MOV': 'Morpheus-Basic'}.get(label, label)
+    c = int(t3['kmeans'][col])
+    r = run_of('kmeans', 'bl' if system == 'ibl' and c == 68 else system, c)
+    want = r['time_s'] / run_of('kmeans', 'bl', 68)['time_s'] if r else None
+    got = float(rows['kmeans'][label]) if rows['kmeans'][label] else None
+    if want is None or got is None or abs(got - want) > 1e-5 * want:
+        errs.append((label, got, want))
+check('fig10_time.csv: kmeans\'s times over BL\'s, recomputed from the runs', not errs, errs)
+check('fig10_time.csv: BL is 1 and the GMEAN row is kmeans\'s (the only memory-bound one)',
+      float(rows['kmeans']['BL']) == 1 and all(
+          abs(float(rows['GMEAN (memory-bound)'][k]) - float(rows['kmeans'][k])) < 1e-5 for k in labels), rows)
+
+# Figure 11: Morpheus-Basic with each predictor; No-Prediction can only be slower than Perfect-Prediction
+f11 = {row['workload']: row for row in csv.DictReader(open(os.path.join(OUT, 'fig11_predictor.csv')))}
+none_r, perf_r = run_of('kmeans', 'morpheus-basic', 34, 'none'), run_of('kmeans', 'morpheus-basic', 34, 'perfect')
+bl_t = run_of('kmeans', 'bl', 68)['time_s']
+check('fig11: No-Prediction and Perfect-Prediction from their runs; none >= perfect in time, same hits',
+      none_r and perf_r and abs(float(f11['kmeans']['No-Prediction']) - none_r['time_s'] / bl_t) < 1e-5 and
+      abs(float(f11['kmeans']['Perfect-Prediction']) - perf_r['time_s'] / bl_t) < 1e-5 and
+      none_r['time_s'] >= perf_r['time_s'] and
+      none_r['memsys']['xllc']['hits'] == perf_r['memsys']['xllc']['hits'], f11, none_r and none_r['time_s'],
+      perf_r and perf_r['time_s'])
+
+# Figure 1: BL's time over IBL's at 34 SMs
+f1 = {row['compute_sms']: row for row in csv.DictReader(open(os.path.join(OUT, 'fig1_sm_scaling.csv')))}
+check('fig1: performance at 34 SMs = BL time / IBL(34) time, 1 at 68',
+      abs(float(f1['34']['kmeans']) - bl_t / run_of('kmeans', 'ibl', 34)['time_s']) < 1e-5 and
+      float(f1['68']['kmeans']) == 1, f1)
+
+# runs.csv: one row per run file
+rc = list(csv.DictReader(open(os.path.join(OUT, 'runs.csv'))))
+check('runs.csv: one row per run, the contract\'s columns',
+      len(rc) == len(runs) and all(k in rc[0] for k in ('workload', 'system', 'predictor', 'cache_sms', 'compute_sms',
+                                                         'cycles', 'time_s', 'energy_j', 'ipc')), len(rc), len(runs))
+summary = open(os.path.join(OUT, 'summary.md')).read()
+check('summary.md: the paper\'s numbers beside ours', '+39 %' in summary and 'Morpheus-ALL speedup over BL' in summary,
+      summary[:500])
+if shutil.which('gnuplot'):
+    figs = ['fig1_sm_scaling', 'fig2_llc_size', 'fig10_time', 'fig10_perf_per_watt', 'fig11_predictor', 'bandwidth']
+    okf = all(open(os.path.join(OUT, f + '.png'), 'rb').read(8) == b'\x89PNG\r\n\x1a\n' and
+              b'<svg' in open(os.path.join(OUT, f + '.svg'), 'rb').read(4096) for f in figs)
+    check('figures: PNG and SVG for each', okf, os.listdir(OUT))
+else:
+    print('skip figures (no gnuplot)')
+check('no temporary files left', not [f for f in os.listdir(OUT) if f.endswith('.tmp')] and
+      not os.path.exists(os.path.join(OUT, 'tmp')), os.listdir(OUT))
+
+# resume: nothing redone, nothing changed
+before = {f: open(os.path.join(OUT, 'runs', f)).read() for f in os.listdir(os.path.join(OUT, 'runs'))}
+p = evaluate(OUT)
+after = {f: open(os.path.join(OUT, 'runs', f)).read() for f in os.listdir(os.path.join(OUT, 'runs'))}
+check('again: 0 runs, every run kept, files unchanged',
+      p.returncode == 0 and 'phase 1: 0 runs (' in p.stderr and 'phase 2: 0 runs (' in p.stderr and before == after,
+      p.stderr[-1500:])
+victim = sorted(before)[0]
+os.unlink(os.path.join(OUT, 'runs', victim))
+p = evaluate(OUT)
+check('a deleted run is redone alone (%s)' % victim,
+      p.returncode == 0 and ('phase 1: 1 runs (' in p.stderr or 'phase 2: 1 runs (' in p.stderr) and
+      os.path.exists(os.path.join(OUT, 'runs', victim)), p.stderr[-1500:])
+p = evaluate(OUT, '-o', 'timing.level.dram=900')
+check('other settings (-o timing.level.dram=900): every run redone',
+      p.returncode == 0 and '(0 kept from before)' in p.stderr, p.stderr[-1500:])
+
+# bad input: refused, exit 2, nothing written
+for args, want in ((['nope'], "unknown application 'nope'"), (['--timing', 'none'], '--timing none gives no cycles'),
+                   (['--timing', 'no-such-model'], 'no-such-model'), (['-o', 'memsys.nope=1'], 'memsys.nope'),
+                   (['--predictor', 'none'], '--predictor is set by each evaluated system'),
+                   (['--sweep', '68,0'], '--sweep: expected'), (['--sweep', '99'], 'more than the GPU'),
+                   (['-j', '0'], '-j: expected'), (['--size', 'huge'], '--size is small, medium or large'),
+                   (['--xllc', 'off'], '--xllc is native or helper')):
+    out = os.path.join(TMP, 'bad')
+    p = subprocess.run([M, 'evaluate', '--out', out] + args, capture_output=True, text=True)
+    check('refused: %s' % ' '.join(args), p.returncode == 2 and want in p.stderr and not os.path.exists(out), p.stderr)
+
+shutil.rmtree(TMP)
+print('%d checks, %d failed' % (checks, failed))
+sys.exit(1 if failed else 0)
