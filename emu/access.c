@@ -200,7 +200,8 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
     if (timed && t != MX_MEMREQ_PORT && !cross) {
         struct tm_mem ev = { .sm = r.sm, .cta = (uint32_t)r.cta, .warp = r.warp, .pc = r.pc, .space = r.space,
                              .write = op == MX_MOP_ST || op == MX_MOP_RED, .atomic = op == MX_MOP_ATOM || op == MX_MOP_RED,
-                             .size = r.bytes, .level = lv, .lines = nl, .active = m, .clock = r.clock, .addr = r.addr };
+                             .size = r.bytes, .level = lv, .lines = nl, .active = m, .clock = r.clock, .addr = r.addr,
+                             .grid_ctas = w->cta->grid->ncta > UINT32_MAX ? UINT32_MAX : (uint32_t)w->cta->grid->ncta };
         uint64_t done = r.clock + tm->mem(w->dev->cfg.timing_state, &ev);
         t = done > t ? done : t;
     }

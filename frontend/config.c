@@ -116,6 +116,9 @@ static const struct key keys[] = {
     { "timing.level.dram", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_DRAM]), 4, 0 },
     { "timing.level.xllc_dram", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_XLLC_DRAM]), 4, 0 },
     { "timing.mem_clock_scale", K_REAL, NONE, TM(mem_clock_scale), 0, 0 },
+    { "timing.bandwidth.dram_gbps", K_REAL, NONE, TM(dram_gbps), 0, 0 },
+    { "timing.bandwidth.llc_gbps", K_REAL, NONE, TM(llc_gbps), 0, 0 },
+    { "timing.bandwidth.xllc_gbps_per_sm", K_REAL, NONE, TM(xllc_gbps_per_sm), 0, 0 },
     { "energy.warp_insn_pj", K_REAL, NONE, EN(warp_insn_pj), 0, 0 },
     { "energy.lane_op_pj.int", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_INT]), 0, 0 },
     { "energy.lane_op_pj.fp", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_FP]), 0, 0 },
@@ -214,6 +217,9 @@ static void timing_builtin(struct tm_params *t)
     t->level_latency[TM_LV_DRAM] = 480;
     t->level_latency[TM_LV_XLLC_DRAM] = 316 + 480 - 226; /* the lookup, then the partition's DRAM access */
     t->mem_clock_scale = 1;
+    t->dram_gbps = 760;        /* 320-bit GDDR6X at 19 Gb/s (facts 1.2) */
+    t->llc_gbps = 3000;        /* 10 partitions of about 300 GB/s (the paper 5, after Jia et al.) */
+    t->xllc_gbps_per_sm = 37;  /* the paper 5: the register-file extended LLC with 48 warps */
     t->issue_width = 4;
     t->core_mhz = 1710;
 }

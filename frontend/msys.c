@@ -198,7 +198,10 @@ int fe_timing_open(struct fe_msys *f, const struct fe_config *c, struct emu_conf
     if (!o)
         return snprintf(err, errlen, "timing.model: %s", e), MX_EINVAL;
     void *state = NULL;
-    if (o->init && o->init(&state, &c->timing, args ? args : "", e, sizeof e))
+    struct tm_params tp = c->timing;
+    tp.num_sms = ec->num_sms;
+    tp.cache_sms = ec->cache_sms;
+    if (o->init && o->init(&state, &tp, args ? args : "", e, sizeof e))
         return snprintf(err, errlen, "timing.model: %s", e), MX_EINVAL;
     f->tm = o;
     f->tm_state = state;

@@ -4,8 +4,14 @@
  * (a load or atomic: after its data is back, `level_latency[level]`
  * cycles, the slowest line's level; a store does not wait: the ldst unit's
  * latency; shared memory: level_latency[shared]); an SM issues `issue_width` warp
- * instructions per cycle (the emulator's scheduler).  No queues, no
- * bandwidth limits: the `cycle` model's business.
+ * instructions per cycle (the emulator's scheduler).  Bandwidth caps: each
+ * SM running the application has an even share of the LLC's, DRAM's and the
+ * extended LLC's bandwidth (timing.bandwidth.*; shared by no more SMs than
+ * the grid has CTAs) as a queue of its own; an access waits for its bytes
+ * (whole 128-byte lines) to pass the queues of the levels it goes through,
+ * then the level's latency; a store takes its place without waiting.
+ * Per-SM queues keep the answer independent of the order in which host
+ * threads run the SMs.
  *
  * Arguments (--timing latency,KEY=N,...) override the configuration:
  * int fp dp sfu ldst ctrl sync tex tensor (units), l1 llc xllc dram
@@ -13,13 +19,19 @@
  * by 1 / mem_clock_scale (the memory side's clocks: Frequency-Boost). */
 #include "mx/timing.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+enum { Q_LLC, Q_DRAM, Q_XLLC, Q_COUNT };
+
 struct lat {
     struct tm_params p;
     uint32_t level[TM_LV_COUNT]; /* level_latency with the memory side's clock applied */
+    double bpc[Q_COUNT];         /* bytes per core cycle of the LLC, DRAM, extended LLC (0: unlimited) */
+    uint32_t compute_sms;
+    double *free;                /* [sm * Q_COUNT + q]: when the SM's share of queue q is free again */
 };
 
 static const char *const unit_key[TM_UNITS] = { "int", "fp", "dp", "sfu", "ldst", "ctrl", "sync", "tex", "tensor" };
@@ -83,6 +95,18 @@ static int lat_init(void **state, const struct tm_params *p, const char *args, c
             v = l1 + (uint32_t)((v - l1) / sc + 0.5);
         l->level[i] = v;
     }
+    /* bandwidth caps: bytes per core cycle of the whole GPU (the memory side's clock applies to the LLC and
+     * DRAM); each SM running the application gets an even share (docs/timing.md) */
+    double mhz = l->p.core_mhz ? l->p.core_mhz : 1000;
+    l->bpc[Q_LLC] = l->p.llc_gbps * 1e3 / mhz * sc;
+    l->bpc[Q_DRAM] = l->p.dram_gbps * 1e3 / mhz * sc;
+    l->bpc[Q_XLLC] = l->p.xllc_gbps_per_sm * 1e3 / mhz * l->p.cache_sms;
+    l->compute_sms = l->p.num_sms > l->p.cache_sms ? l->p.num_sms - l->p.cache_sms : 1;
+    if (l->p.num_sms && !(l->free = calloc((size_t)l->p.num_sms * Q_COUNT, sizeof *l->free))) {
+        free(l);
+        snprintf(err, errlen, "timing model latency: out of memory");
+        return -1;
+    }
     *state = l;
     return 0;
 }
@@ -95,16 +119,48 @@ static uint32_t lat_issue(void *state, const struct tm_issue *ev)
     return l->p.unit_latency[ev->unit < TM_UNITS ? ev->unit : 0];
 }
 
-static uint32_t lat_mem(void *state, const struct tm_mem *ev)
+/* The access's bytes through queue q of its SM: cycles from ev->clock until they are through. */
+static double queue(struct lat *l, const struct tm_mem *ev, int q, double bytes)
 {
-    const struct lat *l = state;
-    if (ev->write && !ev->atomic)
-        return l->p.unit_latency[4]; /* a store does not wait for memory: the ldst unit's latency */
-    uint32_t v = l->level[ev->level < TM_LV_COUNT ? ev->level : TM_LV_NONE];
-    return v ? v : l->p.unit_latency[4]; /* no level: the ldst unit's latency */
+    if (!l->free || ev->sm >= l->p.num_sms || l->bpc[q] <= 0)
+        return 0;
+    /* the share: the bandwidth over the SMs that can be using it (no more than the grid's CTAs) */
+    uint32_t users = ev->grid_ctas && ev->grid_ctas < l->compute_sms ? ev->grid_ctas : l->compute_sms;
+    double *f = &l->free[(size_t)ev->sm * Q_COUNT + q], start = *f > (double)ev->clock ? *f : (double)ev->clock;
+    *f = start + bytes * users / l->bpc[q];
+    return *f - (double)ev->clock;
 }
 
-static void lat_fini(void *state) { free(state); }
+static uint32_t lat_mem(void *state, const struct tm_mem *ev)
+{
+    struct lat *l = state;
+    uint8_t lv = ev->level < TM_LV_COUNT ? ev->level : TM_LV_NONE;
+    double bytes = (double)ev->lines * 128, wait = 0, w;
+    int store = ev->write && !ev->atomic;
+    /* which queues the access goes through: the LLC's for what reaches the LLC partitions, DRAM's for what
+     * comes from DRAM, the extended LLC's for what the cache-mode SMs serve */
+    int use_llc = lv == TM_LV_LLC || lv == TM_LV_DRAM, use_dram = !store && (lv == TM_LV_DRAM || lv == TM_LV_XLLC_DRAM),
+        use_x = lv == TM_LV_XLLC || lv == TM_LV_XLLC_DRAM;
+    if (use_llc && (w = queue(l, ev, Q_LLC, bytes)) > wait)
+        wait = w;
+    if (use_dram && (w = queue(l, ev, Q_DRAM, bytes)) > wait)
+        wait = w;
+    if (use_x && (w = queue(l, ev, Q_XLLC, bytes)) > wait)
+        wait = w;
+    if (store)
+        return l->p.unit_latency[4]; /* a store does not wait for memory (its bytes took their place in the queues) */
+    uint32_t v = l->level[lv];
+    if (!v)
+        return l->p.unit_latency[4]; /* no level: the ldst unit's latency */
+    return v + (uint32_t)ceil(wait);
+}
+
+static void lat_fini(void *state)
+{
+    struct lat *l = state;
+    free(l->free);
+    free(l);
+}
 
 const struct tm_ops tm_latency_ops = {
     .version = TM_API_VERSION,

@@ -56,6 +56,7 @@ struct tm_mem {               /* one warp memory access (TM_EV_MEM) */
     uint32_t active;
     uint64_t clock;           /* when it was issued */
     const uint64_t *addr;     /* 32 lane addresses (valid for active lanes) */
+    uint32_t grid_ctas;       /* CTAs of the warp's grid (saturated at 2^32-1) */
 };
 
 /* Every number a model may need, from the configuration (timing.* keys;
@@ -70,6 +71,10 @@ struct tm_params {
     double mem_clock_scale;            /* the memory side's clocks (interconnect, LLC, DRAM) relative to
                                           those the level latencies were measured at (1: as measured;
                                           Frequency-Boost 1.1-1.2): what lies beyond the L1 scales by 1/it */
+    double dram_gbps, llc_gbps;        /* bandwidths (GB/s; 0: unlimited) of DRAM and of the LLC */
+    double xllc_gbps_per_sm;           /* the extended LLC's bandwidth per cache-mode SM (GB/s) */
+    /* The GPU the model times (from the configuration, not keys of their own): */
+    uint32_t num_sms, cache_sms;       /* SMs; of them in cache mode (the highest-numbered) */
 };
 
 struct tm_ops {

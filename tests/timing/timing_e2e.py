@@ -12,6 +12,7 @@ model names and arguments are clear errors.
 
 usage: timing_e2e.py MORPHEUS CHAIN.PTX CONFIG.json EXAMPLE.so OLD.so"""
 import json
+import math
 import os
 import subprocess
 import sys
@@ -106,11 +107,22 @@ if r:
           rn is not None and rn["timing"] == "none" and rn["cycles"] == rn["warp_instructions"] and
           rn["time_s"] is None and rn["energy_j"] is None, rn)
 
+BW = cfg["bandwidth"]
+
+
+def bw_wait(gbps_llc, gbps_dram, users=1, lines=1, scale=1.0):
+    """cycles a DRAM load of `lines` 128-byte lines waits for its SM's share (1/users) of the LLC's and DRAM's
+    bandwidth, with empty queues: the slower of the two (timing/latency.c)"""
+    waits = [lines * 128 * users / (g * 1e3 / cfg["core_mhz"] * scale) for g in (gbps_llc, gbps_dram) if g > 0]
+    return math.ceil(max(waits)) if waits else 0
+
+
 p, r = run("twoloads", 32, "--timing", "latency", "--memsys", "on")
 if r:
-    # ld.param (no request: the ldst unit), cvta, a cold load (DRAM), the same line again (L1), add, a store
-    # (does not wait: the ldst unit), ret
-    want = LAT["ldst"] + LAT["int"] + LV["dram"] + LV["l1"] + LAT["int"] + LAT["ldst"]
+    # ld.param (no request: the ldst unit), cvta, a cold load (DRAM, after its bytes pass the bandwidth caps:
+    # one CTA, so the whole bandwidth), the same line again (L1), add, a store (does not wait: the ldst unit), ret
+    want = LAT["ldst"] + LAT["int"] + LV["dram"] + bw_wait(BW["llc_gbps"], BW["dram_gbps"]) + LV["l1"] + \
+        LAT["int"] + LAT["ldst"]
     check(f"memory levels from the hierarchy: DRAM then L1 ({want} cycles)", r["cycles"] == want, r)
     e, w = energy(r)
     check("energy with the hierarchy's counts (L1 and LLC sectors, DRAM bytes) recomputed here",
@@ -120,11 +132,29 @@ else:
 
 # the memory side's clock (Frequency-Boost): what lies beyond the L1 scales by 1/scale
 p, r = run("twoloads", 32, "--timing", "latency", "--memsys", "on", "-o", "timing.mem_clock_scale=2")
-want = LAT["ldst"] + LAT["int"] + LV["l1"] + int((LV["dram"] - LV["l1"]) / 2 + 0.5) + LV["l1"] + LAT["int"] + LAT["ldst"]
+want = LAT["ldst"] + LAT["int"] + LV["l1"] + int((LV["dram"] - LV["l1"]) / 2 + 0.5) + \
+    bw_wait(BW["llc_gbps"], BW["dram_gbps"], scale=2) + LV["l1"] + LAT["int"] + LAT["ldst"]
 check(f"timing.mem_clock_scale=2 halves the DRAM load's time beyond the L1 ({want} cycles)",
       r is not None and r["cycles"] == want, p.stderr, r)
 p, r = run("twoloads", 32, "--timing", "latency", "--memsys", "on", "-o", "timing.mem_clock_scale=0")
 check("timing.mem_clock_scale=0 is refused by name", p.returncode == 2 and "timing.mem_clock_scale" in p.stderr, p.stderr)
+
+# the bandwidth caps: 1 GB/s of DRAM makes the cold line wait 128 B / (1e3 / core_mhz B per cycle); 0 is unlimited
+base = LAT["ldst"] + LAT["int"] + LV["dram"] + LV["l1"] + LAT["int"] + LAT["ldst"]
+p, r = run("twoloads", 32, "--timing", "latency", "--memsys", "on", "-o", "timing.bandwidth.dram_gbps=1")
+want = base + bw_wait(BW["llc_gbps"], 1)
+check(f"timing.bandwidth.dram_gbps=1: the cold line waits for its bytes ({want} cycles)",
+      r is not None and r["cycles"] == want and want > base + 200, p.stderr, r and r["cycles"])
+p, r = run("twoloads", 32, "--timing", "latency", "--memsys", "on", "-o", "timing.bandwidth.dram_gbps=0", "-o",
+           "timing.bandwidth.llc_gbps=0")
+check(f"no bandwidth caps (0): the latencies alone ({base} cycles)", r is not None and r["cycles"] == base,
+      p.stderr, r and r["cycles"])
+# a grid of 4 CTAs on 1 GB/s: each SM's share is a quarter, its line waits 4x as long
+p, r = run("twoloads", 32, "--timing", "latency", "--memsys", "on", "-o", "timing.bandwidth.dram_gbps=1",
+           "--grid", "4")
+want = base + bw_wait(BW["llc_gbps"], 1, users=4)
+check(f"4 CTAs share the bandwidth: each cold line waits 4x as long ({want} cycles)",
+      r is not None and r["cycles"] == want, p.stderr, r and r["cycles"])
 
 # an extended-LLC line it does not hold: with --predictor none the load goes there first and then to DRAM
 # (level xllc_dram), with a perfect predictor straight to DRAM; a 1-set LLC puts nearly every line in the
