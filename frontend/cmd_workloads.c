@@ -23,12 +23,13 @@
 #define NALL FE_NWORKLOADS
 
 static const char wl_help[] =
-    "usage: morpheus workloads list\n"
+    "usage: morpheus workloads list [--long]\n"
     "       morpheus workloads run [OPTIONS] (NAME... | --all)\n"
     "\n"
     "The paper's 17 applications (Table 2), written for this project, each\n"
     "checking its result against a host reference.  'list' shows each with its\n"
-    "class (memory- or compute-bound), kernels and sizes.  'run' runs them on the\n"
+    "class (memory- or compute-bound), footprint at sizes small and medium (and\n"
+    "medium's over the LLC), kernels, and with --long the access pattern.  'run' runs them on the\n"
     "emulator (the programs built from workloads/NAME/NAME.cu; nothing is built)\n"
     "and prints one row per application: PASS/FAIL, kernels launched,\n"
     "thread-instructions, wall time, thread-instructions per second, the device\n"
@@ -289,16 +290,34 @@ int cli_mkdir_p(const char *cmd, const char *path)
     }
 }
 
-static int run_list(void)
+static int run_list(int argc, char **argv)
 {
-    printf("%-8s %-7s %-36s %s\n", "name", "class", "kernels", "access pattern");
+    int lng = argc > 2 && (!strcmp(argv[2], "--long") || !strcmp(argv[2], "-l"));
+    if (argc > 2 && !lng) {
+        fprintf(stderr, "morpheus workloads list: unknown option '%s' (--long)\n", argv[2]);
+        return CLI_EXIT_USAGE;
+    }
+    /* the footprints (device memory the largest launch touches, measured: workloads/NAME/INFO) against the
+       built-in configuration's LLC */
+    struct fe_config conf;
+    fe_config_default(&conf, 0, 1);
+    const struct mx_memsys_config *mc = &conf.memsys;
+    double llc = (double)mc->llc_partitions * mc->llc_sets * mc->llc_ways * mc->llc_line / 1048576.0;
+    printf("%-8s %-7s %9s %10s %-8s %s\n", "name", "class", "small MiB", "medium MiB", "x LLC", lng ? "kernels; access pattern" :
+           "kernels");
     for (size_t i = 0; i < NALL; i++) {
-        char cls[32], k[256], pat[512];
+        char cls[32], k[256], pat[512], fs[32], fm[32], ratio[16] = "-";
         cli_workload_info(all[i], "class", cls, sizeof cls);
         cli_workload_info(all[i], "kernels", k, sizeof k);
         cli_workload_info(all[i], "pattern", pat, sizeof pat);
-        printf("%-8s %-7s %-36s %s\n", all[i], cls, k, pat);
+        cli_workload_info(all[i], "footprint_mib.small", fs, sizeof fs);
+        cli_workload_info(all[i], "footprint_mib.medium", fm, sizeof fm);
+        if (fm[0] != '?')
+            snprintf(ratio, sizeof ratio, "%.1f", atof(fm) / llc);
+        printf("%-8s %-7s %9s %10s %-8s %s%s%s\n", all[i], cls, fs, fm, ratio, k, lng ? "; " : "", lng ? pat : "");
     }
+    printf("(footprint: device memory the largest launch touches, measured; x LLC: medium's over the %.1f MiB LLC "
+           "of rtx3080)\n", llc);
     return 0;
 }
 
@@ -309,7 +328,7 @@ static int run_workloads(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     if (!strcmp(argv[1], "list"))
-        return run_list();
+        return run_list(argc, argv);
     if (strcmp(argv[1], "run")) {
         fprintf(stderr, "morpheus workloads: unknown action '%s' (list, run)\n", argv[1]);
         return CLI_EXIT_USAGE;
