@@ -16,25 +16,14 @@ import subprocess
 import sys
 import tempfile
 
+from mxcheck import check, done
+
 M = sys.argv[1]
 PROG = sys.argv[2] if len(sys.argv) > 2 else None
 ROOT = os.environ.get('MX_SOURCE_ROOT', os.path.join(os.path.dirname(__file__), '..', '..'))
 CONFIGS = os.path.join(ROOT, 'configs')
 BUILTIN = ['a100', 'h100', 'h200', 'rtx3080']
 TMP = tempfile.mkdtemp(prefix='mx-cfg-')
-checks = failed = 0
-
-
-def check(name, cond, *detail):
-    global checks, failed
-    checks += 1
-    if cond:
-        print('ok   ' + name)
-    else:
-        failed += 1
-        print('FAIL ' + name)
-        for d in detail:
-            print('     ' + str(d)[:2000])
 
 
 def run(*args, env=None):
@@ -329,5 +318,4 @@ if PROG:
 else:
     print('skip exec --config with a CUDA program: config_props not built (nvcc or the CUDA headers missing)')
 
-print('%d checks, %d failed' % (checks, failed))
-sys.exit(1 if failed else 0)
+done()

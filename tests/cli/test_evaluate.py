@@ -20,20 +20,9 @@ import subprocess
 import sys
 import tempfile
 
+from mxcheck import check, done
+
 M = sys.argv[1]
-checks = failed = 0
-
-
-def check(name, cond, *detail):
-    global checks, failed
-    checks += 1
-    if cond:
-        print('ok   ' + name)
-    else:
-        failed += 1
-        print('FAIL ' + name)
-        for d in detail:
-            print('     ' + str(d)[:3000])
 
 
 def evaluate(out, *extra):
@@ -180,5 +169,4 @@ for args, want in ((['nope'], "unknown application 'nope'"), (['--timing', 'none
     check('refused: %s' % ' '.join(args), p.returncode == 2 and want in p.stderr and not os.path.exists(out), p.stderr)
 
 shutil.rmtree(TMP)
-print('%d checks, %d failed' % (checks, failed))
-sys.exit(1 if failed else 0)
+done()

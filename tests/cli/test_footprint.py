@@ -14,19 +14,10 @@ import subprocess
 import sys
 import tempfile
 
+from mxcheck import check, done
+
 M = sys.argv[1]
 ROOT = os.environ.get('MX_SOURCE_ROOT', os.path.join(os.path.dirname(__file__), '..', '..'))
-checks = failed = 0
-
-
-def check(name, cond, *detail):
-    global checks, failed
-    checks += 1
-    print(('ok   ' if cond else 'FAIL ') + name)
-    if not cond:
-        failed += 1
-        for d in detail:
-            print('     ' + str(d)[:2000])
 
 
 def info(name):
@@ -41,6 +32,11 @@ def info(name):
 p = subprocess.run([M, 'workloads', 'list'], capture_output=True, text=True)
 rows = {l.split()[0]: l.split() for l in p.stdout.splitlines()[1:] if l and not l.startswith('(')}
 check('workloads list: 17 rows', p.returncode == 0 and len(rows) == 17, p.stdout, p.stderr)
+p2 = subprocess.run([M, 'workloads', 'list', '--bogus'], capture_output=True, text=True)
+check('workloads list --bogus: refused, named', p2.returncode == 2 and "unknown option '--bogus'" in p2.stderr, p2.stderr)
+p2 = subprocess.run([M, 'workloads', 'list', '--long'], capture_output=True, text=True)
+check('workloads list --long: the access patterns too', p2.returncode == 0 and 'anti-diagonal wavefront' in p2.stdout,
+      p2.stdout[:500])
 llc = 10 * 256 * 16 * 128 / 1048576
 bad = []
 for name, r in rows.items():
@@ -63,5 +59,4 @@ if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(M)), 'workloads',
               diff, p.stderr[-1000:])
 else:
     print('skip the measurement (workloads not built: no nvcc)')
-print('%d checks, %d failed' % (checks, failed))
-sys.exit(1 if failed else 0)
+done()

@@ -21,22 +21,11 @@ import subprocess
 import sys
 import tempfile
 
+from mxcheck import check, done
+
 M = sys.argv[1]
 ROOT = os.environ.get('MX_SOURCE_ROOT', os.path.join(os.path.dirname(__file__), '..', '..'))
 BASE = json.load(open(os.path.join(ROOT, 'configs', 'rtx3080.json')))
-checks = failed = 0
-
-
-def check(name, cond, *detail):
-    global checks, failed
-    checks += 1
-    if cond:
-        print('ok   ' + name)
-    else:
-        failed += 1
-        print('FAIL ' + name)
-        for d in detail:
-            print('     ' + str(d)[:2000])
 
 
 def show(*args):
@@ -129,5 +118,4 @@ if os.path.exists(bin_dir):
 else:
     print('skip workloads run (workloads not built: no nvcc)')
 
-print('%d checks, %d failed' % (checks, failed))
-sys.exit(1 if failed else 0)
+done()
