@@ -320,7 +320,7 @@ static json_object *make_result(const struct ev *e, const struct run *r, json_ob
     for (size_t i = 0; i < sizeof copy / sizeof *copy; i++)
         if (json_object_object_get_ex(row, copy[i], &v))
             json_object_object_add(o, copy[i], json_object_get(v));
-    double t = num(row, "time_s"), en = num(row, "energy_j");
+    double en = num(row, "energy_j");
     /* performance per watt = work per joule (the same work on every system) */
     json_object_object_add(o, "perf_per_w", isfinite(en) && en > 0 ? json_object_new_double(
                            num(row, "thread_instructions") / en) : NULL);
@@ -331,7 +331,6 @@ static json_object *make_result(const struct ev *e, const struct run *r, json_ob
     snprintf(h, sizeof h, "%016llx", (unsigned long long)r->hash);
     json_object_object_add(o, "settings_hash", json_object_new_string(h));
     json_object_object_add(o, "key", json_object_new_string(r->key));
-    (void)t;
     return o;
 }
 

@@ -104,9 +104,10 @@ static int put(struct fe_config *c, const char *key, char *err, size_t errlen, c
     va_start(ap, fmt);
     vsnprintf(v, sizeof v, fmt, ap);
     va_end(ap);
-    c->quiet = 1;
+    int quiet = c->quiet;
+    c->quiet = 1; /* the preset's values are not "given" */
     int rc = fe_config_set(c, key, v, e, sizeof e);
-    c->quiet = 0;
+    c->quiet = quiet;
     if (rc)
         snprintf(err, errlen, "system %s: %s", sys[c->system].name, e);
     return rc;

@@ -385,6 +385,14 @@ void morpheus_access(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t li
     morpheus_access_sm(m, part, lp, line, sectors, op, clock, MORPHEUS_ORIGIN_UNKNOWN, mem, r);
 }
 
+/* The hit/miss predictor's answer for block `tag` of set g (§4.1.2; present: the set holds it), recording nothing. */
+static int predict(const struct morpheus *m, uint32_t g, uint64_t tag, int present)
+{
+    return m->predictor == MX_PRED_NONE ? 1
+         : m->predictor == MX_PRED_PERFECT ? present
+         : bloom_pred_query(&m->bp[g], &m->h3, tag);
+}
+
 void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t line, uint32_t sectors, int op,
                         uint64_t clock, uint32_t sm, const struct mx_memview *mem, struct morpheus_result *r)
 {
@@ -408,9 +416,7 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
     int at = xllc_find(&m->x, g, tag), present = at >= 0;
 
     /* hit/miss prediction (§4.1.2), scored against the set's real contents */
-    int pred = m->predictor == MX_PRED_NONE ? 1
-             : m->predictor == MX_PRED_PERFECT ? present
-             : bloom_pred_query(&m->bp[g], &m->h3, tag);
+    int pred = predict(m, g, tag, present);
     r->predicted_hit = (uint8_t)pred;
     r->hit = (uint8_t)present;
     m->tp += pred && present;
@@ -545,9 +551,7 @@ int morpheus_predicts(const struct morpheus *m, uint32_t g, uint64_t line)
     if (!m->on || g >= m->x.sets)
         return 0;
     uint64_t tag = line / XLLC_BLOCK;
-    return m->predictor == MX_PRED_NONE ? 1
-         : m->predictor == MX_PRED_PERFECT ? xllc_find(&m->x, g, tag) >= 0
-         : bloom_pred_query(&m->bp[g], &m->h3, tag);
+    return predict(m, g, tag, xllc_find(&m->x, g, tag) >= 0);
 }
 
 uint32_t morpheus_dirty(const struct morpheus *m, uint32_t g)
