@@ -202,8 +202,10 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
                              .write = op == MX_MOP_ST || op == MX_MOP_RED, .atomic = op == MX_MOP_ATOM || op == MX_MOP_RED,
                              .size = r.bytes, .level = lv, .lines = nl, .active = m, .clock = r.clock, .addr = r.addr,
                              .grid_ctas = w->cta->grid->ncta > UINT32_MAX ? UINT32_MAX : (uint32_t)w->cta->grid->ncta };
+        ev.wslot = (uint32_t)(w->cta - sm->slots) * 32 + w->warp_id;
         uint64_t done = r.clock + tm->mem(w->dev->cfg.timing_state, &ev);
-        t = done > t ? done : t;
+        if (!(tm->events & TM_EV_DEPS)) /* else the model's scoreboard holds the warp when it uses the data */
+            t = done > t ? done : t;
     }
     if (t == MX_MEMREQ_PORT) { /* completes at the quantum's end through the port: keep the request */
         uint32_t n = w->dev->cfg.max_warps_per_sm, i = 0;

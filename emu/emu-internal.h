@@ -209,6 +209,8 @@ struct emu_kernel {
     uint32_t nsregs;              /* special registers the kernel reads: rows after each frame's registers */
     uint8_t sreg_row[SS__COUNT];  /* enum emu_sslot -> row + 1 (0: not read) */
     uint8_t sreg_list[SS__COUNT]; /* row -> enum emu_sslot */
+    uint64_t (*deps)[2];          /* by absolute instruction index: registers written and read, as the bits
+                                     of tm_issue.def/use_next (a timing model with TM_EV_DEPS) */
 };
 
 /* ------------------------------------------------- the execution layer

@@ -93,6 +93,7 @@ static void kernel_free(struct emu_kernel *k)
     if (!k)
         return;
     free(k->x);
+    free(k->deps);
     free(k->consts);
     free(k->vrefs);
     free(k->shared_off);
@@ -464,6 +465,44 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
     x->unit = mx_opinfo(in->op)->unit;
 }
 
+/* The register bits (include/mx/timing.h, tm_issue.def) of operand o. */
+static uint64_t opd_bits(const struct mx_program *g, const struct mx_operand *o)
+{
+    switch (o->kind) {
+    case MX_OPD_REG: return 1ull << (o->reg & 63);
+    case MX_OPD_PRED: return 1ull << (63 - (o->reg & 63));
+    case MX_OPD_ADDR: return o->reg != MX_NONE ? 1ull << (o->reg & 63) : 0;
+    case MX_OPD_VEC:
+    case MX_OPD_TEXADDR:
+    case MX_OPD_LIST: {
+        uint64_t b = 0;
+        for (uint32_t i = 0; i < o->count && o->reg + i < g->nvec; i++)
+            b |= opd_bits(g, &g->vec[o->reg + i]);
+        return b;
+    }
+    default: return 0;
+    }
+}
+
+/* Registers instruction in writes (d[0]) and reads (d[1]), for a timing
+ * model's scoreboard: destinations by the opcode table's operand kinds;
+ * calls and fences touch every register (a model waits for all). */
+static void insn_deps(const struct mx_program *g, const struct mx_insn *in, uint64_t d[2])
+{
+    const struct mx_opinfo *oi = mx_opinfo(in->op);
+    d[0] = d[1] = 0;
+    if (in->op == MX_OP_CALL || in->op == MX_OP_MEMBAR || in->op == MX_OP_FENCE) {
+        d[0] = d[1] = ~0ull;
+        return;
+    }
+    if (in->guard != MX_NONE)
+        d[1] |= 1ull << (63 - (in->guard & 63));
+    for (int i = 0; i < in->nopd && i < MX_MAX_OPD; i++) {
+        char k = oi ? oi->kinds[i] : MX_FK_SRC;
+        d[k == MX_FK_DST || k == MX_FK_PAIR ? 0 : 1] |= opd_bits(g, &in->opd[i]);
+    }
+}
+
 static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int *rc)
 {
     const struct mx_program *g = m->prog;
@@ -475,13 +514,16 @@ static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int 
     k->mod = m;
     k->entry = entry;
     k->x = calloc(g->ninsns ? g->ninsns : 1, sizeof *k->x);
+    k->deps = calloc(g->ninsns ? g->ninsns : 1, sizeof *k->deps);
     k->shared_off = calloc(g->nsyms ? g->nsyms : 1, sizeof *k->shared_off);
     b.k = k;
     b.hcap = 256;
     b.hkeys = calloc(b.hcap, sizeof *b.hkeys);
     b.hvals = calloc(b.hcap, sizeof *b.hvals);
-    if (!k->x || !k->shared_off || !b.hkeys || !b.hvals)
+    if (!k->x || !k->deps || !k->shared_off || !b.hkeys || !b.hvals)
         goto oom;
+    for (uint32_t i = 0; i < g->ninsns; i++)
+        insn_deps(g, &g->insns[i], k->deps[i]);
     const struct mx_func *e = &g->funcs[entry];
     for (uint32_t i = 0; i < e->nshared; i++)
         k->shared_off[g->shared_layout[e->shared_layout + 2 * i]] = g->shared_layout[e->shared_layout + 2 * i + 1];

@@ -135,16 +135,23 @@ static uint64_t next_ready(const struct emu_sm *sm)
 }
 
 /* The instruction w just executed, to the timing model: w may issue again
- * when the model says (a memory wait sets its own time). */
+ * when the model says (a memory wait sets its own time).  first: it was the
+ * warp's first; r: its handler's result (EX_WAIT: the warp waits for a
+ * request, so its next instruction is not in view). */
 static void timed_issue(const struct emu_config *cfg, struct emu_sm *sm, struct emu_warp *w,
-                        const struct emu_xinsn *x, uint64_t clock)
+                        const struct emu_xinsn *x, uint64_t clock, int first, int r)
 {
     const struct tm_ops *tm = cfg->timing;
     if (!x || !tm->issue || !(tm->events & TM_EV_ISSUE))
         return;
+    const struct emu_kernel *k = w->k;
+    uint32_t pc = (uint32_t)(x - k->x);
+    int goes_on = r != EX_WAIT && w->state == WS_READY && w->pc < k->prog->ninsns;
     struct tm_issue ev = { .sm = sm->id, .cta = (uint32_t)w->cta->id, .warp = w->warp_id,
-                           .pc = (uint32_t)(x - w->k->x), .op = (uint16_t)x->in->op, .unit = x->unit,
-                           .shared = x->space == SP_SHARED, .active = w->active, .clock = clock };
+                           .pc = pc, .op = (uint16_t)x->in->op, .unit = x->unit,
+                           .shared = x->space == SP_SHARED, .active = w->active, .clock = clock,
+                           .wslot = (uint32_t)(w->cta - sm->slots) * 32 + w->warp_id, .first = (uint8_t)first,
+                           .def = k->deps[pc][0], .use_next = goes_on ? k->deps[w->pc][1] : 0 };
     uint32_t lat = tm->issue(cfg->timing_state, &ev);
     if (w->state == WS_READY)
         w->ready_at = clock + (lat ? lat : 1);
@@ -237,7 +244,7 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
                 sm->issued_now = 0;
             }
             if (r != EX_FAULT)
-                timed_issue(cfg, sm, w, x, at);
+                timed_issue(cfg, sm, w, x, at, before == 0, r);
         } else {
             r = emu_warp_run(w, (uint32_t)(budget < BATCH ? budget : BATCH));
             sm->running = NULL;
@@ -1218,6 +1225,8 @@ static void run_grid(struct emu_device *d, struct emu_grid *g)
         emu_ov_forget(d); /* the host may have copied, set or freed device memory since */
         run_quantum(d, t_end);
         emu_ov_merge(d);
+        if (d->cfg.timing && d->cfg.timing->quantum_end) /* one thread, no SM running: the model's shared state */
+            d->cfg.timing->quantum_end(d->cfg.timing_state, t_end);
         d->clock = t_end;
         for (uint32_t i = 0; i < d->cfg.num_sms; i++)
             d->sms[i].clock = t_end; /* SMs without warps (skipped) idle through the quantum too */

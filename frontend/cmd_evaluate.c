@@ -1099,7 +1099,7 @@ static int run_evaluate(int argc, char **argv)
             } else {
                 if (!strncmp(v, "none", 4) && (!v[4] || v[4] == ',')) {
                     fprintf(stderr, "morpheus evaluate: --timing none gives no cycles to compare; name a model "
-                                    "(latency, or a .so)\n");
+                                    "(latency, cycle, or a .so)\n");
                     return CLI_EXIT_USAGE;
                 }
                 e.timing = v;

@@ -119,6 +119,23 @@ static const struct key keys[] = {
     { "timing.bandwidth.dram_gbps", K_REAL, NONE, TM(dram_gbps), 0, 0 },
     { "timing.bandwidth.llc_gbps", K_REAL, NONE, TM(llc_gbps), 0, 0 },
     { "timing.bandwidth.xllc_gbps_per_sm", K_REAL, NONE, TM(xllc_gbps_per_sm), 0, 0 },
+    { "timing.initiation.int", K_UINT, U32(1, 100000), TM(initiation[MX_UNIT_INT]), 4, 0 },
+    { "timing.initiation.fp", K_UINT, U32(1, 100000), TM(initiation[MX_UNIT_FP]), 4, 0 },
+    { "timing.initiation.dp", K_UINT, U32(1, 100000), TM(initiation[MX_UNIT_DP]), 4, 0 },
+    { "timing.initiation.sfu", K_UINT, U32(1, 100000), TM(initiation[MX_UNIT_SFU]), 4, 0 },
+    { "timing.initiation.ldst", K_UINT, U32(1, 100000), TM(initiation[MX_UNIT_LDST]), 4, 0 },
+    { "timing.initiation.ctrl", K_UINT, U32(1, 100000), TM(initiation[MX_UNIT_CTRL]), 4, 0 },
+    { "timing.initiation.sync", K_UINT, U32(1, 100000), TM(initiation[MX_UNIT_SYNC]), 4, 0 },
+    { "timing.initiation.tex", K_UINT, U32(1, 100000), TM(initiation[MX_UNIT_TEX]), 4, 0 },
+    { "timing.initiation.tensor", K_UINT, U32(1, 100000), TM(initiation[MX_UNIT_TENSOR]), 4, 0 },
+    { "timing.clock_mhz.icnt", K_UINT, U32(1, 100000), TM(icnt_mhz), 4, 0 },
+    { "timing.clock_mhz.dram", K_UINT, U32(1, 100000), TM(dram_mhz), 4, 0 },
+    { "timing.icnt.flit_bytes", K_UINT, U32(1, 4096), TM(icnt_flit_bytes), 4, 0 },
+    { "timing.l1.lines_per_cycle", K_UINT, U32(1, 64), TM(l1_lines_per_cycle), 4, 0 },
+    { "timing.dram.banks", K_UINT, U32(1, 1024), TM(dram_banks), 4, 0 },
+    { "timing.dram.row_bytes", K_UINT, U32(128, 1u << 20), TM(dram_row_bytes), 4, 0 },
+    { "timing.dram.trcd", K_UINT, U32(0, 100000), TM(dram_trcd), 4, 0 },
+    { "timing.dram.trp", K_UINT, U32(0, 100000), TM(dram_trp), 4, 0 },
     { "energy.warp_insn_pj", K_REAL, NONE, EN(warp_insn_pj), 0, 0 },
     { "energy.lane_op_pj.int", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_INT]), 0, 0 },
     { "energy.lane_op_pj.fp", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_FP]), 0, 0 },
@@ -222,6 +239,19 @@ static void timing_builtin(struct tm_params *t)
     t->xllc_gbps_per_sm = 37;  /* the paper 5: the register-file extended LLC with 48 warps */
     t->issue_width = 4;
     t->core_mhz = 1710;
+    /* the cycle model's: initiation intervals int 2, fp 1, dp 64, sfu 8, tensor 32 (facts 1.4, Accel-Sim's
+     * trace_opcode_latency_initiation), the rest 1; clocks core:icnt(and LLC) equal, DRAM 4750 MHz, 40-byte flits,
+     * GDDR6X 16 banks, RCD 24, RP 24 DRAM cycles (facts 1.2); one L1 line per cycle (4 banks of 32-byte sectors,
+     * facts 1.2); 2 KiB rows (GDDR6, x16) */
+    static const uint32_t ii[TM_UNITS] = { 2, 1, 64, 8, 1, 1, 1, 1, 32 };
+    memcpy(t->initiation, ii, sizeof ii);
+    t->icnt_mhz = 1710;
+    t->dram_mhz = 4750;
+    t->icnt_flit_bytes = 40;
+    t->l1_lines_per_cycle = 1;
+    t->dram_banks = 16;
+    t->dram_row_bytes = 2048;
+    t->dram_trcd = t->dram_trp = 24;
 }
 
 /* The RTX 3080's energies (configs/rtx3080.json names the sources): the

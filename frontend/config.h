@@ -167,8 +167,9 @@ int fe_config_write(const struct fe_config *c, FILE *out);
     "                       writes back against a shadow of memory (default off)\n"                \
     "  --xllc-helper FILE   with --xllc helper: run this PTX as the helper kernel\n"                \
     "                       (default: the built-in one, memsys/xllc/)\n"                          \
-    "  --timing NAME[,ARGS] the timing model: none (default), latency, or a .so\n"                  \
-    "                       path (docs/timing.md); records get cycles, time, energy\n"            \
+    "  --timing NAME[,ARGS] the timing model: none (default), latency, cycle, or a\n"               \
+    "                       .so path (docs/timing.md); records get cycles, time,\n"             \
+    "                       energy\n"                                                              \
     "  --system NAME        one of the paper's evaluated systems as a preset (keys\n"             \
     "                       you set win; docs/systems.md): bl, ibl, ibl-4x-llc,\n"               \
     "                       frequency-boost, unified-sm-mem, morpheus-basic,\n"                   \

@@ -201,6 +201,10 @@ int fe_timing_open(struct fe_msys *f, const struct fe_config *c, struct emu_conf
     struct tm_params tp = c->timing;
     tp.num_sms = ec->num_sms;
     tp.cache_sms = ec->cache_sms;
+    tp.warp_slots = ec->max_ctas_per_sm * 32;
+    tp.llc_partitions = c->memsys.llc_partitions;
+    tp.dram_channels = c->memsys.dram_channels;
+    tp.quantum = ec->quantum;
     if (o->init && o->init(&state, &tp, args ? args : "", e, sizeof e))
         return snprintf(err, errlen, "timing.model: %s", e), MX_EINVAL;
     f->tm = o;

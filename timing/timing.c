@@ -52,12 +52,13 @@ void tm_foreach(void (*fn)(const struct tm_ops *, void *), void *arg)
         fn(copy[i], arg);
 }
 
-extern const struct tm_ops tm_none_ops, tm_latency_ops;
+extern const struct tm_ops tm_none_ops, tm_latency_ops, tm_cycle_ops;
 
 static void builtin(void)
 {
     tm_register(&tm_none_ops);
     tm_register(&tm_latency_ops);
+    tm_register(&tm_cycle_ops);
 }
 
 void tm_register_builtin(void)

@@ -18,8 +18,11 @@
 /* 2: issue() and mem() answer ready times; init() takes the parameters.
  * 3: the level TM_LV_XLLC_DRAM (an extended-LLC miss the predictor sent to
  * the cache-mode SM: its lookup, then DRAM) and tm_params.mem_clock_scale.
+ * 4: the cycle model's needs: register dependences (TM_EV_DEPS, tm_issue.def
+ * and use_next), the warp's slot on its SM, quantum_end(), and tm_params'
+ * initiation intervals, clocks per domain, interconnect and DRAM geometry.
  * A model built for another version is refused by name. */
-#define TM_API_VERSION 3
+#define TM_API_VERSION 4
 
 enum tm_event_bits {
     TM_EV_LAUNCH = 1u << 0,   /* kernel start / end */
@@ -27,6 +30,10 @@ enum tm_event_bits {
     TM_EV_MEM = 1u << 2,      /* every warp access to global/local/const/tex memory with a hierarchy
                                  (--memsys on): mem() */
     TM_EV_BARRIER = 1u << 3,  /* CTA barrier release */
+    TM_EV_DEPS = 1u << 4,     /* the model tracks register dependences itself (a scoreboard): the emulator
+                                 does not hold a warp for its loads (their data is read when issued, as the
+                                 SM sees memory then); mem() answers when the access's destination registers
+                                 are written, and issue() (with def and use_next) when the warp may go on */
 };
 
 /* Where a memory access is served, as the memory hierarchy says when it is
@@ -44,6 +51,13 @@ struct tm_issue {             /* one warp instruction, just executed */
     uint8_t shared;           /* 1: an access to shared memory (its state space says so) */
     uint32_t active;          /* lanes executing */
     uint64_t clock;           /* the SM's clock when it issued */
+    /* v4 */
+    uint32_t wslot;           /* the warp's slot on its SM: CTA slot * 32 + warp (< tm_params.warp_slots) */
+    uint8_t first;            /* 1: the warp's first instruction (a new warp in that slot) */
+    uint64_t def;             /* registers it writes, as bits (register r: bit r mod 64, predicate p: bit
+                                 63 - p mod 64; calls and fences: every bit) */
+    uint64_t use_next;        /* registers (and guard) the warp's next instruction reads, the same bits; 0
+                                 when the warp does not go on at once (done, waiting, at a barrier) */
 };
 
 struct tm_mem {               /* one warp memory access (TM_EV_MEM) */
@@ -57,6 +71,7 @@ struct tm_mem {               /* one warp memory access (TM_EV_MEM) */
     uint64_t clock;           /* when it was issued */
     const uint64_t *addr;     /* 32 lane addresses (valid for active lanes) */
     uint32_t grid_ctas;       /* CTAs of the warp's grid (saturated at 2^32-1) */
+    uint32_t wslot;           /* v4: as tm_issue.wslot */
 };
 
 /* Every number a model may need, from the configuration (timing.* keys;
@@ -75,6 +90,18 @@ struct tm_params {
     double xllc_gbps_per_sm;           /* the extended LLC's bandwidth per cache-mode SM (GB/s) */
     /* The GPU the model times (from the configuration, not keys of their own): */
     uint32_t num_sms, cache_sms;       /* SMs; of them in cache mode (the highest-numbered) */
+    /* v4: what the cycle model needs */
+    uint32_t warp_slots;               /* per SM: max CTAs per SM * 32 (tm_issue.wslot's range) */
+    uint32_t llc_partitions, dram_channels; /* from the memory hierarchy's configuration */
+    uint32_t quantum;                  /* cycles between two quantum_end() calls */
+    uint32_t initiation[TM_UNITS];     /* cycles a unit's pipeline in one scheduler's partition is busy per
+                                          warp instruction (1: fully pipelined) */
+    uint32_t icnt_mhz, dram_mhz;       /* clocks of the interconnect (and LLC) and of DRAM, MHz (with core_mhz
+                                          the clock domains; mem_clock_scale multiplies the memory side's) */
+    uint32_t icnt_flit_bytes;          /* bytes an SM's interconnect port moves per interconnect cycle, each way */
+    uint32_t l1_lines_per_cycle;       /* L1 tag lookups (128-byte lines) per core cycle */
+    uint32_t dram_banks, dram_row_bytes; /* per channel; a row's bytes */
+    uint32_t dram_trcd, dram_trp;      /* DRAM cycles: activate to read, precharge */
 };
 
 struct tm_ops {
@@ -91,6 +118,10 @@ struct tm_ops {
     uint32_t (*mem)(void *state, const struct tm_mem *ev);
     void (*on_kernel_end)(void *state, uint64_t *cycles);  /* may adjust the kernel's cycle count */
     void (*fini)(void *state);
+    /* v4: between two quanta, on one host thread, while no SM runs (state shared among SMs may change
+     * here and only here: what SMs see is then the same for every number of host threads); clock: the
+     * quantum's end.  May be NULL. */
+    void (*quantum_end)(void *state, uint64_t clock);
 };
 
 /* ---- energy (docs/timing.md "Energy"): per-event energies from the

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""tests/timing/cycle_e2e.py — --timing cycle end to end on tests/timing/cycle.ptx.
+One warp's cycle counts are recomputed here from the model's documented rules
+(timing/cycle.c, docs/timing.md "The cycle model") with a small scoreboard of
+this script's own: an instruction starts when its operands are ready and its
+pipeline takes it, a dependence chain costs the unit latency per link,
+independent instructions the initiation interval, and independent loads
+overlap (their data crosses the SM's port one after another).  Many CTAs
+streaming from DRAM are bound by its bandwidth (twice the data, twice the
+cycles; without a cap, not); cycles are the same for 1 and 2 host threads;
+bad arguments are clear errors.
+
+usage: cycle_e2e.py MORPHEUS CYCLE.PTX CONFIG.json"""
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+morpheus, ptx, cfgfile = sys.argv[1:4]
+full = json.load(open(cfgfile))
+T = full["timing"]
+LAT, II, LV = T["latency"], T["initiation"], T["level"]
+UNIT = {"mov": "int", "add": "int", "cvta": "int", "ld": "ldst", "st": "ldst", "ret": "ctrl"}
+bad = 0
+
+
+def check(what, ok, *detail):
+    global bad
+    print(("ok: " if ok else "FAIL: ") + what)
+    if not ok:
+        bad += 1
+        for d in detail:
+            print("   ", str(d)[:3000])
+
+
+def run(kernel, *opts, grid=1, block=32, args=("u32[4096]=zero",)):
+    with tempfile.TemporaryDirectory() as tmp:
+        st = os.path.join(tmp, "s.json")
+        p = subprocess.run([morpheus, "run", ptx, kernel, "--grid", str(grid), "--block", str(block), "--stats", st,
+                            "-q"] + list(opts) + ["--"] + list(args), capture_output=True, text=True)
+        rec = json.load(open(st)) if p.returncode == 0 and os.path.exists(st) else None
+        return p, rec
+
+
+def body(kernel):
+    """The kernel's instructions as (opcode, destination registers, source registers)."""
+    src = open(ptx).read()
+    text = src[src.index(f".entry {kernel}("):]
+    text = text[text.index("{", text.index(")")) + 1:text.index("\n}")]
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(".reg") or line.startswith("//"):
+            continue
+        full_op = line.split()[0].rstrip(";")
+        op = full_op.split(".")[0]
+        regs = re.findall(r"%r[d]?\d+", line)
+        if op == "st" or op == "ret":
+            out.append((full_op, [], regs))
+        else:
+            out.append((full_op, regs[:1], regs[1:]))
+    return out
+
+
+def one_warp(kernel, lat, ii, mem=None):
+    """Cycles of one warp of straight-line code under the cycle model's rules: an instruction starts at
+    max(issue slot, its unit's pipeline free, its operands ready); its result is ready a unit latency later
+    (a global load: when mem(start) says); the next instruction's issue slot is one cycle later.  The kernel's
+    cycles are the start of its last instruction (ret)."""
+    ready, pipe, slot, t = {}, {}, 0, 0
+    for full_op, dst, srcs in body(kernel):
+        op = full_op.split(".")[0]
+        u = UNIT[op]
+        t = max([slot, pipe.get(u, 0)] + [ready.get(r, 0) for r in srcs])
+        pipe[u] = t + ii[u]
+        slot = t + 1
+        done = t + lat[u]
+        if full_op.startswith("ld.global") and mem:
+            done = mem(t)
+        for r in dst:
+            ready[r] = max(ready.get(r, 0), done)
+    return t
+
+
+for k in ("dep", "indep"):
+    for args, lat, ii in ((("cycle",), LAT, II), (("cycle,int=10,ii_int=1",), dict(LAT, int=10), dict(II, int=1))):
+        p, r = run(k, "--timing", *args)
+        want = one_warp(k, lat, ii)
+        check(f"{k} under --timing {args[0]}: {want} cycles from its dependences", r and r["cycles"] == want,
+              p.stderr, r and r["cycles"])
+p1, r1 = run("dep", "--timing", "cycle,int=10,ii_int=1")
+p2, r2 = run("indep", "--timing", "cycle,int=10,ii_int=1")
+check("a chain of 16 dependent adds costs 16 latencies, 16 independent ones overlap",
+      r1 and r2 and r1["cycles"] - r2["cycles"] == 15 * 10 - 15, r1 and r1["cycles"], r2 and r2["cycles"])
+
+# eight loads of eight cold lines: each is looked up in the L1 (a line per cycle), sends a request flit and gets
+# its line back over the SM's port (flit_bytes per cycle at the interconnect clock), then DRAM's latency; no
+# bandwidth caps beyond the port here
+flit = T["icnt"]["flit_bytes"] * T["clock_mhz"]["icnt"] / T["core_mhz"]
+port = {"l1": 0.0, "req": 0.0, "rep": 0.0}
+
+
+def dram_load(t):
+    l1 = max(float(t), port["l1"])
+    port["l1"] = l1 + 1
+    port["req"] = max(port["req"], l1) + T["icnt"]["flit_bytes"] / flit
+    port["rep"] = max(port["rep"], l1) + 128 / flit
+    return math.ceil(max(port["req"], port["rep"]) + LV["dram"])
+
+
+nocap = ["-o", "timing.bandwidth.dram_gbps=0", "-o", "timing.bandwidth.llc_gbps=0"]
+p, r = run("loads", "--timing", "cycle", "--memsys", "on", *nocap)
+want = one_warp("loads", LAT, II, dram_load)
+check(f"8 independent loads overlap: {want} cycles", r and r["cycles"] == want, p.stderr, r and r["cycles"])
+pl, rl = run("loads", "--timing", "latency", "--memsys", "on", *nocap)
+check("... where the latency model (a warp waits for each load) takes 8 DRAM latencies",
+      r and rl and rl["cycles"] >= 8 * LV["dram"] > 2 * r["cycles"], rl and rl["cycles"])
+
+# DRAM bandwidth: 32 CTAs of 256 threads each read n words a grid's width apart (every line once)
+def stream(n, *opts, grid=32, threads=1):
+    words = grid * 256 * n
+    return run("stream", "--timing", "cycle", "--memsys", "on", "--host-threads", str(threads), *opts, grid=grid,
+               block=256, args=(f"u32[{words}]=zero", f"u32:{n}", f"u32:{grid * 256 * 4}", f"u32[{grid * 256}]=zero"))
+
+
+cap = ["-o", "timing.bandwidth.dram_gbps=20", "-o", "timing.bandwidth.llc_gbps=0"]
+pa, ra = stream(32, *cap)
+pb, rb = stream(64, *cap)
+ok = ra and rb
+if ok:
+    rate = 20e3 / T["core_mhz"]  # bytes per core cycle
+    want = 32 * 256 * 4 * 64 / rate
+    check(f"bandwidth-bound: 64 words per thread at 20 GB/s take about bytes / bandwidth ({want:.0f} cycles)",
+          0.9 * want <= rb["cycles"] <= 1.25 * want, rb["cycles"])
+    check("twice the data, about twice the cycles", 1.8 <= rb["cycles"] / ra["cycles"] <= 2.2,
+          ra["cycles"], rb["cycles"])
+else:
+    check("stream runs", False, pa.stderr, pb.stderr)
+pc, rc = stream(64, *nocap)
+check("without caps the same stream is far faster (latency-bound)", rc and rb and rc["cycles"] * 4 < rb["cycles"],
+      rc and rc["cycles"])
+p1, r1 = stream(16, threads=1)
+p2, r2 = stream(16, threads=2)
+check("the same cycles on 1 and 2 host threads (per-SM shares, state shared only between quanta)",
+      r1 and r2 and r1["cycles"] == r2["cycles"] and r1["memsys"] == r2["memsys"], r1 and r1["cycles"],
+      r2 and r2["cycles"])
+
+p, r = run("dep", "--timing", "cycle,bogus=1")
+check("an unknown model argument: an error naming it", p.returncode != 0 and "bogus" in p.stderr, p.stderr)
+p, r = run("dep", "--timing", "cycle,ii_int=0")
+check("an initiation interval of 0: refused", p.returncode != 0 and "ii_int=0" in p.stderr, p.stderr)
+p, r = run("dep", "--timing", "cycle", "-o", "timing.dram.banks=0")
+check("timing.dram.banks=0: refused by name", p.returncode == 2 and "timing.dram.banks" in p.stderr, p.stderr)
+sys.exit(1 if bad else 0)

@@ -1,0 +1,146 @@
+/* tests/timing/test_cycle.c — the cycle model's memory side, fed events by
+ * hand: a DRAM load's answer is the SM's port, its share of DRAM's bandwidth
+ * (128 bytes times its channel's cost factor) and DRAM's latency; the
+ * factor comes from the last quantum (quantum_end): a channel's share of
+ * the bytes, over its row-buffer efficiency bursts / (bursts + activations *
+ * (tRP + tRCD) / banks).  Every expected answer is worked out in the
+ * comments from those rules (docs/timing.md "The cycle model"). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mx/timing.h"
+
+/* 1 SM at 1000 MHz; ports of 128 bytes a cycle each way; L1 10, DRAM 100 cycles; DRAM rate bytes per cycle over
+ * `chans` channels, 4 banks, 2 KiB rows (16 lines), tRCD = tRP = 8 DRAM cycles at 1000 MHz (an activation: 16
+ * cycles, over 4 banks 4) */
+static const struct tm_ops *cycle(void)
+{
+    tm_register_builtin();
+    return tm_find("cycle");
+}
+
+static void *model(uint32_t chans, double rate, uint32_t trcd)
+{
+    const struct tm_ops *o = cycle();
+    assert_non_null(o);
+    assert_true(o->events & TM_EV_DEPS);
+    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .dram_gbps = rate,
+                           .num_sms = 1, .warp_slots = 32, .llc_partitions = 1, .dram_channels = chans,
+                           .icnt_mhz = 1000, .dram_mhz = 1000, .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1,
+                           .dram_banks = 4, .dram_row_bytes = 2048, .dram_trcd = trcd, .dram_trp = trcd };
+    p.level_latency[TM_LV_L1] = 10;
+    p.level_latency[TM_LV_DRAM] = 100;
+    for (int i = 0; i < TM_UNITS; i++)
+        p.unit_latency[i] = p.initiation[i] = 1;
+    void *st = NULL;
+    char err[256];
+    assert_int_equal(o->init(&st, &p, "", err, sizeof err), 0);
+    return st;
+}
+
+/* One lane's DRAM load of line `line` at `clock`: the model's answer. */
+static uint32_t load(void *st, uint64_t line, uint64_t clock)
+{
+    static uint64_t addr[32];
+    addr[0] = line * 128;
+    struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .clock = clock, .addr = addr,
+                         .grid_ctas = 1 };
+    return cycle()->mem(st, &ev);
+}
+
+static void row_buffers(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    /* 128 bytes a cycle of DRAM (128 GB/s at 1000 MHz) on one channel: a lone load at T passes the port at
+     * T + 1, DRAM's share at T + 2, is back at T + 102 */
+    void *st = model(1, 128, 8);
+    assert_int_equal(load(st, 0, 10000), 102);
+    o->fini(st);
+    /* lines 0..15 in one quantum: one row, one activation: efficiency 16 / (16 + 16 / 4) = 0.8, so a line costs
+     * 1 / 0.8 = 1.25 cycles of DRAM: T + 1 + 1.25 + 100 = T + 102.25, 103 whole cycles */
+    st = model(1, 128, 8);
+    for (uint64_t l = 0; l < 16; l++)
+        load(st, l, 0);
+    o->quantum_end(st, 1000);
+    assert_int_equal(load(st, 0, 10000), 103);
+    /* that lone line, its own row: 1 / (1 + 4) = 0.2: 5 cycles: T + 106 */
+    o->quantum_end(st, 20000);
+    assert_int_equal(load(st, 0, 30000), 106);
+    o->fini(st);
+    /* lines 0, 64, 128, ...: bank (line / 16) mod 4 = 0, a row each: 16 activations: 16 / (16 + 64) = 0.2 */
+    st = model(1, 128, 8);
+    for (uint64_t l = 0; l < 16; l++)
+        load(st, l * 64, 0);
+    o->quantum_end(st, 1000);
+    assert_int_equal(load(st, 0, 10000), 106);
+    o->fini(st);
+}
+
+static void hot_channel(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    /* 2 channels, 1.28 GB/s in all (1.28 bytes a cycle), no activation cost: a lone line takes 100 cycles of
+     * DRAM's share: T + 1 + 100 + 100 */
+    void *st = model(2, 1.28, 0);
+    assert_int_equal(load(st, 1, 100000), 201);
+    o->quantum_end(st, 150000); /* (that quantum: all its bytes on channel 1) */
+    /* a quantum whose 16 lines all went to channel 0 (even lines): its factor 2 (all the bytes, twice an even
+     * share), channel 1's 0 floored at 1/4: a channel-0 line costs 200 cycles, a channel-1 line 25 */
+    for (uint64_t l = 0; l < 16; l++)
+        load(st, 2 * l, 200000);
+    o->quantum_end(st, 300000);
+    assert_int_equal(load(st, 0, 1000000), 301);
+    assert_int_equal(load(st, 1, 2000000), 126);
+    o->fini(st);
+}
+
+static void scoreboard(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    void *st = model(1, 0, 0);
+    /* a load of bit 3's register at 0 (data back at 0 + 1 (port) + 100 = 101, unlimited DRAM), then an
+     * instruction reading another register issues next cycle, one reading bit 3 waits until 101 */
+    load(st, 5, 0);
+    struct tm_issue ld = { .unit = 4, .clock = 0, .first = 1, .def = 1ull << 3, .use_next = 1ull << 7 };
+    assert_int_equal(o->issue(st, &ld), 1);
+    struct tm_issue add = { .unit = 0, .clock = 1, .def = 1ull << 8, .use_next = 1ull << 3 };
+    assert_int_equal(o->issue(st, &add), 100); /* 1 + 100 = 101 */
+    /* a new warp in the slot (first) forgets the old one's pending registers */
+    struct tm_issue fresh = { .unit = 0, .clock = 2, .first = 1, .def = 1ull << 9, .use_next = 1ull << 3 };
+    assert_int_equal(o->issue(st, &fresh), 1);
+    o->fini(st);
+}
+
+static void bad_arguments(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .num_sms = 1 };
+    void *st = NULL;
+    char err[256] = "";
+    assert_int_equal(o->init(&st, &p, "ii_sfu=0", err, sizeof err), -1);
+    assert_non_null(strstr(err, "ii_sfu=0"));
+    assert_int_equal(o->init(&st, &p, "warp=3", err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown key 'warp'"));
+    p.num_sms = 0;
+    assert_int_equal(o->init(&st, &p, "", err, sizeof err), -1);
+    assert_non_null(strstr(err, "no SMs"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(row_buffers),
+        cmocka_unit_test(hot_channel),
+        cmocka_unit_test(scoreboard),
+        cmocka_unit_test(bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

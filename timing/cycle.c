@@ -1,0 +1,498 @@
+/* timing/cycle.c — the "cycle" model: warps issue through per-SM scheduler
+ * partitions and unit pipelines, wait for their operands on a scoreboard,
+ * and their memory accesses queue for the L1, the SM's interconnect port,
+ * the LLC partitions, DRAM channels (whose row buffers set their efficiency)
+ * and the cache-mode SMs of the extended LLC.  Every number comes from the
+ * configuration (tm_params; configs/NAME.json names the sources).
+ *
+ * Core: an SM has issue_width scheduler partitions; a warp belongs to the
+ * partition wslot mod issue_width (the emulator's scheduler, lrr or gto
+ * by emu.warp_sched, picks among ready warps).  An instruction starts when
+ * its partition can issue (one per cycle) and its unit's pipeline takes it
+ * (initiation[unit] cycles per warp instruction); its destinations are
+ * ready unit_latency[unit] cycles later (shared memory: level shared; a
+ * load or atomic: when its data is back).  A warp issues its next
+ * instruction a cycle after this one started, once that instruction's
+ * operands are ready (TM_EV_DEPS: registers hashed to 64 bits, so two
+ * registers may share a bit: a false dependence, never a missed one).
+ * Loads therefore overlap with independent work and with each other.
+ *
+ * Memory: an access occupies the SM's L1 for lines / l1_lines_per_cycle
+ * cycles; what goes beyond the L1 crosses the SM's interconnect port
+ * (icnt_flit_bytes per interconnect cycle each way: requests carry a
+ * store's data, replies a load's), then for each of its 128-byte lines the
+ * line's LLC partition (line mod partitions), and for DRAM the line's
+ * channel (line mod channels), for the extended LLC the line's cache-mode
+ * SM (line mod cache SMs).  Each SM has its own share of every shared
+ * resource (its bandwidth over the SMs that can use it: the compute SMs, no
+ * more than the grid's CTAs), as a queue: an SM's answers depend on its own
+ * accesses and on state that changes only between quanta, so cycles are
+ * the same for every number of host threads.  The data is back after the
+ * slowest queue plus the level's latency.
+ *
+ * DRAM row buffers: the DRAM lines of a quantum are grouped per channel
+ * into windows of the time the channel needs for 64 requests (an FR-FCFS
+ * scheduler's queue, facts 1.2); each distinct row of a bank in a window
+ * is one activation (tRP + tRCD, overlapping across banks).  At the
+ * quantum's end every channel's efficiency for the next quantum is
+ * bursts / (bursts + activations * (tRP + tRCD) / banks).
+ *
+ * Clocks: core_mhz for the SM; icnt_mhz (interconnect and LLC) and
+ * dram_mhz for the memory side, all multiplied by mem_clock_scale
+ * (Frequency-Boost): bandwidths beyond the L1 scale by it, latencies beyond
+ * the L1 by its inverse.
+ *
+ * Arguments (--timing cycle,KEY=N,...): the latency model's keys (units and
+ * levels), and ii_UNIT=N for an initiation interval. */
+#include "mx/timing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NSCHED_MAX 16
+#define DLOG_MAX (1u << 22) /* DRAM lines an SM logs per quantum for the row-buffer analysis */
+
+struct wsb {                  /* one warp slot's scoreboard */
+    uint64_t ready[64];       /* when each register bit's last write is done */
+    uint64_t mem_done;        /* the data of the access just issued (mem_pending) */
+    uint8_t mem_pending;
+};
+
+struct dline { uint64_t clock, line; };
+
+struct smst {                 /* one SM's state: touched by its host thread only while the quantum runs */
+    uint64_t sched_free[NSCHED_MAX];
+    uint64_t pipe_free[NSCHED_MAX][TM_UNITS];
+    double l1_free, req_free, rep_free;
+    double llc_free, dram_free, x_free;       /* its shares of the LLC's, DRAM's, the extended LLC's bandwidth */
+    uint64_t *part_bytes, *chan_bytes, *x_bytes; /* this quantum's bytes to each partition, channel, cache SM */
+    struct wsb *sb;
+    struct dline *dlog;
+    uint32_t ndlog, dcap;
+};
+
+struct cyc {
+    struct tm_params p;
+    uint32_t nsched, nparts, nchans, nx, compute_sms;
+    uint32_t level[TM_LV_COUNT];   /* level latencies with the memory side's clock */
+    double llc_rate, dram_rate, x_rate, icnt_rate; /* bytes per core cycle of the LLC, DRAM, the extended LLC (all
+                                                       cache SMs), an SM's port (each way) */
+    double chan_rate;              /* of one DRAM channel */
+    double t_act;                  /* an activation's tRP + tRCD, core cycles */
+    double window;                 /* core cycles of a row-buffer window */
+    double *chan_eff;              /* per channel: row-buffer efficiency for this quantum (quantum_end) */
+    double *part_f, *chan_f, *x_f; /* per resource: its cost factor for this quantum (quantum_end): how much
+                                      more than an even share of the last quantum's bytes it had (DRAM: over
+                                      its efficiency) */
+    struct smst *sm;
+    /* row-buffer analysis (quantum_end) */
+    uint64_t *hkey;
+    uint32_t *hgen, hcap, gen;
+    uint64_t *acts, *reqs;         /* per channel, this quantum */
+    uint64_t row_acts, row_reqs;   /* whole run (docs) */
+};
+
+static const char *const unit_key[TM_UNITS] = { "int", "fp", "dp", "sfu", "ldst", "ctrl", "sync", "tex", "tensor" };
+static const char *const level_key[TM_LV_COUNT] = { "none", "l1", "llc", "xllc", "dram", "xllc_dram", "shared" };
+
+static int parse_args(struct tm_params *p, const char *args, char *err, size_t errlen)
+{
+    char buf[512];
+    if (strlen(args) >= sizeof buf) {
+        snprintf(err, errlen, "timing model cycle: arguments longer than %zu characters", sizeof buf - 1);
+        return -1;
+    }
+    strcpy(buf, args);
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '='), *end;
+        unsigned long v = eq ? strtoul(eq + 1, &end, 10) : 0;
+        if (!eq || end == eq + 1 || *end || v < 1 || v > 1000000) {
+            snprintf(err, errlen, "timing model cycle: '%s' is not KEY=N with N from 1 to 1000000", kv);
+            return -1;
+        }
+        *eq = 0;
+        uint32_t *slot = NULL;
+        for (int i = 0; i < TM_UNITS; i++) {
+            if (!strcmp(kv, unit_key[i]))
+                slot = &p->unit_latency[i];
+            if (!strncmp(kv, "ii_", 3) && !strcmp(kv + 3, unit_key[i]))
+                slot = &p->initiation[i];
+        }
+        for (int i = 0; i < TM_LV_COUNT; i++)
+            if (!strcmp(kv, level_key[i]))
+                slot = &p->level_latency[i];
+        if (!slot) {
+            snprintf(err, errlen, "timing model cycle: unknown key '%s' (units: int fp dp sfu ldst ctrl sync tex "
+                     "tensor; ii_UNIT for an initiation interval; levels: none l1 llc xllc dram xllc_dram shared)", kv);
+            return -1;
+        }
+        *slot = (uint32_t)v;
+    }
+    return 0;
+}
+
+static void cyc_fini(void *state)
+{
+    struct cyc *c = state;
+    if (!c)
+        return;
+    for (uint32_t i = 0; c->sm && i < c->p.num_sms; i++) {
+        free(c->sm[i].part_bytes);
+        free(c->sm[i].chan_bytes);
+        free(c->sm[i].x_bytes);
+        free(c->sm[i].sb);
+        free(c->sm[i].dlog);
+    }
+    free(c->sm);
+    free(c->chan_eff);
+    free(c->part_f);
+    free(c->chan_f);
+    free(c->x_f);
+    free(c->hkey);
+    free(c->hgen);
+    free(c->acts);
+    free(c->reqs);
+    free(c);
+}
+
+static int cyc_init(void **state, const struct tm_params *p, const char *args, char *err, size_t errlen)
+{
+    struct cyc *c = calloc(1, sizeof *c);
+    if (!c)
+        goto oom;
+    c->p = *p;
+    if (args && *args && parse_args(&c->p, args, err, errlen)) {
+        free(c);
+        return -1;
+    }
+    struct tm_params *q = &c->p;
+    if (!q->num_sms || !q->core_mhz) {
+        snprintf(err, errlen, "timing model cycle: the configuration gives no SMs or no core clock");
+        free(c);
+        return -1;
+    }
+    for (int i = 0; i < TM_UNITS; i++) {
+        q->unit_latency[i] = q->unit_latency[i] ? q->unit_latency[i] : 1;
+        q->initiation[i] = q->initiation[i] ? q->initiation[i] : 1;
+    }
+    c->nsched = q->issue_width < 1 ? 1 : q->issue_width > NSCHED_MAX ? NSCHED_MAX : q->issue_width;
+    c->nparts = q->llc_partitions ? q->llc_partitions : 1;
+    c->nchans = q->dram_channels ? q->dram_channels : 1;
+    c->nx = q->cache_sms;
+    c->compute_sms = q->num_sms > q->cache_sms ? q->num_sms - q->cache_sms : 1;
+    q->warp_slots = q->warp_slots ? q->warp_slots : 32 * 32;
+    double sc = q->mem_clock_scale > 0 ? q->mem_clock_scale : 1, mhz = q->core_mhz;
+    uint32_t l1 = q->level_latency[TM_LV_L1];
+    for (int i = 0; i < TM_LV_COUNT; i++) {
+        uint32_t v = q->level_latency[i];
+        if ((i == TM_LV_LLC || i == TM_LV_XLLC || i == TM_LV_DRAM || i == TM_LV_XLLC_DRAM) && v > l1)
+            v = l1 + (uint32_t)((v - l1) / sc + 0.5);
+        c->level[i] = v;
+    }
+    /* bandwidths in bytes per core cycle (0: unlimited) */
+    c->llc_rate = q->llc_gbps * 1e3 / mhz * sc;
+    c->dram_rate = q->dram_gbps * 1e3 / mhz * sc;
+    c->chan_rate = c->dram_rate / c->nchans;
+    c->x_rate = q->xllc_gbps_per_sm * 1e3 / mhz * c->nx;
+    c->icnt_rate = (double)q->icnt_flit_bytes * (q->icnt_mhz ? q->icnt_mhz : mhz) * sc / mhz;
+    double dram_mhz = (q->dram_mhz ? q->dram_mhz : mhz) * sc;
+    c->t_act = (double)(q->dram_trp + q->dram_trcd) * mhz / dram_mhz;
+    c->window = c->chan_rate > 0 ? 64 * 128 / c->chan_rate : 1024;
+    c->sm = calloc(q->num_sms, sizeof *c->sm);
+    uint32_t nx = c->nx ? c->nx : 1;
+    c->chan_eff = malloc(c->nchans * sizeof *c->chan_eff);
+    c->part_f = malloc(c->nparts * sizeof *c->part_f);
+    c->chan_f = malloc(c->nchans * sizeof *c->chan_f);
+    c->x_f = malloc(nx * sizeof *c->x_f);
+    c->acts = calloc(c->nchans, sizeof *c->acts);
+    c->reqs = calloc(c->nchans, sizeof *c->reqs);
+    if (!c->sm || !c->chan_eff || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->reqs)
+        goto oom;
+    for (uint32_t i = 0; i < c->nchans; i++)
+        c->chan_eff[i] = c->chan_f[i] = 1;
+    for (uint32_t i = 0; i < c->nparts; i++)
+        c->part_f[i] = 1;
+    for (uint32_t i = 0; i < nx; i++)
+        c->x_f[i] = 1;
+    for (uint32_t i = 0; i < q->num_sms; i++) {
+        struct smst *s = &c->sm[i];
+        s->part_bytes = calloc(c->nparts, sizeof *s->part_bytes);
+        s->chan_bytes = calloc(c->nchans, sizeof *s->chan_bytes);
+        s->x_bytes = calloc(nx, sizeof *s->x_bytes);
+        /* cache-mode SMs run no application warps: no scoreboards */
+        s->sb = i < c->compute_sms || !c->nx ? calloc(q->warp_slots, sizeof *s->sb) : NULL;
+        if (!s->part_bytes || !s->chan_bytes || !s->x_bytes || (!s->sb && (i < c->compute_sms || !c->nx)))
+            goto oom;
+    }
+    *state = c;
+    return 0;
+oom:
+    cyc_fini(c);
+    snprintf(err, errlen, "timing model cycle: out of memory");
+    return -1;
+}
+
+static inline struct wsb *slot_of(struct cyc *c, uint32_t sm, uint32_t wslot)
+{
+    if (sm >= c->p.num_sms || !c->sm[sm].sb)
+        return NULL;
+    return &c->sm[sm].sb[wslot % c->p.warp_slots];
+}
+
+static uint32_t cyc_issue(void *state, const struct tm_issue *ev)
+{
+    struct cyc *c = state;
+    struct wsb *w = slot_of(c, ev->sm, ev->wslot);
+    if (!w)
+        return 1;
+    struct smst *s = &c->sm[ev->sm];
+    if (ev->first) /* a new warp in the slot: the old one's registers are gone (not its own access, made
+                      by this very instruction) */
+        memset(w->ready, 0, sizeof w->ready);
+    uint32_t unit = ev->unit < TM_UNITS ? ev->unit : 0, sp = ev->wslot % c->nsched;
+    uint64_t start = ev->clock;
+    if (s->sched_free[sp] > start)
+        start = s->sched_free[sp];
+    if (s->pipe_free[sp][unit] > start)
+        start = s->pipe_free[sp][unit];
+    s->sched_free[sp] = start + 1;
+    s->pipe_free[sp][unit] = start + c->p.initiation[unit];
+    uint64_t done;
+    if (w->mem_pending) { /* a load or atomic: its data (the pipeline's delay comes on top) */
+        done = w->mem_done + (start - ev->clock);
+        w->mem_pending = 0;
+    } else if (ev->shared) {
+        done = start + (c->level[TM_LV_SHARED] ? c->level[TM_LV_SHARED] : c->p.unit_latency[unit]);
+    } else {
+        done = start + c->p.unit_latency[unit];
+    }
+    for (uint64_t m = ev->def; m; m &= m - 1) {
+        uint64_t *r = &w->ready[__builtin_ctzll(m)];
+        *r = *r > done ? *r : done;
+    }
+    uint64_t next = start + 1;
+    for (uint64_t m = ev->use_next; m; m &= m - 1) {
+        uint64_t r = w->ready[__builtin_ctzll(m)];
+        next = r > next ? r : next;
+    }
+    return (uint32_t)(next - ev->clock);
+}
+
+/* bytes through a share queue of its SM (rate: the resource's bytes per core cycle, shared by users):
+ * the cycle they are through */
+static inline double queue(double *f, double at, double bytes, double rate, double users)
+{
+    if (rate <= 0)
+        return at;
+    double start = *f > at ? *f : at;
+    *f = start + bytes * users / rate;
+    return *f;
+}
+
+static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
+{
+    struct cyc *c = state;
+    if (ev->sm >= c->p.num_sms)
+        return 1;
+    struct smst *s = &c->sm[ev->sm];
+    uint8_t lv = ev->level < TM_LV_COUNT ? ev->level : TM_LV_NONE;
+    int store = ev->write && !ev->atomic;
+    /* the distinct lines the active lanes touch */
+    uint64_t lines[64];
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(ev->active >> l & 1))
+            continue;
+        uint64_t a = ev->addr[l] >> 7, b = (ev->addr[l] + (ev->size ? ev->size : 1) - 1) >> 7;
+        for (uint64_t x = a; x <= b && n < 64; x++) {
+            uint32_t k = 0;
+            while (k < n && lines[k] != x)
+                k++;
+            if (k == n)
+                lines[n++] = x;
+        }
+    }
+    if (!n)
+        n = 1, lines[0] = 0;
+    double at = (double)ev->clock;
+    /* the L1's tag lookups */
+    double l1_start = s->l1_free > at ? s->l1_free : at;
+    s->l1_free = l1_start + (double)n / (c->p.l1_lines_per_cycle ? c->p.l1_lines_per_cycle : 1);
+    double ready = l1_start;
+    if (lv == TM_LV_LLC || lv == TM_LV_XLLC || lv == TM_LV_DRAM || lv == TM_LV_XLLC_DRAM) {
+        double users = ev->grid_ctas && ev->grid_ctas < c->compute_sms ? ev->grid_ctas : c->compute_sms;
+        /* the SM's port: a store's data goes out, a load's comes back (a request's header is a flit) */
+        double out = store || ev->atomic ? (double)n * 128 : (double)n * c->p.icnt_flit_bytes;
+        double t = queue(&s->req_free, l1_start, out, c->icnt_rate, 1), w = t;
+        if (!store) { /* the reply's data over the port */
+            double r = queue(&s->rep_free, l1_start, (double)n * 128, c->icnt_rate, 1);
+            w = r > w ? r : w;
+        }
+        /* the lines' cost in the SM's shares: 128 bytes each, times their resource's factor */
+        double llc = 0, dram = 0, x = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t ln = lines[i];
+            if (lv == TM_LV_LLC || lv == TM_LV_DRAM) {
+                uint32_t pi = (uint32_t)(ln % c->nparts);
+                llc += 128 * c->part_f[pi];
+                s->part_bytes[pi] += 128;
+            }
+            if (c->nx && (lv == TM_LV_XLLC || lv == TM_LV_XLLC_DRAM)) {
+                uint32_t k = (uint32_t)(ln % c->nx);
+                x += 128 * c->x_f[k];
+                s->x_bytes[k] += 128;
+            }
+            if (!store && (lv == TM_LV_DRAM || lv == TM_LV_XLLC_DRAM)) {
+                uint32_t ch = (uint32_t)(ln % c->nchans);
+                dram += 128 * c->chan_f[ch];
+                s->chan_bytes[ch] += 128;
+                if (s->ndlog == s->dcap && s->dcap < DLOG_MAX) {
+                    uint32_t cap = s->dcap ? s->dcap * 2 : 1024;
+                    struct dline *d = realloc(s->dlog, cap * sizeof *d);
+                    if (d)
+                        s->dlog = d, s->dcap = cap;
+                }
+                if (s->ndlog < s->dcap)
+                    s->dlog[s->ndlog++] = (struct dline){ ev->clock, ln };
+            }
+        }
+        double u;
+        if (llc > 0 && (u = queue(&s->llc_free, t, llc, c->llc_rate, users)) > w)
+            w = u;
+        if (x > 0 && (u = queue(&s->x_free, t, x, c->x_rate, users)) > w)
+            w = u;
+        if (dram > 0 && (u = queue(&s->dram_free, t, dram, c->dram_rate, users)) > w)
+            w = u;
+        ready = w;
+    }
+    uint32_t lat = c->level[lv] ? c->level[lv] : c->p.unit_latency[4];
+    double done = ready + lat;
+    struct wsb *ws = slot_of(c, ev->sm, ev->wslot);
+    if (ws && !store) {
+        ws->mem_done = (uint64_t)ceil(done);
+        ws->mem_pending = 1;
+    }
+    return store ? c->p.unit_latency[4] : (uint32_t)ceil(done - at);
+}
+
+/* The row-buffer analysis of the quantum's DRAM lines (every SM's, in any order: the result is a count of
+ * distinct rows per channel, window and bank), and each channel's efficiency for the next quantum. */
+static void rows(struct cyc *c);
+enum { RES_PART, RES_CHAN, RES_X };
+
+static uint64_t *res_bytes(struct smst *s, int which)
+{
+    return which == RES_PART ? s->part_bytes : which == RES_CHAN ? s->chan_bytes : s->x_bytes;
+}
+
+/* Resource j's cost factor from the quantum's bytes D: D_j over an even share of their sum (floored at
+ * 1/4: a resource idle last quantum is not free), over eff[j] when given; unchanged without bytes. */
+static void factors(struct cyc *c, int which, uint32_t n, double *f, const double *eff)
+{
+    double sum = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        uint64_t d = 0;
+        for (uint32_t i = 0; i < c->p.num_sms; i++)
+            d += res_bytes(&c->sm[i], which)[j];
+        f[j] = (double)d;
+        sum += (double)d;
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        double v = sum > 0 ? f[j] * n / sum : 1;
+        v = v < 0.25 ? 0.25 : v;
+        f[j] = eff ? v / eff[j] : v;
+    }
+    for (uint32_t i = 0; i < c->p.num_sms; i++)
+        memset(res_bytes(&c->sm[i], which), 0, n * sizeof(uint64_t));
+}
+
+
+static void cyc_quantum_end(void *state, uint64_t clock)
+{
+    (void)clock;
+    struct cyc *c = state;
+    rows(c);
+    factors(c, RES_PART, c->nparts, c->part_f, NULL);
+    factors(c, RES_CHAN, c->nchans, c->chan_f, c->chan_eff);
+    if (c->nx)
+        factors(c, RES_X, c->nx, c->x_f, NULL);
+}
+
+static void rows(struct cyc *c)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < c->p.num_sms; i++)
+        total += c->sm[i].ndlog;
+    if (!total)
+        return;
+    if (c->hcap < 2 * total) {
+        uint32_t cap = 1024;
+        while (cap < 2 * total)
+            cap *= 2;
+        uint64_t *k = realloc(c->hkey, cap * sizeof *k);
+        if (k)
+            c->hkey = k;
+        uint32_t *g = k ? calloc(cap, sizeof *g) : NULL;
+        if (!k || !g) {
+            free(g);
+            for (uint32_t i = 0; i < c->p.num_sms; i++)
+                c->sm[i].ndlog = 0;
+            return; /* out of memory: the efficiencies stay */
+        }
+        free(c->hgen);
+        c->hgen = g;
+        c->hcap = cap;
+        c->gen = 0;
+    }
+    if (++c->gen == 0) {
+        memset(c->hgen, 0, c->hcap * sizeof *c->hgen);
+        c->gen = 1;
+    }
+    memset(c->acts, 0, c->nchans * sizeof *c->acts);
+    memset(c->reqs, 0, c->nchans * sizeof *c->reqs);
+    uint32_t row_lines = c->p.dram_row_bytes >= 128 ? c->p.dram_row_bytes / 128 : 1;
+    uint32_t banks = c->p.dram_banks ? c->p.dram_banks : 1;
+    for (uint32_t i = 0; i < c->p.num_sms; i++) {
+        struct smst *s = &c->sm[i];
+        for (uint32_t j = 0; j < s->ndlog; j++) {
+            uint64_t x = s->dlog[j].line, ch = x % c->nchans, local = x / c->nchans;
+            uint64_t bank = (local / row_lines) % banks, row = local / ((uint64_t)row_lines * banks);
+            uint64_t win = (uint64_t)((double)s->dlog[j].clock / c->window);
+            uint64_t key = (((row * banks + bank) * c->nchans + ch) << 20 ^ win) + 1;
+            uint64_t h = key * 0x9e3779b97f4a7c15ull;
+            uint32_t at = (uint32_t)(h >> 32) & (c->hcap - 1);
+            while (c->hgen[at] == c->gen && c->hkey[at] != key)
+                at = (at + 1) & (c->hcap - 1);
+            c->reqs[ch]++;
+            if (c->hgen[at] != c->gen) {
+                c->hgen[at] = c->gen;
+                c->hkey[at] = key;
+                c->acts[ch]++;
+            }
+        }
+        s->ndlog = 0;
+    }
+    double burst = c->chan_rate > 0 ? 128 / c->chan_rate : 0;
+    for (uint32_t ch = 0; ch < c->nchans; ch++) {
+        c->row_reqs += c->reqs[ch];
+        c->row_acts += c->acts[ch];
+        if (c->reqs[ch] && burst > 0)
+            c->chan_eff[ch] = c->reqs[ch] * burst / (c->reqs[ch] * burst + c->acts[ch] * c->t_act / banks);
+    }
+}
+
+
+const struct tm_ops tm_cycle_ops = {
+    .version = TM_API_VERSION,
+    .name = "cycle",
+    .summary = "scheduler partitions, unit pipelines, a scoreboard, L1/interconnect/LLC/DRAM/extended-LLC queues, "
+               "DRAM row buffers, clock domains (configuration timing.*)",
+    .events = TM_EV_ISSUE | TM_EV_MEM | TM_EV_DEPS,
+    .init = cyc_init,
+    .issue = cyc_issue,
+    .mem = cyc_mem,
+    .fini = cyc_fini,
+    .quantum_end = cyc_quantum_end,
+};
