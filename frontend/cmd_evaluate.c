@@ -4,6 +4,8 @@
  * process; -j N of them at once), whose result becomes one JSON object in
  * OUT/runs/KEY.json (written whole, then renamed: a run is there or not).
  * A run whose file exists with the same settings is not redone (resume).
+ * With --slurm the same runs are a Slurm job array per phase instead of
+ * children (the Slurm section below), merged the same way.
  *
  * Phase 1 sweeps the compute-mode SM count: IBL (Figure 1), IBL with 2x and
  * 4x the LLC (Figure 2), Morpheus-Basic and Morpheus-ALL.  Phase 2 runs the
@@ -636,6 +638,11 @@ static int slurm_check(const struct ev *e)
     if (strchr(e->out, '\n') || strchr(e->self, '\n')) {
         fprintf(stderr, "morpheus evaluate: --slurm: the output directory and the binary's path cannot hold a "
                         "newline (the runs' list is one line per run)\n");
+        return -1;
+    }
+    if (strchr(e->out, '%')) { /* (sbatch --output would read it as one of its patterns) */
+        fprintf(stderr, "morpheus evaluate: --slurm: the output directory cannot hold a '%%' (sbatch's log names "
+                        "read it as a pattern): %s\n", e->out);
         return -1;
     }
     const char *argv[8 + MAXSLURMARGS];

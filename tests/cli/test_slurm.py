@@ -95,7 +95,7 @@ def errors():
     p = evaluate(out2, '--slurm', '--slurm-partition', 'gpu', '--slurm-args', ' --time=30  --qos=low ', '-j', '3',
                  '--sweep', '68', 'lib', env=dict(env, PATH=rec + ':' + env.get('PATH', '')))
     got = open(log).read().split() if os.path.exists(log) else []
-    check('sbatch --test-only gets the name, --array=0-(N-1)%%j, the partition, then --slurm-args\' words',
+    check('sbatch --test-only gets the name, --array=0-(N-1)%j, the partition, then --slurm-args\' words',
           p.returncode == 2 and got[:2] == ['--test-only', '--job-name=morpheus-evaluate'] and
           got[2].startswith('--array=0-') and got[2].endswith('%3') and
           got[3:] == ['--partition', 'gpu', '--time=30', '--qos=low', '--wrap=true'] and not os.path.exists(out2),
@@ -109,6 +109,11 @@ def errors():
     check('submission refused after the check: exit 3 with sbatch\'s message; no run, table or list written',
           p.returncode == 3 and 'QOSMaxSubmitJobPerUserLimit' in p.stderr and "did not take phase 1's job" in p.stderr
           and files == [], p.returncode, p.stderr, files)
+    # an output directory with a '%' (sbatch's log names would read it as a pattern)
+    out5 = os.path.join(TMP, 'e%j')
+    p = evaluate(out5, '--slurm', *PLAN, env=dict(env, PATH=late + ':' + env.get('PATH', '')))
+    check("an output directory with a '%': exit 2, nothing written",
+          p.returncode == 2 and "cannot hold a '%'" in p.stderr and not os.path.exists(out5), p.returncode, p.stderr)
     # Slurm's options without --slurm, and bad values
     for args, want in ((['--slurm-partition', 'x'], '--slurm-partition is for --slurm'),
                        (['--slurm-args', '--time=1'], '--slurm-args is for --slurm'),
