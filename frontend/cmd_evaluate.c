@@ -4,6 +4,8 @@
  * process; -j N of them at once), whose result becomes one JSON object in
  * OUT/runs/KEY.json (written whole, then renamed: a run is there or not).
  * A run whose file exists with the same settings is not redone (resume).
+ * With --slurm the same runs are a Slurm job array per phase instead of
+ * children (the Slurm section below), merged the same way.
  *
  * Phase 1 sweeps the compute-mode SM count: IBL (Figure 1), IBL with 2x and
  * 4x the LLC (Figure 2), Morpheus-Basic and Morpheus-ALL.  Phase 2 runs the
@@ -17,6 +19,7 @@
 #include "frontend/config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
@@ -56,6 +59,14 @@ static const char ev_help[] =
     "  --no-figures         tables and summary only\n"
     "  -q, --quiet          no progress line\n"
     "\n"
+    "Slurm (docs/evaluate.md): the same runs as a job array per phase, merged here\n"
+    "  --slurm              submit the runs with sbatch (one array task per run;\n"
+    "                       -j N, when given, allows N tasks at once) and wait;\n"
+    "                       OUT and the build must be at the same path on the nodes\n"
+    "  --slurm-partition P  the partition (sbatch --partition)\n"
+    "  --slurm-args \"ARGS\"  more sbatch options, separated by blanks\n"
+    "                       (e.g. \"--time=30 --cpus-per-task=2\")\n"
+    "\n"
     "Configuration: --config NAME|FILE and -o KEY=VALUE as for morpheus run, and\n"
     "its options (--host-threads, --quantum, ...), passed to every run; the\n"
     "systems' own settings (--system, --compute-sms, --cache-sms, the extended\n"
@@ -67,10 +78,12 @@ static const char ev_help[] =
     "hierarchy's counts, docs/memsys.md) and the settings (docs/evaluate.md).\n"
     "\n"
     "Exit status: 0 if every run passed, 1 if one failed (the others are kept;\n"
-    "its log is OUT/logs/KEY.log), 2 on a usage error, 3 on an I/O error.\n";
+    "its log is OUT/logs/KEY.log), 2 on a usage error or a Slurm that cannot\n"
+    "take the job (nothing written), 3 on an I/O error.\n";
 
 #define NW FE_NWORKLOADS
 #define MAXSWEEP 32
+#define MAXSLURMARGS 32
 
 /* One point of an experiment. */
 struct run {
@@ -106,6 +119,13 @@ struct ev {
     double start, busy;       /* wall seconds of finished runs (for the ETA) */
     size_t done, failed, total;
     int tty;
+    /* Slurm (--slurm) */
+    int slurm, jobs_given;
+    const char *slurm_partition;
+    char *slurm_argv[MAXSLURMARGS]; /* --slurm-args split at blanks (in slurm_args_buf) */
+    int slurm_argc;
+    char slurm_args_buf[1024];
+    char slurm_job[32];       /* the array job being waited for ("" when none) */
 };
 
 static double now(void)
@@ -376,8 +396,9 @@ static void progress(struct ev *e, const struct run *last)
         snprintf(lastbuf, sizeof lastbuf, "  last: %s %.1fs%s", last->key, last->wall,
                  last->state == R_FAILED ? " FAILED" : "");
     if (e->tty) {
-        fprintf(stderr, "\r\033[K[%s] %zu/%zu runs, %zu running, %zu failed, %.0fs elapsed, ETA %.0fs%s", bar, e->done,
-                e->total, running, e->failed, el, eta, lastbuf);
+        fprintf(stderr, "\r\033[K[%s] %zu/%zu runs, %zu %s%s, %zu failed, %.0fs elapsed, ETA %.0fs%s", bar, e->done,
+                e->total, running, e->slurm_job[0] ? "in Slurm job " : "running", e->slurm_job, e->failed, el, eta,
+                lastbuf);
     } else if (last) { /* a log: one line per finished run */
         fprintf(stderr, "morpheus evaluate: %zu/%zu %s %s %.1fs (ETA %.0fs)\n", e->done, e->total, last->key,
                 last->state == R_FAILED ? "FAILED" : "ok", last->wall, eta);
@@ -418,19 +439,20 @@ static int start(struct ev *e, struct run *r)
     return 0;
 }
 
-/* A child ended: its run's object, or FAILED. */
-static void finish(struct ev *e, struct run *r, int status)
+/* A run ended (exited_ok: its process exited with 0; wall: its seconds): its
+ * object from OUT/tmp/KEY.json into OUT/runs/KEY.json, or FAILED. */
+static void finish(struct ev *e, struct run *r, int exited_ok, double wall)
 {
     char json[PATH_MAX], log[PATH_MAX], out[PATH_MAX];
     path_of(json, sizeof json, e, "tmp/%s.json", r->key);
     path_of(log, sizeof log, e, "logs/%s.log", r->key);
     path_of(out, sizeof out, e, "runs/%s.json", r->key);
-    r->wall = now() - r->t0;
+    r->wall = wall;
     json_object *arr = json_object_from_file(json), *row = arr && json_object_is_type(arr, json_type_array) &&
                                                    json_object_array_length(arr) == 1 ? json_object_array_get_idx(arr, 0) : NULL;
     json_object *v;
-    int pass = row && json_object_object_get_ex(row, "pass", &v) && json_object_get_boolean(v) && WIFEXITED(status) &&
-               !WEXITSTATUS(status) && isfinite(num(row, "time_s"));
+    int pass = row && json_object_object_get_ex(row, "pass", &v) && json_object_get_boolean(v) && exited_ok &&
+               isfinite(num(row, "time_s"));
     if (row) {
         r->res = make_result(e, r, row, r->wall);
         if (!pass)
@@ -492,12 +514,365 @@ static int run_all(struct ev *e)
                     e->runs[i].state = R_PENDING;
                     break;
                 }
-                finish(e, &e->runs[i], st);
+                finish(e, &e->runs[i], WIFEXITED(st) && !WEXITSTATUS(st), now() - e->runs[i].t0);
                 break;
             }
     }
     if (e->tty && !e->quiet)
         fputc('\n', stderr);
+    return interrupted ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ Slurm
+ *
+ * --slurm runs the same plan as run_all: each phase's pending runs become one
+ * job array.  OUT/tmp/slurm-phaseN.runs has one line per array task (the
+ * run's key, a blank, its command line quoted for sh); the batch script
+ * OUT/tmp/slurm-phaseN.sh runs line SLURM_ARRAY_TASK_ID + 1 with its output
+ * in OUT/logs/KEY.log, then writes "EXIT START END" to OUT/tmp/KEY.status
+ * (through a rename).  Here each status file that appears is one finished run,
+ * merged by finish() as a local child's would be; squeue (-t all, which needs
+ * no accounting) tells when the array is over, and a task that ended without
+ * a status file is a failed run with Slurm's log OUT/logs/slurm-JOB_TASK.log. */
+
+#define SLURM_POLL_S 1        /* seconds between looks at the status files */
+#define SLURM_SQUEUE_EVERY 5  /* ... and squeue every this many looks */
+#define SLURM_GRACE_S 3       /* status files still awaited once the job is over (a shared file system's lag) */
+
+/* Whether name is an executable file in a directory of $PATH. */
+static int on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return 0;
+    for (const char *p = path;;) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char f[PATH_MAX];
+        if (n && (size_t)snprintf(f, sizeof f, "%.*s/%s", (int)n, p, name) < sizeof f && !access(f, X_OK))
+            return 1;
+        if (!end)
+            return 0;
+        p = end + 1;
+    }
+}
+
+/* Runs argv (argv[0] from $PATH), stdin from /dev/null, stdout and stderr into out (at most n - 1 bytes, its
+ * trailing newlines removed): the exit status, or -1 if it could not be run or was killed. */
+static int capture(const char *const *argv, char *out, size_t n)
+{
+    int fd[2];
+    out[0] = 0;
+    if (pipe(fd))
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (!pid) {
+        int in = open("/dev/null", O_RDONLY);
+        if (in >= 0)
+            dup2(in, 0);
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        execvp(argv[0], (char *const *)argv);
+        fprintf(stderr, "cannot run %s: %s", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t k = 0;
+    for (;;) {
+        char tmp[512];
+        ssize_t got = read(fd[0], tmp, sizeof tmp);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        for (ssize_t i = 0; i < got && k + 1 < n; i++)
+            out[k++] = tmp[i];
+    }
+    out[k] = 0;
+    while (k && out[k - 1] == '\n')
+        out[--k] = 0;
+    close(fd[0]);
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* sbatch's options for an array of n tasks from argv[a] on (the job's name, --array with -j's throttle when -j
+ * was given, --partition, then --slurm-args' words, which come last and so win): the new count. */
+static int sbatch_opts(const struct ev *e, const char **argv, int a, size_t n, char *arr, size_t arrn)
+{
+    int k = snprintf(arr, arrn, "--array=0-%zu", n - 1);
+    if (e->jobs_given)
+        snprintf(arr + k, arrn - (size_t)k, "%%%d", e->jobs);
+    argv[a++] = "--job-name=morpheus-evaluate";
+    argv[a++] = arr;
+    if (e->slurm_partition) {
+        argv[a++] = "--partition";
+        argv[a++] = e->slurm_partition;
+    }
+    for (int i = 0; i < e->slurm_argc; i++)
+        argv[a++] = e->slurm_argv[i];
+    return a;
+}
+
+/* Before anything is written: sbatch and squeue on $PATH, and sbatch --test-only accepting phase 1's array with
+ * the partition and --slurm-args (the controller answers; nothing is submitted).  0, or -1 with the message. */
+static int slurm_check(const struct ev *e)
+{
+    static const char *const need[] = { "sbatch", "squeue" };
+    for (size_t i = 0; i < 2; i++)
+        if (!on_path(need[i])) {
+            fprintf(stderr, "morpheus evaluate: --slurm: %s is not on PATH (Slurm's client commands: Debian's "
+                            "slurm-client); nothing was written (without --slurm the runs are local)\n", need[i]);
+            return -1;
+        }
+    if (strchr(e->out, '\n') || strchr(e->self, '\n')) {
+        fprintf(stderr, "morpheus evaluate: --slurm: the output directory and the binary's path cannot hold a "
+                        "newline (the runs' list is one line per run)\n");
+        return -1;
+    }
+    if (strchr(e->out, '%')) { /* (sbatch --output would read it as one of its patterns) */
+        fprintf(stderr, "morpheus evaluate: --slurm: the output directory cannot hold a '%%' (sbatch's log names "
+                        "read it as a pattern): %s\n", e->out);
+        return -1;
+    }
+    const char *argv[8 + MAXSLURMARGS];
+    char arr[64], out[2048];
+    int a = 0;
+    argv[a++] = "sbatch";
+    argv[a++] = "--test-only";
+    a = sbatch_opts(e, argv, a, e->nruns, arr, sizeof arr);
+    argv[a++] = "--wrap=true";
+    argv[a] = NULL;
+    int st = capture(argv, out, sizeof out);
+    if (st) {
+        fprintf(stderr, "morpheus evaluate: --slurm: sbatch --test-only refused the job (exit %d): %s\nmorpheus "
+                        "evaluate: nothing was written\n", st, out[0] ? out : "(no message)");
+        return -1;
+    }
+    return 0;
+}
+
+static void shell_quote(struct buf *b, const char *s)
+{
+    bprintf(b, "'");
+    for (; *s; s++)
+        if (*s == '\'')
+            bprintf(b, "'\\''");
+        else
+            bprintf(b, "%c", *s);
+    bprintf(b, "'");
+}
+
+/* The squeue states after which a task does nothing more. */
+static int slurm_final(const char *state)
+{
+    static const char *const fin[] = { "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
+                                       "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", "SPECIAL_EXIT", "REVOKED" };
+    for (size_t i = 0; i < sizeof fin / sizeof *fin; i++)
+        if (!strncmp(state, fin[i], strlen(fin[i])))
+            return 1;
+    return 0;
+}
+
+/* Whether job still has a task to come: 1 yes, 0 no, -1 squeue failed (its message in out). */
+static int slurm_active(const char *job, char *out, size_t n)
+{
+    const char *argv[] = { "squeue", "-h", "-t", "all", "-o", "%T", "-j", job, NULL };
+    int st = capture(argv, out, n);
+    if (st)
+        return strstr(out, "Invalid job id") ? 0 : -1; /* (purged: over long ago) */
+    for (char *l = out; *l;) {
+        char *end = strchr(l, '\n');
+        if (end)
+            *end = 0;
+        if (*l && !slurm_final(l))
+            return 1;
+        if (!end)
+            break;
+        l = end + 1;
+    }
+    return 0;
+}
+
+/* A task is over: its run merged (finish), Slurm's log removed if it passed, named if not. */
+static void slurm_task_over(struct ev *e, struct run *r, size_t task, int exited_ok, double wall, const char *why)
+{
+    char slog[PATH_MAX];
+    path_of(slog, sizeof slog, e, "logs/slurm-%s_%zu.log", e->slurm_job, task);
+    finish(e, r, exited_ok, wall);
+    if (r->state == R_DONE) {
+        unlink(slog);
+        return;
+    }
+    fprintf(stderr, "%smorpheus evaluate: %s failed%s (Slurm task %s_%zu): see %s/logs/%s.log and %s\n",
+            e->tty && !e->quiet ? "\r\033[K" : "", r->key, why, e->slurm_job, task, e->out, r->key, slog);
+}
+
+/* Runs every pending run as one Slurm job array of phase ph and waits for it: 0, -1 if interrupted (the job
+ * cancelled), -2 if sbatch did not take it (with the message). */
+static int slurm_run_all(struct ev *e, int ph)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < e->nruns; i++)
+        n += e->runs[i].state == R_PENDING;
+    if (!n)
+        return 0;
+    size_t *task = malloc(n * sizeof *task); /* array index -> run */
+    struct buf m = { 0 }, sh = { 0 };
+    char man[PATH_MAX], script[PATH_MAX], p[PATH_MAX];
+    path_of(man, sizeof man, e, "tmp/slurm-phase%d.runs", ph);
+    path_of(script, sizeof script, e, "tmp/slurm-phase%d.sh", ph);
+    int rc = task ? 0 : -2;
+    for (size_t i = 0, k = 0; i < e->nruns && !rc; i++) {
+        struct run *r = &e->runs[i];
+        if (r->state != R_PENDING)
+            continue;
+        task[k++] = i;
+        char json[PATH_MAX], buf[96];
+        const char *argv[64 + 2 * FE_CONFIG_NOPTS + 128];
+        path_of(json, sizeof json, e, "tmp/%s.json", r->key);
+        int na = child_argv(e, r, json, argv, (int)(sizeof argv / sizeof *argv), buf, sizeof buf);
+        bprintf(&m, "%s", r->key);
+        for (int a = 0; a < na; a++) {
+            if (strchr(argv[a], '\n')) {
+                fprintf(stderr, "morpheus evaluate: --slurm: an argument of %s holds a newline\n", r->key);
+                rc = -2;
+            }
+            bprintf(&m, " ");
+            shell_quote(&m, argv[a]);
+        }
+        bprintf(&m, "\n");
+        unlink(json);
+        path_of(p, sizeof p, e, "tmp/%s.status", r->key);
+        unlink(p);
+    }
+    bprintf(&sh, "#!/bin/sh\n# morpheus evaluate --slurm, phase %d: array task I runs line I+1 of the list below (the "
+                 "run's key,\n# a blank, its command line), its output in logs/KEY.log; then \"EXIT START END\" in "
+                 "tmp/KEY.status.\nlist=", ph);
+    shell_quote(&sh, man);
+    bprintf(&sh, "\nout=");
+    shell_quote(&sh, e->out);
+    bprintf(&sh, "\nline=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" \"$list\")\n"
+                 "[ -n \"$line\" ] || { echo \"morpheus evaluate: no run $SLURM_ARRAY_TASK_ID in $list\" >&2; exit 2; }\n"
+                 "key=${line%%%% *}\n"
+                 "start=$(date +%%s.%%N)\n"
+                 "eval \"set -- ${line#* }\"\n"
+                 "\"$@\" >\"$out/logs/$key.log\" 2>&1\n"
+                 "rc=$?\n"
+                 "echo \"$rc $start $(date +%%s.%%N)\" >\"$out/tmp/$key.status.tmp\" &&\n"
+                 "    mv -f \"$out/tmp/$key.status.tmp\" \"$out/tmp/$key.status\"\n"
+                 "exit $rc\n");
+    if (!rc && (!m.s || !sh.s || write_file(man, m.s) || write_file(script, sh.s)))
+        rc = -2;
+    free(m.s);
+    free(sh.s);
+    char arr[64], out[4096], slog[PATH_MAX + 32];
+    if (!rc) {
+        const char *argv[8 + MAXSLURMARGS];
+        int a = 0;
+        argv[a++] = "sbatch";
+        argv[a++] = "--parsable";
+        a = sbatch_opts(e, argv, a, n, arr, sizeof arr);
+        path_of(slog, sizeof slog, e, "logs/slurm-%%A_%%a.log");
+        char oarg[PATH_MAX + 48];
+        snprintf(oarg, sizeof oarg, "--output=%s", slog);
+        argv[a++] = oarg;
+        argv[a++] = script;
+        argv[a] = NULL;
+        int st = capture(argv, out, sizeof out);
+        size_t d = strspn(out, "0123456789");
+        if (st || !d || d >= sizeof e->slurm_job) {
+            fprintf(stderr, "morpheus evaluate: --slurm: sbatch did not take phase %d's job (exit %d): %s\n", ph, st,
+                    out[0] ? out : "(no message)");
+            rc = -2;
+        } else {
+            memcpy(e->slurm_job, out, d);
+            e->slurm_job[d] = 0;
+        }
+    }
+    if (rc) {
+        unlink(man);
+        unlink(script);
+        free(task);
+        return rc;
+    }
+    double t0 = now();
+    for (size_t k = 0; k < n; k++) {
+        e->runs[task[k]].state = R_RUNNING;
+        e->runs[task[k]].t0 = t0;
+    }
+    if (!e->quiet) {
+        char at[48] = "";
+        if (e->jobs_given)
+            snprintf(at, sizeof at, ", at most %d at once", e->jobs);
+        fprintf(stderr, "morpheus evaluate: phase %d: Slurm job %s, %zu array tasks%s\n", ph, e->slurm_job, n, at);
+    }
+    progress(e, NULL);
+    size_t left = n;
+    double over = 0;         /* when squeue said the job was over (0: not yet) */
+    int warned = 0;
+    for (unsigned look = 0; left && !interrupted; look++) {
+        for (size_t k = 0; k < n; k++) {
+            struct run *r = &e->runs[task[k]];
+            if (r->state != R_RUNNING)
+                continue;
+            path_of(p, sizeof p, e, "tmp/%s.status", r->key);
+            FILE *f = fopen(p, "r");
+            if (!f)
+                continue;
+            int ex = -1;
+            double s0 = 0, s1 = -1;
+            int got = fscanf(f, "%d %lf %lf", &ex, &s0, &s1);
+            fclose(f);
+            unlink(p);
+            slurm_task_over(e, r, k, got >= 1 && ex == 0, got == 3 && s1 >= s0 ? s1 - s0 : now() - r->t0, "");
+            left--;
+        }
+        if (!left)
+            break;
+        if (over && now() - over > SLURM_GRACE_S) { /* over without a status: killed, time limit, node lost... */
+            for (size_t k = 0; k < n; k++)
+                if (e->runs[task[k]].state == R_RUNNING)
+                    slurm_task_over(e, &e->runs[task[k]], k, 0, now() - e->runs[task[k]].t0, " without an exit status");
+            break;
+        }
+        if (!over && look % SLURM_SQUEUE_EVERY == SLURM_SQUEUE_EVERY - 1) {
+            int act = slurm_active(e->slurm_job, out, sizeof out);
+            if (!act)
+                over = now();
+            else if (act < 0 && !warned) {
+                fprintf(stderr, "%smorpheus evaluate: warning: squeue failed (%s); still waiting for Slurm job %s\n",
+                        e->tty && !e->quiet ? "\r\033[K" : "", out, e->slurm_job);
+                warned = 1;
+            }
+        }
+        struct timespec ts = { SLURM_POLL_S, 0 };
+        nanosleep(&ts, NULL); /* (a signal ends it early) */
+    }
+    if (interrupted) { /* cancel the tasks to come; their runs stay unfinished */
+        const char *argv[] = { "scancel", e->slurm_job, NULL };
+        if (capture(argv, out, sizeof out))
+            fprintf(stderr, "morpheus evaluate: scancel %s failed (%s): cancel the job by hand\n", e->slurm_job, out);
+        for (size_t k = 0; k < n; k++)
+            if (e->runs[task[k]].state == R_RUNNING)
+                e->runs[task[k]].state = R_PENDING;
+    }
+    if (e->tty && !e->quiet)
+        fputc('\n', stderr);
+    unlink(man);
+    unlink(script);
+    e->slurm_job[0] = 0;
+    free(task);
     return interrupted ? -1 : 0;
 }
 
@@ -1069,7 +1444,7 @@ static int run_evaluate(int argc, char **argv)
     long nproc = sysconf(_SC_NPROCESSORS_ONLN);
     e.jobs = nproc > 0 ? (int)(nproc > 256 ? 256 : nproc) : 1;
     const char *sweep = NULL;
-    int dry = 0, any = 0;
+    int dry = 0, any = 0, slurm_args = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -1112,7 +1487,8 @@ static int run_evaluate(int argc, char **argv)
             return CLI_EXIT_USAGE;
         if (took)
             continue;
-        if ((!strcmp(a, "--size") || !strcmp(a, "--out") || !strcmp(a, "-j") || !strcmp(a, "--sweep")) && !v) {
+        if ((!strcmp(a, "--size") || !strcmp(a, "--out") || !strcmp(a, "-j") || !strcmp(a, "--sweep") ||
+             !strcmp(a, "--slurm-partition") || !strcmp(a, "--slurm-args")) && !v) {
             fprintf(stderr, "morpheus evaluate: %s needs a value\n", a);
             return CLI_EXIT_USAGE;
         }
@@ -1132,6 +1508,31 @@ static int run_evaluate(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             }
             e.jobs = (int)j, i++;
+            e.jobs_given = 1;
+        } else if (!strcmp(a, "--slurm")) {
+            e.slurm = 1;
+        } else if (!strcmp(a, "--slurm-partition")) {
+            if (!*v) {
+                fprintf(stderr, "morpheus evaluate: --slurm-partition: expected a partition's name, got ''\n");
+                return CLI_EXIT_USAGE;
+            }
+            e.slurm_partition = v, i++;
+        } else if (!strcmp(a, "--slurm-args")) {
+            if (strlen(v) >= sizeof e.slurm_args_buf) {
+                fprintf(stderr, "morpheus evaluate: --slurm-args: longer than %zu characters\n",
+                        sizeof e.slurm_args_buf - 1);
+                return CLI_EXIT_USAGE;
+            }
+            strcpy(e.slurm_args_buf, v);
+            e.slurm_argc = 0;
+            for (char *w = strtok(e.slurm_args_buf, " \t\n"); w; w = strtok(NULL, " \t\n")) {
+                if (e.slurm_argc == MAXSLURMARGS) {
+                    fprintf(stderr, "morpheus evaluate: --slurm-args: more than %d words\n", MAXSLURMARGS);
+                    return CLI_EXIT_USAGE;
+                }
+                e.slurm_argv[e.slurm_argc++] = w;
+            }
+            slurm_args = 1, i++;
         } else if (!strcmp(a, "--sweep")) {
             sweep = v, i++;
         } else if (!strcmp(a, "--fresh")) {
@@ -1155,6 +1556,11 @@ static int run_evaluate(int argc, char **argv)
             }
             e.sel[w] = any = 1;
         }
+    }
+    if (!e.slurm && (e.slurm_partition || slurm_args)) {
+        fprintf(stderr, "morpheus evaluate: %s is for --slurm, which is not given\n",
+                e.slurm_partition ? "--slurm-partition" : "--slurm-args");
+        return CLI_EXIT_USAGE;
     }
     if (!any)
         for (int w = 0; w < NW; w++)
@@ -1243,6 +1649,9 @@ static int run_evaluate(int argc, char **argv)
         printf("%zu runs in phase 1; phase 2 adds up to %d per application at the counts phase 1 chooses\n", e.nruns, 7);
         return CLI_EXIT_OK;
     }
+    /* Slurm: there and taking the job, or nothing is written */
+    if (e.slurm && slurm_check(&e))
+        return CLI_EXIT_USAGE;
     char p[PATH_MAX];
     if (cli_mkdir_p("evaluate", e.out))
         return CLI_EXIT_ERROR;
@@ -1251,6 +1660,14 @@ static int run_evaluate(int argc, char **argv)
         path_of(p, sizeof p, &e, "%s", sub[s]);
         if (cli_mkdir_p("evaluate", p))
             return CLI_EXIT_ERROR;
+    }
+    static char out_abs[PATH_MAX]; /* the nodes see the paths the batch script names: absolute ones */
+    if (e.slurm) {
+        if (!realpath(e.out, out_abs)) {
+            fprintf(stderr, "morpheus evaluate: %s: %s\n", e.out, strerror(errno));
+            return CLI_EXIT_ERROR;
+        }
+        e.out = out_abs;
     }
     /* footprints that fit in the LLC: the LLC is not exercised (a warning, from each application's INFO) */
     char fits[512] = "";
@@ -1270,6 +1687,8 @@ static int run_evaluate(int argc, char **argv)
     e.tty = isatty(2);
     e.start = now();
     int rc = 0;
+    char jobs_s[32];
+    snprintf(jobs_s, sizeof jobs_s, "%d at once", e.jobs);
     for (int ph = 1; ph <= 2 && !rc; ph++) {
         if (ph == 2 && phase2(&e)) {
             fprintf(stderr, "morpheus evaluate: out of memory\n");
@@ -1283,9 +1702,15 @@ static int run_evaluate(int argc, char **argv)
         for (size_t i = 0; i < e.nruns; i++)
             e.total += e.runs[i].state == R_PENDING;
         if (!e.quiet)
-            fprintf(stderr, "morpheus evaluate: phase %d: %zu runs (%zu kept from before), %d at once, size %s, "
-                            "timing %s, extended LLC %s\n", ph, e.total, kept, e.jobs, e.size, e.timing, e.xllc);
-        rc = run_all(&e);
+            fprintf(stderr, "morpheus evaluate: phase %d: %zu runs (%zu kept from before), %s, size %s, "
+                            "timing %s, extended LLC %s\n", ph, e.total, kept, e.slurm ? "on Slurm" : jobs_s, e.size,
+                    e.timing, e.xllc);
+        rc = e.slurm ? slurm_run_all(&e, ph) : run_all(&e);
+    }
+    if (rc == -2) {
+        fprintf(stderr, "morpheus evaluate: the finished runs are kept in %s/runs; run the same command again to go "
+                        "on\n", e.out);
+        return CLI_EXIT_ERROR;
     }
     if (rc) {
         fprintf(stderr, "morpheus evaluate: interrupted: the finished runs are kept in %s/runs; run the same "
