@@ -53,7 +53,7 @@ static const char ev_help[] =
     "                       SMs times 8/8, 7/8, ..., 1/8)\n"
     "  --xllc native|helper the extended LLC of the Morpheus systems: its C\n"
     "                       model (default) or the helper kernels\n"
-    "  --timing NAME[,ARGS] the timing model (default latency; docs/timing.md)\n"
+    "  --timing NAME[,ARGS] the timing model (default cycle; docs/timing.md)\n"
     "  --fresh              redo every run (default: keep the finished ones)\n"
     "  --dry-run            list the runs of phase 1 and stop\n"
     "  --no-figures         tables and summary only\n"
@@ -1357,9 +1357,17 @@ static int outputs(struct ev *e, int have_gnuplot)
                      "list): a larger LLC has nothing to hold for them, and the extended LLC's lines (316 cycles) are "
                      "slower than the LLC's (226). Size medium exceeds the LLC for all of them.\n",
                 fitting, nmem, e->llc_bytes / 1048576.0, e->size);
-    bprintf(&sm, "- Timing model `%s`: fixed latencies per level and an even per-SM share of each bandwidth "
-                 "(docs/timing.md); no LLC-partition or interconnect contention, no DRAM row buffers. The paper "
-                 "uses Accel-Sim's cycle-level model.\n", e->timing);
+    if (!strncmp(e->timing, "cycle", 5) && (!e->timing[5] || e->timing[5] == ','))
+        bprintf(&sm, "- Timing model `%s` (docs/timing.md): scheduler partitions, pipelines and a scoreboard; each "
+                     "SM has an even share of the LLC's, DRAM's and the extended LLC's bandwidth, weighted between "
+                     "quanta by how hot each partition and channel was, and DRAM row buffers set each channel's "
+                     "efficiency. There are no MSHR limits, no interconnect arbitration beyond each SM's port, and "
+                     "no bank conflicts. The paper uses Accel-Sim's cycle-level model.\n", e->timing);
+    else
+        bprintf(&sm, "- Timing model `%s`: fixed latencies per level and an even per-SM share of each bandwidth "
+                     "(docs/timing.md); a warp waits for each of its loads (no overlap), no LLC-partition or "
+                     "interconnect contention, no DRAM row buffers. The paper uses Accel-Sim's cycle-level "
+                     "model.\n", e->timing);
     if (!strcmp(e->xllc, "native"))
         bprintf(&sm, "- Extended LLC `native`: every access costs `timing.level.xllc` cycles whatever the helper "
                      "kernel's instructions, so Indirect-MOV cannot change the time (its gain is in the helper "
@@ -1573,7 +1581,7 @@ static int run_evaluate(int argc, char **argv)
     if (fe_config_cli_resolve(&conf, &vcl, "evaluate", 0, 1))
         return CLI_EXIT_USAGE;
     if (!e.timing)
-        e.timing = conf.timing_model[0] ? conf.timing_model : "latency";
+        e.timing = conf.timing_model[0] ? conf.timing_model : "cycle";
     if (!conf.timing_model[0]) { /* check the default model too */
         vcl.opt[o_tim] = e.timing;
         if (fe_config_cli_resolve(&conf, &vcl, "evaluate", 0, 1))

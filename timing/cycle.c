@@ -221,9 +221,8 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
         s->part_bytes = calloc(c->nparts, sizeof *s->part_bytes);
         s->chan_bytes = calloc(c->nchans, sizeof *s->chan_bytes);
         s->x_bytes = calloc(nx, sizeof *s->x_bytes);
-        /* cache-mode SMs run no application warps: no scoreboards */
-        s->sb = i < c->compute_sms || !c->nx ? calloc(q->warp_slots, sizeof *s->sb) : NULL;
-        if (!s->part_bytes || !s->chan_bytes || !s->x_bytes || (!s->sb && (i < c->compute_sms || !c->nx)))
+        s->sb = calloc(q->warp_slots, sizeof *s->sb); /* (cache-mode SMs: the helper kernel's warps) */
+        if (!s->part_bytes || !s->chan_bytes || !s->x_bytes || !s->sb)
             goto oom;
     }
     *state = c;
@@ -236,7 +235,7 @@ oom:
 
 static inline struct wsb *slot_of(struct cyc *c, uint32_t sm, uint32_t wslot)
 {
-    if (sm >= c->p.num_sms || !c->sm[sm].sb)
+    if (sm >= c->p.num_sms)
         return NULL;
     return &c->sm[sm].sb[wslot % c->p.warp_slots];
 }
