@@ -134,9 +134,10 @@ int main(int argc, char **argv)
 {
     struct mxw w;
     mxw_init(&w, "bprob", argc, argv);
-    /* Input units: small 4096; medium 65536 (Rodinia's usual run; weights and
-     * deltas 8.5 MiB); large 1M (142 MiB of weights). */
-    static const int ninputs[3] = {4096, 65536, 1 << 20};
+    /* Input units: small 4096; medium 131072 (twice Rodinia's usual run of
+     * 65536; weights and deltas 17 MiB); large 1M (136 MiB of weights and
+     * deltas). */
+    static const int ninputs[3] = {4096, 1 << 17, 1 << 20};
     const int n = ninputs[w.size], nblk = n / BP_ROWS, steps = 2;
     const size_t nw = (size_t)(n + 1) * BP_LD;
 

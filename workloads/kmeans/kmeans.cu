@@ -104,9 +104,10 @@ int main(int argc, char **argv)
     struct mxw w;
     mxw_init(&w, "kmeans", argc, argv);
     /* 34 features and 5 clusters as in Rodinia's kdd_cup input.  small: 2048
-     * points; medium: 49152 points (6.4 MiB of features, over a 5 MiB LLC);
-     * large: 494020 points (the size of kdd_cup). */
-    static const int npts[3] = {2048, 49152, 494020};
+     * points; medium: 69632 points (9 MiB of features, twice over: point-major
+     * input and feature-major copy, 3.6x a 5 MiB LLC); large: 494020 points
+     * (the size of kdd_cup). */
+    static const int npts[3] = {2048, 69632, 494020};
     const int npoints = npts[w.size], nfeatures = 34, nclusters = 5, max_iter = 12;
     const float threshold = 0.001f;
     const size_t nf = (size_t)npoints * nfeatures;

@@ -167,10 +167,10 @@ int main(int argc, char **argv)
 {
     struct mxw w;
     mxw_init(&w, "mri-gri", argc, argv);
-    /* grid edge G and samples: small 32^3 cells, 4096 samples; medium 80^3
-     * cells (6.1 MiB of output grids) and 65536 samples (1.5 MiB); large
+    /* grid edge G and samples: small 32^3 cells, 4096 samples; medium 120^3
+     * cells (19.8 MiB of output grids) and 65536 samples (1.5 MiB); large
      * 128^3 cells (25 MiB) and 524288 samples (12 MiB). */
-    static const int sizes[3][2] = {{32, 4096}, {80, 65536}, {128, 524288}};
+    static const int sizes[3][2] = {{32, 4096}, {120, 65536}, {128, 524288}};
     const int G = sizes[w.size][0], ns = sizes[w.size][1], nb = G / MG_BIN, P = 64;
     const size_t ncell = (size_t)G * G * G;
     const int nbins = nb * nb * nb;

@@ -87,8 +87,9 @@ int main(int argc, char **argv)
 {
     struct mxw w;
     mxw_init(&w, "nw", argc, argv);
-    /* Sequence length (a multiple of 16).  Rodinia runs 2048 to 16384. */
-    static const int lens[3] = {512, 1024, 4096};
+    /* Sequence length (a multiple of 16).  Rodinia runs 2048 (medium here) to
+     * 16384. */
+    static const int lens[3] = {512, 2048, 4096};
     const int n = lens[w.size], s = n + 1, nb = n / NW_BS, penalty = 10;
     size_t cells = (size_t)s * s;
 

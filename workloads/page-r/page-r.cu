@@ -82,7 +82,9 @@ int main(int argc, char **argv)
 {
     struct mxw w;
     mxw_init(&w, "page-r", argc, argv);
-    static const int scales[] = {13, 18, 20}, factors[] = {8, 8, 16}, iterations[] = {10, 10, 20};
+    /* R-MAT scale, edge factor, iterations.  medium: Graph500's edge factor 16
+     * (3.9M edges, about 20 MiB), 3 iterations to keep the run short. */
+    static const int scales[] = {13, 18, 20}, factors[] = {8, 16, 16}, iterations[] = {10, 3, 20};
     int scale = scales[w.size], n = 1 << scale, iters = iterations[w.size];
     size_t m = (size_t)factors[w.size] << scale;
 
