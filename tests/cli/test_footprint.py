@@ -4,7 +4,7 @@ shows (workloads/NAME/INFO footprint_mib.*) are what the workloads touch:
 every application run at size small (about 2 s), its largest launch's
 memory_touched_bytes against the INFO value (rounded to 0.1 MiB); the list's
 "x LLC" column is medium's footprint over rtx3080's 5 MiB LLC; the memory-
-bound applications at size medium all exceed the LLC at least twice over.
+bound applications at size medium all exceed the LLC at least 3 times over.
 
 usage: test_footprint.py PATH/TO/morpheus
 Prints one line per check; exit 1 if any failed."""
@@ -43,9 +43,9 @@ for name, r in rows.items():
     i = info(name)
     ok = r[2] == i['footprint_mib.small'] and r[3] == i['footprint_mib.medium'] and \
         abs(float(r[4]) - float(i['footprint_mib.medium']) / llc) < 0.051
-    if not ok or (i['class'] == 'memory' and float(i['footprint_mib.medium']) < 2 * llc):
+    if not ok or (i['class'] == 'memory' and float(i["footprint_mib.medium"]) < 3 * llc):
         bad.append((name, r, i.get('footprint_mib.small'), i.get('footprint_mib.medium')))
-check('list: INFO footprints, medium over the 5 MiB LLC; every memory-bound medium footprint is at least twice it',
+check('list: INFO footprints, medium over the 5 MiB LLC; every memory-bound medium footprint is at least 3 times it',
       not bad, bad)
 
 if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(M)), 'workloads', 'kmeans')):
