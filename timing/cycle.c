@@ -45,6 +45,7 @@
  * Arguments (--timing cycle,KEY=N,...): the latency model's keys (units and
  * levels), and ii_UNIT=N for an initiation interval. */
 #include "mx/timing.h"
+#include "timing/args.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,45 +95,6 @@ struct cyc {
     uint64_t row_acts, row_reqs;   /* whole run (docs) */
 };
 
-static const char *const unit_key[TM_UNITS] = { "int", "fp", "dp", "sfu", "ldst", "ctrl", "sync", "tex", "tensor" };
-static const char *const level_key[TM_LV_COUNT] = { "none", "l1", "llc", "xllc", "dram", "xllc_dram", "shared" };
-
-static int parse_args(struct tm_params *p, const char *args, char *err, size_t errlen)
-{
-    char buf[512];
-    if (strlen(args) >= sizeof buf) {
-        snprintf(err, errlen, "timing model cycle: arguments longer than %zu characters", sizeof buf - 1);
-        return -1;
-    }
-    strcpy(buf, args);
-    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(kv, '='), *end;
-        unsigned long v = eq ? strtoul(eq + 1, &end, 10) : 0;
-        if (!eq || end == eq + 1 || *end || v < 1 || v > 1000000) {
-            snprintf(err, errlen, "timing model cycle: '%s' is not KEY=N with N from 1 to 1000000", kv);
-            return -1;
-        }
-        *eq = 0;
-        uint32_t *slot = NULL;
-        for (int i = 0; i < TM_UNITS; i++) {
-            if (!strcmp(kv, unit_key[i]))
-                slot = &p->unit_latency[i];
-            if (!strncmp(kv, "ii_", 3) && !strcmp(kv + 3, unit_key[i]))
-                slot = &p->initiation[i];
-        }
-        for (int i = 0; i < TM_LV_COUNT; i++)
-            if (!strcmp(kv, level_key[i]))
-                slot = &p->level_latency[i];
-        if (!slot) {
-            snprintf(err, errlen, "timing model cycle: unknown key '%s' (units: int fp dp sfu ldst ctrl sync tex "
-                     "tensor; ii_UNIT for an initiation interval; levels: none l1 llc xllc dram xllc_dram shared)", kv);
-            return -1;
-        }
-        *slot = (uint32_t)v;
-    }
-    return 0;
-}
-
 static void cyc_fini(void *state)
 {
     struct cyc *c = state;
@@ -163,7 +125,7 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     if (!c)
         goto oom;
     c->p = *p;
-    if (args && *args && parse_args(&c->p, args, err, errlen)) {
+    if (args && *args && tm_parse_args(&c->p, "cycle", args, 1, err, errlen)) {
         free(c);
         return -1;
     }

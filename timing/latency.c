@@ -18,6 +18,7 @@
  * xllc_dram shared none (levels).  Beyond the L1 a level's latency scales
  * by 1 / mem_clock_scale (the memory side's clocks: Frequency-Boost). */
 #include "mx/timing.h"
+#include "timing/args.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,43 +35,6 @@ struct lat {
     double *free;                /* [sm * Q_COUNT + q]: when the SM's share of queue q is free again */
 };
 
-static const char *const unit_key[TM_UNITS] = { "int", "fp", "dp", "sfu", "ldst", "ctrl", "sync", "tex", "tensor" };
-static const char *const level_key[TM_LV_COUNT] = { "none", "l1", "llc", "xllc", "dram", "xllc_dram", "shared" };
-
-/* Applies "KEY=N[,KEY=N...]" to p: 0, or -1 with err. */
-static int parse_args(struct tm_params *p, const char *args, char *err, size_t errlen)
-{
-    char buf[512];
-    if (strlen(args) >= sizeof buf) {
-        snprintf(err, errlen, "timing model latency: arguments longer than %zu characters", sizeof buf - 1);
-        return -1;
-    }
-    strcpy(buf, args);
-    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(kv, '='), *end;
-        unsigned long v = eq ? strtoul(eq + 1, &end, 10) : 0;
-        if (!eq || end == eq + 1 || *end || v < 1 || v > 1000000) {
-            snprintf(err, errlen, "timing model latency: '%s' is not KEY=N with N from 1 to 1000000", kv);
-            return -1;
-        }
-        *eq = 0;
-        uint32_t *slot = NULL;
-        for (int i = 0; i < TM_UNITS; i++)
-            if (!strcmp(kv, unit_key[i]))
-                slot = &p->unit_latency[i];
-        for (int i = 0; i < TM_LV_COUNT; i++)
-            if (!strcmp(kv, level_key[i]))
-                slot = &p->level_latency[i];
-        if (!slot) {
-            snprintf(err, errlen, "timing model latency: unknown key '%s' (units: int fp dp sfu ldst ctrl sync tex "
-                     "tensor; levels: none l1 llc xllc dram xllc_dram shared)", kv);
-            return -1;
-        }
-        *slot = (uint32_t)v;
-    }
-    return 0;
-}
-
 static int lat_init(void **state, const struct tm_params *p, const char *args, char *err, size_t errlen)
 {
     struct lat *l = calloc(1, sizeof *l);
@@ -79,7 +43,7 @@ static int lat_init(void **state, const struct tm_params *p, const char *args, c
         return -1;
     }
     l->p = *p;
-    if (args && *args && parse_args(&l->p, args, err, errlen)) {
+    if (args && *args && tm_parse_args(&l->p, "latency", args, 0, err, errlen)) {
         free(l);
         return -1;
     }
