@@ -1655,25 +1655,28 @@ static int run_evaluate(int argc, char **argv)
             printf("\n");
         }
         printf("%zu runs in phase 1; phase 2 adds up to %d per application at the counts phase 1 chooses\n", e.nruns, 7);
+        free(e.runs);
         return CLI_EXIT_OK;
     }
     /* Slurm: there and taking the job, or nothing is written */
-    if (e.slurm && slurm_check(&e))
+    if (e.slurm && slurm_check(&e)) {
+        free(e.runs);
         return CLI_EXIT_USAGE;
+    }
     char p[PATH_MAX];
     if (cli_mkdir_p("evaluate", e.out))
-        return CLI_EXIT_ERROR;
+        return free(e.runs), CLI_EXIT_ERROR;
     static const char *const sub[] = { "runs", "tmp", "logs" };
     for (size_t s = 0; s < 3; s++) {
         path_of(p, sizeof p, &e, "%s", sub[s]);
         if (cli_mkdir_p("evaluate", p))
-            return CLI_EXIT_ERROR;
+            return free(e.runs), CLI_EXIT_ERROR;
     }
     static char out_abs[PATH_MAX]; /* the nodes see the paths the batch script names: absolute ones */
     if (e.slurm) {
         if (!realpath(e.out, out_abs)) {
             fprintf(stderr, "morpheus evaluate: %s: %s\n", e.out, strerror(errno));
-            return CLI_EXIT_ERROR;
+            return free(e.runs), CLI_EXIT_ERROR;
         }
         e.out = out_abs;
     }
