@@ -1441,6 +1441,16 @@ static int parse_sweep(struct ev *e, const char *v)
     return e->nsweep ? 0 : -1;
 }
 
+/* The plan's runs and their results. */
+static void free_runs(struct ev *e)
+{
+    for (size_t i = 0; i < e->nruns; i++)
+        json_object_put(e->runs[i].res);
+    free(e->runs);
+    e->runs = NULL;
+    e->nruns = 0;
+}
+
 static int run_evaluate(int argc, char **argv)
 {
     struct ev e;
@@ -1642,7 +1652,7 @@ static int run_evaluate(int argc, char **argv)
     }
     if (phase1(&e)) {
         fprintf(stderr, "morpheus evaluate: out of memory\n");
-        return CLI_EXIT_ERROR;
+        return free_runs(&e), CLI_EXIT_ERROR;
     }
     if (dry) {
         for (size_t i = 0; i < e.nruns; i++) {
@@ -1655,28 +1665,26 @@ static int run_evaluate(int argc, char **argv)
             printf("\n");
         }
         printf("%zu runs in phase 1; phase 2 adds up to %d per application at the counts phase 1 chooses\n", e.nruns, 7);
-        free(e.runs);
+        free_runs(&e);
         return CLI_EXIT_OK;
     }
     /* Slurm: there and taking the job, or nothing is written */
-    if (e.slurm && slurm_check(&e)) {
-        free(e.runs);
-        return CLI_EXIT_USAGE;
-    }
+    if (e.slurm && slurm_check(&e))
+        return free_runs(&e), CLI_EXIT_USAGE;
     char p[PATH_MAX];
     if (cli_mkdir_p("evaluate", e.out))
-        return free(e.runs), CLI_EXIT_ERROR;
+        return free_runs(&e), CLI_EXIT_ERROR;
     static const char *const sub[] = { "runs", "tmp", "logs" };
     for (size_t s = 0; s < 3; s++) {
         path_of(p, sizeof p, &e, "%s", sub[s]);
         if (cli_mkdir_p("evaluate", p))
-            return free(e.runs), CLI_EXIT_ERROR;
+            return free_runs(&e), CLI_EXIT_ERROR;
     }
     static char out_abs[PATH_MAX]; /* the nodes see the paths the batch script names: absolute ones */
     if (e.slurm) {
         if (!realpath(e.out, out_abs)) {
             fprintf(stderr, "morpheus evaluate: %s: %s\n", e.out, strerror(errno));
-            return free(e.runs), CLI_EXIT_ERROR;
+            return free_runs(&e), CLI_EXIT_ERROR;
         }
         e.out = out_abs;
     }
@@ -1703,7 +1711,7 @@ static int run_evaluate(int argc, char **argv)
     for (int ph = 1; ph <= 2 && !rc; ph++) {
         if (ph == 2 && phase2(&e)) {
             fprintf(stderr, "morpheus evaluate: out of memory\n");
-            return CLI_EXIT_ERROR;
+            return free_runs(&e), CLI_EXIT_ERROR;
         }
         size_t kept = 0;
         for (size_t i = 0; i < e.nruns; i++)
@@ -1721,12 +1729,12 @@ static int run_evaluate(int argc, char **argv)
     if (rc == -2) {
         fprintf(stderr, "morpheus evaluate: the finished runs are kept in %s/runs; run the same command again to go "
                         "on\n", e.out);
-        return CLI_EXIT_ERROR;
+        return free_runs(&e), CLI_EXIT_ERROR;
     }
     if (rc) {
         fprintf(stderr, "morpheus evaluate: interrupted: the finished runs are kept in %s/runs; run the same "
                         "command again to go on\n", e.out);
-        return CLI_EXIT_FAIL;
+        return free_runs(&e), CLI_EXIT_FAIL;
     }
     path_of(p, sizeof p, &e, "tmp");
     rmdir(p);
@@ -1741,9 +1749,7 @@ static int run_evaluate(int argc, char **argv)
         failed += e.runs[i].state == R_FAILED;
     printf("morpheus evaluate: %zu runs, %zu failed; results in %s (summary.md, evaluate.json, *.csv%s)\n", e.nruns,
            failed, e.out, gp ? ", fig*.png, fig*.svg" : "");
-    for (size_t i = 0; i < e.nruns; i++)
-        json_object_put(e.runs[i].res);
-    free(e.runs);
+    free_runs(&e);
     return rc ? rc : failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
