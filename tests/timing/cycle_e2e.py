@@ -19,21 +19,14 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from mxcheck import check, done  # noqa: E402
+
 morpheus, ptx, cfgfile = sys.argv[1:4]
 full = json.load(open(cfgfile))
 T = full["timing"]
 LAT, II, LV = T["latency"], T["initiation"], T["level"]
 UNIT = {"mov": "int", "add": "int", "cvta": "int", "ld": "ldst", "st": "ldst", "ret": "ctrl"}
-bad = 0
-
-
-def check(what, ok, *detail):
-    global bad
-    print(("ok: " if ok else "FAIL: ") + what)
-    if not ok:
-        bad += 1
-        for d in detail:
-            print("   ", str(d)[:3000])
 
 
 def run(kernel, *opts, grid=1, block=32, args=("u32[4096]=zero",)):
@@ -154,4 +147,4 @@ p, r = run("dep", "--timing", "cycle,ii_int=0")
 check("an initiation interval of 0: refused", p.returncode != 0 and "ii_int=0" in p.stderr, p.stderr)
 p, r = run("dep", "--timing", "cycle", "-o", "timing.dram.banks=0")
 check("timing.dram.banks=0: refused by name", p.returncode == 2 and "timing.dram.banks" in p.stderr, p.stderr)
-sys.exit(1 if bad else 0)
+done()

@@ -18,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from mxcheck import check, done  # noqa: E402
+
 morpheus, ptx, cfgfile, example, old = sys.argv[1:6]
 full = json.load(open(cfgfile))
 cfg = full["timing"]
@@ -27,16 +30,6 @@ LAT = cfg["latency"]
 LV = cfg["level"]
 UNIT_KEY = {"INT": "int", "FP": "fp", "DP": "dp", "SFU": "sfu", "LDST": "ldst", "CTRL": "ctrl", "SYNC": "sync",
             "TEX": "tex", "TENSOR": "tensor"}
-bad = 0
-
-
-def check(what, ok, *detail):
-    global bad
-    print(("ok: " if ok else "FAIL: ") + what)
-    if not ok:
-        bad += 1
-        for d in detail:
-            print("   ", str(d)[:3000])
 
 
 def run(kernel, block, *opts, buf="u32[64]=zero"):
@@ -181,4 +174,4 @@ p, r = run("chain", 32, "--timing", "latency,bogus=1")
 check("an unknown model argument: an error naming it", p.returncode != 0 and "bogus" in p.stderr, p.stderr)
 p, r = run("chain", 32, "--timing", "/no/such/model.so")
 check("a missing .so: an error naming it", p.returncode != 0 and "/no/such/model.so" in p.stderr, p.stderr)
-sys.exit(1 if bad else 0)
+done()
