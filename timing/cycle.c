@@ -1,8 +1,8 @@
 /* timing/cycle.c — the "cycle" model: warps issue through per-SM scheduler
  * partitions and unit pipelines, wait for their operands on a scoreboard,
- * and their memory accesses queue for the L1, the SM's interconnect port,
- * the LLC partitions, DRAM channels (whose row buffers set their efficiency)
- * and the cache-mode SMs of the extended LLC.  Every number comes from the
+ * and their memory accesses queue for the L1, the SM's interconnect port
+ * and its shares of the LLC, DRAM (whose row buffers set each channel's
+ * efficiency) and the extended LLC.  Every number comes from the
  * configuration (tm_params; configs/NAME.json names the sources).
  *
  * Core: an SM has issue_width scheduler partitions; a warp belongs to the
@@ -20,15 +20,17 @@
  * Memory: an access occupies the SM's L1 for lines / l1_lines_per_cycle
  * cycles; what goes beyond the L1 crosses the SM's interconnect port
  * (icnt_flit_bytes per interconnect cycle each way: requests carry a
- * store's data, replies a load's), then for each of its 128-byte lines the
- * line's LLC partition (line mod partitions), and for DRAM the line's
- * channel (line mod channels), for the extended LLC the line's cache-mode
- * SM (line mod cache SMs).  Each SM has its own share of every shared
- * resource (its bandwidth over the SMs that can use it: the compute SMs, no
- * more than the grid's CTAs), as a queue: an SM's answers depend on its own
- * accesses and on state that changes only between quanta, so cycles are
- * the same for every number of host threads.  The data is back after the
- * slowest queue plus the level's latency.
+ * store's data, replies a load's), then the SM's shares of the LLC's,
+ * DRAM's and the extended LLC's bandwidth (each bandwidth over the SMs that
+ * can use it: the compute SMs, no more than the grid's CTAs), each a queue
+ * of its own.  A line counts 128 bytes times its resource's cost factor:
+ * its LLC partition (line mod partitions), DRAM channel (line mod
+ * channels), cache-mode SM (line mod cache SMs).  A factor is that
+ * resource's bytes in the last quantum over an even share of them, floored
+ * at 1/4, and for a channel over its row-buffer efficiency; they change
+ * only between quanta, so an SM's answers depend on its own accesses and
+ * cycles are the same for every number of host threads.  The data is back
+ * after the slowest queue plus the level's latency.
  *
  * DRAM row buffers: the DRAM lines of a quantum are grouped per channel
  * into windows of the time the channel needs for 64 requests (an FR-FCFS
@@ -92,7 +94,6 @@ struct cyc {
     uint64_t *hkey;
     uint32_t *hgen, hcap, gen;
     uint64_t *acts, *reqs;         /* per channel, this quantum */
-    uint64_t row_acts, row_reqs;   /* whole run (docs) */
 };
 
 static void cyc_fini(void *state)
@@ -437,8 +438,6 @@ static void rows(struct cyc *c)
     }
     double burst = c->chan_rate > 0 ? 128 / c->chan_rate : 0;
     for (uint32_t ch = 0; ch < c->nchans; ch++) {
-        c->row_reqs += c->reqs[ch];
-        c->row_acts += c->acts[ch];
         if (c->reqs[ch] && burst > 0)
             c->chan_eff[ch] = c->reqs[ch] * burst / (c->reqs[ch] * burst + c->acts[ch] * c->t_act / banks);
     }
