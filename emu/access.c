@@ -132,6 +132,39 @@ uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int sp, uin
     return emu_mem_access(w, x, sp, addr, size, lane, write ? ACC_WRITE : ACC_READ, NULL);
 }
 
+/* A helper warp's global access, to the timing model while it serves a timed port request (it runs on
+ * the calling thread at a quantum's end, its SM's clock set to when it issues; sched.c helper_run): a .cg access is a line's DRAM fetch or
+ * write-back, the rest (its request's row, which the controller's message brings; the l1 variant's blocks)
+ * is served by its SM's L1. */
+static void helper_timed(struct emu_warp *w, const struct emu_xinsn *x, int space, int op, uint32_t m,
+                         const uint64_t *addr, unsigned bytes)
+{
+    const struct tm_ops *tm = w->dev->cfg.timing;
+    if (!w->dev->helper_timing || !tm->mem || !(tm->events & TM_EV_MEM) || !(space == MX_MS_GLOBAL || (space < 0 && x->space == SP_GLOBAL)))
+        return;
+    struct emu_sm *sm = w->cta->sm;
+    uint32_t n = 0;
+    uint64_t seen[64];
+    FOR_LANES(m, { /* its distinct lines */
+        uint64_t ln = addr[l] >> 7;
+        uint32_t k = 0;
+        while (k < n && seen[k] != ln)
+            k++;
+        if (k == n && n < 64)
+            seen[n++] = ln;
+    });
+    struct tm_mem ev = { .sm = sm->id, .cta = (uint32_t)w->cta->id, .warp = w->warp_id,
+                         .pc = (uint32_t)(x - w->k->x), .space = MX_MS_GLOBAL,
+                         .write = op == MX_MOP_ST || op == MX_MOP_RED, .atomic = op == MX_MOP_ATOM || op == MX_MOP_RED,
+                         .size = (uint8_t)bytes, .lines = n, .active = m, .clock = sm->clock, .addr = addr,
+                         .grid_ctas = (uint32_t)w->cta->grid->ncta,
+                         .wslot = (uint32_t)(w->cta - sm->slots) * 32 + w->warp_id };
+    ev.level = x->in->mod[MX_MG_CACHE] == MX_CACHE_CG ? TM_LV_DRAM : TM_LV_L1;
+    uint64_t done = sm->clock + tm->mem(w->dev->cfg.timing_state, &ev);
+    if (!(tm->events & TM_EV_DEPS) && !ev.write && done > w->helper_hold)
+        w->helper_hold = done;
+}
+
 int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int space, uint32_t m, const uint64_t *addr,
                     unsigned bytes, int cross)
 {
@@ -139,7 +172,11 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
     struct emu_sm *sm = w->cta->sm;
     w->wait_local = 0;
     w->wait_until = 0;
-    if (!mi || w->cta->grid->helper) /* (the helper kernel is the memory side itself) */
+    if (__builtin_expect(w->cta->grid->helper, 0)) { /* (the helper kernel is the memory side itself) */
+        helper_timed(w, x, space, op, m, addr, bytes);
+        return cross ? EX_WAIT : 0;
+    }
+    if (!mi)
         return cross ? EX_WAIT : 0;
     if (space < 0) {
         switch (x->space) {
@@ -197,15 +234,20 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
     int timed = tm && tm->mem && (tm->events & TM_EV_MEM) && mi->probe;
     uint8_t lv = timed ? mi->probe(mi->ctx, &r, &nl) : 0;
     uint64_t t = mi->request(mi->ctx, &r);
-    if (timed && t != MX_MEMREQ_PORT && !cross) {
+    if (timed && !cross) {
         struct tm_mem ev = { .sm = r.sm, .cta = (uint32_t)r.cta, .warp = r.warp, .pc = r.pc, .space = r.space,
                              .write = op == MX_MOP_ST || op == MX_MOP_RED, .atomic = op == MX_MOP_ATOM || op == MX_MOP_RED,
                              .size = r.bytes, .level = lv, .lines = nl, .active = m, .clock = r.clock, .addr = r.addr,
                              .grid_ctas = w->cta->grid->ncta > UINT32_MAX ? UINT32_MAX : (uint32_t)w->cta->grid->ncta };
         ev.wslot = (uint32_t)(w->cta - sm->slots) * 32 + w->warp_id;
+        ev.helper = t == MX_MEMREQ_PORT && (lv == TM_LV_XLLC || lv == TM_LV_XLLC_DRAM);
         uint64_t done = r.clock + tm->mem(w->dev->cfg.timing_state, &ev);
-        if (!(tm->events & TM_EV_DEPS)) /* else the model's scoreboard holds the warp when it uses the data */
+        if (t == MX_MEMREQ_PORT) { /* the quantum's end times the rest (sched.c complete_port) */
+            w->port_at = done;
+            w->port_timed = ev.helper ? 2 : lv == TM_LV_L1 ? 3 : 1;
+        } else if (!(tm->events & TM_EV_DEPS)) { /* else the model's scoreboard holds the warp when it uses the data */
             t = done > t ? done : t;
+        }
     }
     if (t == MX_MEMREQ_PORT) { /* completes at the quantum's end through the port: keep the request */
         uint32_t n = w->dev->cfg.max_warps_per_sm, i = 0;

@@ -188,6 +188,11 @@ struct emu_warp {
     uint32_t port_slot;       /* WS_WAIT_MEM on a port request (MX_MEMREQ_PORT): 1 + its index in the SM's
                                  preq, 0 if none */
     struct mx_port *port;     /* completing a port request: the agent's lines its accesses use */
+    uint64_t port_at;         /* timed port request: when the timing model has it at the cache-mode SM */
+    uint8_t port_timed;       /* its tm_mem event was made (port_at is valid): 1, the data does not wait
+                                 for the helper (a load the predictor sent to DRAM); 2, tm_mem.helper: it
+                                 does; 3, L1 hits only: the helper's run is no access, and not timed */
+    uint64_t helper_hold;     /* a helper warp, with a model without TM_EV_DEPS: its access's data is back then */
     uint8_t atom_code;        /* an atomic about to make its request: enum mx_atom, and its operands */
     const uint64_t *atom_b, *atom_c;
 };
@@ -637,6 +642,10 @@ struct emu_device {
     struct mx_port *port;         /* the lines of the port request being completed (sched.c) */
     struct emu_grid *helper;      /* the helper kernel on the cache-mode SMs, or NULL */
     int helper_dead;              /* it faulted: it serves nothing more */
+    uint64_t helper_at;           /* with a timing model: a helper warp run now starts at this clock at the
+                                     earliest (a port request's arrival at the cache-mode SM; else the clock) */
+    uint64_t helper_done;         /* the latest clock a helper warp parked at since it was last cleared */
+    int helper_timing;            /* a timed port request is completing: helper warps run timed */
     struct emu_tex_desc tex[EMU_TEX_MAX]; /* texture objects (exec_tex.c): handle = index + 1 */
     uint8_t tex_live[EMU_TEX_MAX];
 };

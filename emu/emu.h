@@ -32,6 +32,9 @@ struct emu_config {
     uint32_t host_threads;       /* host threads running SMs.  Results of programs without data races
                                     on global memory do not depend on it; see sched.c */
     uint32_t quantum;            /* cycles the SMs run between two synchronisations of the global clock */
+    uint32_t helper_quantum;     /* the same while a helper kernel runs and a timing model times it: an access
+                                    through its port completes at a quantum's end at the earliest, so this
+                                    bounds how early its data can be back (0: quantum) */
     uint32_t sched_policy;       /* warp scheduler: 0 loose round-robin, 1 greedy-then-oldest */
     uint64_t local_per_thread;   /* bytes of call stack per thread for kernels that make calls
                                     (cudaLimitStackSize); at most EMU_LOCAL_MAX */
@@ -170,10 +173,12 @@ int emu_launch(struct emu_device *dev, struct emu_module *m, const struct emu_la
  * `who`, e.g. the set it serves, becomes the report's detail line), or
  * MX_EWATCHDOG past `budget` instructions without a park; MX_EINVAL for a
  * warp that is not parked, MX_EABORTED once the helper faulted.  Only
- * between quanta (the memory interface's quantum_end, port and drain). */
+ * between quanta (the memory interface's quantum_end, port and drain).
+ * timed: while a timed port request completes, a timing model times the
+ * warp's instructions (sched.c helper_run). */
 int emu_helper_start(struct emu_device *dev, struct emu_module *m, const struct emu_launch *l, uint32_t ctas_per_sm,
                      uint64_t budget, struct emu_fault *fault);
-int emu_helper_serve(struct emu_device *dev, uint64_t gwarp, uint64_t budget, const char *who);
+int emu_helper_serve(struct emu_device *dev, uint64_t gwarp, uint64_t budget, int timed, const char *who);
 /* Warp instructions the helper kernel executed so far. */
 uint64_t emu_helper_insns(const struct emu_device *dev);
 

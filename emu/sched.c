@@ -966,8 +966,10 @@ static int memview_read(void *ctx, uint64_t addr, void *dst, uint32_t n)
 
 /* Completes w's port request (MX_MEMREQ_PORT): the memory side hands over
  * the lines it holds, the instruction runs on them, and what it wrote goes
- * back.  A refusal of either side faults the warp (MX_EXLLC). */
-static void complete_port(struct emu_device *d, struct emu_sm *sm, struct emu_warp *w)
+ * back.  A refusal of either side faults the warp (MX_EXLLC).  Returns the
+ * clock w may issue again at when a timing model times the request (the
+ * helper's warps run timed from its arrival: helper_run), else 0. */
+static uint64_t complete_port(struct emu_device *d, struct emu_sm *sm, struct emu_warp *w)
 {
     const struct mx_memif *mi = d->cfg.memif;
     const struct emu_xinsn *x = &w->k->x[w->pc];
@@ -978,20 +980,50 @@ static void complete_port(struct emu_device *d, struct emu_sm *sm, struct emu_wa
     w->port_slot = 0;
     if (!d->port && !(d->port = malloc(sizeof *d->port))) {
         emu_fault(w, x, MX_ENOMEM, -1, 0, 0, "out of host memory for a port request");
-        return;
+        return 0;
     }
     struct mx_memreq req = *r;
     memset(d->port, 0, sizeof *d->port);
+    uint32_t pc = w->pc;
+    uint64_t ready = 0;
+    int timed = w->port_timed;
+    w->port_timed = 0;
+    if (timed) { /* the helper's warps serve it from when the model has it at the cache-mode SM */
+        d->helper_at = w->port_at;
+        d->helper_done = 0;
+        d->helper_timing = timed != 3;
+    }
     if (mi->port_begin(mi->ctx, &req, d->port, &view, why, sizeof why)) {
         if (!d->helper_dead) /* (a helper warp's own fault is the report) */
             emu_fault(w, x, MX_EXLLC, -1, d->port->n ? d->port->l[0].line : 0, 0, "%s", why);
-        return;
+        goto out;
     }
     w->port = d->port;
     int rc = emu_warp_complete(w);
     w->port = NULL;
     if (rc != EX_FAULT && mi->port_end(mi->ctx, &req, d->port, &view, why, sizeof why) && !d->helper_dead)
         emu_fault(w, x, MX_EXLLC, -1, d->port->n ? d->port->l[0].line : 0, 0, "%s", why);
+    if (timed && !sm->faulted) {
+        /* the data is back when the trip is over and, for what the helper serves (timed 2), when its warps
+         * parked; a store's warp does not wait for that */
+        const struct tm_ops *tm = d->cfg.timing;
+        uint64_t def = w->k->deps[pc][0];
+        ready = w->port_at;
+        if (timed == 2 && def && d->helper_done > ready)
+            ready = d->helper_done;
+        if (tm->served && (tm->events & TM_EV_DEPS)) {
+            int goes_on = w->state == WS_READY && w->pc < w->k->prog->ninsns;
+            struct tm_served ev = { .sm = sm->id, .wslot = (uint32_t)(w->cta - sm->slots) * 32 + w->warp_id,
+                                    .def = def, .use_next = goes_on ? w->k->deps[w->pc][1] : 0, .ready = ready };
+            ready = tm->served(d->cfg.timing_state, &ev);
+        } else if (!def) {
+            ready = 0; /* a store: its warp goes on */
+        }
+    }
+out:
+    d->helper_timing = 0;
+    d->helper_at = d->clock;
+    return ready;
 }
 
 /* Completes every request that waited this quantum, and applies the wakes
@@ -1038,12 +1070,15 @@ static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint3
         struct emu_sm *sm = w->cta->sm;
         uint64_t end = sm->clock;
         sm->clock = all[i].clock; /* a fault it raises is dated when it was issued */
-        if (w->port_slot)
-            complete_port(d, sm, w);
-        else
+        uint64_t ready = end;
+        if (w->port_slot) {
+            uint64_t t = complete_port(d, sm, w);
+            ready = t > end ? t : end; /* (a timed request: when its data is back) */
+        } else {
             emu_warp_complete(w);
+        }
         sm->clock = end;
-        w->ready_at = end;
+        w->ready_at = ready;
     }
     d->direct = 0;
     return MX_OK;
@@ -1221,7 +1256,10 @@ static void run_grid(struct emu_device *d, struct emu_grid *g)
             abort_all(d, g, MX_EDEADLOCK, &fault);
             break;
         }
-        uint64_t t_end = d->clock + d->cfg.quantum;
+        uint32_t q = d->cfg.quantum;
+        if (d->helper && d->cfg.timing && d->cfg.helper_quantum && d->cfg.helper_quantum < q)
+            q = d->cfg.helper_quantum; /* its port's requests complete at a quantum's end */
+        uint64_t t_end = d->clock + q;
         emu_ov_forget(d); /* the host may have copied, set or freed device memory since */
         run_quantum(d, t_end);
         emu_ov_merge(d);
@@ -1454,7 +1492,11 @@ static struct emu_sm *helper_faulted(struct emu_device *d)
 }
 
 /* Runs helper warp w on the calling thread until it parks or exits;
- * MX_OK, or the fault's status (left in its SM's report). */
+ * MX_OK, or the fault's status (left in its SM's report).  While a timed
+ * port request completes (d->helper_timing) its instructions are timed on
+ * its SM from d->helper_at or when it last parked, whichever is later, and
+ * d->helper_done takes the clock it parks at.  (Its start and the drains at
+ * idle are not timed: they are on no request's path.) */
 static int helper_run(struct emu_device *d, struct emu_warp *w, uint64_t budget, const char *who)
 {
     struct emu_sm *sm = w->cta->sm;
@@ -1465,14 +1507,41 @@ static int helper_run(struct emu_device *d, struct emu_warp *w, uint64_t budget,
         goto out;
     }
     uint64_t start = w->insns;
+    const struct emu_config *cfg = &d->cfg;
+    int timed = d->helper_timing && cfg->timing->issue && (cfg->timing->events & TM_EV_ISSUE);
+    uint64_t clock0 = sm->clock, t = d->helper_at > w->ready_at ? d->helper_at : w->ready_at;
     while (w->state == WS_READY) {
         sm->running = w;
         sm->run_insns0 = w->insns;
-        int r = emu_warp_run(w, BATCH);
-        while (r == EX_WAIT && !sm->faulted) /* a request that waits for the quantum's end: there already */
-            r = emu_warp_complete(w);
+        int r;
+        if (timed) {
+            /* one instruction at a time, when the model lets the warp issue (it queues behind the requests
+             * it served before: w->ready_at) */
+            const struct emu_xinsn *x;
+            uint64_t before = w->insns;
+            sm->clock = t;
+            sm->run_insns0 = before + 1;
+            w->helper_hold = 0;
+            r = emu_warp_step(w, &x);
+            while (r == EX_WAIT && !sm->faulted)
+                r = emu_warp_complete(w);
+            if (r != EX_FAULT && !sm->faulted) {
+                timed_issue(cfg, sm, w, x, t, before == 0, r);
+                if (w->state == WS_READY) {
+                    w->ready_at = w->ready_at > w->helper_hold ? w->ready_at : w->helper_hold;
+                    t = w->ready_at > t ? w->ready_at : t + 1;
+                } else { /* parked (or done): it served the request by now */
+                    w->ready_at = t + 1;
+                    d->helper_done = t > d->helper_done ? t : d->helper_done;
+                }
+            }
+        } else {
+            r = emu_warp_run(w, BATCH);
+            while (r == EX_WAIT && !sm->faulted) /* a request that waits for the quantum's end: there already */
+                r = emu_warp_complete(w);
+            sm->clock += w->insns - sm->run_insns0;
+        }
         sm->running = NULL;
-        sm->clock += w->insns - sm->run_insns0;
         if (r == EX_FAULT || sm->faulted)
             break;
         if (w->insns - start > budget && w->state == WS_READY) {
@@ -1481,6 +1550,8 @@ static int helper_run(struct emu_device *d, struct emu_warp *w, uint64_t budget,
             break;
         }
     }
+    if (timed)
+        sm->clock = clock0;
     if (sm->faulted) {
         rc = sm->fault.status ? sm->fault.status : MX_EILLEGAL;
         size_t dl = strlen(sm->fault.detail);
@@ -1548,7 +1619,7 @@ int emu_helper_start(struct emu_device *d, struct emu_module *m, const struct em
     return MX_OK;
 }
 
-int emu_helper_serve(struct emu_device *d, uint64_t gwarp, uint64_t budget, const char *who)
+int emu_helper_serve(struct emu_device *d, uint64_t gwarp, uint64_t budget, int timed, const char *who)
 {
     struct emu_grid *g = d->helper;
     if (!g || d->helper_dead)
@@ -1566,7 +1637,11 @@ int emu_helper_serve(struct emu_device *d, uint64_t gwarp, uint64_t budget, cons
         if (w->state != WS_PARKED)
             return MX_EINVAL; /* exited (no set), or never parked */
         emu_warp_state(w, WS_READY);
-        return helper_run(d, w, budget, who);
+        int was = d->helper_timing;
+        d->helper_timing = was && timed;
+        int rc = helper_run(d, w, budget, who);
+        d->helper_timing = was;
+        return rc;
     }
     return MX_EINVAL;
 }

@@ -115,6 +115,7 @@ static const struct key keys[] = {
     { "timing.level.xllc", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_XLLC]), 4, 0 },
     { "timing.level.dram", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_DRAM]), 4, 0 },
     { "timing.level.xllc_dram", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_XLLC_DRAM]), 4, 0 },
+    { "timing.level.xllc_trip", K_UINT, U32(1, 100000), TM(level_latency[TM_LV_XLLC_TRIP]), 4, 0 },
     { "timing.mem_clock_scale", K_REAL, NONE, TM(mem_clock_scale), 0, 0 },
     { "timing.bandwidth.dram_gbps", K_REAL, NONE, TM(dram_gbps), 0, 0 },
     { "timing.bandwidth.llc_gbps", K_REAL, NONE, TM(llc_gbps), 0, 0 },
@@ -153,6 +154,7 @@ static const struct key keys[] = {
     { "energy.controller_frac", K_REAL, NONE, EN(controller_frac), 0, 0 },
     { "emu.host_threads", K_UINT, U32(1, 256), EMU(host_threads), 4, 0 },
     { "emu.quantum", K_UINT, U32(1, 1u << 30), EMU(quantum), 4, 0 },
+    { "emu.helper_quantum", K_UINT, U32(1, 1u << 30), EMU(helper_quantum), 4, 0 },
     { "emu.warp_sched", K_CHOICE, CHOICE("lrr|gto"), EMU(sched_policy), 4, 0 },
     { "emu.max_insns", K_INSNS, NONE, EMU(watchdog_insns), 8, 0 },
     { "emu.timeout", K_SECONDS, NONE, EMU(watchdog_seconds), 0, 0 },
@@ -233,6 +235,7 @@ static void timing_builtin(struct tm_params *t)
     t->level_latency[TM_LV_XLLC] = 316;
     t->level_latency[TM_LV_DRAM] = 480;
     t->level_latency[TM_LV_XLLC_DRAM] = 316 + 480 - 226; /* the lookup, then the partition's DRAM access */
+    t->level_latency[TM_LV_XLLC_TRIP] = 151; /* level.xllc less the helper's unloaded hit (rf+l1, cycle model) */
     t->mem_clock_scale = 1;
     t->dram_gbps = 760;        /* 320-bit GDDR6X at 19 Gb/s (facts 1.2) */
     t->llc_gbps = 3000;        /* 10 partitions of about 300 GB/s (the paper 5, after Jia et al.) */

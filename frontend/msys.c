@@ -19,12 +19,12 @@ extern const char fe_helper_rf_brx_ptx[], fe_helper_rf_movind_ptx[], fe_helper_l
 #define BLOCKS_BYTES 4096 /* a set's blocks in the l1 and shm variants: 32 ways x 128 bytes */
 #define HELPER_BUDGET 100000 /* instructions per request: a flush of 32 blocks is about a thousand */
 
-static int serve(void *ctx, uint32_t sm, uint32_t warp, const char *who)
+static int serve(void *ctx, uint32_t sm, uint32_t warp, int timed, const char *who)
 {
     struct fe_msys *f = ctx;
     const struct emu_config *c = emu_device_config(f->dev);
     uint64_t g = (uint64_t)(sm - (c->num_sms - c->cache_sms)) * f->warps_per_sm + warp;
-    return emu_helper_serve(f->dev, g, f->budget, who) ? -1 : 0;
+    return emu_helper_serve(f->dev, g, f->budget, timed, who) ? -1 : 0;
 }
 
 int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask, const char *ptx, char *err,

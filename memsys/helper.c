@@ -226,7 +226,8 @@ static int post(struct xhelper *h, uint32_t g, uint32_t op, uint64_t line, uint3
         memcpy(io + buf, data, BLK);
     wr32(row + MX_MMIO_ROW_STATUS, MX_MMIO_ST_BUSY); /* the doorbell */
     h->events++;
-    if (h->port.serve(h->port.ctx, sm, warp, w)) {
+    int timed = op != MX_MMIO_OP_FLUSH && op != MX_MMIO_OP_INV && op != MX_MMIO_OP_PEEK;
+    if (h->port.serve(h->port.ctx, sm, warp, timed, w)) {
         snprintf(err, errlen, "extended LLC (helper): the %s faulted", w);
         return -1;
     }

@@ -6,7 +6,8 @@
 #include <string.h>
 
 static const char *const unit_key[TM_UNITS] = { "int", "fp", "dp", "sfu", "ldst", "ctrl", "sync", "tex", "tensor" };
-static const char *const level_key[TM_LV_COUNT] = { "none", "l1", "llc", "xllc", "dram", "xllc_dram", "shared" };
+static const char *const level_key[TM_LV_COUNT] = { "none", "l1", "llc", "xllc", "dram", "xllc_dram", "shared",
+                                                     "xllc_trip" };
 
 int tm_parse_args(struct tm_params *p, const char *model, const char *args, int ii, char *err, size_t errlen)
 {
@@ -36,11 +37,30 @@ int tm_parse_args(struct tm_params *p, const char *model, const char *args, int 
                 slot = &p->level_latency[i];
         if (!slot) {
             snprintf(err, errlen, "timing model %s: unknown key '%s' (units: int fp dp sfu ldst ctrl sync tex tensor%s; "
-                     "levels: none l1 llc xllc dram xllc_dram shared)", model, kv,
+                     "levels: none l1 llc xllc dram xllc_dram shared xllc_trip)", model, kv,
                      ii ? "; ii_UNIT for an initiation interval" : "");
             return -1;
         }
         *slot = (uint32_t)v;
     }
     return 0;
+}
+
+void tm_levels(const struct tm_params *p, uint32_t out[TM_LV_COUNT])
+{
+    double sc = p->mem_clock_scale > 0 ? p->mem_clock_scale : 1;
+    uint32_t l1 = p->level_latency[TM_LV_L1];
+    for (int i = 0; i < TM_LV_COUNT; i++) {
+        uint32_t v = p->level_latency[i];
+        if ((i == TM_LV_LLC || i == TM_LV_XLLC || i == TM_LV_DRAM || i == TM_LV_XLLC_DRAM || i == TM_LV_XLLC_TRIP) &&
+            v > l1)
+            v = l1 + (uint32_t)((v - l1) / sc + 0.5);
+        out[i] = v;
+    }
+}
+
+uint32_t tm_level_latency(const uint32_t lv[TM_LV_COUNT], const struct tm_mem *ev)
+{
+    uint8_t l = ev->level < TM_LV_COUNT ? ev->level : TM_LV_NONE;
+    return ev->helper && (l == TM_LV_XLLC || l == TM_LV_XLLC_DRAM) ? lv[TM_LV_XLLC_TRIP] : lv[l];
 }

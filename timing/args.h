@@ -7,9 +7,19 @@
 #include "mx/timing.h"
 
 /* Applies "KEY=N[,KEY=N...]" to p: a unit's latency (int fp dp sfu ldst ctrl
- * sync tex tensor), a level's (none l1 llc xllc dram xllc_dram shared), and
+ * sync tex tensor), a level's (none l1 llc xllc dram xllc_dram shared
+ * xllc_trip), and
  * with ii an initiation interval (ii_UNIT); N from 1 to 1000000.  0, or -1
  * with a message naming the model and the key in err. */
 int tm_parse_args(struct tm_params *p, const char *model, const char *args, int ii, char *err, size_t errlen);
+
+/* p's level latencies with the memory side's clock: beyond the L1 (LLC,
+ * extended LLC, DRAM and the helper's trip) they scale by 1 / mem_clock_scale. */
+void tm_levels(const struct tm_params *p, uint32_t out[TM_LV_COUNT]);
+
+/* The latency of ev's level in lv (from tm_levels): a helper-mode access
+ * (ev->helper) pays the trip to the cache-mode SM and back (xllc_trip):
+ * the helper's warp does the rest, DRAM included; 0 if the level has none. */
+uint32_t tm_level_latency(const uint32_t lv[TM_LV_COUNT], const struct tm_mem *ev);
 
 #endif

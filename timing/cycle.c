@@ -60,6 +60,7 @@
 struct wsb {                  /* one warp slot's scoreboard */
     uint64_t ready[64];       /* when each register bit's last write is done */
     uint64_t mem_done;        /* the data of the access just issued (mem_pending) */
+    uint32_t mem_lat;         /* its latency without queues (its level's) */
     uint8_t mem_pending;
 };
 
@@ -94,6 +95,7 @@ struct cyc {
     uint64_t *hkey;
     uint32_t *hgen, hcap, gen;
     uint64_t *acts, *reqs;         /* per channel, this quantum */
+    uint64_t last_end;             /* the clock the factors were last computed at */
 };
 
 static void cyc_fini(void *state)
@@ -147,13 +149,7 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     c->compute_sms = q->num_sms > q->cache_sms ? q->num_sms - q->cache_sms : 1;
     q->warp_slots = q->warp_slots ? q->warp_slots : 32 * 32;
     double sc = q->mem_clock_scale > 0 ? q->mem_clock_scale : 1, mhz = q->core_mhz;
-    uint32_t l1 = q->level_latency[TM_LV_L1];
-    for (int i = 0; i < TM_LV_COUNT; i++) {
-        uint32_t v = q->level_latency[i];
-        if ((i == TM_LV_LLC || i == TM_LV_XLLC || i == TM_LV_DRAM || i == TM_LV_XLLC_DRAM) && v > l1)
-            v = l1 + (uint32_t)((v - l1) / sc + 0.5);
-        c->level[i] = v;
-    }
+    tm_levels(q, c->level);
     /* bandwidths in bytes per core cycle (0: unlimited) */
     c->llc_rate = q->llc_gbps * 1e3 / mhz * sc;
     c->dram_rate = q->dram_gbps * 1e3 / mhz * sc;
@@ -222,8 +218,9 @@ static uint32_t cyc_issue(void *state, const struct tm_issue *ev)
     s->sched_free[sp] = start + 1;
     s->pipe_free[sp][unit] = start + c->p.initiation[unit];
     uint64_t done;
-    if (w->mem_pending) { /* a load or atomic: its data (the pipeline's delay comes on top) */
-        done = w->mem_done + (start - ev->clock);
+    if (w->mem_pending) { /* a load or atomic: its data, or its latency from when it starts if that is later
+                             (the queues it waited in are not paid twice) */
+        done = w->mem_done > start + w->mem_lat ? w->mem_done : start + w->mem_lat;
         w->mem_pending = 0;
     } else if (ev->shared) {
         done = start + (c->level[TM_LV_SHARED] ? c->level[TM_LV_SHARED] : c->p.unit_latency[unit]);
@@ -301,12 +298,12 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
                 llc += 128 * c->part_f[pi];
                 s->part_bytes[pi] += 128;
             }
-            if (c->nx && (lv == TM_LV_XLLC || lv == TM_LV_XLLC_DRAM)) {
+            if (c->nx && !ev->helper && (lv == TM_LV_XLLC || lv == TM_LV_XLLC_DRAM)) { /* (helper: its warps) */
                 uint32_t k = (uint32_t)(ln % c->nx);
                 x += 128 * c->x_f[k];
                 s->x_bytes[k] += 128;
             }
-            if (!store && (lv == TM_LV_DRAM || lv == TM_LV_XLLC_DRAM)) {
+            if (!store && (lv == TM_LV_DRAM || (lv == TM_LV_XLLC_DRAM && !ev->helper))) {
                 uint32_t ch = (uint32_t)(ln % c->nchans);
                 dram += 128 * c->chan_f[ch];
                 s->chan_bytes[ch] += 128;
@@ -329,11 +326,13 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
             w = u;
         ready = w;
     }
-    uint32_t lat = c->level[lv] ? c->level[lv] : c->p.unit_latency[4];
+    uint32_t lat = tm_level_latency(c->level, ev);
+    lat = lat ? lat : c->p.unit_latency[4];
     double done = ready + lat;
     struct wsb *ws = slot_of(c, ev->sm, ev->wslot);
     if (ws && !store) {
         ws->mem_done = (uint64_t)ceil(done);
+        ws->mem_lat = lat;
         ws->mem_pending = 1;
     }
     return store ? c->p.unit_latency[4] : (uint32_t)ceil(done - at);
@@ -371,10 +370,33 @@ static void factors(struct cyc *c, int which, uint32_t n, double *f, const doubl
 }
 
 
+/* A helper-mode access's data is back at ev->ready (after the helper's warp served it): its registers are
+ * written then; the warp's next instruction waits for what it reads. */
+static uint64_t cyc_served(void *state, const struct tm_served *ev)
+{
+    struct cyc *c = state;
+    struct wsb *w = slot_of(c, ev->sm, ev->wslot);
+    if (!w)
+        return ev->ready;
+    for (uint64_t m = ev->def; m; m &= m - 1) {
+        uint64_t *r = &w->ready[__builtin_ctzll(m)];
+        *r = *r > ev->ready ? *r : ev->ready;
+    }
+    uint64_t next = 0;
+    for (uint64_t m = ev->use_next; m; m &= m - 1) {
+        uint64_t r = w->ready[__builtin_ctzll(m)];
+        next = r > next ? r : next;
+    }
+    return next;
+}
+
 static void cyc_quantum_end(void *state, uint64_t clock)
 {
-    (void)clock;
     struct cyc *c = state;
+    /* the factors describe at least a configured quantum (emu.quantum): helper mode's quanta are shorter */
+    if (clock - c->last_end < c->p.quantum)
+        return;
+    c->last_end = clock;
     rows(c);
     factors(c, RES_PART, c->nparts, c->part_f, NULL);
     factors(c, RES_CHAN, c->nchans, c->chan_f, c->chan_eff);
@@ -455,4 +477,5 @@ const struct tm_ops tm_cycle_ops = {
     .mem = cyc_mem,
     .fini = cyc_fini,
     .quantum_end = cyc_quantum_end,
+    .served = cyc_served,
 };

@@ -15,8 +15,11 @@
  *
  * Arguments (--timing latency,KEY=N,...) override the configuration:
  * int fp dp sfu ldst ctrl sync tex tensor (units), l1 llc xllc dram
- * xllc_dram shared none (levels).  Beyond the L1 a level's latency scales
- * by 1 / mem_clock_scale (the memory side's clocks: Frequency-Boost). */
+ * xllc_dram shared xllc_trip none (levels).  Beyond the L1 a level's
+ * latency scales by 1 / mem_clock_scale (the memory side's clocks:
+ * Frequency-Boost).  A helper-mode access (tm_mem.helper) pays the trip
+ * to the cache-mode SM (xllc_trip) in place of xllc; the emulator holds
+ * the warp until the helper's warp has served it too. */
 #include "mx/timing.h"
 #include "timing/args.h"
 
@@ -50,15 +53,8 @@ static int lat_init(void **state, const struct tm_params *p, const char *args, c
     for (int i = 0; i < TM_UNITS; i++)
         if (!l->p.unit_latency[i])
             l->p.unit_latency[i] = 1;
-    /* beyond the L1 (interconnect, LLC, DRAM) the memory side's clock applies */
+    tm_levels(&l->p, l->level); /* beyond the L1 (interconnect, LLC, DRAM) the memory side's clock applies */
     double sc = l->p.mem_clock_scale > 0 ? l->p.mem_clock_scale : 1;
-    uint32_t l1 = l->p.level_latency[TM_LV_L1];
-    for (int i = 0; i < TM_LV_COUNT; i++) {
-        uint32_t v = l->p.level_latency[i];
-        if ((i == TM_LV_LLC || i == TM_LV_XLLC || i == TM_LV_DRAM || i == TM_LV_XLLC_DRAM) && v > l1)
-            v = l1 + (uint32_t)((v - l1) / sc + 0.5);
-        l->level[i] = v;
-    }
     /* bandwidth caps: bytes per core cycle of the whole GPU (the memory side's clock applies to the LLC and
      * DRAM); each SM running the application gets an even share (docs/timing.md) */
     double mhz = l->p.core_mhz ? l->p.core_mhz : 1000;
@@ -103,8 +99,9 @@ static uint32_t lat_mem(void *state, const struct tm_mem *ev)
     int store = ev->write && !ev->atomic;
     /* which queues the access goes through: the LLC's for what reaches the LLC partitions, DRAM's for what
      * comes from DRAM, the extended LLC's for what the cache-mode SMs serve */
-    int use_llc = lv == TM_LV_LLC || lv == TM_LV_DRAM, use_dram = !store && (lv == TM_LV_DRAM || lv == TM_LV_XLLC_DRAM),
-        use_x = lv == TM_LV_XLLC || lv == TM_LV_XLLC_DRAM;
+    int use_llc = lv == TM_LV_LLC || lv == TM_LV_DRAM,
+        use_dram = !store && (lv == TM_LV_DRAM || (lv == TM_LV_XLLC_DRAM && !ev->helper)),
+        use_x = !ev->helper && (lv == TM_LV_XLLC || lv == TM_LV_XLLC_DRAM); /* (helper: its warps' time) */
     if (use_llc && (w = queue(l, ev, Q_LLC, bytes)) > wait)
         wait = w;
     if (use_dram && (w = queue(l, ev, Q_DRAM, bytes)) > wait)
@@ -113,7 +110,7 @@ static uint32_t lat_mem(void *state, const struct tm_mem *ev)
         wait = w;
     if (store)
         return l->p.unit_latency[4]; /* a store does not wait for memory (its bytes took their place in the queues) */
-    uint32_t v = l->level[lv];
+    uint32_t v = tm_level_latency(l->level, ev);
     if (!v)
         return l->p.unit_latency[4]; /* no level: the ldst unit's latency */
     return v + (uint32_t)ceil(wait);

@@ -88,10 +88,13 @@ struct mx_memsys;
  * emu_helper_serve).  serve wakes the helper warp of cache-mode SM `sm`
  * that serves its `warp`-th extended-LLC set and runs it until it parks
  * again (it has then answered the request posted in its row); 0, or -1 if
- * it faulted (the fault, with `who` in it, is then the device's). */
+ * it faulted (the fault, with `who` in it, is then the device's).  timed:
+ * the request is on an application access's path (LD, ST, FILL, an
+ * atomic's parts), so a timing model times the warp's instructions; 0 for
+ * what only the emulator needs (FLUSH at idle, INV, PEEK). */
 struct mx_xllc_port {
     void *ctx;
-    int (*serve)(void *ctx, uint32_t sm, uint32_t warp, const char *who);
+    int (*serve)(void *ctx, uint32_t sm, uint32_t warp, int timed, const char *who);
 };
 /* The paper's baseline (Table 1, RTX 3080) with the hierarchy's defaults:
  * what a configuration file starts from (configs/rtx3080.json says the

@@ -21,8 +21,10 @@
  * 4: the cycle model's needs: register dependences (TM_EV_DEPS, tm_issue.def
  * and use_next), the warp's slot on its SM, quantum_end(), and tm_params'
  * initiation intervals, clocks per domain, interconnect and DRAM geometry.
+ * 5: the extended LLC served by the helper kernel (--xllc helper): the
+ * level TM_LV_XLLC_TRIP, tm_mem.helper and served().
  * A model built for another version is refused by name. */
-#define TM_API_VERSION 4
+#define TM_API_VERSION 5
 
 enum tm_event_bits {
     TM_EV_LAUNCH = 1u << 0,   /* kernel start / end */
@@ -40,8 +42,13 @@ enum tm_event_bits {
  * issued (its tags and predictor as of the quantum's start: deterministic).
  * The first six are enum mx_level's.  XLLC_DRAM: the line belongs to the
  * extended LLC, which does not hold it, but the hit/miss predictor (or its
- * absence, --predictor none) sent the request there first. */
-enum tm_level { TM_LV_NONE, TM_LV_L1, TM_LV_LLC, TM_LV_XLLC, TM_LV_DRAM, TM_LV_XLLC_DRAM, TM_LV_SHARED, TM_LV_COUNT };
+ * absence, --predictor none) sent the request there first.  XLLC_TRIP
+ * (v5) is no level an access is served from: in helper mode, an
+ * extended-LLC access's trip to the cache-mode SM and back, without the
+ * helper kernel's service, whose own timed instructions come on top
+ * (tm_mem.helper). */
+enum tm_level { TM_LV_NONE, TM_LV_L1, TM_LV_LLC, TM_LV_XLLC, TM_LV_DRAM, TM_LV_XLLC_DRAM, TM_LV_SHARED,
+                TM_LV_XLLC_TRIP, TM_LV_COUNT };
 
 struct tm_issue {             /* one warp instruction, just executed */
     uint32_t sm, cta, warp;   /* SM, CTA (linear index in its grid), warp in the CTA */
@@ -72,6 +79,22 @@ struct tm_mem {               /* one warp memory access (TM_EV_MEM) */
     const uint64_t *addr;     /* 32 lane addresses (valid for active lanes) */
     uint32_t grid_ctas;       /* CTAs of the warp's grid (saturated at 2^32-1) */
     uint32_t wslot;           /* v4: as tm_issue.wslot */
+    /* v5: 1: a helper kernel on a cache-mode SM serves it (--xllc helper; level XLLC or XLLC_DRAM).  The
+     * answer is the trip there and back, level XLLC_TRIP, without the extended LLC's or DRAM's bandwidth
+     * shares.  The helper's warp then serves it with instructions this model times on that SM (issue(),
+     * and mem() for its own accesses: a line's DRAM fetch or write-back at level DRAM, its request row at
+     * L1), queued behind the requests that warp served before; the data is back when it is done, which
+     * the emulator tells served() (TM_EV_DEPS) or waits for itself. */
+    uint8_t helper;
+};
+
+/* v5: a helper-mode access's data is back (tm_mem.helper): at the quantum's
+ * end, after the helper's warp served it. */
+struct tm_served {
+    uint32_t sm, wslot;       /* the warp that made the access */
+    uint64_t def;             /* its destination registers (tm_issue.def's bits; 0: a store) */
+    uint64_t use_next;        /* what the warp's next instruction reads */
+    uint64_t ready;           /* when the data is back */
 };
 
 /* Every number a model may need, from the configuration (timing.* keys;
@@ -93,7 +116,8 @@ struct tm_params {
     /* v4: what the cycle model needs */
     uint32_t warp_slots;               /* per SM: max CTAs per SM * 32 (tm_issue.wslot's range) */
     uint32_t llc_partitions, dram_channels; /* from the memory hierarchy's configuration */
-    uint32_t quantum;                  /* cycles between two quantum_end() calls */
+    uint32_t quantum;                  /* emu.quantum: cycles between two quantum_end() calls (with --xllc
+                                          helper, emu.helper_quantum: shorter) */
     uint32_t initiation[TM_UNITS];     /* cycles a unit's pipeline in one scheduler's partition is busy per
                                           warp instruction (1: fully pipelined) */
     uint32_t icnt_mhz, dram_mhz;       /* clocks of the interconnect (and LLC) and of DRAM, MHz (with core_mhz
@@ -122,6 +146,10 @@ struct tm_ops {
      * here and only here: what SMs see is then the same for every number of host threads); clock: the
      * quantum's end.  May be NULL. */
     void (*quantum_end)(void *state, uint64_t clock);
+    /* v5, TM_EV_DEPS models: a helper-mode access (tm_mem.helper) is served: registers ev->def are written at
+     * ev->ready.  Returns the cycle the warp may issue its next instruction (reading ev->use_next).  On one
+     * host thread, at a quantum's end.  NULL: the emulator holds the warp until ev->ready. */
+    uint64_t (*served)(void *state, const struct tm_served *ev);
 };
 
 /* ---- energy (docs/timing.md "Energy"): per-event energies from the

@@ -118,6 +118,53 @@ static void scoreboard(void **unused)
     o->fini(st);
 }
 
+/* --xllc helper: an access the helper kernel serves pays the trip (xllc_trip) in place of the extended LLC's
+ * latency and no share of its bandwidth; served() then writes its registers when the helper is done */
+static void helper_access(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    assert_non_null(o->served);
+    const struct tm_ops *lat = tm_find("latency");
+    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .num_sms = 2, .cache_sms = 1,
+                           .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1, .icnt_mhz = 1000,
+                           .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1, .xllc_gbps_per_sm = 0.128 };
+    p.level_latency[TM_LV_L1] = 10;
+    p.level_latency[TM_LV_XLLC] = 300;
+    p.level_latency[TM_LV_XLLC_TRIP] = 120;
+    for (int i = 0; i < TM_UNITS; i++)
+        p.unit_latency[i] = p.initiation[i] = 1;
+    void *st = NULL, *ls = NULL;
+    char err[256];
+    assert_int_equal(o->init(&st, &p, "", err, sizeof err), 0);
+    assert_int_equal(lat->init(&ls, &p, "", err, sizeof err), 0);
+    static uint64_t addr[32];
+    struct tm_mem ev = { .level = TM_LV_XLLC, .lines = 1, .active = 1, .size = 4, .clock = 1000, .addr = addr,
+                         .grid_ctas = 1 };
+    /* native: port 1 + the extended LLC's share, 128 bytes at 0.128 bytes a cycle (1000 cycles) + 300 */
+    assert_int_equal(o->mem(st, &ev), 1301);
+    /* helper: port 1 + the trip 120; the share is the helper warps' own time; the latency model: the trip */
+    ev.clock = 5000;
+    ev.helper = 1;
+    assert_int_equal(o->mem(st, &ev), 121);
+    assert_int_equal(lat->mem(ls, &ev), 120);
+    ev.level = TM_LV_XLLC_DRAM; /* a miss there: the helper fetches DRAM itself, in its own time */
+    assert_int_equal(lat->mem(ls, &ev), 120);
+    /* the load (bit 3) issued at 5000 waits on the scoreboard; the helper was done at 5600: served() moves
+     * bit 3 to 5600 and the next instruction, reading it, goes at 5600; one reading bit 7 at once */
+    struct tm_issue ld = { .unit = 4, .clock = 5000, .first = 1, .def = 1ull << 3 };
+    o->issue(st, &ld);
+    struct tm_served sv = { .sm = 0, .wslot = 0, .def = 1ull << 3, .use_next = 1ull << 3, .ready = 5600 };
+    assert_int_equal(o->served(st, &sv), 5600);
+    sv.use_next = 1ull << 7;
+    sv.ready = 5500; /* (never earlier than what the scoreboard has) */
+    assert_int_equal(o->served(st, &sv), 0);
+    struct tm_issue use = { .unit = 0, .clock = 5010, .def = 1ull << 8, .use_next = 1ull << 3 };
+    assert_int_equal(o->issue(st, &use), 590); /* 5010 + 590 = 5600 */
+    o->fini(st);
+    lat->fini(ls);
+}
+
 static void bad_arguments(void **unused)
 {
     (void)unused;
@@ -140,6 +187,7 @@ int main(void)
         cmocka_unit_test(row_buffers),
         cmocka_unit_test(hot_channel),
         cmocka_unit_test(scoreboard),
+        cmocka_unit_test(helper_access),
         cmocka_unit_test(bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -166,7 +166,7 @@ check("a shared-object model (timing/example/example_model.c: 3 cycles per instr
       r is not None and r["timing"] == "example-fixed" and r["cycles"] == 3 * (r["warp_instructions"] - 1), p.stderr, r)
 p, r = run("chain", 32, "--timing", old)
 check("a model built for API version 1 is refused, naming both versions",
-      p.returncode != 0 and "version 1" in p.stderr and "version 4" in p.stderr, p.stderr)
+      p.returncode != 0 and "version 1" in p.stderr and "version 5" in p.stderr, p.stderr)
 p, r = run("chain", 32, "--timing", "no-such-model")
 check("an unknown model: an error listing the models",
       p.returncode != 0 and "no-such-model" in p.stderr and "latency" in p.stderr, p.stderr)
