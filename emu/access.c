@@ -133,14 +133,15 @@ uint8_t *emu_mem_lane(struct emu_warp *w, const struct emu_xinsn *x, int sp, uin
 }
 
 /* A helper warp's global access, to the timing model while it serves a timed port request (it runs on
- * the calling thread at a quantum's end, its SM's clock set to when it issues; sched.c helper_run): a .cg access is a line's DRAM fetch or
- * write-back, the rest (its request's row, which the controller's message brings; the l1 variant's blocks)
- * is served by its SM's L1. */
+ * the calling thread at a quantum's end, its SM's clock set to when it issues; sched.c helper_run): a .cg
+ * access is a line's DRAM fetch or write-back, the rest (its request's row, which the controller's message
+ * brings; the l1 variant's blocks) is served by its SM's L1. */
 static void helper_timed(struct emu_warp *w, const struct emu_xinsn *x, int space, int op, uint32_t m,
                          const uint64_t *addr, unsigned bytes)
 {
     const struct tm_ops *tm = w->dev->cfg.timing;
-    if (!w->dev->helper_timing || !tm->mem || !(tm->events & TM_EV_MEM) || !(space == MX_MS_GLOBAL || (space < 0 && x->space == SP_GLOBAL)))
+    if (!w->dev->helper_timing || !tm->mem || !(tm->events & TM_EV_MEM) ||
+        !(space == MX_MS_GLOBAL || (space < 0 && x->space == SP_GLOBAL)))
         return;
     struct emu_sm *sm = w->cta->sm;
     uint32_t n = 0;
