@@ -245,7 +245,7 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
         uint64_t done = r.clock + tm->mem(w->dev->cfg.timing_state, &ev);
         if (t == MX_MEMREQ_PORT) { /* the quantum's end times the rest (sched.c complete_port) */
             w->port_at = done;
-            w->port_timed = ev.helper ? 2 : lv == TM_LV_L1 ? 3 : 1;
+            w->port_timed = ev.helper ? 2 : 1;
         } else if (!(tm->events & TM_EV_DEPS)) { /* else the model's scoreboard holds the warp when it uses the data */
             t = done > t ? done : t;
         }

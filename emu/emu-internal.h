@@ -190,8 +190,8 @@ struct emu_warp {
     struct mx_port *port;     /* completing a port request: the agent's lines its accesses use */
     uint64_t port_at;         /* timed port request: when the timing model has it at the cache-mode SM */
     uint8_t port_timed;       /* its tm_mem event was made (port_at is valid): 1, the data does not wait
-                                 for the helper (a load the predictor sent to DRAM); 2, tm_mem.helper: it
-                                 does; 3, L1 hits only: the helper's run is no access, and not timed */
+                                 for the helper (a load the predictor sent to DRAM, L1 hits); 2,
+                                 tm_mem.helper: it does */
     uint64_t helper_hold;     /* a helper warp, with a model without TM_EV_DEPS: its access's data is back then */
     uint8_t atom_code;        /* an atomic about to make its request: enum mx_atom, and its operands */
     const uint64_t *atom_b, *atom_c;

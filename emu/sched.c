@@ -991,7 +991,7 @@ static uint64_t complete_port(struct emu_device *d, struct emu_sm *sm, struct em
     if (timed) { /* the helper's warps serve it from when the model has it at the cache-mode SM */
         d->helper_at = w->port_at;
         d->helper_done = 0;
-        d->helper_timing = timed != 3;
+        d->helper_timing = 1;
     }
     if (mi->port_begin(mi->ctx, &req, d->port, &view, why, sizeof why)) {
         if (!d->helper_dead) /* (a helper warp's own fault is the report) */
