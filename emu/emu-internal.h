@@ -642,8 +642,8 @@ struct emu_device {
     struct mx_port *port;         /* the lines of the port request being completed (sched.c) */
     struct emu_grid *helper;      /* the helper kernel on the cache-mode SMs, or NULL */
     int helper_dead;              /* it faulted: it serves nothing more */
-    uint64_t helper_at;           /* with a timing model: a helper warp run now starts at this clock at the
-                                     earliest (a port request's arrival at the cache-mode SM; else the clock) */
+    uint64_t helper_at;           /* helper_timing: a helper warp run now starts at this clock at the earliest
+                                     (the port request's arrival at the cache-mode SM) */
     uint64_t helper_done;         /* the latest clock a helper warp parked at since it was last cleared */
     int helper_timing;            /* a timed port request is completing: helper warps run timed */
     struct emu_tex_desc tex[EMU_TEX_MAX]; /* texture objects (exec_tex.c): handle = index + 1 */

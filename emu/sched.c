@@ -1022,7 +1022,6 @@ static uint64_t complete_port(struct emu_device *d, struct emu_sm *sm, struct em
     }
 out:
     d->helper_timing = 0;
-    d->helper_at = d->clock;
     return ready;
 }
 
