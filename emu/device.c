@@ -78,3 +78,14 @@ void emu_device_destroy(struct emu_device *d)
 
 const struct emu_config *emu_device_config(const struct emu_device *d) { return &d->cfg; }
 
+int emu_device_reshape(struct emu_device *d, uint32_t cache_sms, void *timing_state)
+{
+    if (d->grids || d->helper || cache_sms >= d->cfg.num_sms)
+        return MX_EINVAL;
+    d->cfg.cache_sms = cache_sms;
+    d->cfg.timing_state = timing_state;
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++) /* (idle: no warp, no CTA on any SM) */
+        d->sms[i].mode = i < emu_compute_sms(&d->cfg) ? EMU_SM_COMPUTE : EMU_SM_CACHE;
+    return MX_OK;
+}
+

@@ -91,6 +91,12 @@ struct emu_module;
 int emu_device_create(const struct emu_config *cfg, struct emu_device **out);
 void emu_device_destroy(struct emu_device *dev);
 const struct emu_config *emu_device_config(const struct emu_device *dev);
+/* Between launches (no grid active, no helper kernel): the `cache_sms`
+ * highest-numbered SMs go to cache mode, and the timing model's state is
+ * now timing_state (the caller re-initialised it for the new split; the
+ * model itself stays).  MX_OK, or MX_EINVAL (nothing changed) if a grid is
+ * active, a helper kernel runs, or no SM would compute. */
+int emu_device_reshape(struct emu_device *dev, uint32_t cache_sms, void *timing_state);
 
 /* Device memory, like cudaMalloc/cudaFree (256-byte aligned). */
 int emu_malloc(struct emu_device *dev, uint64_t size, uint64_t *addr);

@@ -32,6 +32,7 @@ enum key_type {
     K_CC,      /* compute capability MAJOR.MINOR */
     K_EXTS,    /* ISA extension names (emu.ext_mask) */
     K_INSNS,   /* emu.max_insns: an integer, or JSON null for the command's default */
+    K_SMS,     /* system.compute_sms: an integer in num's range, or "auto" (FE_SMS_AUTO) */
 };
 
 struct key {
@@ -95,7 +96,8 @@ static const struct key keys[] = {
     { "memsys.query_unit.buffer_bytes", K_UINT, U32(1, 1u << 24), MS(qu_buffer_bytes), 4, 0 },
     { "memsys.mem_trace", K_PATH, NONE, offsetof(struct fe_config, mem_trace), 0, 0 },
     { "system.name", K_CHOICE, CHOICE(FE_SYSTEM_NAMES), offsetof(struct fe_config, system), 4, 0 },
-    { "system.compute_sms", K_UINT, U32(0, 4096), offsetof(struct fe_config, compute_sms), 4, 0 },
+    { "system.compute_sms", K_SMS, { FE_NUM_UINT, 0, 4096, "an integer from 0 to 4096, or auto" },
+      offsetof(struct fe_config, compute_sms), 4, 0 },
     { "system.applied", K_BOOL, NONE, offsetof(struct fe_config, system_applied), 4, 0 },
     { "timing.model", K_PATH, NONE, offsetof(struct fe_config, timing_model), 0, 0 },
     { "timing.issue_width", K_UINT, U32(1, 64), TM(issue_width), 4, 0 },
@@ -327,6 +329,12 @@ static int set_value_raw(struct fe_config *c, const struct key *k, const char *n
     char e[256];
     uint64_t u;
     switch (k->type) {
+    case K_SMS:
+        if (!strcmp(v, "auto")) {
+            *(uint32_t *)field(c, k) = FE_SMS_AUTO;
+            return 0;
+        }
+        /* fall through */
     case K_UINT:
     case K_CHOICE:
         if (fe_num_parse(v, &k->num, &u, NULL, e, sizeof e)) {
@@ -514,6 +522,7 @@ static int leaf_text(const struct key *k, json_object *v, char *out, size_t len,
     int ok;
     switch (k->type) {
     case K_UINT: ok = t == json_type_int; break;
+    case K_SMS: ok = t == json_type_int || (t == json_type_string && !strcmp(json_object_get_string(v), "auto")); break;
     case K_INSNS: ok = t == json_type_int || t == json_type_null; break;
     case K_SECONDS:
     case K_REAL: ok = t == json_type_int || t == json_type_double; break;
@@ -557,6 +566,7 @@ static int leaf_text(const struct key *k, json_object *v, char *out, size_t len,
         [K_UINT] = "an integer", [K_SECONDS] = "a number of seconds", [K_REAL] = "a number", [K_CHOICE] = "a string",
         [K_BOOL] = "true, false or null", [K_LIST] = "an array of integers", [K_PATH] = "a string or null",
         [K_CC] = "a string such as \"8.6\"", [K_EXTS] = "an array of strings", [K_INSNS] = "an integer or null",
+        [K_SMS] = "an integer or \"auto\"",
     };
     char shown[128];
     snprintf(shown, sizeof shown, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
@@ -923,6 +933,10 @@ static json_object *leaf_json(const struct fe_config *c, const struct key *k)
     }
     case K_INSNS:
         return c->max_insns_set ? json_object_new_uint64(c->emu.watchdog_insns) : NULL;
+    case K_SMS:
+        if (*(const uint32_t *)f == FE_SMS_AUTO)
+            return json_object_new_string("auto");
+        return json_object_new_int64(*(const uint32_t *)f);
     case K_SECONDS:
     case K_REAL: return json_object_new_double(*(const double *)f);
     case K_BOOL:

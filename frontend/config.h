@@ -44,7 +44,9 @@ struct fe_config {
     struct tm_energy_params energy; /* energy.*: per-event energies and powers */
     /* system.*: one of the paper's evaluated systems as a preset (frontend/system.c) */
     uint32_t system;                /* system.name: enum fe_system_id (0: none) */
-    uint32_t compute_sms;           /* system.compute_sms: SMs running the application (0: all) */
+    uint32_t compute_sms;           /* system.compute_sms: SMs running the application (0: all; FE_SMS_AUTO:
+                                       chosen while the program runs, frontend/online.h) */
+    int online;                     /* set by the preset: compute_sms auto, the online controller is on */
     int system_applied;             /* system.applied: the preset is in the values (a resolved file) */
     uint32_t gated_sms;             /* set by the preset: power-gated SMs (the IBL family) */
     int quiet;                      /* while a file or a preset sets values: they are not "given" */
@@ -64,6 +66,8 @@ extern const struct fe_config_opt fe_config_opts[FE_CONFIG_NOPTS];
 extern const size_t fe_config_nopts;
 /* The option named opt ("--sms"), or NULL. */
 const struct fe_config_opt *fe_config_find_opt(const char *opt);
+
+#define FE_SMS_AUTO UINT32_MAX      /* system.compute_sms "auto" */
 
 /* The paper's evaluated systems (§6, frontend/system.c). */
 enum fe_system_id { FE_SYS_NONE, FE_SYS_BL, FE_SYS_IBL, FE_SYS_IBL4X, FE_SYS_FBOOST, FE_SYS_UNIFIED, FE_SYS_MBASIC,
@@ -174,8 +178,10 @@ int fe_config_write(const struct fe_config *c, FILE *out);
     "                       you set win; docs/systems.md): bl, ibl, ibl-4x-llc,\n"               \
     "                       frequency-boost, unified-sm-mem, morpheus-basic,\n"                   \
     "                       morpheus-compression, morpheus-indirect-mov, morpheus-all\n"          \
-    "  --compute-sms N      with --system: the SMs that run the application (IBL:\n"             \
-    "                       the rest power-gated; Morpheus: the rest in cache mode)\n"
+    "  --compute-sms N|auto with --system: the SMs that run the application (IBL:\n"             \
+    "                       the rest power-gated; Morpheus: the rest in cache mode);\n"          \
+    "                       auto (Morpheus, --timing): chosen between launches by\n"             \
+    "                       the online controller (docs/systems.md)\n"
 
 /* How a command takes its configuration from its command line:
  * --config NAME|FILE, -o KEY=VALUE (repeatable) and the options of

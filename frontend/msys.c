@@ -1,6 +1,7 @@
 /* frontend/msys.c — the memory hierarchy in front of a device (msys.h). */
 #include "frontend/msys.h"
 #include "frontend/config.h"
+#include "frontend/online.h"
 #include "frontend/ptx.h"
 #include "isa/isa.h"
 #include "mx/morpheus_mmio.h"
@@ -209,6 +210,16 @@ int fe_timing_open(struct fe_msys *f, const struct fe_config *c, struct emu_conf
         return snprintf(err, errlen, "timing.model: %s", e), MX_EINVAL;
     f->tm = o;
     f->tm_state = state;
+    f->tp = tp;
+    f->tm_args = strdup(args ? args : "");
+    if (c->online && f->ms && (f->online = calloc(1, sizeof *f->online)) && fe_online_init(f->online, ec->num_sms)) {
+        free(f->online);
+        f->online = NULL;
+    }
+    if (!f->tm_args || (c->online && f->ms && !f->online)) {
+        fe_msys_close(f);
+        return snprintf(err, errlen, "out of memory"), MX_ENOMEM;
+    }
     f->core_mhz = c->timing.core_mhz;
     f->energy = c->energy;
     if (o->events & (TM_EV_ISSUE | TM_EV_MEM)) {
@@ -224,9 +235,54 @@ void fe_msys_close(struct fe_msys *f)
     if (f->tm && f->tm->fini)
         f->tm->fini(f->tm_state);
     f->tm = NULL;
+    free(f->tm_args);
+    f->tm_args = NULL;
+    if (f->online)
+        fe_online_fini(f->online);
+    free(f->online);
+    f->online = NULL;
     if (f->ms)
         mx_memsys_destroy(f->ms);
     f->ms = NULL;
+}
+
+int fe_msys_online_apply(struct fe_msys *f, struct emu_device *dev, char *err, size_t errlen)
+{
+    if (!f->online || !f->ms)
+        return MX_OK;
+    uint32_t n = emu_device_config(dev)->num_sms, cache = n - f->online->cur, old = f->sms_cache;
+    if (cache == old)
+        return MX_OK;
+    /* a fresh model state for the new split, then the device, then the hierarchy (undone in that order) */
+    void *state = f->tm_state;
+    char e[600];
+    if (f->tm && f->tm->init) {
+        struct tm_params tp = f->tp;
+        tp.cache_sms = cache;
+        if (f->tm->init(&state, &tp, f->tm_args, e, sizeof e))
+            return snprintf(err, errlen, "timing.model: %s", e), MX_EINVAL;
+    }
+    int rc = emu_device_reshape(dev, cache, state);
+    if (rc)
+        snprintf(err, errlen, "the SM split changes only while no kernel runs");
+    else if ((rc = mx_memsys_reshape(f->ms, cache, err, errlen)))
+        emu_device_reshape(dev, old, f->tm_state);
+    if (rc) {
+        if (state != f->tm_state && f->tm->fini)
+            f->tm->fini(state);
+        return rc;
+    }
+    if (state != f->tm_state && f->tm->fini)
+        f->tm->fini(f->tm_state);
+    f->tm_state = state;
+    f->sms_cache = cache;
+    return MX_OK;
+}
+
+void fe_msys_online_done(struct fe_msys *f, const char *kernel, const struct emu_stats *st)
+{
+    if (f->online)
+        fe_online_done(f->online, kernel, st->thread_insns, st->cycles);
 }
 
 int fe_msys_json(struct fe_msys *f, uint64_t warp_insns, char *buf, size_t n)
@@ -253,6 +309,16 @@ void fe_timing_json(struct json_object *o, const struct fe_msys *f, const struct
     json_object_object_add(o, "compute_sms", json_object_new_int((int)(f->sms_on - f->sms_cache)));
     json_object_object_add(o, "cache_sms", json_object_new_int((int)f->sms_cache));
     json_object_object_add(o, "gated_sms", json_object_new_int((int)f->sms_gated));
+    if (f->online) { /* --compute-sms auto: where the controller stands after this launch */
+        const struct fe_online *ol = f->online;
+        json_object *c = json_object_new_object();
+        json_object_object_add(c, "next_compute_sms", json_object_new_int((int)ol->cur));
+        json_object_object_add(c, "best_compute_sms", json_object_new_int((int)ol->best));
+        json_object_object_add(c, "settled", json_object_new_boolean(ol->settled));
+        json_object_object_add(c, "changes", json_object_new_int((int)ol->changes));
+        json_object_object_add(c, "last_gain", ol->last_gain > 0 ? json_object_new_double(ol->last_gain) : NULL);
+        json_object_object_add(o, "online", c);
+    }
     json_object_object_add(o, "timing", json_object_new_string(f->tm ? f->tm->name : "none"));
     json_object_object_add(o, "cycles", json_object_new_int64((int64_t)st->cycles));
     json_object_object_add(o, "ipc", json_object_new_double(st->cycles ? (double)st->warp_insns / st->cycles : 0));

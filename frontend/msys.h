@@ -29,6 +29,9 @@ struct fe_msys {
     uint32_t sms_on, sms_cache;      /* SMs drawing static power, of them in cache mode */
     uint32_t system, sms_gated;      /* system.name (enum fe_system_id) and the SMs it power-gates */
     struct mx_memsys_stats delta;    /* the hierarchy's counts of the last record (fe_msys_json) */
+    struct fe_online *online;        /* --compute-sms auto: the controller of the SM split, else NULL */
+    struct tm_params tp;             /* the model's parameters and arguments (fe_timing_open): a new split */
+    char *tm_args;                   /* initialises a fresh state with them */
     uint32_t bdi_epoch;              /* --compress bdi: the rf kernel's BDI build, re-splitting every this
                                         many accesses of a set; 0 without compression */
 };
@@ -59,6 +62,16 @@ int fe_msys_json(struct fe_msys *f, uint64_t warp_insns, char *buf, size_t n);
  * message naming timing.model in err. */
 struct fe_config;
 int fe_timing_open(struct fe_msys *f, const struct fe_config *c, struct emu_config *ec, char *err, size_t errlen);
+
+/* --compute-sms auto (frontend/online.h).  Before a launch, while no grid
+ * is active: puts the hierarchy, the device and the timing model in the
+ * split the controller asks for (a fresh model state for it).  MX_OK, or an
+ * error with the message in err (nothing changed).  Nothing to do without
+ * the controller. */
+int fe_msys_online_apply(struct fe_msys *f, struct emu_device *dev, char *err, size_t errlen);
+/* After a launch of `kernel` finished (its record written): tells the
+ * controller its thread instructions and cycles. */
+void fe_msys_online_done(struct fe_msys *f, const char *kernel, const struct emu_stats *st);
 
 /* Adds a launch record's timing keys to the json-c object o: "timing" (the
  * model's name, "none"), "cycles" (the launch's SM cycles), "ipc" (warp

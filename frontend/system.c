@@ -122,6 +122,26 @@ int fe_system_apply(struct fe_config *c, char *err, size_t errlen)
     struct mx_memsys_config *m = &c->memsys;
     if (c->system >= FE_SYS_COUNT)
         return snprintf(err, errlen, "system.name: %u is not a system", c->system), -1;
+    if (c->compute_sms == FE_SMS_AUTO) {
+        /* the online controller (frontend/online.h): it starts with every SM computing */
+        if (!(s->flags & F_XLLC)) {
+            snprintf(err, errlen, "system %s: --compute-sms auto (the online controller) is for the Morpheus "
+                     "systems, which put SMs in cache mode; give a number", s->name);
+            return -1;
+        }
+        if (m->xllc == MX_XLLC_HELPER && fe_config_given(c, "memsys.xllc.mode")) {
+            snprintf(err, errlen, "system %s: --compute-sms auto needs the native extended LLC (--xllc native): "
+                     "the helper kernel does not move between SMs", s->name);
+            return -1;
+        }
+        if (!c->timing_model[0] || !strcmp(c->timing_model, "none")) {
+            snprintf(err, errlen, "system %s: --compute-sms auto measures each launch's cycles: give a timing "
+                     "model (--timing latency or cycle)", s->name);
+            return -1;
+        }
+        c->online = 1;
+        p = n;
+    }
     if ((s->flags & (F_GATE | F_XLLC)) && !c->compute_sms) {
         snprintf(err, errlen, "system %s: the SMs that run the application are chosen per application (the paper's "
                  "Table 3, or morpheus evaluate's sweep): give --compute-sms N (1 to %u)", s->name, n);
@@ -139,6 +159,11 @@ int fe_system_apply(struct fe_config *c, char *err, size_t errlen)
     c->system_applied = 1;
     if (put(c, "memsys.enabled", err, errlen, "on"))
         return -1;
+    if (c->online && !c->memsys_on) {
+        snprintf(err, errlen, "system %s: --compute-sms auto reshapes the memory hierarchy: it needs memsys.enabled "
+                 "on", s->name);
+        return -1;
+    }
     if (s->flags & F_BLLC) {
         /* the paper: "we add the extra on-chip storage in Morpheus, the 16-KiB Bloom filters and the 5-KiB
          * extended LLC query logic unit per LLC partition, to the conventional LLC capacity" (210 KiB on the

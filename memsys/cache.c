@@ -5,6 +5,7 @@
 #include "mx/status.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int cache_init(struct cache *c, uint32_t sets, uint32_t ways_max)
 {
@@ -133,6 +134,17 @@ void cache_invalidate(struct cache *c, uint32_t set, uint32_t way)
     unlink_way(c, set, way);
     c->used[(size_t)set * c->words + way / 64] &= ~(1ull << (way % 64));
     c->valid[k] = c->dirty[k] = 0;
+}
+
+void cache_clear(struct cache *c)
+{
+    size_t n = (size_t)c->sets * c->ways_max;
+    memset(c->valid, 0, n * sizeof *c->valid);
+    memset(c->dirty, 0, n * sizeof *c->dirty);
+    memset(c->used, 0, (size_t)c->sets * c->words * sizeof *c->used);
+    memset(c->hash, 0, ((size_t)c->hmask + 1) * sizeof *c->hash);
+    for (uint32_t s = 0; s < c->sets; s++)
+        c->head[s] = c->tail[s] = CACHE_NIL;
 }
 
 /* The lowest empty way below the limit, or CACHE_NIL. */

@@ -88,6 +88,9 @@ int cache_insert(struct cache *c, uint32_t set, uint64_t tag, int evict_first, s
 /* Empties (set, way), which holds a line. */
 void cache_invalidate(struct cache *c, uint32_t set, uint32_t way);
 
+/* Empties every way of every set (the ways in use stay as they are). */
+void cache_clear(struct cache *c);
+
 /* Sets the ways in use to `ways` (clamped to ways_max).  Lines in the ways
  * given up are invalidated; returns how many that dropped (the caller
  * counts them as evictions; an L1 holds no dirty data). */

@@ -77,6 +77,7 @@ struct mx_memsys {
     struct xhelper *xh;          /* --xllc helper: the controller's side of the helper kernel, else NULL */
     struct morpheus_result port_res[64]; /* the port request being completed: each line's xh_begin */
     struct mx_memsys_stats st;   /* the shared levels' counters (llc, dram) */
+    struct mx_memsys_stats gone; /* the counts of controllers a reshape replaced (xllc, pred_*, qu_full) */
     uint32_t line_shift;         /* log2(line bytes) */
     uint32_t sector_shift;       /* log2(sector bytes) */
     struct ms_head *heap;        /* quantum end: SMs with entries left, a min-heap on (clock, sm) */
@@ -674,6 +675,57 @@ void mx_memsys_destroy(struct mx_memsys *m)
 
 const struct mx_memif *mx_memsys_memif(struct mx_memsys *m) { return &m->memif; }
 
+/* A flushed extended-LLC block's write-back, on its line's channel. */
+static void flush_wb(void *ctx, uint64_t line)
+{
+    struct mx_memsys *m = ctx;
+    dram(m, channel(m, line >> m->line_shift), 0, XLLC_LINE);
+}
+
+int mx_memsys_reshape(struct mx_memsys *m, uint32_t cache_sms, char *err, size_t errlen)
+{
+    struct mx_memsys_config c = m->cfg;
+    if (cache_sms == c.cache_sms)
+        return MX_OK;
+    if (c.xllc != MX_XLLC_NATIVE) {
+        snprintf(err, errlen, "memsys.cache_sms: the SM split changes only with memsys.xllc.mode native (it is %s)",
+                 c.xllc == MX_XLLC_OFF ? "off" : "helper: the helper kernel does not move between SMs");
+        return MX_EINVAL;
+    }
+    for (uint32_t i = 0; i < c.num_sms; i++)
+        if (m->sm[i].n || m->sm[i].npend) {
+            snprintf(err, errlen, "memsys: the SM split changes between launches only (SM %u has requests queued)", i);
+            return MX_EINVAL;
+        }
+    c.cache_sms = cache_sms;
+    struct morpheus *mp;
+    int rc = mx_memsys_config_check(&c, err, errlen);
+    if (rc || (rc = morpheus_create(&c, &mp, err, errlen)))
+        return rc;
+    /* the address separation deals lines over both levels in proportion to their capacities: every line may
+     * move, so both are written back and emptied */
+    morpheus_flush_all(m->mp, flush_wb, m);
+    morpheus_stats(m->mp, &m->gone);
+    morpheus_destroy(m->mp);
+    m->mp = mp;
+    for (uint32_t p = 0; p < c.llc_partitions; p++) {
+        struct cache *l = &m->llc[p];
+        for (size_t k = 0; k < (size_t)l->sets * l->ways_max; k++)
+            if (l->dirty[k]) {
+                m->st.llc.writebacks++;
+                dram(m, channel(m, l->tag[k]), 0, (uint64_t)pop(l->dirty[k]) * c.llc_sector);
+            }
+        cache_clear(l);
+    }
+    /* an SM that changes mode starts with an empty L1 (write-through: nothing dirty) */
+    uint32_t lo = c.num_sms - (cache_sms > m->cfg.cache_sms ? cache_sms : m->cfg.cache_sms);
+    uint32_t hi = c.num_sms - (cache_sms < m->cfg.cache_sms ? cache_sms : m->cfg.cache_sms);
+    for (uint32_t i = lo; i < hi; i++)
+        cache_clear(&m->sm[i].l1);
+    m->cfg = c;
+    return MX_OK;
+}
+
 void mx_memsys_stats(const struct mx_memsys *m, struct mx_memsys_stats *s)
 {
     *s = m->st;
@@ -686,6 +738,7 @@ void mx_memsys_stats(const struct mx_memsys *m, struct mx_memsys_stats *s)
         s->l1.writebacks += l->writebacks;
     }
     morpheus_stats(m->mp, s);
+    morpheus_stats_add(s, &m->gone);
     s->helper_requests = m->xh ? xh_served(m->xh) : 0;
     s->helper_insns = 0;
     s->sms_compute = m->cfg.num_sms - m->cfg.cache_sms;

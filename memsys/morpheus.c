@@ -501,6 +501,20 @@ void morpheus_stats(const struct morpheus *m, struct mx_memsys_stats *s)
     s->qu_full += m->qu_full;
 }
 
+void morpheus_stats_add(struct mx_memsys_stats *s, const struct mx_memsys_stats *b)
+{
+    s->xllc.accesses += b->xllc.accesses;
+    s->xllc.hits += b->xllc.hits;
+    s->xllc.misses += b->xllc.misses;
+    s->xllc.evictions += b->xllc.evictions;
+    s->xllc.writebacks += b->xllc.writebacks;
+    s->pred_true_pos += b->pred_true_pos;
+    s->pred_false_pos += b->pred_false_pos;
+    s->pred_true_neg += b->pred_true_neg;
+    s->pred_false_neg += b->pred_false_neg;
+    s->qu_full += b->qu_full;
+}
+
 void morpheus_xstats(const struct morpheus *m, struct morpheus_xstats *x) { *x = m->xx; }
 
 uint32_t morpheus_sets_per_sm(const struct morpheus *m) { return m->on ? m->sets_per_sm : 0; }
@@ -510,6 +524,21 @@ uint32_t morpheus_flush_set(struct morpheus *m, uint32_t g)
     if (!m->on || g >= m->x.sets)
         return 0;
     uint32_t n = xllc_flush(&m->x, g);
+    m->xs.writebacks += n;
+    return n;
+}
+
+uint32_t morpheus_flush_all(struct morpheus *m, void (*wb)(void *ctx, uint64_t line), void *ctx)
+{
+    uint32_t n = 0;
+    for (size_t i = 0; m->on && i < (size_t)m->x.sets * m->x.max_blocks; i++) {
+        struct xllc_blk *b = &m->x.blk[i];
+        if (b->segs && b->dirty) {
+            wb(ctx, b->tag * XLLC_BLOCK);
+            n++;
+        }
+        *b = (struct xllc_blk){ 0 };
+    }
     m->xs.writebacks += n;
     return n;
 }

@@ -77,6 +77,8 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
 /* Adds the extended LLC's, the predictors' and the query units' counts to s
  * (xllc, pred_*, qu_full). */
 void morpheus_stats(const struct morpheus *m, struct mx_memsys_stats *s);
+/* Adds b's counts of those keys to s. */
+void morpheus_stats_add(struct mx_memsys_stats *s, const struct mx_memsys_stats *b);
 
 /* Counts that have no field in struct mx_memsys_stats. */
 struct morpheus_xstats {
@@ -86,6 +88,12 @@ struct morpheus_xstats {
     uint64_t fills;              /* predicted-miss loads whose block the controller handed to the set */
 };
 void morpheus_xstats(const struct morpheus *m, struct morpheus_xstats *x);
+
+/* The extended LLC is given up (an online controller changes the SM split):
+ * every dirty block is written back (wb(ctx, its line address) each, and
+ * counted in xllc.writebacks), and the sets forgotten.  Returns how many
+ * were dirty. */
+uint32_t morpheus_flush_all(struct morpheus *m, void (*wb)(void *ctx, uint64_t line), void *ctx);
 
 /* Extended-LLC sets of partition `part` (X of docs/morpheus-controller.md;
  * 0 with Morpheus off).  Partition p's set (row) r is the GPU-wide set

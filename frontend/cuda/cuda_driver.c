@@ -98,6 +98,8 @@ static int finish(struct pending *p)
     fflush(stdout);
     if (p->l.grid_workspace)
         emu_free(proc.dev, p->l.grid_workspace);
+    if (!rc)
+        fe_msys_online_done(&proc.msys, p->kernel, &st); /* (first: the record says what it decided) */
     mx_cuda_stats_record(p->kernel, &p->l, rc, &st);
     if (rc && rc != MX_ELAUNCH && rc != MX_EABORTED) {
         fprintf(stderr, "morpheus: kernel %s faulted\n", p->kernel);
@@ -168,6 +170,10 @@ EXPORT int mx_cuda_launch(struct emu_module *mod, const struct mx_program *g, ui
         free(params);
         return MX_ENOMEM;
     }
+    /* --compute-sms auto: the split the online controller asks for, while no kernel runs */
+    char err[1024];
+    if (!npend && fe_msys_online_apply(&proc.msys, proc.dev, err, sizeof err))
+        fprintf(stderr, "morpheus: the online controller's split is not applied: %s\n", err);
     /* stream order: it starts when the last kernel still pending on its stream finished */
     struct emu_grid *after = NULL;
     for (size_t i = 0; i < npend; i++)

@@ -120,6 +120,18 @@ uint32_t mx_memsys_xllc_sets_per_sm(const struct mx_memsys *m);
 /* Connects the helper kernel: until then helper mode refuses every access. */
 void mx_memsys_attach_helper(struct mx_memsys *m, const struct mx_xllc_port *p);
 
+/* Between launches (no request queued): puts the `cache_sms`
+ * highest-numbered SMs in cache mode and the others in compute mode, as an
+ * online controller of the SM split does (frontend/online.c).  The address
+ * separation deals lines over the LLC and the extended LLC in proportion to
+ * their capacities, so a change empties both: every dirty line is written
+ * back to DRAM (llc.writebacks, xllc.writebacks, dram_write_bytes on its
+ * channel) and the next launch starts cold; SMs that change mode start with
+ * an empty L1.  Counts since creation stay.  The native extended LLC only
+ * (MX_EINVAL otherwise, nothing changed); MX_OK when cache_sms is already
+ * the split. */
+int mx_memsys_reshape(struct mx_memsys *m, uint32_t cache_sms, char *err, size_t errlen);
+
 /* Totals since creation (call between quanta: after a launch completed). */
 void mx_memsys_stats(const struct mx_memsys *m, struct mx_memsys_stats *s);
 /* a - b, counter by counter (a launch's share of the totals). */

@@ -344,6 +344,66 @@ static void llc_write_back(void **st)
     mx_memsys_destroy(t.m);
 }
 
+/* ------------------------------------------------------ reshape */
+
+/* mx_memsys_reshape (the online controller's mechanism): every dirty line
+ * of both LLC levels is written back, both start cold, the counts stay, and
+ * it refuses what it cannot do without changing anything. */
+static void reshape_flushes_both_levels(void **st)
+{
+    (void)st;
+    struct mx_memsys_config c;
+    mx_memsys_config_default(&c);
+    c.xllc = MX_XLLC_NATIVE;
+    c.cache_sms = 20;
+    struct ms t;
+    ms_open(&t, &c);
+    char err[256] = "";
+    const uint64_t base = 1ull << 30, n = 400; /* 400 whole lines 7 apart: a few per set of either level */
+    for (uint64_t k = 0; k < n; k++)
+        req(&t, MX_MOP_ST, 0, base + 7 * k * LINE);
+    qend(&t);
+    struct mx_memsys_stats a = stats(&t);
+    assert_int_equal(a.dram_write_bytes, 0);
+    assert_true(a.xllc.accesses > 0 && a.llc.accesses > 0); /* both levels hold some */
+    assert_int_equal(a.llc.evictions + a.xllc.evictions, 0);
+    /* requests queued: refused until the quantum's end */
+    req(&t, MX_MOP_LD, MX_CACHE_CG, base);
+    assert_int_equal(mx_memsys_reshape(t.m, 10, err, sizeof err), MX_EINVAL);
+    assert_non_null(strstr(err, "between launches"));
+    qend(&t);
+    a = stats(&t);
+    assert_int_equal(mx_memsys_reshape(t.m, 10, err, sizeof err), MX_OK);
+    struct mx_memsys_stats b = stats(&t);
+    assert_int_equal(b.dram_write_bytes - a.dram_write_bytes, n * LINE); /* every line was dirty */
+    assert_int_equal(b.llc.writebacks + b.xllc.writebacks - a.llc.writebacks - a.xllc.writebacks, n);
+    assert_int_equal(b.xllc.accesses, a.xllc.accesses); /* the old controller's counts stay */
+    assert_int_equal(b.sms_cache, 10);
+    assert_int_equal(b.sms_compute, c.num_sms - 10);
+    /* cold: every line comes from DRAM again */
+    for (uint64_t k = 0; k < n; k++)
+        req(&t, MX_MOP_LD, MX_CACHE_CG, base + 7 * k * LINE);
+    qend(&t);
+    struct mx_memsys_stats d = stats(&t);
+    assert_int_equal(d.llc.hits - b.llc.hits, 0);
+    assert_int_equal(d.xllc.hits - b.xllc.hits, 0);
+    assert_int_equal(d.dram_read_bytes - b.dram_read_bytes, n * LINE);
+    /* the same split: nothing happens; clean lines: nothing written */
+    assert_int_equal(mx_memsys_reshape(t.m, 10, err, sizeof err), MX_OK);
+    assert_int_equal(stats(&t).dram_write_bytes, d.dram_write_bytes);
+    assert_int_equal(mx_memsys_reshape(t.m, 0, err, sizeof err), MX_OK);
+    assert_int_equal(stats(&t).dram_write_bytes, d.dram_write_bytes);
+    assert_int_equal(mx_memsys_reshape(t.m, c.num_sms, err, sizeof err), MX_EINVAL); /* no compute SM left */
+    assert_int_equal(stats(&t).sms_cache, 0);
+    mx_memsys_destroy(t.m);
+    /* the extended LLC off: refused by name */
+    c.xllc = MX_XLLC_OFF;
+    ms_open(&t, &c);
+    assert_int_equal(mx_memsys_reshape(t.m, 5, err, sizeof err), MX_EINVAL);
+    assert_non_null(strstr(err, "memsys.xllc.mode native"));
+    mx_memsys_destroy(t.m);
+}
+
 /* ------------------------------------------------------ determinism */
 
 static uint64_t rnd(uint64_t *s)
@@ -662,6 +722,7 @@ int main(void)
         cmocka_unit_test(cop_cs_evict_first),
         cmocka_unit_test(stores_and_atomics),
         cmocka_unit_test(llc_write_back),
+        cmocka_unit_test(reshape_flushes_both_levels),
         cmocka_unit_test(determinism_sm_order),
         cmocka_unit_test(split_matches_memreq_lines),
         cmocka_unit_test(config_check_names_the_key),
