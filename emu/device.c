@@ -84,6 +84,7 @@ int emu_device_reshape(struct emu_device *d, uint32_t cache_sms, void *timing_st
         return MX_EINVAL;
     d->cfg.cache_sms = cache_sms;
     d->cfg.timing_state = timing_state;
+    d->rr_sm %= emu_compute_sms(&d->cfg); /* the next grid is dealt from a compute-mode SM */
     for (uint32_t i = 0; i < d->cfg.num_sms; i++) /* (idle: no warp, no CTA on any SM) */
         d->sms[i].mode = i < emu_compute_sms(&d->cfg) ? EMU_SM_COMPUTE : EMU_SM_CACHE;
     return MX_OK;

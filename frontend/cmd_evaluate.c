@@ -90,7 +90,7 @@ struct run {
     char key[128];            /* OUT/runs/KEY.json */
     int wl;                   /* index in fe_workloads */
     uint32_t sys;             /* enum fe_system_id */
-    uint32_t compute;         /* compute-mode SMs */
+    uint32_t compute;         /* compute-mode SMs; 0: --compute-sms auto (the online controller) */
     uint32_t llc_x;           /* the LLC's sets times this (1, 2; 4 is the ibl-4x-llc system) */
     int pred;                 /* -1: the system's predictor; else 0 bloom, 1 none, 2 perfect */
     uint64_t hash;            /* of its command line: a finished run with another hash is redone */
@@ -185,7 +185,10 @@ static int child_argv(const struct ev *e, const struct run *r, const char *json,
     char *cs = buf, *ls = buf + 32;
     if (bufn < 96)
         return -1;
-    snprintf(cs, 32, "%u", r->compute);
+    if (r->compute)
+        snprintf(cs, 32, "%u", r->compute);
+    else
+        snprintf(cs, 32, "auto");
     snprintf(ls, 64, "memsys.llc.sets=%u", e->llc_sets * r->llc_x);
     ARG("--timing");
     ARG(e->timing);
@@ -232,7 +235,10 @@ static struct run *add(struct ev *e, int wl, uint32_t sys, uint32_t compute, uin
     r->compute = compute;
     r->llc_x = llc_x;
     r->pred = pred;
-    snprintf(r->key, sizeof r->key, "%s.%s.%s.c%u%s%s%s", fe_workloads[wl], e->size, fe_system_name(sys), compute,
+    char cs[16] = "auto";
+    if (compute)
+        snprintf(cs, sizeof cs, "c%u", compute);
+    snprintf(r->key, sizeof r->key, "%s.%s.%s.%s%s%s%s", fe_workloads[wl], e->size, fe_system_name(sys), cs,
              llc_x == 2 ? ".llc2x" : "", pred >= 0 ? ".pred-" : "", pred >= 0 ? pred_name[pred] : "");
     const char *argv[64 + 2 * FE_CONFIG_NOPTS + 128];
     char buf[96];
@@ -336,7 +342,7 @@ static json_object *make_result(const struct ev *e, const struct run *r, json_ob
     json_object_object_add(o, "llc_scale", json_object_new_int(r->sys == FE_SYS_IBL4X ? 4 : (int)r->llc_x));
     static const char *const copy[] = { "compute_sms", "cache_sms", "gated_sms", "cycles", "time_s", "energy_j", "ipc",
                                         "power_w", "thread_instructions", "warp_instructions", "kernels_launched",
-                                        "memory_touched_bytes", "timing", "pass", "last_line", "memsys" };
+                                        "memory_touched_bytes", "timing", "pass", "last_line", "memsys", "online" };
     for (size_t i = 0; i < sizeof copy / sizeof *copy; i++)
         if (json_object_object_get_ex(row, copy[i], &v))
             json_object_object_add(o, copy[i], json_object_get(v));
@@ -891,7 +897,7 @@ static uint32_t best(const struct ev *e, int wl, uint32_t sys, uint32_t llc_x)
     double bt = INFINITY;
     for (size_t i = 0; i < e->nruns; i++) {
         const struct run *r = &e->runs[i];
-        int in = r->wl == wl && r->llc_x == llc_x && r->pred < 0 &&
+        int in = r->wl == wl && r->compute && r->llc_x == llc_x && r->pred < 0 &&
                  (r->sys == sys || (sys == FE_SYS_IBL && llc_x == 1 && r->sys == FE_SYS_BL)); /* IBL's sweep has BL */
         double t = in ? run_time(r) : NAN;
         if (t < bt || (t == bt && r->compute < b))
@@ -954,6 +960,9 @@ static int phase1(struct ev *e)
                 return -1;
         }
         if (!e->memory[w] && (!add(e, w, FE_SYS_MBASIC, e->num_sms, 1, -1) || !add(e, w, FE_SYS_MALL, e->num_sms, 1, -1)))
+            return -1;
+        /* Morpheus-ALL with the online controller choosing the split (native extended LLC only) */
+        if (strcmp(e->xllc, "helper") && !add(e, w, FE_SYS_MALL, 0, 1, -1))
             return -1;
     }
     return 0;
@@ -1055,6 +1064,46 @@ static void bars_script(struct buf *g, const char *title, const char *ylabel, co
     bprintf(g, "plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n", ncols, data);
 }
 
+/* The online controller's Morpheus-ALL run of wl, or NULL. */
+static const struct run *online_run(const struct ev *e, int wl)
+{
+    const struct run *r = find((struct ev *)e, wl, FE_SYS_MALL, 0, 1, -1);
+    return r && r->state == R_DONE ? r : NULL;
+}
+
+/* Its time over Morpheus-ALL's at the offline choice (NAN if either is missing). */
+static double online_ratio(const struct ev *e, int wl)
+{
+    const struct run *o = online_run(e, wl), *f = chosen(e, wl, FE_SYS_MALL, -1);
+    return o && f ? num(o->res, "time_s") / num(f->res, "time_s") : NAN;
+}
+
+/* summary.md: the online controller against the sweep's choice, per application. */
+static void online_section(const struct ev *e, struct buf *sm)
+{
+    int any = 0;
+    for (int w = 0; w < NW; w++)
+        any |= e->sel[w] && online_run(e, w) != NULL;
+    if (!any)
+        return;
+    bprintf(sm, "\n## The SM split chosen online\n\nMorpheus-ALL with `--compute-sms auto`: the online controller "
+                "(docs/systems.md) starts with every SM computing and changes the split between launches from "
+                "each launch's measured rate; the offline choice is the sweep's fastest point (Table 3). Its "
+                "trials and warm-up launches are part of its time: applications with few launches leave it "
+                "little room.\n\n| application | class | launches | offline SMs | online: final SMs | changes | "
+                "online time / offline |\n|---|---|---|---|---|---|---|\n");
+    for (int w = 0; w < NW; w++) {
+        const struct run *o = e->sel[w] ? online_run(e, w) : NULL;
+        if (!o)
+            continue;
+        json_object *ol = NULL;
+        double changes = json_object_object_get_ex(o->res, "online", &ol) && ol ? num(ol, "changes") : NAN;
+        bprintf(sm, "| %s | %s | %.0f | %u | %.0f | %.0f | %.3f |\n", fe_workloads[w], e->memory[w] ? "memory" : "compute",
+                num(o->res, "kernels_launched"), chosen_sms(e, w, FE_SYS_MALL), num(o->res, "compute_sms"), changes,
+                online_ratio(e, w));
+    }
+}
+
 static int outputs(struct ev *e, int have_gnuplot)
 {
     char p[PATH_MAX];
@@ -1063,7 +1112,7 @@ static int outputs(struct ev *e, int have_gnuplot)
     struct buf all = { 0 };
     bprintf(&all, "workload,class,size,system,predictor,llc_scale,compute_sms,cache_sms,gated_sms,cycles,time_s,energy_j,"
                   "ipc,power_w,perf_per_w,thread_instructions,l1_hits,l1_accesses,llc_hits,llc_accesses,llc_misses,"
-                  "xllc_hits,xllc_accesses,dram_read_bytes,dram_write_bytes,pass\n");
+                  "xllc_hits,xllc_accesses,dram_read_bytes,dram_write_bytes,pass,online\n");
     json_object *runs = json_object_new_array();
     for (size_t i = 0; i < e->nruns; i++) {
         const struct run *r = &e->runs[i];
@@ -1093,7 +1142,7 @@ static int outputs(struct ev *e, int have_gnuplot)
         }
         csv_num(&all, rb);
         csv_num(&all, wb);
-        bprintf(&all, ",%s\n", r->state == R_DONE ? "true" : "false");
+        bprintf(&all, ",%s,%s\n", r->state == R_DONE ? "true" : "false", r->compute ? "false" : "true");
     }
     path_of(p, sizeof p, e, "runs.csv");
     rc |= write_file(p, all.s);
@@ -1287,6 +1336,13 @@ static int outputs(struct ev *e, int have_gnuplot)
     for (int k = 0; k < 3; k++)
         json_object_object_add(pr, k == 0 ? "bloom" : pred_name[k], json_object_new_double(gmean(g11[k], n11)));
     json_object_object_add(top, "predictor_time_vs_bl", pr);
+    double onr[NW];
+    int nonr = 0;
+    for (int w = 0; w < NW; w++)
+        if (e->sel[w] && e->memory[w])
+            onr[nonr++] = online_ratio(e, w);
+    double og = gmean(onr, nonr);
+    json_object_object_add(top, "online_time_vs_offline", isfinite(og) ? json_object_new_double(og) : NULL);
     json_object_object_add(top, "runs", runs);
     path_of(p, sizeof p, e, "evaluate.json");
     rc |= write_json(p, top);
@@ -1326,6 +1382,13 @@ static int outputs(struct ev *e, int have_gnuplot)
     ROW("compute-bound: Morpheus-ALL time over BL", "unchanged", "%+.1f %%", 100 * (gmean(cb, ncb) - 1));
     ROW("energy efficiency, Morpheus-ALL over BL", "+58 %", "%+.1f %%", 100 * (ee[8] / ee[0] - 1));
     ROW("energy efficiency, Morpheus-ALL over IBL", "+38 %", "%+.1f %%", 100 * (ee[8] / ee[1] - 1));
+    double on[NW];
+    int non = 0;
+    for (int w = 0; w < NW; w++)
+        if (e->sel[w] && e->memory[w])
+            on[non++] = online_ratio(e, w);
+    ROW("Morpheus-ALL, SM split chosen online: time over the offline choice", "future work", "%+.1f %%",
+        100 * (gmean(on, non) - 1));
 #undef ROW
     /* the systems ordered by speedup, against the paper's order */
     int ord[NSYS];
@@ -1340,6 +1403,7 @@ static int outputs(struct ev *e, int have_gnuplot)
                  "| system | speedup | perf/W | \n|---|---|---|\n");
     for (size_t i = 0; i < NSYS; i++)
         bprintf(&sm, "| %s | %.3f | %.3f |\n", fe_system_label(fig10_sys[ord[i]]), sp[ord[i]], ee[ord[i]]);
+    online_section(e, &sm);
     /* why ours may differ: what this run's settings and the models leave out */
     int fitting = 0, nmem = 0;
     for (int w = 0; w < NW; w++) {

@@ -109,7 +109,8 @@ struct result {
     double wall, kernel_s;
     char last[PATH_MAX + 128];
     json_object *memsys;          /* the launches' memsys counts added up (NULL: hierarchy off) */
-    json_object *first;           /* the first launch's record: system, SM split, timing model */
+    json_object *first;           /* the first launch's record: system, timing model */
+    json_object *last_rec;        /* the last launch's: the SM split it ended on */
     unsigned long long cycles;    /* the launches' cycles added up (a timing model; launches run in turn) */
     double time_s, energy_j;      /* likewise; -1: no timing model */
 };
@@ -260,6 +261,9 @@ static int run_one(const char *name, const char *size, const char *compiler, con
                 r->energy_j = -1;
             if (!r->first)
                 r->first = json_object_get(o);
+            if (r->last_rec)
+                json_object_put(r->last_rec);
+            r->last_rec = json_object_get(o);
             json_object_put(o);
         }
         fclose(f);
@@ -478,11 +482,19 @@ static int run_workloads(int argc, char **argv)
         json_object_object_add(o, "memory_touched_bytes", json_object_new_int64((int64_t)r.footprint));
         /* the run as a whole: the system and SM split of its launches, cycles, time and energy added up
            (launches run one after another), IPC and power over the whole run */
-        static const char *const from_first[] = { "system", "compute_sms", "cache_sms", "gated_sms", "timing" };
+        static const char *const from_first[] = { "system", "gated_sms", "timing" };
         for (size_t f = 0; f < sizeof from_first / sizeof *from_first; f++) {
             json_object *v = NULL;
             if (r.first && json_object_object_get_ex(r.first, from_first[f], &v))
                 json_object_object_add(o, from_first[f], json_object_get(v));
+        }
+        /* the split of the last launch: with --compute-sms auto, where the online controller ended (its
+           "online" object says how it got there) */
+        static const char *const from_last[] = { "compute_sms", "cache_sms", "online" };
+        for (size_t f = 0; f < sizeof from_last / sizeof *from_last; f++) {
+            json_object *v = NULL;
+            if (r.last_rec && json_object_object_get_ex(r.last_rec, from_last[f], &v))
+                json_object_object_add(o, from_last[f], json_object_get(v));
         }
         int timed = r.launches && r.time_s >= 0 && r.energy_j >= 0;
         json_object_object_add(o, "cycles", json_object_new_int64((int64_t)r.cycles));
@@ -493,6 +505,8 @@ static int run_workloads(int argc, char **argv)
         json_object_object_add(o, "warp_instructions", json_object_new_int64((int64_t)r.winsns));
         if (r.first)
             json_object_put(r.first);
+        if (r.last_rec)
+            json_object_put(r.last_rec);
         if (r.memsys)
             json_object_object_add(o, "memsys", r.memsys); /* (the record takes the reference) */
         json_object_array_add(arr, o);

@@ -279,10 +279,14 @@ int fe_msys_online_apply(struct fe_msys *f, struct emu_device *dev, char *err, s
     return MX_OK;
 }
 
-void fe_msys_online_done(struct fe_msys *f, const char *kernel, const struct emu_stats *st)
+void fe_msys_online_done(struct fe_msys *f, const char *kernel, const struct emu_launch *l, const struct emu_stats *st)
 {
-    if (f->online)
-        fe_online_done(f->online, kernel, st->thread_insns, st->cycles);
+    if (!f->online)
+        return;
+    char key[FE_ONLINE_KEY];
+    snprintf(key, sizeof key, "%s<<<%u,%u,%u|%u,%u,%u>>>", kernel, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+             l->block[1], l->block[2]);
+    fe_online_done(f->online, key, st->thread_insns, st->cycles);
 }
 
 int fe_msys_json(struct fe_msys *f, uint64_t warp_insns, char *buf, size_t n)

@@ -69,9 +69,11 @@ int fe_timing_open(struct fe_msys *f, const struct fe_config *c, struct emu_conf
  * error with the message in err (nothing changed).  Nothing to do without
  * the controller. */
 int fe_msys_online_apply(struct fe_msys *f, struct emu_device *dev, char *err, size_t errlen);
-/* After a launch of `kernel` finished (its record written): tells the
- * controller its thread instructions and cycles. */
-void fe_msys_online_done(struct fe_msys *f, const char *kernel, const struct emu_stats *st);
+/* After a launch `l` of `kernel` finished (before its record is written:
+ * the record says what the controller decided): tells the controller its
+ * thread instructions and cycles.  Launches are compared with launches of
+ * the same kernel, grid and block. */
+void fe_msys_online_done(struct fe_msys *f, const char *kernel, const struct emu_launch *l, const struct emu_stats *st);
 
 /* Adds a launch record's timing keys to the json-c object o: "timing" (the
  * model's name, "none"), "cycles" (the launch's SM cycles), "ipc" (warp

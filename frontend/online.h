@@ -8,10 +8,13 @@
  *
  * It changes the split between launches only, and measures each launch's
  * rate: thread instructions per cycle (the work is the same on every split,
- * so a higher rate is a shorter run).  The program starts with every SM
- * computing.  Each kernel's rate on the best split so far is its reference.
- * Trials start once the program repeats a kernel (it is in its loop, and
- * the references cover the loop's kernels).  The launch after a change is a
+ * so a higher rate is a shorter run).  Launches are compared by kind: the
+ * caller names a kind (frontend/msys.c: the kernel with its grid and block,
+ * as launches of one shape do comparable work; a kernel whose grid grows
+ * from launch to launch is latency-bound and would look faster each time).
+ * The program starts with every SM computing.  Each kind's rate on the best
+ * split so far is its reference.  Trials start once the program repeats a
+ * kind (it is in its loop, and the references cover the loop's kinds).  The launch after a change is a
  * warm-up and is not measured: a change empties both LLC levels
  * (mx_memsys_reshape).  A trial then runs until a launch of a kernel with a
  * reference finished, and is judged by the time its launches would have
@@ -27,12 +30,13 @@
 
 #include <stdint.h>
 
-#define FE_ONLINE_KERNELS 64  /* kernels with a reference rate (more: the extra ones are not compared) */
+#define FE_ONLINE_KERNELS 64  /* launch kinds with a reference rate (more: the extra ones are not compared) */
+#define FE_ONLINE_KEY 192     /* bytes of a launch kind's name */
 #define FE_ONLINE_GAIN 0.02   /* a trial must be this much faster than the best split to replace it */
 #define FE_ONLINE_PATIENCE 8  /* launches a trial may run without one it can compare: then it lost */
 
 struct fe_online_kernel {
-    char name[64];
+    char name[FE_ONLINE_KEY];
     uint64_t insns, cycles;   /* on the best split */
 };
 

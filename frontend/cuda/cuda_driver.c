@@ -99,7 +99,7 @@ static int finish(struct pending *p)
     if (p->l.grid_workspace)
         emu_free(proc.dev, p->l.grid_workspace);
     if (!rc)
-        fe_msys_online_done(&proc.msys, p->kernel, &st); /* (first: the record says what it decided) */
+        fe_msys_online_done(&proc.msys, p->kernel, &p->l, &st); /* (first: the record says what it decided) */
     mx_cuda_stats_record(p->kernel, &p->l, rc, &st);
     if (rc && rc != MX_ELAUNCH && rc != MX_EABORTED) {
         fprintf(stderr, "morpheus: kernel %s faulted\n", p->kernel);

@@ -71,6 +71,8 @@ check('the Morpheus runs of kmeans use the extended LLC (accesses > 0)',
 
 def run_of(w, system, c, pred=None, llc=1):
     for r in runs.values():
+        if r['key'].endswith('.auto'):
+            continue  # the online controller's run
         if r['workload'] == w and r['system'] == system and r['compute_sms'] == c and r['llc_scale'] == llc and \
                 (pred is None or r['predictor'] == pred) and (pred is not None or r['key'].find('.pred-') < 0):
             return r
@@ -127,7 +129,28 @@ rc = list(csv.DictReader(open(os.path.join(OUT, 'runs.csv'))))
 check('runs.csv: one row per run, the contract\'s columns',
       len(rc) == len(runs) and all(k in rc[0] for k in ('workload', 'system', 'predictor', 'cache_sms', 'compute_sms',
                                                          'cycles', 'time_s', 'energy_j', 'ipc')), len(rc), len(runs))
+# the online controller: one Morpheus-ALL run per application with --compute-sms auto; its record says where
+# it ended; lib launches two different kernels once each, so it never starts a trial and stays on all SMs
+auto = {r['workload']: r for r in runs.values() if r['key'].endswith('.auto')}
+check('online: a Morpheus-ALL run with --compute-sms auto per application, ending on a split it reports',
+      sorted(auto) == ['kmeans', 'lib'] and all(r['system'] == 'morpheus-all' and r['pass'] is True and
+                                                r['compute_sms'] + r['cache_sms'] == 68 and
+                                                17 <= r['online']['best_compute_sms'] <= 68 and
+                                                (r['online']['next_compute_sms'] == r['compute_sms'] or
+                                                 not r['online']['settled']) for r in auto.values()),
+      {w: (r.get('compute_sms'), r.get('online')) for w, r in auto.items()})
+check('online: lib (no kernel repeats) stays on all 68 SMs, nothing changed',
+      auto.get('lib', {}).get('compute_sms') == 68 and auto['lib']['online']['changes'] == 0, auto.get('lib'))
+ev = json.load(open(os.path.join(OUT, 'evaluate.json')))
+want = auto['kmeans']['time_s'] / run_of('kmeans', 'morpheus-all', int(t3['kmeans']['Morpheus-ALL']))['time_s']
+check('evaluate.json: online_time_vs_offline = kmeans\'s online time over Morpheus-ALL\'s at the Table 3 count',
+      ev['online_time_vs_offline'] is not None and abs(ev['online_time_vs_offline'] - want) < 1e-6 * want,
+      ev['online_time_vs_offline'], want)
+rc_auto = [row for row in rc if row['online'] == 'true']
+check('runs.csv: the online runs are marked (column online)', len(rc_auto) == 2, [r['workload'] for r in rc_auto])
 summary = open(os.path.join(OUT, 'summary.md')).read()
+check('summary.md: the online controller\'s section', '## The SM split chosen online' in summary and
+      'chosen online: time over the offline choice' in summary, summary[-1500:])
 check('summary.md: the paper\'s numbers beside ours', '+39 %' in summary and 'Morpheus-ALL speedup over BL' in summary,
       summary[:500])
 if shutil.which('gnuplot'):
