@@ -80,6 +80,8 @@ static const char exec_help[] =
     "                      morpheus-basic|-compression|-indirect-mov|-all\n"
     "                      (docs/systems.md; keys you set win)\n"
     "  --compute-sms N     with --system: SMs that run the program    [MORPHEUS_COMPUTE_SMS]\n"
+    "                      (auto: chosen between launches by the online\n"
+    "                      controller; Morpheus systems with --timing)\n"
     "\n"
     "Counts are decimal or 0x hexadecimal integers, seconds decimal.  A value that\n"
     "is not a number in its range (a sign, NaN, trailing text), whether from an\n"

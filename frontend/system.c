@@ -144,7 +144,8 @@ int fe_system_apply(struct fe_config *c, char *err, size_t errlen)
     }
     if ((s->flags & (F_GATE | F_XLLC)) && !c->compute_sms) {
         snprintf(err, errlen, "system %s: the SMs that run the application are chosen per application (the paper's "
-                 "Table 3, or morpheus evaluate's sweep): give --compute-sms N (1 to %u)", s->name, n);
+                 "Table 3, or morpheus evaluate's sweep): give --compute-sms N (1 to %u)%s", s->name, n,
+                 (s->flags & F_XLLC) ? ", or auto for the online controller" : "");
         return -1;
     }
     if (!(s->flags & (F_GATE | F_XLLC)) && c->compute_sms && c->compute_sms != n) {

@@ -133,7 +133,9 @@ struct tm_ops {
     const char *name;         /* selected with --timing NAME (or a path to a .so) */
     const char *summary;
     uint32_t events;          /* enum tm_event_bits the model wants */
-    /* state for one device: 0, or -1 with a message in err (bad args) */
+    /* state for one device and SM split: 0, or -1 with a message in err (bad args).  When the online
+     * controller changes the split between launches (--compute-sms auto), init() is called again with the
+     * new tm_params.cache_sms, and the old state goes to fini() */
     int (*init)(void **state, const struct tm_params *p, const char *args, char *err, size_t errlen);
     void (*on_launch)(void *state, const char *kernel, uint32_t nctas, uint32_t threads_per_cta);
     /* cycles (>= 1) until warp ev->warp may issue its next instruction */
