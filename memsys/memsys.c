@@ -77,7 +77,6 @@ struct mx_memsys {
     struct xhelper *xh;          /* --xllc helper: the controller's side of the helper kernel, else NULL */
     struct morpheus_result port_res[64]; /* the port request being completed: each line's xh_begin */
     struct mx_memsys_stats st;   /* the shared levels' counters (llc, dram) */
-    struct mx_memsys_stats gone; /* the counts of controllers a reshape replaced (xllc, pred_*, qu_full) */
     uint32_t line_shift;         /* log2(line bytes) */
     uint32_t sector_shift;       /* log2(sector bytes) */
     struct ms_head *heap;        /* quantum end: SMs with entries left, a min-heap on (clock, sm) */
@@ -705,7 +704,7 @@ int mx_memsys_reshape(struct mx_memsys *m, uint32_t cache_sms, char *err, size_t
     /* the address separation deals lines over both levels in proportion to their capacities: every line may
      * move, so both are written back and emptied */
     morpheus_flush_all(m->mp, flush_wb, m);
-    morpheus_stats(m->mp, &m->gone);
+    morpheus_inherit(mp, m->mp);
     morpheus_destroy(m->mp);
     m->mp = mp;
     for (uint32_t p = 0; p < c.llc_partitions; p++) {
@@ -738,7 +737,6 @@ void mx_memsys_stats(const struct mx_memsys *m, struct mx_memsys_stats *s)
         s->l1.writebacks += l->writebacks;
     }
     morpheus_stats(m->mp, s);
-    morpheus_stats_add(s, &m->gone);
     s->helper_requests = m->xh ? xh_served(m->xh) : 0;
     s->helper_insns = 0;
     s->sms_compute = m->cfg.num_sms - m->cfg.cache_sms;

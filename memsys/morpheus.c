@@ -501,18 +501,15 @@ void morpheus_stats(const struct morpheus *m, struct mx_memsys_stats *s)
     s->qu_full += m->qu_full;
 }
 
-void morpheus_stats_add(struct mx_memsys_stats *s, const struct mx_memsys_stats *b)
+void morpheus_inherit(struct morpheus *m, const struct morpheus *old)
 {
-    s->xllc.accesses += b->xllc.accesses;
-    s->xllc.hits += b->xllc.hits;
-    s->xllc.misses += b->xllc.misses;
-    s->xllc.evictions += b->xllc.evictions;
-    s->xllc.writebacks += b->xllc.writebacks;
-    s->pred_true_pos += b->pred_true_pos;
-    s->pred_false_pos += b->pred_false_pos;
-    s->pred_true_neg += b->pred_true_neg;
-    s->pred_false_neg += b->pred_false_neg;
-    s->qu_full += b->qu_full;
+    m->xs = old->xs;
+    m->tp = old->tp;
+    m->fp = old->fp;
+    m->tn = old->tn;
+    m->fn = old->fn;
+    m->qu_full = old->qu_full;
+    m->xx = old->xx;
 }
 
 void morpheus_xstats(const struct morpheus *m, struct morpheus_xstats *x) { *x = m->xx; }

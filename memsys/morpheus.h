@@ -77,8 +77,8 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
 /* Adds the extended LLC's, the predictors' and the query units' counts to s
  * (xllc, pred_*, qu_full). */
 void morpheus_stats(const struct morpheus *m, struct mx_memsys_stats *s);
-/* Adds b's counts of those keys to s. */
-void morpheus_stats_add(struct mx_memsys_stats *s, const struct mx_memsys_stats *b);
+/* m replaces old (a new SM split): it carries on old's counts. */
+void morpheus_inherit(struct morpheus *m, const struct morpheus *old);
 
 /* Counts that have no field in struct mx_memsys_stats. */
 struct morpheus_xstats {
