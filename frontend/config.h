@@ -46,7 +46,6 @@ struct fe_config {
     uint32_t system;                /* system.name: enum fe_system_id (0: none) */
     uint32_t compute_sms;           /* system.compute_sms: SMs running the application (0: all; FE_SMS_AUTO:
                                        chosen while the program runs, frontend/online.h) */
-    int online;                     /* set by the preset: compute_sms auto, the online controller is on */
     int system_applied;             /* system.applied: the preset is in the values (a resolved file) */
     uint32_t gated_sms;             /* set by the preset: power-gated SMs (the IBL family) */
     int quiet;                      /* while a file or a preset sets values: they are not "given" */
@@ -81,6 +80,13 @@ const char *fe_system_label(uint32_t id);
 int fe_system_per_app(uint32_t id);
 /* 1 for the Morpheus systems (cache-mode SMs), 0 for the baselines. */
 int fe_system_morpheus(uint32_t id);
+/* Whether the online controller chooses the split (frontend/online.h): a
+ * Morpheus system with system.compute_sms auto, preset now or in a resolved
+ * file loaded back. */
+static inline int fe_config_online(const struct fe_config *c)
+{
+    return c->compute_sms == FE_SMS_AUTO && fe_system_morpheus(c->system);
+}
 /* The paper's 17 applications (Table 2), in its order (workloads/NAME/). */
 #define FE_NWORKLOADS 17
 extern const char *const fe_workloads[FE_NWORKLOADS];

@@ -212,11 +212,12 @@ int fe_timing_open(struct fe_msys *f, const struct fe_config *c, struct emu_conf
     f->tm_state = state;
     f->tp = tp;
     f->tm_args = strdup(args ? args : "");
-    if (c->online && f->ms && (f->online = calloc(1, sizeof *f->online)) && fe_online_init(f->online, ec->num_sms)) {
+    int online = fe_config_online(c);
+    if (online && f->ms && (f->online = calloc(1, sizeof *f->online)) && fe_online_init(f->online, ec->num_sms)) {
         free(f->online);
         f->online = NULL;
     }
-    if (!f->tm_args || (c->online && f->ms && !f->online)) {
+    if (!f->tm_args || (online && f->ms && !f->online)) {
         fe_msys_close(f);
         return snprintf(err, errlen, "out of memory"), MX_ENOMEM;
     }

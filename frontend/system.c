@@ -139,7 +139,6 @@ int fe_system_apply(struct fe_config *c, char *err, size_t errlen)
                      "model (--timing latency or cycle)", s->name);
             return -1;
         }
-        c->online = 1;
         p = n;
     }
     if ((s->flags & (F_GATE | F_XLLC)) && !c->compute_sms) {
@@ -160,7 +159,7 @@ int fe_system_apply(struct fe_config *c, char *err, size_t errlen)
     c->system_applied = 1;
     if (put(c, "memsys.enabled", err, errlen, "on"))
         return -1;
-    if (c->online && !c->memsys_on) {
+    if (fe_config_online(c) && !c->memsys_on) {
         snprintf(err, errlen, "system %s: --compute-sms auto reshapes the memory hierarchy: it needs memsys.enabled "
                  "on", s->name);
         return -1;

@@ -155,4 +155,16 @@ check('the run\'s result ends on the last launch\'s split, with the controller\'
 key = lambda rs: [(r['compute_sms'], r['cycles'], r['online']) for r in rs]
 check('the same launches, cycles and decisions on 2 host threads', key(runs[2][1]) == key(recs),
       key(runs[2][1])[:4], key(recs)[:4])
+
+# a resolved configuration (config show) loaded back keeps the controller on
+with tempfile.TemporaryDirectory() as tmp:
+    p, c = show('--system', 'morpheus-all', '--compute-sms', 'auto', '--timing', 'cycle')
+    f, j = os.path.join(tmp, 'auto.json'), os.path.join(tmp, 'w.json')
+    open(f, 'w').write(p.stdout)
+    p = subprocess.run([M, 'workloads', 'run', 'kmeans', '--size', 'small', '--config', f, '--json', j],
+                       capture_output=True, text=True)
+    r = json.load(open(j))[0] if os.path.exists(j) else {}
+    check('--config of a resolved auto configuration: the same run, the controller on',
+          p.returncode == 0 and r.get('online') == res.get('online') and r.get('cycles') == res.get('cycles'),
+          p.stderr[-600:], r.get('online'), res.get('online'))
 done()
