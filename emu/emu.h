@@ -36,6 +36,8 @@ struct emu_config {
                                     through its port completes at a quantum's end at the earliest, so this
                                     bounds how early its data can be back (0: quantum) */
     uint32_t sched_policy;       /* warp scheduler: 0 loose round-robin, 1 greedy-then-oldest */
+    uint32_t reg_alloc;          /* registers a thread takes: EMU_REGS_LIVE (the most live at once, what
+                                    ptxas needs) or EMU_REGS_DECLARED (every register the PTX declares) */
     uint64_t local_per_thread;   /* bytes of call stack per thread for kernels that make calls
                                     (cudaLimitStackSize); at most EMU_LOCAL_MAX */
     uint32_t max_call_depth;     /* nested calls per warp */
@@ -56,6 +58,18 @@ struct emu_config {
 #define EMU_LOCAL_MAX (512u * 1024u)
 
 void emu_config_default(struct emu_config *c);
+
+enum { EMU_REGS_LIVE, EMU_REGS_DECLARED };
+
+/* Registers per thread of kernel e of prog (what cudaFuncGetAttributes
+ * reports as numRegs): by cfg->reg_alloc, with the device functions it may
+ * call, at most max_regs_per_thread. */
+uint32_t emu_func_regs(const struct emu_config *c, const struct mx_program *prog, const struct mx_func *e);
+/* Registers a CTA of that kernel takes on an SM: per warp rounded up to the
+ * allocation unit of 256 (CUDA Occupancy Calculator, compute capability 5.0
+ * and later: warp granularity), at least one CTA's worth fitting an SM. */
+uint64_t emu_cta_regs(const struct emu_config *c, const struct mx_program *prog, const struct mx_func *e,
+                      uint32_t warps);
 
 /* SMs in compute mode: where application CTAs run. */
 static inline uint32_t emu_compute_sms(const struct emu_config *c) { return c->num_sms - c->cache_sms; }

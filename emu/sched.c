@@ -610,6 +610,34 @@ void emu_sched_fini(struct emu_device *d)
 
 /* ----------------------------------------------------------- block scheduler */
 
+uint32_t emu_func_regs(const struct emu_config *c, const struct mx_program *prog, const struct mx_func *e)
+{
+    int live = c->reg_alloc == EMU_REGS_LIVE;
+    uint32_t r = live && e->live_regs ? e->live_regs : e->nregs;
+    /* a kernel that calls: its device functions' registers too (the most any of them needs; ptxas
+     * allocates for the whole call tree) */
+    for (uint32_t i = e->first; i < e->first + e->ninsns; i++)
+        if (prog->insns[i].op == MX_OP_CALL) {
+            for (uint32_t fi = 0; fi < prog->nfuncs; fi++) {
+                const struct mx_func *f = &prog->funcs[fi];
+                uint32_t n = live && f->live_regs ? f->live_regs : f->nregs;
+                if (!(f->flags & (MX_FUNCF_ENTRY | MX_FUNCF_DECL)) && n > r)
+                    r = n;
+            }
+            break;
+        }
+    r = r ? r : 1;
+    return r < c->max_regs_per_thread ? r : c->max_regs_per_thread;
+}
+
+uint64_t emu_cta_regs(const struct emu_config *c, const struct mx_program *prog, const struct mx_func *e,
+                      uint32_t warps)
+{
+    uint64_t per_warp = ((uint64_t)emu_func_regs(c, prog, e) * 32 + 255) / 256 * 256;
+    uint64_t fit = warps ? c->regs_per_sm / warps : per_warp; /* ptxas would spill to fit one CTA */
+    return (per_warp < fit ? per_warp : fit) * warps;
+}
+
 static int occupancy_check(const struct emu_device *d, const struct emu_kernel *k, const struct emu_launch *l,
                            struct emu_fault *f)
 {
@@ -1377,10 +1405,7 @@ int emu_grid_start(struct emu_device *d, struct emu_module *m, const struct emu_
     if (!g)
         return MX_ENOMEM;
     g->after = after;
-    /* registers: the PTX count, at most what lets one CTA fit an SM (ptxas would spill) */
-    uint64_t rpt = e->nregs < cfg->max_regs_per_thread ? e->nregs : cfg->max_regs_per_thread;
-    uint64_t fit = cfg->regs_per_sm / ((uint64_t)g->warps_per_cta * WARP);
-    g->regs_per_cta = (rpt < fit ? rpt : fit) * g->warps_per_cta * WARP;
+    g->regs_per_cta = emu_cta_regs(cfg, m->prog, e, g->warps_per_cta);
     g->first_sm = d->rr_sm;
     d->rr_sm = (uint32_t)((d->rr_sm + g->ncta) % emu_compute_sms(cfg)); /* the next grid is dealt from where this one ends */
     struct emu_grid **tail = &d->grids;

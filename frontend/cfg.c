@@ -9,12 +9,12 @@
 #include <string.h>
 
 struct cfg {
-    uint32_t nb;          /* blocks, plus the virtual exit at index nb */
-    uint32_t *start;      /* first insn (function-relative) of each block */
-    uint32_t *succ;       /* successors, CSR */
-    uint32_t *succ_off;
-    uint32_t *pred;       /* predecessors, CSR (reverse edges) */
-    uint32_t *pred_off;
+    uint32_t n;           /* instructions of the function */
+    uint32_t nb;          /* blocks; the virtual exit is block nb */
+    uint32_t *blk;        /* block of each instruction */
+    uint32_t *start;      /* first insn (function-relative) of each block; start[nb] = n */
+    uint32_t *succ, *soff; /* successors, CSR (soff: nb + 2 entries) */
+    uint32_t *pred, *poff; /* predecessors, CSR (reverse edges) */
 };
 
 static int is_branch(const struct mx_insn *in) { return in->op == MX_OP_BRA || in->op == MX_OP_BRX; }
@@ -24,20 +24,29 @@ static int is_end(const struct mx_insn *in)
            in->guard == MX_NONE;
 }
 
-static int func_ipdom(struct mx_program *g, struct mx_func *f)
+static void cfg_free(struct cfg *c)
+{
+    free(c->blk);
+    free(c->start);
+    free(c->succ);
+    free(c->soff);
+    free(c->pred);
+    free(c->poff);
+    memset(c, 0, sizeof *c);
+}
+
+/* The basic blocks of f and their edges; -1 when out of memory. */
+static int cfg_build(const struct mx_program *g, const struct mx_func *f, struct cfg *c)
 {
     uint32_t n = f->ninsns, base = f->first;
-    if (!n)
-        return 0;
-    int rc = -1;
+    memset(c, 0, sizeof *c);
+    c->n = n;
     uint8_t *leader = calloc(n + 1, 1);
-    uint32_t *blk = malloc((n + 1) * sizeof *blk);
-    uint32_t *start = malloc((n + 1) * sizeof *start);
-    uint32_t *outcnt = NULL, *succ = NULL, *soff = NULL, *pcnt = NULL, *pred = NULL, *poff = NULL;
-    uint32_t *order = NULL, *rpo = NULL, *ipdom = NULL, *stack = NULL;
-    uint8_t *seen = NULL;
-    if (!leader || !blk || !start)
-        goto out;
+    uint32_t *pcnt = NULL;
+    c->blk = malloc((n + 1) * sizeof *c->blk);
+    c->start = malloc((n + 1) * sizeof *c->start);
+    if (!leader || !c->blk || !c->start)
+        goto oom;
     leader[0] = 1;
     for (uint32_t i = 0; i < n; i++) {
         const struct mx_insn *in = &g->insns[base + i];
@@ -55,73 +64,88 @@ static int func_ipdom(struct mx_program *g, struct mx_func *f)
     uint32_t nb = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (leader[i])
-            start[nb++] = i;
-        blk[i] = nb - 1;
+            c->start[nb++] = i;
+        c->blk[i] = nb - 1;
     }
+    c->nb = nb;
     uint32_t exitb = nb;
-    start[nb] = n;
+    c->start[nb] = n;
     /* successors: at most 2 per block, or a brx.idx list */
     uint32_t cap = 0;
     for (uint32_t b = 0; b < nb; b++) {
-        uint32_t last = (b + 1 < nb ? start[b + 1] : n) - 1;
-        const struct mx_insn *in = &g->insns[base + last];
+        const struct mx_insn *in = &g->insns[base + c->start[b + 1] - 1];
         cap += in->op == MX_OP_BRX ? in->opd[1].count + 1 : 2;
     }
-    succ = malloc((cap + 1) * sizeof *succ);
-    soff = malloc((nb + 2) * sizeof *soff);
-    if (!succ || !soff)
-        goto out;
+    c->succ = malloc((cap + 1) * sizeof *c->succ);
+    c->soff = malloc((nb + 2) * sizeof *c->soff);
+    if (!c->succ || !c->soff)
+        goto oom;
     uint32_t ns = 0;
     for (uint32_t b = 0; b < nb; b++) {
-        soff[b] = ns;
-        uint32_t last = (b + 1 < nb ? start[b + 1] : n) - 1;
+        c->soff[b] = ns;
+        uint32_t last = c->start[b + 1] - 1;
         const struct mx_insn *in = &g->insns[base + last];
         int fall = 1;
         if (in->op == MX_OP_BRA) {
             uint32_t t = in->opd[0].reg - base;
-            succ[ns++] = t < n ? blk[t] : exitb;
+            c->succ[ns++] = t < n ? c->blk[t] : exitb;
             fall = in->guard != MX_NONE;
         } else if (in->op == MX_OP_BRX) {
             for (uint32_t k = 0; k < in->opd[1].count; k++) {
                 uint32_t t = g->vec[in->opd[1].reg + k].reg - base;
-                succ[ns++] = t < n ? blk[t] : exitb;
+                c->succ[ns++] = t < n ? c->blk[t] : exitb;
             }
             fall = in->guard != MX_NONE;
         } else if (in->op == MX_OP_RET || in->op == MX_OP_EXIT || in->op == MX_OP_TRAP || in->op == MX_OP_BRKPT) {
-            succ[ns++] = exitb;
+            c->succ[ns++] = exitb;
             fall = in->guard != MX_NONE;
         }
         if (fall)
-            succ[ns++] = last + 1 < n ? blk[last + 1] : exitb;
+            c->succ[ns++] = last + 1 < n ? c->blk[last + 1] : exitb;
     }
-    soff[nb] = ns;
-    soff[nb + 1] = ns;
+    c->soff[nb] = ns;
+    c->soff[nb + 1] = ns;
     /* predecessors (reverse edges) */
     pcnt = calloc(nb + 2, sizeof *pcnt);
-    pred = malloc((ns + 1) * sizeof *pred);
-    poff = malloc((nb + 2) * sizeof *poff);
-    if (!pcnt || !pred || !poff)
-        goto out;
+    c->pred = malloc((ns + 1) * sizeof *c->pred);
+    c->poff = malloc((nb + 2) * sizeof *c->poff);
+    if (!pcnt || !c->pred || !c->poff)
+        goto oom;
     for (uint32_t e = 0; e < ns; e++)
-        pcnt[succ[e]]++;
+        pcnt[c->succ[e]]++;
     uint32_t acc = 0;
     for (uint32_t b = 0; b <= nb; b++) {
-        poff[b] = acc;
+        c->poff[b] = acc;
         acc += pcnt[b];
-        pcnt[b] = poff[b];
+        pcnt[b] = c->poff[b];
     }
-    poff[nb + 1] = acc;
+    c->poff[nb + 1] = acc;
     for (uint32_t b = 0; b < nb; b++)
-        for (uint32_t e = soff[b]; e < soff[b + 1]; e++)
-            pred[pcnt[succ[e]]++] = b;
-    /* post-order of the reverse graph from exit (DFS over predecessors) */
-    order = malloc((nb + 1) * sizeof *order);
-    rpo = malloc((nb + 1) * sizeof *rpo);
-    ipdom = malloc((nb + 1) * sizeof *ipdom);
-    stack = malloc((nb + 1) * 2 * sizeof *stack);
-    seen = calloc(nb + 1, 1);
+        for (uint32_t e = c->soff[b]; e < c->soff[b + 1]; e++)
+            c->pred[pcnt[c->succ[e]]++] = b;
+    free(leader);
+    free(pcnt);
+    return 0;
+oom:
+    free(leader);
+    free(pcnt);
+    cfg_free(c);
+    return -1;
+}
+
+static int func_ipdom(struct mx_program *g, const struct cfg *c, uint32_t base)
+{
+    uint32_t n = c->n, nb = c->nb, exitb = nb;
+    const uint32_t *succ = c->succ, *soff = c->soff, *pred = c->pred, *poff = c->poff;
+    uint32_t *order = malloc((nb + 1) * sizeof *order);
+    uint32_t *rpo = malloc((nb + 1) * sizeof *rpo);
+    uint32_t *ipdom = malloc((nb + 1) * sizeof *ipdom);
+    uint32_t *stack = malloc((nb + 1) * 2 * sizeof *stack);
+    uint8_t *seen = calloc(nb + 1, 1);
+    int rc = -1;
     if (!order || !rpo || !ipdom || !stack || !seen)
         goto out;
+    /* post-order of the reverse graph from exit (DFS over predecessors) */
     uint32_t npo = 0, sp = 0;
     stack[sp++] = exitb;
     stack[sp++] = poff[exitb];
@@ -179,20 +203,11 @@ static int func_ipdom(struct mx_program *g, struct mx_func *f)
         struct mx_insn *in = &g->insns[base + i];
         if (!is_branch(in))
             continue;
-        uint32_t d = ipdom[blk[i]];
-        in->ipdom = (d == MX_NONE || d == exitb) ? MX_NONE : base + start[d];
+        uint32_t d = ipdom[c->blk[i]];
+        in->ipdom = (d == MX_NONE || d == exitb) ? MX_NONE : base + c->start[d];
     }
     rc = 0;
 out:
-    free(leader);
-    free(blk);
-    free(start);
-    free(outcnt);
-    free(succ);
-    free(soff);
-    free(pcnt);
-    free(pred);
-    free(poff);
     free(order);
     free(rpo);
     free(ipdom);
@@ -201,16 +216,220 @@ out:
     return rc;
 }
 
+/* ------------------------------------------------------------ register demand
+ * What a register allocator (ptxas) needs for f: the most 32-bit registers
+ * live at once.  A value register is live from a definition to its last use
+ * along some path (backward dataflow over the blocks); 64-bit registers count
+ * two, 128-bit four; predicates have their own file and do not count.  A
+ * guarded definition does not end the old value's life (the guard may be
+ * false).  ptxas's own transformations (rematerialisation, scheduling for
+ * latency) move its count either way; tests/frontend compares the two. */
+
+/* The value-register slots operand o of in reads (mask bit 1) or writes (bit 2), through fn(slot, rw). */
+static void opd_regs(const struct mx_program *g, const struct mx_operand *o, int rw, void (*fn)(void *, uint32_t, int),
+                     void *arg)
+{
+    switch (o->kind) {
+    case MX_OPD_REG: fn(arg, o->reg, rw); break;
+    case MX_OPD_ADDR:
+        if (o->reg != MX_NONE)
+            fn(arg, o->reg, 1); /* an address's base is read even in a destination slot */
+        break;
+    case MX_OPD_INDREG: /* %r[%i]: any register of the range, and the index */
+        for (uint32_t k = 0; k < o->sym; k++)
+            fn(arg, o->reg + k, rw);
+        fn(arg, (uint32_t)o->imm, 1);
+        break;
+    case MX_OPD_VEC:
+    case MX_OPD_TEXADDR:
+    case MX_OPD_LIST:
+        for (uint32_t k = 0; k < o->count && o->reg + k < g->nvec; k++)
+            opd_regs(g, &g->vec[o->reg + k], o->kind == MX_OPD_VEC ? rw : 1, fn, arg);
+        break;
+    default: break;
+    }
+}
+
+static void insn_regs(const struct mx_program *g, const struct mx_insn *in, void (*fn)(void *, uint32_t, int), void *arg)
+{
+    const struct mx_opinfo *oi = mx_opinfo(in->op);
+    int call = in->op == MX_OP_CALL;
+    for (int i = 0; i < in->nopd && i < MX_MAX_OPD; i++) {
+        char k = oi && !call ? oi->kinds[i] : MX_FK_SRC;
+        opd_regs(g, &in->opd[i], k == MX_FK_DST || k == MX_FK_PAIR ? 2 : 1, fn, arg);
+    }
+}
+
+struct live {
+    uint64_t *set;       /* the live set being walked */
+    const uint8_t *w;    /* 32-bit registers of each slot */
+    uint32_t nregs;
+    uint64_t units;      /* live 32-bit registers in set */
+    uint64_t *use, *def; /* the block's, while summarising it */
+    uint32_t added[64];  /* results not live after their instruction (taken for it only) */
+    uint32_t nadded;
+    int guarded;
+};
+
+static inline int bit(const uint64_t *s, uint32_t r) { return s[r >> 6] >> (r & 63) & 1; }
+static inline void set_bit(uint64_t *s, uint32_t r) { s[r >> 6] |= 1ull << (r & 63); }
+static inline void clear_bit(uint64_t *s, uint32_t r) { s[r >> 6] &= ~(1ull << (r & 63)); }
+
+/* Summarising a block backwards: a result (unguarded) is defined here and not used before it; a read is. */
+static void sum_def(void *arg, uint32_t r, int rw)
+{
+    struct live *l = arg;
+    if (r < l->nregs && (rw & 2) && !l->guarded) {
+        set_bit(l->def, r);
+        clear_bit(l->use, r);
+    }
+}
+
+static void sum_use(void *arg, uint32_t r, int rw)
+{
+    struct live *l = arg;
+    if (r < l->nregs && (rw & 1))
+        set_bit(l->use, r);
+}
+
+/* The walk: a result not live after its instruction still takes a register at it */
+static void walk_result(void *arg, uint32_t r, int rw)
+{
+    struct live *l = arg;
+    if (r >= l->nregs || !(rw & 2) || bit(l->set, r))
+        return;
+    set_bit(l->set, r);
+    l->units += l->w[r];
+    if (l->nadded < 64)
+        l->added[l->nadded++] = r;
+}
+
+/* ... and above it an unguarded result is not live (a guarded one keeps the old value alive if live after) */
+static void walk_kill(void *arg, uint32_t r, int rw)
+{
+    struct live *l = arg;
+    if (r >= l->nregs || !(rw & 2) || !bit(l->set, r))
+        return;
+    clear_bit(l->set, r);
+    l->units -= l->w[r];
+}
+
+static void walk_use(void *arg, uint32_t r, int rw)
+{
+    struct live *l = arg;
+    if (r >= l->nregs || !(rw & 1) || bit(l->set, r))
+        return;
+    set_bit(l->set, r);
+    l->units += l->w[r];
+}
+
+/* 32-bit registers f needs at once; UINT32_MAX when out of memory. */
+static uint32_t func_live_regs(const struct mx_program *g, const struct mx_func *f, const struct cfg *c)
+{
+    uint32_t R = f->nregs, nb = c->nb, words = (R + 63) / 64, peak = 0;
+    if (!R || !nb)
+        return 0;
+    uint8_t *w = calloc(R, 1);
+    uint64_t *use = calloc((size_t)nb * words, 8), *def = calloc((size_t)nb * words, 8);
+    uint64_t *in = calloc((size_t)(nb + 1) * words, 8), *cur = calloc(words, 8);
+    if (!w || !use || !def || !in || !cur) {
+        peak = UINT32_MAX;
+        goto out;
+    }
+    for (uint32_t r = 0; r < R; r++)
+        w[r] = 1;
+    for (uint32_t d = f->regdecl; d < f->regdecl + f->nregdecls && d < g->nregdecls; d++) {
+        const struct mx_regdecl *rd = &g->regdecls[d];
+        if (rd->type == MX_T_PRED)
+            continue;
+        unsigned sz = mx_type_size(rd->type) * (rd->vec ? rd->vec : 1);
+        uint8_t units = (uint8_t)(sz > 4 ? (sz + 3) / 4 : 1);
+        for (uint32_t k = 0; k < (rd->count ? rd->count : 1) && rd->base + k < R; k++)
+            w[rd->base + k] = units;
+    }
+    struct live l = { .w = w, .nregs = R };
+    /* each block's upward-exposed uses and definitions */
+    for (uint32_t b = 0; b < nb; b++) {
+        l.use = use + (size_t)b * words;
+        l.def = def + (size_t)b * words;
+        for (uint32_t i = c->start[b + 1]; i-- > c->start[b];) {
+            const struct mx_insn *x = &g->insns[f->first + i];
+            l.guarded = x->guard != MX_NONE;
+            insn_regs(g, x, sum_def, &l);
+            insn_regs(g, x, sum_use, &l);
+        }
+    }
+    /* live-in = use | (live-out & ~def), to a fixed point, blocks in reverse order */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t b = nb; b-- > 0;) {
+            for (uint32_t k = 0; k < words; k++)
+                cur[k] = 0;
+            for (uint32_t e = c->soff[b]; e < c->soff[b + 1]; e++)
+                for (uint32_t k = 0; k < words; k++)
+                    cur[k] |= in[(size_t)c->succ[e] * words + k];
+            for (uint32_t k = 0; k < words; k++) {
+                uint64_t v = use[(size_t)b * words + k] | (cur[k] & ~def[(size_t)b * words + k]);
+                if (v != in[(size_t)b * words + k]) {
+                    in[(size_t)b * words + k] = v;
+                    changed = 1;
+                }
+            }
+        }
+    }
+    /* walk each block backwards from its live-out: the pressure at an instruction is what is live after
+     * it plus its results */
+    l.set = cur;
+    for (uint32_t b = 0; b < nb; b++) {
+        for (uint32_t k = 0; k < words; k++)
+            cur[k] = 0;
+        for (uint32_t e = c->soff[b]; e < c->soff[b + 1]; e++)
+            for (uint32_t k = 0; k < words; k++)
+                cur[k] |= in[(size_t)c->succ[e] * words + k];
+        l.units = 0;
+        for (uint32_t r = 0; r < R; r++)
+            if (bit(cur, r))
+                l.units += w[r];
+        for (uint32_t i = c->start[b + 1]; i-- > c->start[b];) {
+            const struct mx_insn *x = &g->insns[f->first + i];
+            l.nadded = 0;
+            insn_regs(g, x, walk_result, &l);
+            peak = l.units > peak ? (uint32_t)l.units : peak;
+            if (x->guard == MX_NONE) {
+                insn_regs(g, x, walk_kill, &l);
+            } else { /* the guard may be false: a result live after it keeps the old value alive */
+                for (uint32_t k = 0; k < l.nadded; k++)
+                    walk_kill(&l, l.added[k], 2);
+            }
+            insn_regs(g, x, walk_use, &l);
+            peak = l.units > peak ? (uint32_t)l.units : peak;
+        }
+    }
+out:
+    free(w);
+    free(use);
+    free(def);
+    free(in);
+    free(cur);
+    return peak;
+}
+
 int fe_compute_reconvergence(struct mx_program *prog, struct mx_diag *diag)
 {
     for (uint32_t f = 0; f < prog->nfuncs; f++) {
         struct mx_func *fn = &prog->funcs[f];
         if (fn->flags & MX_FUNCF_DECL)
             continue;
-        if (func_ipdom(prog, fn) < 0) {
+        struct cfg c;
+        uint32_t live = 0;
+        if (cfg_build(prog, fn, &c) < 0 || func_ipdom(prog, &c, fn->first) < 0 ||
+            (live = func_live_regs(prog, fn, &c)) == UINT32_MAX) {
+            cfg_free(&c);
             fe_error(diag, fn->line, 1, NULL, 0, "out of memory computing reconvergence points");
             return MX_ENOMEM;
         }
+        fn->live_regs = live;
+        cfg_free(&c);
     }
     return MX_OK;
 }

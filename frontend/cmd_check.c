@@ -83,13 +83,19 @@ static const char check_help[] =
     "  --json                 print one JSON object per file on stdout:\n"
     "                         {file, ok, status, errors, first_error, bytes,\n"
     "                          instructions, functions, kernels, parse_seconds}\n"
+    "  --resources            also print each kernel's registers as ptxas -v does: the\n"
+    "                         32-bit registers live at once (what the emulator allocates,\n"
+    "                         gpu.regs live) and the registers the PTX declares; static\n"
+    "                         shared and local bytes (JSON: a \"kernels_resources\" array\n"
+    "                         of {kernel, live_regs, declared_regs, shared_bytes,\n"
+    "                         local_bytes})\n"
     "  -q, --quiet            print nothing but errors\n";
 
 static int run_check(int argc, char **argv)
 {
     struct fe_options opt = { 0 };
     opt.diag_out = stderr;
-    int stats = 0, json = 0, quiet = 0, nfiles = 0, bad = 0, ioerr = 0;
+    int stats = 0, json = 0, quiet = 0, resources = 0, nfiles = 0, bad = 0, ioerr = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--isa-ext") && i + 1 < argc) {
@@ -111,6 +117,8 @@ static int run_check(int argc, char **argv)
             stats = 1;
         } else if (!strcmp(a, "--json")) {
             json = 1;
+        } else if (!strcmp(a, "--resources")) {
+            resources = 1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = 1;
         } else if (a[0] == '-' && a[1]) {
@@ -158,6 +166,22 @@ static int run_check(int argc, char **argv)
             json_object_object_add(o, "functions", json_object_new_int64(prog.nfuncs));
             json_object_object_add(o, "kernels", json_object_new_int64(kernels));
             json_object_object_add(o, "parse_seconds", json_object_new_double(secs));
+            if (resources && rc == MX_OK) {
+                json_object *arr = json_object_new_array();
+                for (uint32_t f = 0; f < prog.nfuncs; f++) {
+                    const struct mx_func *fn = &prog.funcs[f];
+                    if ((fn->flags & (MX_FUNCF_ENTRY | MX_FUNCF_DECL)) != MX_FUNCF_ENTRY)
+                        continue;
+                    json_object *k = json_object_new_object();
+                    json_object_object_add(k, "kernel", json_object_new_string(mx_str(&prog, fn->name)));
+                    json_object_object_add(k, "live_regs", json_object_new_int64(fn->live_regs));
+                    json_object_object_add(k, "declared_regs", json_object_new_int64(fn->nregs));
+                    json_object_object_add(k, "shared_bytes", json_object_new_int64(fn->shared_size));
+                    json_object_object_add(k, "local_bytes", json_object_new_int64((int64_t)fn->local_size));
+                    json_object_array_add(arr, k);
+                }
+                json_object_object_add(o, "kernels_resources", arr);
+            }
             puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
             json_object_put(o);
         } else if (stats && rc == MX_OK) {
@@ -166,6 +190,14 @@ static int run_check(int argc, char **argv)
         } else if (!quiet && rc == MX_OK) {
             printf("%s: ok (%u instructions, %u kernels)\n", a, prog.ninsns, kernels);
         }
+        if (resources && !json && rc == MX_OK)
+            for (uint32_t f = 0; f < prog.nfuncs; f++) {
+                const struct mx_func *fn = &prog.funcs[f];
+                if ((fn->flags & (MX_FUNCF_ENTRY | MX_FUNCF_DECL)) == MX_FUNCF_ENTRY)
+                    printf("%s: %s: %u registers live, %u declared, %u bytes shared, %llu bytes local\n", a,
+                           mx_str(&prog, fn->name), fn->live_regs, fn->nregs, fn->shared_size,
+                           (unsigned long long)fn->local_size);
+            }
         mx_program_free(&prog);
     }
     return ioerr ? CLI_EXIT_ERROR : bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;

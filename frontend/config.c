@@ -158,6 +158,7 @@ static const struct key keys[] = {
     { "emu.quantum", K_UINT, U32(1, 1u << 30), EMU(quantum), 4, 0 },
     { "emu.helper_quantum", K_UINT, U32(1, 1u << 30), EMU(helper_quantum), 4, 0 },
     { "emu.warp_sched", K_CHOICE, CHOICE("lrr|gto"), EMU(sched_policy), 4, 0 },
+    { "emu.regs", K_CHOICE, CHOICE("live|declared"), EMU(reg_alloc), 4, 0 },
     { "emu.max_insns", K_INSNS, NONE, EMU(watchdog_insns), 8, 0 },
     { "emu.timeout", K_SECONDS, NONE, EMU(watchdog_seconds), 0, 0 },
     { "emu.isa_ext", K_EXTS, NONE, EMU(ext_mask), 0, 0 },

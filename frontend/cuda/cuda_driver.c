@@ -592,7 +592,7 @@ EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunct
     case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = (int)k->shared_size; break;
     case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = 0; break;
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)k->local_size; break;
-    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = (int)(k->nregs < 255 ? k->nregs : 255); break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = (int)emu_func_regs(&proc.cfg, &m->prog, k); break;
     case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = (int)m->prog.target_sm; break; /* .target sm_80: 80 */
     case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = (int)(proc.cfg.cc_major * 10 + proc.cfg.cc_minor); break;
     default: return CUDA_ERROR_INVALID_VALUE;

@@ -1756,7 +1756,7 @@ static cudaError_t func_attributes(const char *fn, struct cudaFuncAttributes *at
     attr->constSizeBytes = 0;
     attr->localSizeBytes = k->local_size;
     attr->maxThreadsPerBlock = k->maxntid[0] ? (int)(k->maxntid[0] * k->maxntid[1] * k->maxntid[2]) : (int)rt.cfg.max_threads_per_cta;
-    attr->numRegs = (int)(k->nregs < 255 ? k->nregs : 255);
+    attr->numRegs = (int)emu_func_regs(&rt.cfg, &f->m->prog, k);
     /* the virtual architecture the PTX targets (.target sm_80: 80; CUB picks
      * its tuning from it and refuses a value it was not compiled for), and
      * the device's, which the PTX is JIT-compiled for on a GPU */
@@ -1798,8 +1798,11 @@ static cudaError_t occupancy(const char *fn, int *numBlocks, const void *func, i
     int warps = (blockSize + 31) / 32;
     int by_warps = (int)c->max_warps_per_sm / warps;
     int by_threads = (int)c->max_threads_per_sm / blockSize;
-    int regs = a.numRegs ? a.numRegs : 1;
-    int by_regs = (int)c->regs_per_sm / (regs * warps * 32);
+    struct rt_func *f = kernel_of(fn, func);
+    int fi = kernel_index(fn, f, &e);
+    if (fi < 0)
+        return e;
+    int by_regs = (int)(c->regs_per_sm / emu_cta_regs(c, &f->m->prog, &f->m->prog.funcs[fi], (uint32_t)warps));
     if (by_regs < 1)
         by_regs = 1; /* ptxas fits one block's registers (spilling), and so does the emulator */
     size_t sm = a.sharedSizeBytes + dynamicSMemSize;

@@ -151,6 +151,8 @@ struct mx_func {
     uint32_t ninsns;
     uint32_t nregs;        /* value register slots */
     uint32_t npreds;       /* predicate slots */
+    uint32_t live_regs;    /* 32-bit registers live at once at most (frontend/cfg.c): what a register
+                              allocator needs, 0 before the analysis */
     uint32_t regdecl;      /* first entry in prog->regdecls */
     uint32_t nregdecls;
     uint32_t param;        /* first parameter symbol: nparams consecutive symbols */
