@@ -466,18 +466,31 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
 }
 
 /* The register bits (include/mx/timing.h, tm_issue.def) of operand o. */
-static uint64_t opd_bits(const struct mx_program *g, const struct mx_operand *o)
+/* A value register's scoreboard bit: the front end's (mx_func.regbit: registers live at the same time apart
+ * where 64 bits suffice), else the slot's low bits. */
+static inline uint64_t reg_bit(const struct mx_program *g, const struct mx_func *f, uint32_t reg)
+{
+    if (f->regbit != MX_NONE && reg < f->nregs && f->regbit + reg < g->nregbit)
+        return 1ull << g->regbit[f->regbit + reg];
+    return 1ull << (reg & 63);
+}
+
+static uint64_t opd_bits(const struct mx_program *g, const struct mx_func *f, const struct mx_operand *o)
 {
     switch (o->kind) {
-    case MX_OPD_REG: return 1ull << (o->reg & 63);
+    case MX_OPD_REG: return reg_bit(g, f, o->reg);
     case MX_OPD_PRED: return 1ull << (63 - (o->reg & 63));
-    case MX_OPD_ADDR: return o->reg != MX_NONE ? 1ull << (o->reg & 63) : 0;
+    case MX_OPD_ADDR: return o->reg != MX_NONE ? reg_bit(g, f, o->reg) : 0;
+    case MX_OPD_INDREG: /* %r[%i]: the index only; which register of the range it names is known at run
+                           time, and a whole-range dependence would make a hit wait for the fills of other
+                           ways (the helper's Indirect-MOV reads a way's block written long before) */
+        return reg_bit(g, f, (uint32_t)o->imm);
     case MX_OPD_VEC:
     case MX_OPD_TEXADDR:
     case MX_OPD_LIST: {
         uint64_t b = 0;
         for (uint32_t i = 0; i < o->count && o->reg + i < g->nvec; i++)
-            b |= opd_bits(g, &g->vec[o->reg + i]);
+            b |= opd_bits(g, f, &g->vec[o->reg + i]);
         return b;
     }
     default: return 0;
@@ -487,7 +500,7 @@ static uint64_t opd_bits(const struct mx_program *g, const struct mx_operand *o)
 /* Registers instruction in writes (d[0]) and reads (d[1]), for a timing
  * model's scoreboard: destinations by the opcode table's operand kinds;
  * calls and fences touch every register (a model waits for all). */
-static void insn_deps(const struct mx_program *g, const struct mx_insn *in, uint64_t d[2])
+static void insn_deps(const struct mx_program *g, const struct mx_func *f, const struct mx_insn *in, uint64_t d[2])
 {
     const struct mx_opinfo *oi = mx_opinfo(in->op);
     d[0] = d[1] = 0;
@@ -499,7 +512,7 @@ static void insn_deps(const struct mx_program *g, const struct mx_insn *in, uint
         d[1] |= 1ull << (63 - (in->guard & 63));
     for (int i = 0; i < in->nopd && i < MX_MAX_OPD; i++) {
         char k = oi ? oi->kinds[i] : MX_FK_SRC;
-        d[k == MX_FK_DST || k == MX_FK_PAIR ? 0 : 1] |= opd_bits(g, &in->opd[i]);
+        d[k == MX_FK_DST || k == MX_FK_PAIR ? 0 : 1] |= opd_bits(g, f, &in->opd[i]);
     }
 }
 
@@ -522,8 +535,12 @@ static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int 
     b.hvals = calloc(b.hcap, sizeof *b.hvals);
     if (!k->x || !k->deps || !k->shared_off || !b.hkeys || !b.hvals)
         goto oom;
-    for (uint32_t i = 0; i < g->ninsns; i++)
-        insn_deps(g, &g->insns[i], k->deps[i]);
+    for (uint32_t fi = 0; fi < g->nfuncs; fi++) {
+        const struct mx_func *f = &g->funcs[fi];
+        if (!(f->flags & MX_FUNCF_DECL))
+            for (uint32_t i = f->first; i < f->first + f->ninsns && i < g->ninsns; i++)
+                insn_deps(g, f, &g->insns[i], k->deps[i]);
+    }
     const struct mx_func *e = &g->funcs[entry];
     for (uint32_t i = 0; i < e->nshared; i++)
         k->shared_off[g->shared_layout[e->shared_layout + 2 * i]] = g->shared_layout[e->shared_layout + 2 * i + 1];

@@ -323,10 +323,113 @@ static void walk_use(void *arg, uint32_t r, int rw)
     l->units += l->w[r];
 }
 
+struct span { uint32_t *first, *last, R, i; };
+
+static void span_touch(void *arg, uint32_t r, int rw)
+{
+    struct span *s = arg;
+    (void)rw;
+    if (r >= s->R)
+        return;
+    if (s->i < s->first[r])
+        s->first[r] = s->i;
+    if (s->i > s->last[r])
+        s->last[r] = s->i;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Scoreboard bits for f's registers (f->regbit): each register's live range in instruction order (from its
+ * first to its last read, write, or block boundary it is live across: a loop's whole body for a value live
+ * around it) gets one of 64 bits, linear-scan style; when all 64 are held, the one freed soonest is
+ * shared.  in: the blocks' live-in sets.  -1 when out of memory. */
+static int func_regbits(struct mx_program *g, struct mx_func *f, const struct cfg *c, const uint64_t *in,
+                        uint32_t words)
+{
+    uint32_t R = f->nregs, nb = c->nb;
+    f->regbit = MX_NONE;
+    if (!R)
+        return 0;
+    if (g->nregbit + R > g->regbit_cap) {
+        uint32_t cap = g->regbit_cap ? g->regbit_cap : 1024;
+        while (cap < g->nregbit + R)
+            cap *= 2;
+        uint8_t *nb2 = realloc(g->regbit, cap);
+        if (!nb2)
+            return -1;
+        g->regbit = nb2;
+        g->regbit_cap = cap;
+    }
+    uint32_t *first = malloc(R * sizeof *first), *last = calloc(R, sizeof *last);
+    uint64_t *order = malloc(R * sizeof *order);
+    uint64_t *out = malloc(words * 8);
+    if (!first || !last || !order || !out) {
+        free(first), free(last), free(order), free(out);
+        return -1;
+    }
+    for (uint32_t r = 0; r < R; r++)
+        first[r] = UINT32_MAX;
+    for (uint32_t b = 0; b < nb; b++) {
+        memset(out, 0, words * 8);
+        for (uint32_t e = c->soff[b]; e < c->soff[b + 1]; e++)
+            for (uint32_t k = 0; k < words; k++)
+                out[k] |= in[(size_t)c->succ[e] * words + k];
+        for (uint32_t k = 0; k < words; k++) {
+            for (uint64_t m = in[(size_t)b * words + k]; m; m &= m - 1)
+                span_touch(&(struct span){ first, last, R, c->start[b] }, k * 64 + (uint32_t)__builtin_ctzll(m), 1);
+            for (uint64_t m = out[k]; m; m &= m - 1)
+                span_touch(&(struct span){ first, last, R, c->start[b + 1] - 1 }, k * 64 + (uint32_t)__builtin_ctzll(m), 1);
+        }
+    }
+    for (uint32_t i = 0; i < c->n; i++) {
+        struct span sp = { first, last, R, i };
+        insn_regs(g, &g->insns[f->first + i], span_touch, &sp);
+    }
+    /* linear scan in order of first appearance (ties: by register) */
+    for (uint32_t r = 0; r < R; r++)
+        order[r] = (uint64_t)first[r] << 32 | r;
+    qsort(order, R, sizeof *order, cmp_u64);
+    uint32_t held_until[64];
+    for (int b = 0; b < 64; b++)
+        held_until[b] = 0;
+    int any[64] = { 0 };
+    uint8_t *bits = g->regbit + g->nregbit;
+    for (uint32_t k = 0; k < R; k++) {
+        uint32_t r = (uint32_t)order[k];
+        if (first[r] == UINT32_MAX) { /* never touched */
+            bits[r] = (uint8_t)(r & 63);
+            continue;
+        }
+        int pick = -1;
+        for (int b = 0; b < 64 && pick < 0; b++)
+            if (!any[b] || held_until[b] < first[r])
+                pick = b;
+        if (pick < 0) { /* all 64 held: share the one freed soonest */
+            pick = 0;
+            for (int b = 1; b < 64; b++)
+                if (held_until[b] < held_until[pick])
+                    pick = b;
+        }
+        any[pick] = 1;
+        if (last[r] > held_until[pick] || held_until[pick] < first[r])
+            held_until[pick] = last[r];
+        bits[r] = (uint8_t)pick;
+    }
+    f->regbit = g->nregbit;
+    g->nregbit += R;
+    free(first), free(last), free(order), free(out);
+    return 0;
+}
+
 /* 32-bit registers f needs at once; UINT32_MAX when out of memory. */
-static uint32_t func_live_regs(const struct mx_program *g, const struct mx_func *f, const struct cfg *c)
+static uint32_t func_live_regs(struct mx_program *g, struct mx_func *f, const struct cfg *c)
 {
     uint32_t R = f->nregs, nb = c->nb, words = (R + 63) / 64, peak = 0;
+    f->regbit = MX_NONE;
     if (!R || !nb)
         return 0;
     uint8_t *w = calloc(R, 1);
@@ -376,6 +479,10 @@ static uint32_t func_live_regs(const struct mx_program *g, const struct mx_func 
                 }
             }
         }
+    }
+    if (func_regbits(g, f, c, in, words) < 0) {
+        peak = UINT32_MAX;
+        goto out;
     }
     /* walk each block backwards from its live-out: the pressure at an instruction is what is live after
      * it plus its results */

@@ -14,6 +14,7 @@ void mx_program_free(struct mx_program *p)
     free(p->syms);
     free(p->funcs);
     free(p->regdecls);
+    free(p->regbit);
     free(p->labels);
     free(p->relocs);
     free(p->files);

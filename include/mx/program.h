@@ -153,6 +153,9 @@ struct mx_func {
     uint32_t npreds;       /* predicate slots */
     uint32_t live_regs;    /* 32-bit registers live at once at most (frontend/cfg.c): what a register
                               allocator needs, 0 before the analysis */
+    uint32_t regbit;       /* first of nregs entries in prog->regbit (MX_NONE: none): each value
+                              register's bit 0..63 in a timing model's scoreboard (tm_issue.def), given so
+                              that registers live at the same time get different bits where 64 suffice */
     uint32_t regdecl;      /* first entry in prog->regdecls */
     uint32_t nregdecls;
     uint32_t param;        /* first parameter symbol: nparams consecutive symbols */
@@ -189,6 +192,7 @@ struct mx_program {
     struct mx_symbol *syms; uint32_t nsyms, syms_cap;
     struct mx_func *funcs; uint32_t nfuncs, funcs_cap;
     struct mx_regdecl *regdecls; uint32_t nregdecls, regdecls_cap;
+    uint8_t *regbit; uint32_t nregbit, regbit_cap;         /* scoreboard bits of the functions' registers */
     struct mx_label *labels; uint32_t nlabels, labels_cap;
     struct mx_reloc *relocs; uint32_t nrelocs, relocs_cap;
     struct mx_file *files; uint32_t nfiles, files_cap;

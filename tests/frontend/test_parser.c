@@ -965,6 +965,29 @@ MX_TEST(live_regs_straight_line_counts_64_bit_registers_twice)
     assert_int_equal(live_regs_of(vec), 6);
 }
 
+MX_TEST(scoreboard_bits_apart_for_registers_live_together)
+{
+    /* 70 registers, %r0..%r69, of which %r0 and %r64 are live at the same time (their slots' low bits are
+     * equal): they get different bits; %r1..%r63 and %r65..%r69 each live only at their own move. */
+    char src[4096];
+    int n = snprintf(src, sizeof src, MXT_HEADER ".visible .entry k()\n{\n.reg .b32 %%r<70>;\n"
+                                      "mov.u32 %%r0, 1;\nmov.u32 %%r64, 2;\n");
+    for (int i = 1; i < 70; i++)
+        if (i != 64)
+            n += snprintf(src + n, sizeof src - (size_t)n, "mov.u32 %%r%d, %d;\n", i, i);
+    snprintf(src + n, sizeof src - (size_t)n, "add.s32 %%r1, %%r0, %%r64;\nret;\n}\n");
+    struct mxt_parse r;
+    mxt_parse_ok(&r, src);
+    const struct mx_func *f = &r.prog.funcs[mxt_func(&r.prog, "k")];
+    assert_int_not_equal(f->regbit, MX_NONE);
+    assert_true(f->regbit + f->nregs <= r.prog.nregbit);
+    const uint8_t *b = r.prog.regbit + f->regbit;
+    assert_int_not_equal(b[0], b[64]);
+    for (uint32_t i = 0; i < f->nregs; i++)
+        assert_true(b[i] < 64);
+    mxt_parse_free(&r);
+}
+
 MX_TEST(live_regs_guarded_write_keeps_the_old_value)
 {
     /* %r0, %r1, %r2 all live before the guarded move (it may not happen): 3.  Taking the guarded move as
