@@ -414,6 +414,85 @@ EXPORT CUresult cuCtxSetCurrent(CUcontext ctx)
     return CUDA_SUCCESS;
 }
 
+/* The device's primary context is the one context (what the CUDA runtime
+ * uses).  Retaining and releasing are counted; resetting it waits for the
+ * device and keeps its memory (an emulator has nothing to tear down). */
+static unsigned primary_refs;
+
+EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
+{
+    if (!initialized)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (dev != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    if (!pctx)
+        return CUDA_ERROR_INVALID_VALUE;
+    __atomic_add_fetch(&primary_refs, 1, __ATOMIC_RELAXED);
+    *pctx = &the_ctx;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
+{
+    if (dev != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    unsigned n = __atomic_load_n(&primary_refs, __ATOMIC_RELAXED);
+    while (n && !__atomic_compare_exchange_n(&primary_refs, &n, n - 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
+{
+    if (dev != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    if (!flags || !active)
+        return CUDA_ERROR_INVALID_VALUE;
+    *flags = 0;
+    *active = __atomic_load_n(&primary_refs, __ATOMIC_RELAXED) > 0;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
+{
+    (void)flags;
+    return dev != 0 ? CUDA_ERROR_INVALID_DEVICE : CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev)
+{
+    if (dev != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    mx_cuda_sync(NULL, 1);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx)
+{
+    if (!pctx)
+        return CUDA_ERROR_INVALID_VALUE;
+    *pctx = current;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxGetFlags(unsigned int *flags)
+{
+    if (!flags)
+        return CUDA_ERROR_INVALID_VALUE;
+    *flags = 0;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
+{
+    if (ctx && ctx != &the_ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (!version)
+        return CUDA_ERROR_INVALID_VALUE;
+    *version = 13000;
+    return CUDA_SUCCESS;
+}
+
 EXPORT CUresult cuCtxGetDevice(CUdevice *dev)
 {
     *dev = 0;
@@ -841,29 +920,25 @@ EXPORT CUresult cuGetErrorString(CUresult error, const char **pStr)
     return CUDA_ERROR_INVALID_VALUE;
 }
 
-/* A program that links NVIDIA's CUDA runtime statically (nvcc's default
- * -cudart static) reaches the driver through cuGetProcAddress, bypassing the
- * emulator's libcudart.so.13.  Say so instead of failing obscurely. */
-static CUresult static_runtime(void)
+/* Modules load when asked, all their kernels at once. */
+EXPORT CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
 {
-    static int said;
-    if (!said) {
-        said = 1;
-        fprintf(stderr, "morpheus: this program links the CUDA runtime statically (nvcc's default -cudart static), so it "
-                        "does not use the emulator's libcudart.so.13; rebuild it with -cudart shared\n");
-    }
-    return CUDA_ERROR_NOT_SUPPORTED;
+    if (!mode)
+        return CUDA_ERROR_INVALID_VALUE;
+    *mode = CU_MODULE_EAGER_LOADING;
+    return CUDA_SUCCESS;
 }
 
-EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
-                                    CUdriverProcAddressQueryResult *status);
-EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
-                                    CUdriverProcAddressQueryResult *status)
+/* The emulated device's UUID: fixed bytes ("Morpheus-emu" and the ordinal). */
+EXPORT CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
 {
-    (void)symbol, (void)cudaVersion, (void)flags;
-    if (pfn)
-        *pfn = NULL;
-    if (status)
-        *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    return static_runtime();
+    if (!initialized)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (dev != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    if (!uuid)
+        return CUDA_ERROR_INVALID_VALUE;
+    static const char id[16] = "Morpheus-emu\0\0\0";
+    memcpy(uuid->bytes, id, sizeof id);
+    return CUDA_SUCCESS;
 }

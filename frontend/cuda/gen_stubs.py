@@ -18,9 +18,12 @@ import sys
 args = sys.argv[1:]
 if args and args[0] == '--driver':
     cc, incdir, out, header, sources = args[1], args[2], args[3], args[4], args[5:]
-    text = subprocess.run(cc.split() + ['-E', '-I' + incdir, '-x', 'c', '-'], input='#include "%s"\n' % header,
-                          capture_output=True, text=True, check=True).stdout
-    declared = set(re.findall(r'CUresult\s+(cu\w+)\s*\(', text))
+    declared = set()
+    # (and the per-thread default stream variants, cuMemcpyHtoD_v2_ptds...)
+    for pt in [[], ['-DCUDA_API_PER_THREAD_DEFAULT_STREAM']]:
+        text = subprocess.run(cc.split() + ['-E', '-I' + incdir] + pt + ['-x', 'c', '-'],
+                              input='#include "%s"\n' % header, capture_output=True, text=True, check=True).stdout
+        declared |= set(re.findall(r'CUresult\s+(cu\w+)\s*\(', text))
     # the header's renames (#define cuMemAlloc cuMemAlloc_v2): sources say the short name
     macros = subprocess.run(cc.split() + ['-E', '-dM', '-I' + incdir, '-x', 'c', '-'], input='#include "%s"\n' % header,
                             capture_output=True, text=True, check=True).stdout

@@ -58,7 +58,7 @@ static const char *errname(CUresult r)
     } while (0)
 
 /* The whole file as a NUL-terminated string (the caller frees it). */
-static char *read_text(const char *path)
+static __attribute__((unused)) char *read_text(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)

@@ -8,11 +8,14 @@ self-check in its output), WAIVED (exit 2, the samples' EXIT_WAIVED), FAIL
 
     tests/thirdparty/run_programs.py --suite cuda-samples --root ~/cuda-samples \\
         [--morpheus build/morpheus] [--only NAME...] [--timeout 120] [--json FILE] [--exec-opts "..."]
+        [--cudart shared|static]
 
 Lists: tests/thirdparty/<suite>.list, one program per line: a directory
 relative to --root, then optional extra nvcc arguments and, after ' -- ',
 arguments for the program.  Programs are built with nvcc -arch=compute_80
--cudart shared (PTX in the fatbinary, our libcudart.so.13), every .cu and
+-cudart shared (PTX in the fatbinary, our libcudart.so.13; --cudart static:
+nvcc's default, NVIDIA's runtime linked in, which reaches only our
+libcuda.so.1), every .cu and
 .cpp below the directory (its header folders on the include path), into --work (default /tmp/mx-thirdparty).  Exit
 status 0 if nothing fails to run (BUILD rows do not count: they say what the
 host toolchain lacks)."""
@@ -56,16 +59,16 @@ def first_reason(text):
     return lines[-1].strip() if lines else ""
 
 
-def build(prog, root, work, nvcc):
+def build(prog, root, work, nvcc, cudart="shared"):
     src = os.path.join(root, prog["dir"])
     files = sorted(glob.glob(os.path.join(src, "**", "*.cu"), recursive=True) +
                    glob.glob(os.path.join(src, "**", "*.cpp"), recursive=True))
     if not files:
         return None, f"no .cu/.cpp in {prog['dir']}"
-    exe = os.path.join(work, prog["dir"].replace("/", "_"))
+    exe = os.path.join(work, prog["dir"].replace("/", "_") + ("" if cudart == "shared" else "_" + cudart))
     dirs = [src] + sorted({os.path.dirname(f) for f in glob.glob(os.path.join(src, "**", "*.h"), recursive=True)})
     incs = [f"-I{d}" for d in dirs] + [f"-I{d}" for d in glob.glob(os.path.join(root, "Common")) + glob.glob(os.path.join(root, "common"))]
-    cmd = [nvcc, "-arch=compute_80", "-cudart", "shared", "-O2", "-w", "-o", exe] + incs + prog["nvcc"] + files
+    cmd = [nvcc, "-arch=compute_80", "-cudart", cudart, "-O2", "-w", "-o", exe] + incs + prog["nvcc"] + files
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         lines = (p.stderr + p.stdout).splitlines()
@@ -105,6 +108,8 @@ def main():
     ap.add_argument("--json", help="also write the table as JSON")
     ap.add_argument("--exec-opts", default="", help="options for morpheus exec, e.g. "
                     "'--memsys on --cache-sms 8 --xllc helper --xllc-check on'")
+    ap.add_argument("--cudart", choices=["shared", "static"], default="shared",
+                    help="how nvcc links the CUDA runtime (default shared; static is nvcc's own default)")
     a = ap.parse_args()
     EXEC_OPTS[:] = a.exec_opts.split()
     lst = os.path.join(HERE, a.suite + ".list")
@@ -125,7 +130,7 @@ def main():
     rows = []
     print(f"{'program':34} {'result':8} {'s':>6}  why", flush=True)
     for i, prog in enumerate(progs):
-        exe, why = build(prog, a.root, a.work, a.nvcc)
+        exe, why = build(prog, a.root, a.work, a.nvcc, a.cudart)
         if not exe:
             res, secs = "BUILD", 0.0
         else:
