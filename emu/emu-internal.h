@@ -564,6 +564,7 @@ extern const struct emu_bind_row emu_bind_sync[];  /* exec_sync.c: barriers, vot
 extern const struct emu_bind_row emu_bind_async[]; /* exec_async.c: cp.async and mbarriers */
 extern const struct emu_bind_row emu_bind_tex[];   /* exec_tex.c: tex/txq on texture objects */
 extern const struct emu_bind_row emu_bind_surf[];  /* exec_surf.c: suld/sust on surface objects */
+extern const struct emu_bind_row emu_bind_tensor[]; /* exec_tensor.c: wmma, mma.sync, ldmatrix */
 extern const struct emu_bind_row emu_bind_ext[];   /* ext/movind.c: the indirect-mov ISA extension */
 extern const struct emu_bind_row emu_bind_park[];  /* ext/park.c: the park ISA extension */
 

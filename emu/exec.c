@@ -37,6 +37,7 @@ static void build(void)
     add_table(emu_bind_async);
     add_table(emu_bind_tex);
     add_table(emu_bind_surf);
+    add_table(emu_bind_tensor);
     add_table(emu_bind_ext);
     add_table(emu_bind_park);
 }
@@ -74,6 +75,7 @@ static int takes_vectors(int op)
     switch (op) {
     case MX_OP_LD: case MX_OP_LDU: case MX_OP_ST: case MX_OP_MOV: case MX_OP_TEX: case MX_OP_ATOM: case MX_OP_RED:
     case MX_OP_SULD: case MX_OP_SUST:
+    case MX_OP_WMMA_LOAD: case MX_OP_WMMA_STORE: case MX_OP_WMMA_MMA: case MX_OP_MMA: case MX_OP_LDMATRIX:
         return 1;
     default:
         return !binders[op][0];

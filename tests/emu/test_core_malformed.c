@@ -240,6 +240,13 @@ static const char *const sweep_lines[] = {
     "mbarrier.init.shared.b64 [sm+64], 1000; mbarrier.expect_tx.shared.b64 [%rd3+64], 16;", "mbarrier.init.shared.b64 [sm+64], 1000; mbarrier.complete_tx.shared.b64 [%rd3+64], 16;",
     "mbarrier.init.shared.b64 [sm+64], 1000; mbarrier.test_wait.shared.b64 %p3, [%rd3+64], %rd1;", "mbarrier.init.shared.b64 [sm+64], 1000; mbarrier.try_wait.parity.shared.b64 %p3, [%rd3+64], %r2, 100;",
     "mbarrier.pending_count.b64 %r6, %rd1;",
+    "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1], 16;",
+    "wmma.load.c.sync.aligned.col.m8n8k4.f64 {%fd2, %fd3}, [%rd1], %r4;",
+    "wmma.store.d.sync.aligned.row.m8n8k4.global.f64 [%rd1], {%fd1, %fd2}, 8;",
+    "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd2, %fd3}, {%fd1}, {%fd1}, {%fd2, %fd3};",
+    "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd2, %fd3}, {%fd1}, {%fd1}, {%fd2, %fd3};",
+    "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f3, %f4, %f5, %f6}, {%r1, %r2}, {%r3}, {%f3, %f4, %f5, %f6};",
+    "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r4, %r5, %r6, %r7}, [%rd3];",
 };
 
 struct sweep {
