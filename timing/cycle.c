@@ -13,8 +13,9 @@
  * ready unit_latency[unit] cycles later (shared memory: level shared; a
  * load or atomic: when its data is back).  A warp issues its next
  * instruction a cycle after this one started, once that instruction's
- * operands are ready (TM_EV_DEPS: registers hashed to 64 bits, so two
- * registers may share a bit: a false dependence, never a missed one).
+ * operands are ready (TM_EV_DEPS: 64 bits, one per register where the
+ * registers live at once fit, else shared: a false dependence, never a
+ * missed one).
  * Loads therefore overlap with independent work and with each other.
  *
  * Memory: an access occupies the SM's L1 for lines / l1_lines_per_cycle
