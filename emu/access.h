@@ -133,4 +133,17 @@ static inline const uint8_t *emu_glob_rd(struct emu_warp *w, uint64_t a)
     return emu_glob_rd0(w, o);
 }
 
+/* The address lane l's [reg+imm] operand names, as ld and st compute it (base: the register's lanes). */
+static inline uint64_t emu_lane_addr(const struct emu_warp *w, const struct emu_xinsn *x, const uint64_t *base, int l)
+{
+    /* [reg+imm] is computed at the register's width: with a 32-bit register
+     * the sum wraps at 2^32 (nvcc relies on it: add.s32 %r, %r, -140 then [%r+144]) */
+    uint64_t a = base[l] + (uint64_t)x->off;
+    if (x->flags & XF_BASE32)
+        a = (uint32_t)a;
+    if (x->flags & XF_LOCAL_FRAME)
+        a += w->frames[w->nframes - 1].local_base;
+    return a;
+}
+
 #endif

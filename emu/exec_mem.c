@@ -4,26 +4,13 @@
 #include "emu/interp.h"
 #include "emu/access.h"
 
-
-static inline uint64_t lane_addr(const struct emu_warp *w, const struct emu_xinsn *x, const uint64_t *base, int l)
-{
-    /* [reg+imm] is computed at the register's width: with a 32-bit register
-     * the sum wraps at 2^32 (nvcc relies on it: add.s32 %r, %r, -140 then [%r+144]) */
-    uint64_t a = base[l] + (uint64_t)x->off;
-    if (x->flags & XF_BASE32)
-        a = (uint32_t)a;
-    if (x->flags & XF_LOCAL_FRAME)
-        a += w->frames[w->nframes - 1].local_base;
-    return a;
-}
-
 /* The memory interface's answer for lanes m of x (see emu_mem_request):
  * 0 to go on now, else EX_WAIT. */
 static int request(struct emu_warp *w, const struct emu_xinsn *x, int op, uint32_t m, const uint64_t *base,
                    unsigned bytes, int cross)
 {
     uint64_t addr[WARP];
-    FOR_LANES(m, addr[l] = lane_addr(w, x, base, l));
+    FOR_LANES(m, addr[l] = emu_lane_addr(w, x, base, l));
     return emu_mem_request(w, x, op, -1, m, addr, bytes, cross);
 }
 
@@ -139,7 +126,7 @@ static int h_ld(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     int sgn = x->flags & 1;
     if (nv == 1 && x->space == SP_PARAM_KERNEL && (x->r[1] & REF_CONST) && x->r[0] != REF_NONE) {
         /* kernel parameter at a constant offset: one read, broadcast */
-        uint8_t *p = param_ptr(w, x, lane_addr(w, x, base, 0), size, 0, 0);
+        uint8_t *p = param_ptr(w, x, emu_lane_addr(w, x, base, 0), size, 0, 0);
         if (!p)
             return EX_FAULT;
         uint64_t v = rd_n(p, size), *d = DST(0);
@@ -157,7 +144,7 @@ static int h_ld(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         uint64_t *d = x->r[0] == REF_NONE ? NULL : DST(0);
         uint64_t addr[WARP], lo, hi;
         for (int l = 0; l < WARP; l++) /* every lane: only active ones are read, and the full loop vectorizes */
-            addr[l] = lane_addr(w, x, base, l);
+            addr[l] = emu_lane_addr(w, x, base, l);
         uint8_t *pl;
         int span = warp_span(w, x, m, addr, size, 0, &lo, &hi, &pl);
         if (span == SPAN_ONE && d) {
@@ -198,7 +185,7 @@ static int h_ld(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     while (mm) {
         int l = __builtin_ctz(mm);
         mm &= mm - 1;
-        uint64_t a = lane_addr(w, x, base, l);
+        uint64_t a = emu_lane_addr(w, x, base, l);
         uint8_t *p = elem_ptr(w, x, a, size * nv, l, 0);
         if (!p)
             return EX_FAULT;
@@ -224,7 +211,7 @@ static int crosses_sms(const struct emu_warp *w, const struct emu_xinsn *x, cons
     while (m) {
         int l = __builtin_ctz(m);
         m &= m - 1;
-        uint64_t a = lane_addr(w, x, base, l);
+        uint64_t a = emu_lane_addr(w, x, base, l);
         if (a - MEM_SHARED_WIN >= MEM_WIN_SIZE && a - MEM_LOCAL_WIN >= MEM_WIN_SIZE)
             return 1;
     }
@@ -256,7 +243,7 @@ static int h_st(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         const uint64_t *v = SRC(1);
         uint64_t addr[WARP], lo, hi;
         for (int l = 0; l < WARP; l++) /* every lane: only active ones are read, and the full loop vectorizes */
-            addr[l] = lane_addr(w, x, base, l);
+            addr[l] = emu_lane_addr(w, x, base, l);
         uint8_t *pl;
         int span = warp_span(w, x, m, addr, size, 1, &lo, &hi, &pl);
         /* lanes in lane order: the highest lane wins when addresses repeat */
@@ -329,7 +316,7 @@ static int h_st(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     while (mm) {
         int l = __builtin_ctz(mm);
         mm &= mm - 1;
-        uint8_t *p = elem_ptr(w, x, lane_addr(w, x, base, l), size * nv, l, 1);
+        uint8_t *p = elem_ptr(w, x, emu_lane_addr(w, x, base, l), size * nv, l, 1);
         if (!p)
             return EX_FAULT;
         for (unsigned e = 0; e < nv; e++) {
@@ -481,7 +468,7 @@ static int h_atom(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     while (mm) {
         int l = __builtin_ctz(mm);
         mm &= mm - 1;
-        uint64_t a = lane_addr(w, x, base, l);
+        uint64_t a = emu_lane_addr(w, x, base, l);
         int log = 0;
         uint8_t *p = emu_mem_access(w, x, x->space, a, size, l, (x->flags & XF_RED_NOW) ? ACC_RED : ACC_WRITE, &log);
         if (!p)

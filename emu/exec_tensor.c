@@ -268,13 +268,7 @@ static int h_mma(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 /* Address of lane l's [reg+imm] operand in slot s (as ld computes it). */
 static inline uint64_t lane_addr(const struct emu_warp *w, const struct emu_xinsn *x, int s, unsigned l)
 {
-    const uint64_t *base = SRC(s);
-    uint64_t a = base[l] + (uint64_t)x->off;
-    if (x->flags & XF_BASE32)
-        a = (uint32_t)a;
-    if (x->flags & XF_LOCAL_FRAME)
-        a += w->frames[w->nframes - 1].local_base;
-    return a;
+    return emu_lane_addr(w, x, SRC(s), (int)l);
 }
 
 /* Stride (elements between rows, or columns for col-major) of lane l: the
