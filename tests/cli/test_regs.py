@@ -118,4 +118,19 @@ check('live registers: every kernel within 3x of ptxas', all(1 / 3 <= r <= 3 for
 share = sum(occ_agree) / len(occ_agree) if occ_agree else 0
 check('resident warps per SM (256-thread blocks) as with ptxas\'s count for 80 % of the kernels', share >= 0.8, share)
 check('declared registers are far off (the test tells them apart)', dgm > 2, dgm)
+
+# bad input: a PTX file that does not parse gets its error and no counts; a bad emu.regs is refused by name
+bad = os.path.join(os.environ.get('TMPDIR', '/tmp'), 'mx-regs-bad-%d.ptx' % os.getpid())
+open(bad, 'w').write('.version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n bogus.op %r1;\n}\n')
+r = subprocess.run([morpheus, 'check', '--resources', bad], capture_output=True, text=True)
+os.unlink(bad)
+check('check --resources on a file that does not parse: exit 1, its error, no counts',
+      r.returncode == 1 and "unknown instruction 'bogus'" in r.stderr and 'registers live' not in r.stdout,
+      r.returncode, r.stdout, r.stderr)
+r = subprocess.run([morpheus, 'config', 'show', '-o', 'emu.regs=bogus'], capture_output=True, text=True)
+check('-o emu.regs=bogus: a usage error naming the choices',
+      r.returncode == 2 and 'emu.regs' in r.stderr and 'live, declared' in r.stderr, r.returncode, r.stderr)
+r = subprocess.run([morpheus, 'config', 'show', '-o', 'emu.regs=declared'], capture_output=True, text=True)
+check('-o emu.regs=declared is taken', r.returncode == 0 and json.loads(r.stdout)['emu']['regs'] == 'declared',
+      r.returncode, r.stderr)
 done()
