@@ -343,6 +343,15 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* dst = the registers live out of block b: the union of its successors' live-in sets (in). */
+static void live_out(const struct cfg *c, const uint64_t *in, uint32_t words, uint32_t b, uint64_t *dst)
+{
+    memset(dst, 0, words * 8);
+    for (uint32_t e = c->soff[b]; e < c->soff[b + 1]; e++)
+        for (uint32_t k = 0; k < words; k++)
+            dst[k] |= in[(size_t)c->succ[e] * words + k];
+}
+
 /* Scoreboard bits for f's registers (f->regbit): each register's live range in instruction order (from its
  * first to its last read, write, or block boundary it is live across: a loop's whole body for a value live
  * around it) gets one of 64 bits, linear-scan style; when all 64 are held, the one freed soonest is
@@ -374,10 +383,7 @@ static int func_regbits(struct mx_program *g, struct mx_func *f, const struct cf
     for (uint32_t r = 0; r < R; r++)
         first[r] = UINT32_MAX;
     for (uint32_t b = 0; b < nb; b++) {
-        memset(out, 0, words * 8);
-        for (uint32_t e = c->soff[b]; e < c->soff[b + 1]; e++)
-            for (uint32_t k = 0; k < words; k++)
-                out[k] |= in[(size_t)c->succ[e] * words + k];
+        live_out(c, in, words, b, out);
         for (uint32_t k = 0; k < words; k++) {
             for (uint64_t m = in[(size_t)b * words + k]; m; m &= m - 1)
                 span_touch(&(struct span){ first, last, R, c->start[b] }, k * 64 + (uint32_t)__builtin_ctzll(m), 1);
@@ -466,11 +472,7 @@ static uint32_t func_live_regs(struct mx_program *g, struct mx_func *f, const st
     for (int changed = 1; changed;) {
         changed = 0;
         for (uint32_t b = nb; b-- > 0;) {
-            for (uint32_t k = 0; k < words; k++)
-                cur[k] = 0;
-            for (uint32_t e = c->soff[b]; e < c->soff[b + 1]; e++)
-                for (uint32_t k = 0; k < words; k++)
-                    cur[k] |= in[(size_t)c->succ[e] * words + k];
+            live_out(c, in, words, b, cur);
             for (uint32_t k = 0; k < words; k++) {
                 uint64_t v = use[(size_t)b * words + k] | (cur[k] & ~def[(size_t)b * words + k]);
                 if (v != in[(size_t)b * words + k]) {
@@ -488,11 +490,7 @@ static uint32_t func_live_regs(struct mx_program *g, struct mx_func *f, const st
      * it plus its results */
     l.set = cur;
     for (uint32_t b = 0; b < nb; b++) {
-        for (uint32_t k = 0; k < words; k++)
-            cur[k] = 0;
-        for (uint32_t e = c->soff[b]; e < c->soff[b + 1]; e++)
-            for (uint32_t k = 0; k < words; k++)
-                cur[k] |= in[(size_t)c->succ[e] * words + k];
+        live_out(c, in, words, b, cur);
         l.units = 0;
         for (uint32_t r = 0; r < R; r++)
             if (bit(cur, r))
