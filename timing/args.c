@@ -9,7 +9,8 @@ static const char *const unit_key[TM_UNITS] = { "int", "fp", "dp", "sfu", "ldst"
 static const char *const level_key[TM_LV_COUNT] = { "none", "l1", "llc", "xllc", "dram", "xllc_dram", "shared",
                                                      "xllc_trip" };
 
-int tm_parse_args(struct tm_params *p, const char *model, const char *args, int ii, char *err, size_t errlen)
+int tm_parse_args(struct tm_params *p, const char *model, const char *args, int ii, const struct tm_xarg *x,
+                  char *err, size_t errlen)
 {
     char buf[512];
     if (strlen(args) >= sizeof buf) {
@@ -18,14 +19,18 @@ int tm_parse_args(struct tm_params *p, const char *model, const char *args, int 
     }
     strcpy(buf, args);
     for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(kv, '='), *end;
-        unsigned long v = eq ? strtoul(eq + 1, &end, 10) : 0;
-        if (!eq || end == eq + 1 || *end || v < 1 || v > 1000000) {
-            snprintf(err, errlen, "timing model %s: '%s' is not KEY=N with N from 1 to 1000000", model, kv);
+        char *eq = strchr(kv, '='), *end = NULL;
+        unsigned long v = eq && eq[1] != '-' ? strtoul(eq + 1, &end, 10) : 0;
+        uint32_t *slot = NULL;
+        unsigned long lo = 1;
+        for (const struct tm_xarg *a = x; eq && a && a->key; a++)
+            if (strlen(a->key) == (size_t)(eq - kv) && !strncmp(kv, a->key, (size_t)(eq - kv)))
+                slot = a->slot, lo = 0;
+        if (!eq || !end || end == eq + 1 || *end || v < lo || v > 1000000) {
+            snprintf(err, errlen, "timing model %s: '%s' is not KEY=N with N from %lu to 1000000", model, kv, lo);
             return -1;
         }
         *eq = 0;
-        uint32_t *slot = NULL;
         for (int i = 0; i < TM_UNITS; i++) {
             if (!strcmp(kv, unit_key[i]))
                 slot = &p->unit_latency[i];
@@ -36,9 +41,12 @@ int tm_parse_args(struct tm_params *p, const char *model, const char *args, int 
             if (!strcmp(kv, level_key[i]))
                 slot = &p->level_latency[i];
         if (!slot) {
+            char own[128] = "";
+            for (const struct tm_xarg *a = x; a && a->key; a++)
+                snprintf(own + strlen(own), sizeof own - strlen(own), "%s%s", a == x ? "; its own: " : " ", a->key);
             snprintf(err, errlen, "timing model %s: unknown key '%s' (units: int fp dp sfu ldst ctrl sync tex tensor%s; "
-                     "levels: none l1 llc xllc dram xllc_dram shared xllc_trip)", model, kv,
-                     ii ? "; ii_UNIT for an initiation interval" : "");
+                     "levels: none l1 llc xllc dram xllc_dram shared xllc_trip%s)", model, kv,
+                     ii ? "; ii_UNIT for an initiation interval" : "", own);
             return -1;
         }
         *slot = (uint32_t)v;

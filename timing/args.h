@@ -6,12 +6,20 @@
 
 #include "mx/timing.h"
 
+/* A model's own key (KEY=N, N from 0 to 1000000 into *slot); a list ends with key NULL. */
+struct tm_xarg {
+    const char *key;
+    uint32_t *slot;
+};
+
 /* Applies "KEY=N[,KEY=N...]" to p: a unit's latency (int fp dp sfu ldst ctrl
  * sync tex tensor), a level's (none l1 llc xllc dram xllc_dram shared
  * xllc_trip), and
- * with ii an initiation interval (ii_UNIT); N from 1 to 1000000.  0, or -1
- * with a message naming the model and the key in err. */
-int tm_parse_args(struct tm_params *p, const char *model, const char *args, int ii, char *err, size_t errlen);
+ * with ii an initiation interval (ii_UNIT); N from 1 to 1000000; and the
+ * model's own keys in x (NULL: none).  0, or -1 with a message naming the
+ * model and the key in err. */
+int tm_parse_args(struct tm_params *p, const char *model, const char *args, int ii, const struct tm_xarg *x,
+                  char *err, size_t errlen);
 
 /* p's level latencies with the memory side's clock: beyond the L1 (LLC,
  * extended LLC, DRAM and the helper's trip) they scale by 1 / mem_clock_scale. */

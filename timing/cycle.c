@@ -24,7 +24,10 @@
  * store's data, replies a load's), then the SM's shares of the LLC's,
  * DRAM's and the extended LLC's bandwidth (each bandwidth over the SMs that
  * can use it: the compute SMs, no more than the grid's CTAs), each a queue
- * of its own.  A line counts 128 bytes times its resource's cost factor:
+ * of its own.  Share an SM left idle in the last row-buffer window (below:
+ * the time DRAM's scheduler queues take to drain) is still its own, so a
+ * burst after a pause is not metered at 1/users of the bandwidth; over any
+ * T cycles all SMs together pass at most (T + window) times the bandwidth.  A line counts 128 bytes times its resource's cost factor:
  * its LLC partition (line mod partitions), DRAM channel (line mod
  * channels), cache-mode SM (line mod cache SMs).  A factor is that
  * resource's bytes in the last quantum over an even share of them, floored
@@ -46,7 +49,8 @@
  * the L1 by its inverse.
  *
  * Arguments (--timing cycle,KEY=N,...): the latency model's keys (units and
- * levels), and ii_UNIT=N for an initiation interval. */
+ * levels), ii_UNIT=N for an initiation interval, and credit=N for the
+ * cycles of idle share an SM keeps (default: the row-buffer window). */
 #include "mx/timing.h"
 #include "timing/args.h"
 
@@ -87,6 +91,7 @@ struct cyc {
     double chan_rate;              /* of one DRAM channel */
     double t_act;                  /* an activation's tRP + tRCD, core cycles */
     double window;                 /* core cycles of a row-buffer window */
+    double credit;                 /* core cycles of idle share an SM keeps (credit=N; default: window) */
     double *chan_eff;              /* per channel: row-buffer efficiency for this quantum (quantum_end) */
     double *part_f, *chan_f, *x_f; /* per resource: its cost factor for this quantum (quantum_end): how much
                                       more than an even share of the last quantum's bytes it had (DRAM: over
@@ -129,7 +134,9 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     if (!c)
         goto oom;
     c->p = *p;
-    if (args && *args && tm_parse_args(&c->p, "cycle", args, 1, err, errlen)) {
+    uint32_t credit = UINT32_MAX;
+    const struct tm_xarg own[] = { { "credit", &credit }, { NULL, NULL } };
+    if (args && *args && tm_parse_args(&c->p, "cycle", args, 1, own, err, errlen)) {
         free(c);
         return -1;
     }
@@ -160,6 +167,7 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     double dram_mhz = (q->dram_mhz ? q->dram_mhz : mhz) * sc;
     c->t_act = (double)(q->dram_trp + q->dram_trcd) * mhz / dram_mhz;
     c->window = c->chan_rate > 0 ? 64 * 128 / c->chan_rate : 1024;
+    c->credit = credit == UINT32_MAX ? c->window : credit;
     c->sm = calloc(q->num_sms, sizeof *c->sm);
     uint32_t nx = c->nx ? c->nx : 1;
     c->chan_eff = malloc(c->nchans * sizeof *c->chan_eff);
@@ -241,14 +249,16 @@ static uint32_t cyc_issue(void *state, const struct tm_issue *ev)
 }
 
 /* bytes through a share queue of its SM (rate: the resource's bytes per core cycle, shared by users):
- * the cycle they are through */
-static inline double queue(double *f, double at, double bytes, double rate, double users)
+ * the cycle they are through.  Share the SM left idle in the last `credit` cycles is still its own, so a
+ * burst after a pause passes at once: over any T cycles an SM passes at most (T + credit) * rate / users
+ * bytes, all SMs together (T + credit) * rate. */
+static inline double queue(double *f, double at, double bytes, double rate, double users, double credit)
 {
     if (rate <= 0)
         return at;
-    double start = *f > at ? *f : at;
+    double start = *f > at - credit ? *f : at - credit;
     *f = start + bytes * users / rate;
-    return *f;
+    return *f > at ? *f : at;
 }
 
 static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
@@ -285,9 +295,9 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
         double users = ev->grid_ctas && ev->grid_ctas < c->compute_sms ? ev->grid_ctas : c->compute_sms;
         /* the SM's port: a store's data goes out, a load's comes back (a request's header is a flit) */
         double out = store || ev->atomic ? (double)n * 128 : (double)n * c->p.icnt_flit_bytes;
-        double t = queue(&s->req_free, l1_start, out, c->icnt_rate, 1), w = t;
+        double t = queue(&s->req_free, l1_start, out, c->icnt_rate, 1, 0), w = t;
         if (!store) { /* the reply's data over the port */
-            double r = queue(&s->rep_free, l1_start, (double)n * 128, c->icnt_rate, 1);
+            double r = queue(&s->rep_free, l1_start, (double)n * 128, c->icnt_rate, 1, 0);
             w = r > w ? r : w;
         }
         /* the lines' cost in the SM's shares: 128 bytes each, times their resource's factor */
@@ -319,11 +329,11 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
             }
         }
         double u;
-        if (llc > 0 && (u = queue(&s->llc_free, t, llc, c->llc_rate, users)) > w)
+        if (llc > 0 && (u = queue(&s->llc_free, t, llc, c->llc_rate, users, c->credit)) > w)
             w = u;
-        if (x > 0 && (u = queue(&s->x_free, t, x, c->x_rate, users)) > w)
+        if (x > 0 && (u = queue(&s->x_free, t, x, c->x_rate, users, c->credit)) > w)
             w = u;
-        if (dram > 0 && (u = queue(&s->dram_free, t, dram, c->dram_rate, users)) > w)
+        if (dram > 0 && (u = queue(&s->dram_free, t, dram, c->dram_rate, users, c->credit)) > w)
             w = u;
         ready = w;
     }

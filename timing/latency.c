@@ -46,7 +46,7 @@ static int lat_init(void **state, const struct tm_params *p, const char *args, c
         return -1;
     }
     l->p = *p;
-    if (args && *args && tm_parse_args(&l->p, "latency", args, 0, err, errlen)) {
+    if (args && *args && tm_parse_args(&l->p, "latency", args, 0, NULL, err, errlen)) {
         free(l);
         return -1;
     }

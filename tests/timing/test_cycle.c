@@ -38,7 +38,8 @@ static void *model(uint32_t chans, double rate, uint32_t trcd)
         p.unit_latency[i] = p.initiation[i] = 1;
     void *st = NULL;
     char err[256];
-    assert_int_equal(o->init(&st, &p, "", err, sizeof err), 0);
+    /* (credit=0: every byte metered at the share, as these rules are worked out; burst_credit tests the credit) */
+    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
     return st;
 }
 
@@ -136,7 +137,7 @@ static void helper_access(void **unused)
         p.unit_latency[i] = p.initiation[i] = 1;
     void *st = NULL, *ls = NULL;
     char err[256];
-    assert_int_equal(o->init(&st, &p, "", err, sizeof err), 0);
+    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
     assert_int_equal(lat->init(&ls, &p, "", err, sizeof err), 0);
     static uint64_t addr[32];
     struct tm_mem ev = { .level = TM_LV_XLLC, .lines = 1, .active = 1, .size = 4, .clock = 1000, .addr = addr,
@@ -165,6 +166,55 @@ static void helper_access(void **unused)
     lat->fini(ls);
 }
 
+/* An SM's share of a bandwidth it left idle in the last `credit` cycles (default: the row-buffer window, the
+ * time a channel's 64-request queue takes to drain) is still its own: a burst after a pause is not metered at
+ * the share, yet all SMs together never pass more than (T + credit) * rate bytes in T cycles. */
+static void burst_credit(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    /* 4 SMs, 4 CTAs: 4 users of 128 bytes a cycle of DRAM on one channel: a share of 32 bytes a cycle, 4 cycles
+     * a line; the window 64 * 128 / 128 = 64 cycles */
+    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .dram_gbps = 128,
+                           .num_sms = 4, .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1,
+                           .icnt_mhz = 1000, .dram_mhz = 1000, .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1,
+                           .dram_banks = 4, .dram_row_bytes = 2048 };
+    p.level_latency[TM_LV_L1] = 10;
+    p.level_latency[TM_LV_DRAM] = 100;
+    for (int i = 0; i < TM_UNITS; i++)
+        p.unit_latency[i] = p.initiation[i] = 1;
+    static uint64_t addr[32];
+    struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .addr = addr, .grid_ctas = 4 };
+    char err[256];
+    const char *args[] = { "", "credit=64", "credit=0" };
+    for (int a = 0; a < 3; a++) {
+        void *st = NULL;
+        assert_int_equal(o->init(&st, &p, args[a], err, sizeof err), 0);
+        /* a lone load after a pause: port 1, no wait for the share with credit (without: 4), DRAM 100 */
+        ev.sm = 0, ev.clock = 10000, addr[0] = 0;
+        assert_int_equal(o->mem(st, &ev), a < 2 ? 101 : 105);
+        /* then all 4 SMs burst 100 lines each at T = 20000: an SM's k-th line leaves the L1 at T + k - 1, its
+         * port at T + k, its share (metered from its first line's T + 1 less the credit) at T + 1 - credit +
+         * 4k; the 100th: T + 401 - credit (the 4 SMs' 51200 bytes in 400 cycles from T + 1 - credit: exactly
+         * the bound), its data at T + 501 - credit */
+        uint32_t last[4] = { 0 };
+        for (uint32_t k = 1; k <= 100; k++)
+            for (uint32_t sm = 0; sm < 4; sm++) {
+                ev.sm = sm, ev.clock = 20000, addr[0] = 128 * (k * 4 + sm);
+                last[sm] = o->mem(st, &ev);
+            }
+        for (uint32_t sm = 0; sm < 4; sm++)
+            assert_int_equal(last[sm], a < 2 ? 437 : 501);
+        o->fini(st);
+    }
+    /* the key's bounds: 0 allowed, negative or non-numeric refused by name */
+    void *st = NULL;
+    assert_int_equal(o->init(&st, &p, "credit=-5", err, sizeof err), -1);
+    assert_non_null(strstr(err, "'credit=-5' is not KEY=N with N from 0"));
+    assert_int_equal(o->init(&st, &p, "credit=x", err, sizeof err), -1);
+    assert_non_null(strstr(err, "credit=x"));
+}
+
 static void bad_arguments(void **unused)
 {
     (void)unused;
@@ -176,6 +226,7 @@ static void bad_arguments(void **unused)
     assert_non_null(strstr(err, "ii_sfu=0"));
     assert_int_equal(o->init(&st, &p, "warp=3", err, sizeof err), -1);
     assert_non_null(strstr(err, "unknown key 'warp'"));
+    assert_non_null(strstr(err, "its own: credit"));
     p.num_sms = 0;
     assert_int_equal(o->init(&st, &p, "", err, sizeof err), -1);
     assert_non_null(strstr(err, "no SMs"));
@@ -188,6 +239,7 @@ int main(void)
         cmocka_unit_test(hot_channel),
         cmocka_unit_test(scoreboard),
         cmocka_unit_test(helper_access),
+        cmocka_unit_test(burst_credit),
         cmocka_unit_test(bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
