@@ -72,6 +72,7 @@ void emu_device_destroy(struct emu_device *d)
     if (!d)
         return;
     emu_sched_fini(d);
+    emu_cdp_fini(d);
     emu_mem_fini(d);
     free(d);
 }

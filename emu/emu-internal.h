@@ -227,6 +227,31 @@ struct emu_kernel {
  * so results and statistics do not depend on host threads. */
 struct emu_sm;
 
+/* Dynamic parallelism (cdp.c): what a grid's threads launched or queued on
+ * the device, run in that order once the grid's own CTAs finished. */
+struct emu_cdp_op {
+    struct emu_cdp_op *next;
+    int kind;                      /* EMU_CDP_LAUNCH, _COPY, _SET */
+    struct emu_launch l;           /* a launch, its parameters in `params` */
+    uint8_t *params;
+    uint64_t dst, src, n;          /* a copy or set of n bytes (value: the byte) */
+    uint32_t value;
+};
+enum { EMU_CDP_LAUNCH, EMU_CDP_COPY, EMU_CDP_SET };
+#define EMU_CDP_MAX_DEPTH 24       /* nested grid levels (CUDA's limit) */
+#define EMU_CDP_MAX_PENDING 2048   /* launches waiting at once (cudaLimitDevRuntimePendingLaunchCount's default) */
+
+/* A parameter buffer handed out by cudaGetParameterBuffer(V2), not yet launched. */
+struct emu_cdp_buf {
+    struct emu_cdp_buf *next;
+    uint64_t addr, size;
+    uint32_t func;                 /* function index (V2), or UINT32_MAX (the old form: given at the launch) */
+    uint32_t grid[3], block[3], smem;
+};
+
+/* Function pointers are generic addresses in a range no data lives in: function i at + 16 i. */
+#define EMU_FUNC_ADDR_BASE 0x00007f0000000000ull
+
 struct emu_grid {
     struct emu_device *dev;
     struct emu_kernel *k;
@@ -249,6 +274,11 @@ struct emu_grid {
     int status;                    /* MX_OK, or why it stopped */
     struct emu_fault fault;        /* the report when status != MX_OK */
     struct emu_grid *next;         /* the device's started grids, in launch order, until waited for */
+    struct emu_cdp_op *cdp_head, *cdp_tail; /* launches and copies its threads queued (cdp.c) */
+    int cdp_busy;                  /* some queued or running: the grid is not done, its stream waits */
+    uint32_t cdp_depth;            /* 0: launched by the host; a child's is its parent's + 1 */
+    uint32_t cdp_error;            /* the device runtime's last error (cudaGetLastError in the grid) */
+    struct emu_grid *cdp_parent;   /* a child: the grid its counts and clock go to when it finishes */
 };
 
 struct emu_cta {
@@ -649,6 +679,13 @@ struct emu_device {
     int helper_timing;            /* a timed port request is completing: helper warps run timed */
     struct emu_tex_desc tex[EMU_TEX_MAX]; /* texture objects (exec_tex.c): handle = index + 1 */
     uint8_t tex_live[EMU_TEX_MAX];
+    struct emu_cdp_buf *cdp_bufs;  /* parameter buffers handed out, not yet launched (cdp.c) */
+    uint32_t cdp_pending;          /* device-side launches queued, not yet started */
+    uint64_t cdp_strings[128];     /* device copies of the error strings, by error code (0: none yet) */
+    /* checks a launch as the host's would (sched.c lends it to cdp.c): MX_OK, or the status with
+     * fault->message */
+    int (*launch_check)(struct emu_device *d, struct emu_module *m, const struct emu_launch *l,
+                        struct emu_fault *fault);
 };
 
 /* Whether [addr, addr + n) lies in device memory, allocated or not: what
@@ -689,6 +726,9 @@ uint64_t emu_atom_apply(int op, int t, uint64_t old, uint64_t b, uint64_t c, int
 /* Host functions callable from PTX (vprintf, malloc, free, __assertfail). */
 int emu_hostcall(struct emu_warp *w, const struct emu_xinsn *x, const char *name, uint32_t mask,
                  uint8_t *args, uint32_t args_stride, uint8_t *ret, uint32_t ret_stride, int *handled);
+
+/* Dynamic parallelism (cdp.c): frees the device's parameter buffers at its end. */
+void emu_cdp_fini(struct emu_device *d);
 
 /* ------------------------------------------------------------- helpers */
 

@@ -2,7 +2,6 @@
  * nanosleep.  Divergence goes through the SIMT stack in interp.c. */
 #include "emu/interp.h"
 
-#define FUNC_ADDR_BASE 0x00007f0000000000ull
 
 static uint32_t rpc_of(const struct emu_xinsn *x) { return x->in->ipdom == MX_NONE ? RPC_NONE : x->in->ipdom; }
 
@@ -87,9 +86,9 @@ static int h_call_ind(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         }
         return emu_simt_branch(w, n, pcs, masks, w->pc + 1);
     }
-    uint64_t fi = (t - FUNC_ADDR_BASE) / 16;
+    uint64_t fi = (t - EMU_FUNC_ADDR_BASE) / 16;
     const struct mx_program *g = w->k->prog;
-    if (t < FUNC_ADDR_BASE || (t - FUNC_ADDR_BASE) % 16 || fi >= g->nfuncs ||
+    if (t < EMU_FUNC_ADDR_BASE || (t - EMU_FUNC_ADDR_BASE) % 16 || fi >= g->nfuncs ||
         (g->funcs[fi].flags & (MX_FUNCF_ENTRY | MX_FUNCF_PROTO)))
         return emu_fault(w, x, MX_EILLEGAL, first, t, 0, "indirect call to 0x%llx, which is not a function address",
                          (unsigned long long)t);

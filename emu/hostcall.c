@@ -5,6 +5,7 @@
  * .param arguments by that signature and calls the host implementation
  * through libffi, so adding a function is adding a row and a C function
  * taking (struct hostctx *, args...). */
+#include "emu/hostcall.h"
 #include "emu/interp.h"
 
 #include <ffi.h>
@@ -129,13 +130,6 @@ static int do_vprintf(struct emu_warp *w, const struct emu_xinsn *x, int lane, u
     return nargs;
 }
 
-/* What a host implementation gets besides its arguments. */
-struct hostctx {
-    struct emu_warp *w;
-    const struct emu_xinsn *x;
-    int lane;
-    int status;           /* EX_NEXT, or EX_FAULT after emu_fault() */
-};
 
 static int32_t host_vprintf(struct hostctx *c, uint64_t fmt, uint64_t args)
 {
@@ -165,27 +159,19 @@ static void host_assertfail(struct hostctx *c, uint64_t msg, uint64_t file, uint
     c->status = emu_fault(c->w, c->x, MX_EASSERT, c->lane, 0, 0, "%s:%u: %s: Assertion `%s` failed.", fl, line, fn, m);
 }
 
-/* Argument / result kinds of the table (PTX .param types). */
-enum hk { HK_VOID, HK_B32, HK_B64 };
-
-struct hostfn {
-    const char *name;
-    void (*impl)(void);
-    enum hk ret;
-    uint8_t nargs;
-    enum hk args[6];
-    uint8_t once;         /* 1: call for the first lane only (assert stops the kernel) */
-};
-
-#define FN(f) ((void (*)(void))(f))
 static const struct hostfn hostfns[] = {
     { "vprintf", FN(host_vprintf), HK_B32, 2, { HK_B64, HK_B64 }, 0 },
     { "malloc", FN(host_malloc), HK_B64, 1, { HK_B64 }, 0 },
     { "free", FN(host_free), HK_VOID, 1, { HK_B64 }, 0 },
     { "__assertfail", FN(host_assertfail), HK_VOID, 5, { HK_B64, HK_B64, HK_B32, HK_B64, HK_B64 }, 1 },
+    EMU_CDP_HOSTFNS /* the device runtime of dynamic parallelism (cdp.c) */
 };
 
-static ffi_type *fft(enum hk k) { return k == HK_VOID ? &ffi_type_void : k == HK_B32 ? &ffi_type_uint32 : &ffi_type_uint64; }
+static ffi_type *fft(enum hk k)
+{
+    return k == HK_VOID ? &ffi_type_void : k == HK_B32 ? &ffi_type_uint32 : k == HK_DIM3 ? &ffi_type_pointer
+                                                                                      : &ffi_type_uint64;
+}
 
 int emu_hostcall(struct emu_warp *w, const struct emu_xinsn *x, const char *name, uint32_t mask, uint8_t *args,
                  uint32_t args_stride, uint8_t *ret, uint32_t ret_stride, int *handled)
@@ -211,16 +197,27 @@ int emu_hostcall(struct emu_warp *w, const struct emu_xinsn *x, const char *name
         struct hostctx c = { w, x, l, EX_NEXT };
         struct hostctx *cp = &c;
         uint64_t vals[6];
+        uint32_t dims[6][3];
+        void *dimp[6];
         void *avals[7] = { &cp };
         uint32_t off = 0;
         const uint8_t *a = args + (size_t)l * args_stride;
         for (int i = 0; i < f->nargs; i++) {
-            unsigned sz = f->args[i] == HK_B32 ? 4 : 8;
-            off = (off + sz - 1) / sz * sz; /* natural alignment of .param arguments */
-            vals[i] = 0;
-            memcpy(&vals[i], a + off, sz);
+            unsigned sz = f->args[i] == HK_B32 ? 4 : f->args[i] == HK_DIM3 ? 12 : 8;
+            unsigned al = f->args[i] == HK_DIM3 ? 4 : sz;
+            off = (off + al - 1) / al * al; /* natural alignment of .param arguments (dim3: .align 4 .b8[12]) */
+            if (off + sz > args_stride)
+                return emu_fault(w, x, MX_EHOSTCALL, l, 0, 0, "the arguments of %s exceed %u bytes", name, args_stride);
+            if (f->args[i] == HK_DIM3) {
+                memcpy(dims[i], a + off, 12);
+                dimp[i] = dims[i];
+                avals[i + 1] = &dimp[i];
+            } else {
+                vals[i] = 0;
+                memcpy(&vals[i], a + off, sz);
+                avals[i + 1] = &vals[i];
+            }
             off += sz;
-            avals[i + 1] = &vals[i];
         }
         ffi_arg rv = 0;
         ffi_call(&cif, f->impl, &rv, avals);

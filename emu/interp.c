@@ -297,7 +297,8 @@ int emu_call(struct emu_warp *w, const struct emu_xinsn *x, uint32_t fi, uint32_
         for (uint32_t j = 0; j < np && j < callee->nparams; j++) {
             const struct mx_symbol *s = &g->syms[w->k->vrefs[x->r[2] + j]];
             const struct mx_symbol *ps = &g->syms[callee->param + j];
-            uint32_t n = (uint32_t)(ps->size < 8 ? ps->size : 8);
+            uint64_t sz = ps->size < s->size ? ps->size : s->size;
+            uint32_t n = (uint32_t)(sz < 16 ? sz : 16); /* (a dim3 is 12 bytes) */
             off = (uint32_t)ps->offset;
             if (off + n > 64)
                 break;

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Function pointers are generic addresses in a range no data lives in. */
-#define FUNC_ADDR_BASE 0x00007f0000000000ull
 
 static void wr(uint8_t *p, uint64_t v, unsigned n)
 {
@@ -70,7 +68,7 @@ int emu_module_load(struct emu_device *dev, const struct mx_program *prog, struc
         const struct mx_reloc *rl = &prog->relocs[r];
         uint64_t target;
         if (rl->generic & 2)
-            target = FUNC_ADDR_BASE + (uint64_t)rl->target * 16;
+            target = EMU_FUNC_ADDR_BASE + (uint64_t)rl->target * 16;
         else if (prog->syms[rl->target].space == MX_SP_GLOBAL || prog->syms[rl->target].space == MX_SP_CONST)
             target = m->addr[rl->target];
         else {
@@ -378,7 +376,7 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
             break;
         }
         case MX_OPD_FUNC:
-            x->r[s] = in->op == MX_OP_CALL ? o->reg : const_row(b, FUNC_ADDR_BASE + (uint64_t)o->reg * 16);
+            x->r[s] = in->op == MX_OP_CALL ? o->reg : const_row(b, EMU_FUNC_ADDR_BASE + (uint64_t)o->reg * 16);
             break;
         case MX_OPD_PROTO: x->r[s] = o->reg; break;
         case MX_OPD_ADDR: {

@@ -402,8 +402,12 @@ static struct pool *pool_start(struct emu_device *d, uint32_t nthreads)
     return p;
 }
 
+static int cdp_launch_check(struct emu_device *d, struct emu_module *m, const struct emu_launch *l,
+                            struct emu_fault *fault);
+
 int emu_sched_init(struct emu_device *d)
 {
+    d->launch_check = cdp_launch_check;
     d->sms = calloc(d->cfg.num_sms, sizeof *d->sms);
     if (!d->sms)
         return MX_ENOMEM;
@@ -560,10 +564,13 @@ static void warp_release(struct emu_warp *w)
     memset(w, 0, sizeof *w);
 }
 
+static void cdp_discard(struct emu_grid *g);
+
 static void grid_free(struct emu_grid *g)
 {
     if (!g)
         return;
+    cdp_discard(g);
     free(g->dealt);
     free(g->params);
     free(g);
@@ -919,8 +926,8 @@ static int sm_fill(struct emu_sm *sm)
     const struct emu_config *cfg = &d->cfg;
     uint32_t n = emu_compute_sms(cfg); /* (compute-mode SMs are 0 .. n - 1) */
     for (struct emu_grid *g = d->grids; g; g = g->next) {
-        if (g->after && !g->after->finished)
-            continue; /* waits for its stream's previous kernel */
+        if (g->after && (!g->after->finished || g->after->cdp_busy))
+            continue; /* waits for its stream's previous kernel (and the grids that one launched) */
         uint64_t first = (sm->id + n - g->first_sm) % n;
         for (;;) {
             uint64_t id = first + g->dealt[sm->id] * (uint64_t)n;
@@ -1423,7 +1430,89 @@ int emu_grid_start(struct emu_device *d, struct emu_module *m, const struct emu_
 
 int emu_grid_done(const struct emu_grid *g)
 {
-    return g->finished || g->ctas_done == g->ncta;
+    return (g->finished || g->ctas_done == g->ncta) && !g->cdp_busy;
+}
+
+/* A device-side launch's check (cdp.c, through d->launch_check): as the host's. */
+static int cdp_launch_check(struct emu_device *d, struct emu_module *m, const struct emu_launch *l,
+                            struct emu_fault *fault)
+{
+    struct emu_kernel *k;
+    return launch_check(d, m, l, &k, fault);
+}
+
+/* ------------------------------------------- dynamic parallelism (cdp.c) */
+
+/* Runs one copy or set; MX_OK or the status (fault filled). */
+static int cdp_copy(struct emu_device *d, const struct emu_cdp_op *op, struct emu_fault *f)
+{
+    uint8_t buf[1 << 14];
+    for (uint64_t done = 0; done < op->n;) {
+        uint64_t k = op->n - done < sizeof buf ? op->n - done : sizeof buf;
+        int rc = op->kind == EMU_CDP_SET ? emu_memset(d, op->dst + done, (int)op->value, k)
+               : emu_memcpy_dtoh(d, buf, op->src + done, k) ? MX_EMEMFAULT
+                                                             : emu_memcpy_htod(d, op->dst + done, buf, k);
+        if (rc) {
+            f->status = MX_EMEMFAULT;
+            snprintf(f->message, sizeof f->message, "device-side %s of %llu bytes at 0x%llx%s: outside device memory",
+                     op->kind == EMU_CDP_SET ? "cudaMemsetAsync" : "cudaMemcpyAsync", (unsigned long long)op->n,
+                     (unsigned long long)op->dst, op->kind == EMU_CDP_SET ? "" : " (or its source)");
+            return MX_EMEMFAULT;
+        }
+        done += k;
+    }
+    return MX_OK;
+}
+
+/* Runs what grid g's threads queued, in order, each child grid to its end (its own children included); the
+ * first failure becomes g's fault.  Frees the queue. */
+static void cdp_run(struct emu_device *d, struct emu_grid *g)
+{
+    while (g->cdp_head) {
+        struct emu_cdp_op *op = g->cdp_head;
+        g->cdp_head = op->next;
+        if (!g->cdp_head)
+            g->cdp_tail = NULL;
+        if (op->kind == EMU_CDP_LAUNCH && d->cdp_pending)
+            d->cdp_pending--;
+        struct emu_fault f;
+        memset(&f, 0, sizeof f);
+        f.lane = -1;
+        int rc = MX_OK;
+        if (g->status != MX_OK) {
+            /* the grid faulted: what it queued does not run */
+        } else if (op->kind == EMU_CDP_LAUNCH) {
+            struct emu_grid *child = NULL;
+            rc = emu_grid_start(d, g->k->mod, &op->l, NULL, &f, &child);
+            if (!rc) {
+                child->cdp_depth = g->cdp_depth + 1;
+                child->cdp_parent = g;
+                rc = emu_grid_wait(d, child, NULL, &f);
+            }
+        } else {
+            rc = cdp_copy(d, op, &f);
+        }
+        if (rc && g->status == MX_OK) {
+            g->status = rc;
+            g->fault = f;
+        }
+        free(op->params);
+        free(op);
+    }
+}
+
+/* Frees a grid's queue without running it. */
+static void cdp_discard(struct emu_grid *g)
+{
+    while (g->cdp_head) {
+        struct emu_cdp_op *op = g->cdp_head;
+        g->cdp_head = op->next;
+        if (op->kind == EMU_CDP_LAUNCH && g->dev && g->dev->cdp_pending)
+            g->dev->cdp_pending--;
+        free(op->params);
+        free(op);
+    }
+    g->cdp_tail = NULL;
 }
 
 int emu_grid_wait(struct emu_device *d, struct emu_grid *g, struct emu_stats *stats, struct emu_fault *fault)
@@ -1453,6 +1542,9 @@ int emu_grid_wait(struct emu_device *d, struct emu_grid *g, struct emu_stats *st
         }
     }
     fesetenv(&host_env);
+    if (g->cdp_head) /* the grids and copies its threads launched: part of it, run before it is done */
+        cdp_run(d, g);
+    g->cdp_busy = 0;
     for (struct emu_grid **pp = &d->grids; *pp; pp = &(*pp)->next)
         if (*pp == g) {
             *pp = g->next;
@@ -1470,6 +1562,15 @@ int emu_grid_wait(struct emu_device *d, struct emu_grid *g, struct emu_stats *st
         stats->ctas = g->ncta;
         stats->warps = g->ncta * g->warps_per_cta;
         stats->wall_seconds = now() - g->t0;
+    }
+    struct emu_grid *p = g->cdp_parent;
+    if (p) { /* a child's work is its parent's: counts and the clock it ended at */
+        p->warp_insns += g->warp_insns;
+        p->thread_insns += g->thread_insns;
+        for (size_t i = 0; i < sizeof p->unit_insns / sizeof p->unit_insns[0]; i++)
+            p->unit_insns[i] += g->unit_insns[i];
+        if (g->clock_last > p->clock_last)
+            p->clock_last = g->clock_last;
     }
     int rc = g->status;
     if (fault) {

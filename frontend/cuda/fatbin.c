@@ -16,6 +16,7 @@
 
 #define FATBIN_MAGIC 0xBA55ED50u
 #define WRAPPER_MAGIC 0x466243B1u
+#define LINK_WRAPPER_VERSION 2 /* __fatBinC_Wrapper_t of a device link (fatbinary_section.h) */
 #define MAX_CONTAINER (1ull << 30)
 #define MAX_PTX (256ull << 20)
 #define MAX_CONTAINERS 4096
@@ -138,6 +139,29 @@ char *fatbin_ptx_text(const struct fatbin_ptx *f, size_t *len, char *err, size_t
     return t;
 }
 
+/* Whether a fatbinary holds PTX. */
+static int has_ptx(const void *data)
+{
+    struct fatbin_ptx fp;
+    char e[8];
+    return data && !fatbin_find_ptx(data, 0, 0, &fp, e, sizeof e);
+}
+
+/* Whether a fatbinary is CUDA's device runtime (libcudadevrt.a, linked by every -rdc program that launches
+ * kernels from kernels): its PTX defines the __cudaCDP2 entry points, which the emulator provides itself. */
+static int is_device_runtime(const void *data)
+{
+    struct fatbin_ptx fp;
+    char e[256];
+    size_t len;
+    if (fatbin_find_ptx(data, 0, 0, &fp, e, sizeof e))
+        return 0;
+    char *t = fatbin_ptx_text(&fp, &len, e, sizeof e);
+    int r = t && strstr(t, ".visible .func (.param .b32 func_retval0) __cudaCDP2LaunchDeviceV2(") != NULL;
+    free(t);
+    return r;
+}
+
 const void *fatbin_unwrap(const void *wrapper, char *err, size_t errlen)
 {
     const uint8_t *w = wrapper;
@@ -147,5 +171,24 @@ const void *fatbin_unwrap(const void *wrapper, char *err, size_t errlen)
     }
     const void *data;
     memcpy(&data, w + 8, sizeof data);
-    return data;
+    if (rd32(w + 4) != LINK_WRAPPER_VERSION || has_ptx(data))
+        return data;
+    /* nvcc -rdc=true: the device link's fatbinary (data) holds machine code or nothing; the objects' own
+     * fatbinaries, PTX to be linked when loaded, follow in a NULL-terminated list.  One with PTX (besides the
+     * device runtime's, emu/cdp.c) is the program's device code; several would need PTX linking. */
+    const void *const *list;
+    memcpy(&list, w + 16, sizeof list);
+    const void *found = NULL;
+    unsigned n = 0, with_ptx = 0;
+    for (; list && n < MAX_CONTAINERS && list[n]; n++)
+        if (has_ptx(list[n]) && !is_device_runtime(list[n]))
+            found = found ? found : list[n], with_ptx++;
+    if (with_ptx == 1)
+        return found;
+    if (with_ptx > 1)
+        snprintf(err, errlen, "the program links the device code of %u objects compiled with -rdc=true; linking PTX "
+                              "of several objects is not supported: compile the device code in one .cu file", with_ptx);
+    else
+        snprintf(err, errlen, "no PTX found in the fatbinary (nor in the %u relocatable objects it links)", n);
+    return NULL;
 }
