@@ -3,6 +3,7 @@
 #include "frontend/cli.h"
 #include "frontend/numopt.h"
 #include "frontend/ptx.h"
+#include "frontend/sass.h"
 #include "isa/disasm.h"
 #include "mx/status.h"
 
@@ -60,7 +61,7 @@ static int load(const char *path, const struct fe_options *opt, struct mx_progra
         return rc;
     }
     double t0 = now();
-    rc = fe_parse_ptx(text, len, path, opt, prog, diag);
+    rc = fe_parse_input(text, len, path, opt, prog, diag);
     if (seconds)
         *seconds = now() - t0;
     if (bytes)
@@ -206,22 +207,68 @@ static int run_check(int argc, char **argv)
 const struct cli_cmd cli_cmd_check = { "check", "parse and validate PTX files", check_help, run_check };
 
 static const char dis_help[] =
-    "usage: morpheus dis [OPTIONS] FILE.ptx\n"
+    "usage: morpheus dis [OPTIONS] FILE.ptx|FILE.cubin\n"
     "\n"
     "Parses FILE.ptx and prints the decoded program back as PTX (registers,\n"
     "labels and symbols by name, immediates in canonical form).  The output\n"
-    "re-parses to an identical decoded program.\n"
+    "re-parses to an identical decoded program.  A cubin (sm_80/sm_86) is\n"
+    "lowered by the SASS front end first.\n"
     "\n"
     "Options:\n"
+    "  --sass                 FILE is a cubin: print its decoded machine code (address,\n"
+    "                         instruction, control bits) instead\n"
+    "  --lowered              FILE is a cubin: print the PTX its kernels lower to\n"
     "  --isa-ext NAME[,NAME]  enable ISA extensions\n"
     "  -o FILE                write to FILE instead of stdout\n"
     "  --verify               re-parse the output and check it decodes identically\n";
+
+/* dis --sass / --lowered: the cubin's machine code as decoded, or its lowering. */
+static int dis_sass(const char *in, const char *outpath, int lowered)
+{
+    char *text, err[768];
+    size_t len;
+    int rc = fe_read_file(in, &text, &len, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "morpheus: %s\n", err);
+        return CLI_EXIT_ERROR;
+    }
+    struct fe_cubin c;
+    if ((rc = fe_cubin_read((const uint8_t *)text, len, in, &c, err, sizeof err))) {
+        fprintf(stderr, "morpheus dis: %s\n", err);
+        free(text);
+        return rc == MX_ENOMEM ? CLI_EXIT_ERROR : CLI_EXIT_FAIL;
+    }
+    FILE *out = stdout;
+    if (outpath && !(out = fopen(outpath, "w"))) {
+        perror(outpath);
+        fe_cubin_free(&c);
+        free(text);
+        return CLI_EXIT_ERROR;
+    }
+    if (lowered) {
+        char *ptx = fe_sass_lower_text(&c, in, err, sizeof err);
+        if (ptx)
+            fputs(ptx, out);
+        else
+            fprintf(stderr, "morpheus dis: %s\n", err);
+        rc = ptx ? MX_OK : MX_EUNSUPPORTED;
+        free(ptx);
+    } else
+        rc = fe_sass_disasm(&c, in, out, stderr);
+    if (out != stdout && fclose(out)) {
+        perror(outpath);
+        rc = MX_EIO;
+    }
+    fe_cubin_free(&c);
+    free(text);
+    return rc == MX_EIO ? CLI_EXIT_ERROR : rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
 
 static int run_dis(int argc, char **argv)
 {
     struct fe_options opt = { 0 };
     const char *in = NULL, *outpath = NULL;
-    int verify = 0;
+    int verify = 0, sass = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--isa-ext") && i + 1 < argc) {
@@ -231,6 +278,10 @@ static int run_dis(int argc, char **argv)
             outpath = argv[++i];
         } else if (!strcmp(a, "--verify")) {
             verify = 1;
+        } else if (!strcmp(a, "--sass")) {
+            sass = 1;
+        } else if (!strcmp(a, "--lowered")) {
+            sass = 2;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "morpheus dis: unknown option '%s'\n%s", a, dis_help);
             return CLI_EXIT_USAGE;
@@ -245,6 +296,8 @@ static int run_dis(int argc, char **argv)
         fprintf(stderr, "morpheus dis: no input file\n%s", dis_help);
         return CLI_EXIT_USAGE;
     }
+    if (sass)
+        return dis_sass(in, outpath, sass == 2);
     struct mx_program prog;
     struct mx_diag diag = { 0 };
     diag.out = stderr;

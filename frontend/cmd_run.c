@@ -6,6 +6,7 @@
 #include "frontend/msys.h"
 #include "frontend/numopt.h"
 #include "frontend/ptx.h"
+#include "frontend/sass.h"
 #include "emu/emu.h"
 #include "mx/status.h"
 
@@ -16,9 +17,10 @@
 #include <string.h>
 
 static const char run_help[] =
-    "usage: morpheus run [OPTIONS] FILE.ptx KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] -- ARG...\n"
+    "usage: morpheus run [OPTIONS] FILE.ptx|FILE.cubin KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] -- ARG...\n"
     "\n"
-    "Runs kernel KERNEL of FILE.ptx on the emulated GPU.  KERNEL is the .entry\n"
+    "Runs kernel KERNEL of FILE.ptx on the emulated GPU.  A cubin (ELF, sm_80 or\n"
+    "sm_86) runs through the SASS front end (docs/sass.md).  KERNEL is the .entry\n"
     "name, or a unique demangled name (\"vecadd\" for _Z6vecaddPfS_S_i).\n"
     "\n"
     "Each ARG is one kernel parameter, in order:\n"
@@ -388,7 +390,7 @@ static int run_run(int argc, char **argv)
     struct mx_program prog;
     struct mx_diag diag = { 0 };
     diag.out = stderr;
-    int rc = fe_parse_ptx(text, len, file, &fopt, &prog, &diag);
+    int rc = fe_parse_input(text, len, file, &fopt, &prog, &diag);
     free(text);
     if (rc) {
         mx_program_free(&prog);

@@ -27,7 +27,7 @@ run help run
 # ------------------------------------------------------------------ usage errors (exit 2)
 expect "missing --grid" 2 "morpheus run: need FILE.ptx, KERNEL, --grid and --block" -- \
     run "$PTX" axpi --block 32 -- 'u32[4]=zero' 'u32[4]=zero' u32:4 u32:1
-has "missing --grid prints the usage" "$T/err" "usage: morpheus run [OPTIONS] FILE.ptx KERNEL"
+has "missing --grid prints the usage" "$T/err" "usage: morpheus run [OPTIONS] FILE.ptx|FILE.cubin KERNEL"
 expect "missing --block" 2 "morpheus run: need FILE.ptx, KERNEL, --grid and --block" -- \
     run "$PTX" axpi --grid 1 -- 'u32[4]=zero' 'u32[4]=zero' u32:4 u32:1
 expect "missing kernel name" 2 "morpheus run: need FILE.ptx, KERNEL, --grid and --block" -- run "$PTX" --grid 1 --block 1

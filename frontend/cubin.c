@@ -1,0 +1,293 @@
+/* frontend/cubin.c — reads a cubin (ELF64, machine EM_CUDA = 190) into a
+ * list of kernels: instruction words, register count, parameter layout in
+ * constant bank 0, shared and local sizes.  Every offset and size read from
+ * the file is checked against the buffer before use; a bad file is an error
+ * naming the file and the reason, never a crash.  Facts: docs/sass.md. */
+#include "frontend/cubin.h"
+#include "mx/status.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EM_CUDA 190
+#define SHT_SYMTAB 2
+#define SHT_NOBITS 8
+#define STT_FUNC 2
+#define STO_CUDA_ENTRY 0x10        /* st_other of a __global__ function */
+
+/* .nv.info attributes (EIATTR_*) we read: numbers seen in ptxas output. */
+#define EIATTR_PARAM_CBANK 0x0a    /* SVAL: u32 symbol, u16 offset in bank 0, u16 size */
+#define EIATTR_FRAME_SIZE 0x11     /* SVAL: u32 symbol, u32 bytes (module .nv.info) */
+#define EIATTR_KPARAM_INFO 0x17    /* SVAL: u32 index, u16 ordinal, u16 offset, u32 flags (size in bits 18..31) */
+#define EIATTR_CBANK_PARAM_SIZE 0x19 /* HVAL: parameter bytes */
+
+struct shdr {
+    uint32_t name, type;
+    uint64_t flags, offset, size;
+    uint32_t link, info;
+    uint64_t entsize;
+};
+
+static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+
+static int fail(char *err, size_t errlen, int code, const char *file, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (err && errlen)
+        snprintf(err, errlen, "%s: %s", file, msg);
+    return code;
+}
+
+int fe_is_elf(const uint8_t *buf, size_t len)
+{
+    return len >= 4 && buf[0] == 0x7f && buf[1] == 'E' && buf[2] == 'L' && buf[3] == 'F';
+}
+
+/* A NUL-terminated name at off inside the string section s, or NULL. */
+static const char *sec_str(const uint8_t *buf, const struct shdr *s, uint64_t off)
+{
+    if (off >= s->size)
+        return NULL;
+    const char *p = (const char *)buf + s->offset + off;
+    return memchr(p, 0, s->size - off) ? p : NULL;
+}
+
+/* The section named name, or NULL. */
+static const struct shdr *find_sec(const uint8_t *buf, const struct shdr *sh, uint32_t n, const struct shdr *shstr,
+                                   const char *name)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const char *s = sec_str(buf, shstr, sh[i].name);
+        if (s && !strcmp(s, name))
+            return &sh[i];
+    }
+    return NULL;
+}
+
+static int cmp_param(const void *a, const void *b)
+{
+    const struct fe_cubin_param *x = a, *y = b;
+    return (x->ordinal > y->ordinal) - (x->ordinal < y->ordinal);
+}
+
+/* Walks one .nv.info section: calls back per (attribute, payload, size). */
+typedef int (*info_fn)(void *ctx, unsigned attr, const uint8_t *v, uint32_t n);
+static int walk_info(const uint8_t *p, uint64_t size, info_fn fn, void *ctx)
+{
+    uint64_t i = 0;
+    while (i + 4 <= size) {
+        unsigned fmt = p[i], attr = p[i + 1];
+        uint32_t n = 0;
+        const uint8_t *v = p + i + 2;
+        if (fmt == 4) {                  /* EIFMT_SVAL: u16 size, then payload */
+            n = rd16(p + i + 2);
+            v = p + i + 4;
+            if (n > size - i - 4)
+                return -1;
+            i += 4 + n;
+        } else if (fmt >= 1 && fmt <= 3) { /* NVAL / BVAL / HVAL: two bytes of value */
+            n = 2;
+            i += 4;
+        } else
+            return -1;
+        if (fn && fn(ctx, attr, v, n))
+            return -1;
+    }
+    return i == size ? 0 : -1;
+}
+
+struct kinfo { struct fe_cubin_kernel *k; int bad; };
+
+static int kinfo_fn(void *ctx, unsigned attr, const uint8_t *v, uint32_t n)
+{
+    struct kinfo *ki = ctx;
+    struct fe_cubin_kernel *k = ki->k;
+    if (attr == EIATTR_KPARAM_INFO) {
+        if (n < 12)
+            return -1;
+        if (k->nparams >= FE_CUBIN_MAX_PARAMS)
+            return -1;
+        struct fe_cubin_param *p = &k->params[k->nparams++];
+        p->ordinal = rd16(v + 4);
+        p->offset = rd16(v + 6);
+        p->size = rd32(v + 8) >> 18;
+    } else if (attr == EIATTR_PARAM_CBANK) {
+        if (n < 8)
+            return -1;
+        k->param_base = rd16(v + 4);
+        k->param_size = rd16(v + 6);
+    } else if (attr == EIATTR_CBANK_PARAM_SIZE) {
+        if (n < 2)
+            return -1;
+        if (rd16(v) != k->param_size && k->param_size)
+            ki->bad = 1;
+    }
+    return 0;
+}
+
+struct minfo { const uint8_t *buf; const struct shdr *symtab; uint32_t symidx; uint32_t frame; };
+
+static int minfo_fn(void *ctx, unsigned attr, const uint8_t *v, uint32_t n)
+{
+    struct minfo *mi = ctx;
+    if (attr == EIATTR_FRAME_SIZE && n >= 8 && rd32(v) == mi->symidx)
+        mi->frame = rd32(v + 4);
+    return 0;
+}
+
+int fe_cubin_read(const uint8_t *buf, size_t len, const char *file, struct fe_cubin *c, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    if (!fe_is_elf(buf, len))
+        return fail(err, errlen, MX_EPARSE, file, "not an ELF file (no \\x7fELF magic)");
+    if (len < 64 || buf[4] != 2 || buf[5] != 1)
+        return fail(err, errlen, MX_EPARSE, file, "not a little-endian 64-bit ELF file, as cubins are");
+    if (rd16(buf + 18) != EM_CUDA)
+        return fail(err, errlen, MX_EPARSE, file, "ELF machine %u is not NVIDIA CUDA (190)", rd16(buf + 18));
+    uint32_t flags = rd32(buf + 48);
+    c->arch = (flags >> 8) & 0xff;
+    if (c->arch != 80 && c->arch != 86)
+        return fail(err, errlen, MX_EUNSUPPORTED, file,
+                    "cubin for sm_%u; the SASS front end decodes sm_80 and sm_86 only (ELF flags 0x%x)", c->arch, flags);
+    uint64_t shoff = rd64(buf + 40);
+    uint32_t shentsize = rd16(buf + 58), shnum = rd16(buf + 60), shstrndx = rd16(buf + 62);
+    if (shentsize != 64 || shnum == 0 || shstrndx >= shnum || shoff > len || (uint64_t)shnum * 64 > len - shoff)
+        return fail(err, errlen, MX_EPARSE, file, "corrupt ELF: section header table outside the file");
+    struct shdr *sh = calloc(shnum, sizeof *sh);
+    if (!sh)
+        return fail(err, errlen, MX_ENOMEM, file, "out of memory");
+    for (uint32_t i = 0; i < shnum; i++) {
+        const uint8_t *p = buf + shoff + (uint64_t)i * 64;
+        sh[i] = (struct shdr){ rd32(p), rd32(p + 4), rd64(p + 8), rd64(p + 24), rd64(p + 32), rd32(p + 40), rd32(p + 44),
+                               rd64(p + 56) };
+        if (sh[i].type != SHT_NOBITS && (sh[i].offset > len || sh[i].size > len - sh[i].offset)) {
+            free(sh);
+            return fail(err, errlen, MX_EPARSE, file, "corrupt ELF: section %u lies outside the file", i);
+        }
+    }
+    const struct shdr *shstr = &sh[shstrndx], *symtab = NULL;
+    if (shstr->type == SHT_NOBITS) {
+        free(sh);
+        return fail(err, errlen, MX_EPARSE, file, "corrupt ELF: no section name table");
+    }
+    for (uint32_t i = 0; i < shnum; i++)
+        if (sh[i].type == SHT_SYMTAB)
+            symtab = &sh[i];
+    if (!symtab || symtab->entsize != 24 || symtab->link >= shnum || sh[symtab->link].type == SHT_NOBITS) {
+        free(sh);
+        return fail(err, errlen, MX_EPARSE, file, "corrupt ELF: no symbol table");
+    }
+    const struct shdr *strtab = &sh[symtab->link];
+    const struct shdr *modinfo = find_sec(buf, sh, shnum, shstr, ".nv.info");
+    int rc = MX_OK;
+    uint64_t nsyms = symtab->size / 24;
+    c->kernels = calloc(nsyms ? nsyms : 1, sizeof *c->kernels);
+    if (!c->kernels) {
+        free(sh);
+        return fail(err, errlen, MX_ENOMEM, file, "out of memory");
+    }
+    for (uint64_t s = 0; s < nsyms && rc == MX_OK; s++) {
+        const uint8_t *p = buf + symtab->offset + s * 24;
+        uint32_t nm = rd32(p);
+        unsigned info = p[4], other = p[5], shndx = rd16(p + 6);
+        if ((info & 0xf) != STT_FUNC || !(other & STO_CUDA_ENTRY))
+            continue;
+        const char *name = sec_str(buf, strtab, nm);
+        char secname[512];
+        if (!name || shndx >= shnum || strlen(name) > 400) {
+            rc = fail(err, errlen, MX_EPARSE, file, "corrupt ELF: kernel symbol %llu has a bad name or section",
+                      (unsigned long long)s);
+            break;
+        }
+        const struct shdr *text = &sh[shndx];
+        const char *tname = sec_str(buf, shstr, text->name);
+        snprintf(secname, sizeof secname, ".text.%s", name);
+        if (!tname || strcmp(tname, secname) || text->type == SHT_NOBITS || text->size % 16) {
+            rc = fail(err, errlen, MX_EPARSE, file, "corrupt ELF: kernel %s has no .text section of 16-byte words", name);
+            break;
+        }
+        struct fe_cubin_kernel *k = &c->kernels[c->nkernels++];
+        k->name = name;
+        k->text = buf + text->offset;
+        k->text_size = (uint32_t)text->size;
+        k->nregs = text->info >> 24;
+        k->params = calloc(FE_CUBIN_MAX_PARAMS, sizeof *k->params);
+        if (!k->params) {
+            rc = fail(err, errlen, MX_ENOMEM, file, "out of memory");
+            break;
+        }
+        if (text->size > 0xffffffffu) {
+            rc = fail(err, errlen, MX_ELIMIT, file, "kernel %s: code larger than 4 GiB", name);
+            break;
+        }
+        snprintf(secname, sizeof secname, ".nv.info.%s", name);
+        const struct shdr *ki = find_sec(buf, sh, shnum, shstr, secname);
+        struct kinfo kctx = { k, 0 };
+        if (!ki || ki->type == SHT_NOBITS || walk_info(buf + ki->offset, ki->size, kinfo_fn, &kctx) || kctx.bad) {
+            rc = fail(err, errlen, MX_EPARSE, file, "kernel %s: missing or corrupt %s section", name, secname);
+            break;
+        }
+        qsort(k->params, k->nparams, sizeof *k->params, cmp_param);
+        for (uint32_t i = 0; i < k->nparams; i++)
+            if (k->params[i].ordinal != i || k->params[i].size == 0 ||
+                (uint64_t)k->params[i].offset + k->params[i].size > k->param_size) {
+                rc = fail(err, errlen, MX_EPARSE, file, "kernel %s: parameter %u of the .nv.info layout is inconsistent "
+                          "(ordinal %u, offset %u, size %u, buffer %u bytes)", name, i, k->params[i].ordinal,
+                          k->params[i].offset, k->params[i].size, k->param_size);
+                break;
+            }
+        if (rc)
+            break;
+        snprintf(secname, sizeof secname, ".nv.constant0.%s", name);
+        const struct shdr *cb = find_sec(buf, sh, shnum, shstr, secname);
+        if (cb && cb->type != SHT_NOBITS) {
+            k->cbank0 = buf + cb->offset;
+            k->cbank0_size = cb->size > 0x10000 ? 0x10000 : (uint32_t)cb->size;
+        }
+        if (k->param_size && (uint64_t)k->param_base + k->param_size > (cb ? cb->size : 0)) {
+            rc = fail(err, errlen, MX_EPARSE, file, "kernel %s: parameters at c[0x0][0x%x] (%u bytes) lie outside %s", name,
+                      k->param_base, k->param_size, secname);
+            break;
+        }
+        snprintf(secname, sizeof secname, ".nv.shared.%s", name);
+        const struct shdr *shm = find_sec(buf, sh, shnum, shstr, secname);
+        if (shm) {
+            if (shm->size > 0x40000) {
+                rc = fail(err, errlen, MX_EPARSE, file, "kernel %s: %llu bytes of shared memory", name,
+                          (unsigned long long)shm->size);
+                break;
+            }
+            k->shared_size = (uint32_t)shm->size;
+        }
+        if (modinfo && modinfo->type != SHT_NOBITS) {
+            struct minfo mi = { buf, symtab, (uint32_t)s, 0 };
+            if (walk_info(buf + modinfo->offset, modinfo->size, minfo_fn, &mi)) {
+                rc = fail(err, errlen, MX_EPARSE, file, "corrupt .nv.info section");
+                break;
+            }
+            k->frame_size = mi.frame;
+        }
+    }
+    free(sh);
+    if (rc == MX_OK && c->nkernels == 0)
+        rc = fail(err, errlen, MX_ENOTFOUND, file, "no kernel (.text.NAME with an entry symbol) in the cubin");
+    if (rc)
+        fe_cubin_free(c);
+    return rc;
+}
+
+void fe_cubin_free(struct fe_cubin *c)
+{
+    for (uint32_t i = 0; i < c->nkernels; i++)
+        free(c->kernels[i].params);
+    free(c->kernels);
+    memset(c, 0, sizeof *c);
+}

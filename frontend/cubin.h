@@ -1,0 +1,51 @@
+/* frontend/cubin.h — the reader of NVIDIA cubins (ELF64, EM_CUDA) for the
+ * SASS front end.  Owns nothing but the kernel list it builds: pointers into
+ * the caller's buffer (which must outlive the fe_cubin), checked to lie
+ * inside it.  Knows sections, symbols, .nv.info attributes, constant bank 0
+ * and the shared/local sizes; knows nothing about instruction words
+ * (frontend/sass_decode.c).  Layout facts and how they were found: docs/sass.md. */
+#ifndef MX_FE_CUBIN_H
+#define MX_FE_CUBIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FE_CUBIN_MAX_PARAMS 1024     /* parameters of one kernel (4 KiB of constant bank 0 at most) */
+
+struct fe_cubin_param {
+    uint32_t ordinal;      /* position in the kernel's parameter list */
+    uint32_t offset;       /* byte offset in the parameter buffer (0 = first parameter) */
+    uint32_t size;         /* bytes */
+};
+
+struct fe_cubin_kernel {
+    const char *name;            /* symbol name, NUL-terminated inside the buffer */
+    const uint8_t *text;         /* instruction words (16 bytes each) */
+    uint32_t text_size;          /* bytes, a multiple of 16 */
+    uint32_t nregs;              /* registers per thread (the .text section's sh_info >> 24) */
+    uint32_t param_base;         /* byte offset of the first parameter in constant bank 0 */
+    uint32_t param_size;         /* bytes of the parameter buffer */
+    uint32_t nparams;
+    struct fe_cubin_param *params; /* nparams entries, sorted by ordinal (malloc'd) */
+    const uint8_t *cbank0;       /* initial contents of constant bank 0 (.nv.constant0.NAME), or NULL */
+    uint32_t cbank0_size;
+    uint32_t shared_size;        /* static shared memory bytes (.nv.shared.NAME) */
+    uint32_t frame_size;         /* local memory (stack frame) bytes per thread (EIATTR_FRAME_SIZE) */
+};
+
+struct fe_cubin {
+    uint32_t arch;               /* 80 for sm_80, 86 for sm_86 */
+    uint32_t nkernels;
+    struct fe_cubin_kernel *kernels; /* malloc'd */
+};
+
+/* Is buf an ELF file (the four magic bytes)? */
+int fe_is_elf(const uint8_t *buf, size_t len);
+
+/* Reads the cubin buf[0..len) named file in messages.  Returns MX_OK, or
+ * MX_EPARSE / MX_EUNSUPPORTED / MX_ENOMEM with "FILE: reason" in err.  On
+ * error *c holds nothing to free; on success free it with fe_cubin_free. */
+int fe_cubin_read(const uint8_t *buf, size_t len, const char *file, struct fe_cubin *c, char *err, size_t errlen);
+void fe_cubin_free(struct fe_cubin *c);
+
+#endif

@@ -1,0 +1,109 @@
+/* frontend/sass.h — the SASS front end: decoding of sm_80/sm_86 instruction
+ * words (frontend/sass_decode.c) and their lowering to the decoded program
+ * (frontend/sass_lower.c).  The 128-bit word format, the subset and where
+ * each fact comes from: docs/sass.md. */
+#ifndef MX_FE_SASS_H
+#define MX_FE_SASS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "frontend/cubin.h"
+#include "frontend/diag.h"
+#include "frontend/ptx.h"
+#include "mx/program.h"
+
+/* SOP(id, "MNEMONIC", major) — major is the 9-bit opcode in bits 0..8. */
+#define FE_SASS_OPS(SOP)                 \
+    SOP(MOV, "MOV", 0x002)               \
+    SOP(CS2R, "CS2R", 0x005)             \
+    SOP(SEL, "SEL", 0x007)               \
+    SOP(FSETP, "FSETP", 0x00b)           \
+    SOP(ISETP, "ISETP", 0x00c)           \
+    SOP(IADD3, "IADD3", 0x010)           \
+    SOP(LEA, "LEA", 0x011)               \
+    SOP(LOP3, "LOP3.LUT", 0x012)         \
+    SOP(IABS, "IABS", 0x013)             \
+    SOP(IMNMX, "IMNMX", 0x017)           \
+    SOP(SHF, "SHF", 0x019)               \
+    SOP(PLOP3, "PLOP3.LUT", 0x01c)       \
+    SOP(FMUL, "FMUL", 0x020)             \
+    SOP(HFMA2_MMA, "HFMA2.MMA", 0x035)   \
+    SOP(FADD, "FADD", 0x021)             \
+    SOP(FFMA, "FFMA", 0x023)             \
+    SOP(IMAD, "IMAD", 0x024)             \
+    SOP(IMAD_WIDE, "IMAD.WIDE", 0x025)   \
+    SOP(IMAD_HI, "IMAD.HI", 0x027)       \
+    SOP(USHF, "USHF", 0x099)             \
+    SOP(ULDC, "ULDC", 0x0b9)             \
+    SOP(NOP, "NOP", 0x118)               \
+    SOP(S2R, "S2R", 0x119)               \
+    SOP(BAR, "BAR.SYNC", 0x11d)          \
+    SOP(BSYNC, "BSYNC", 0x141)           \
+    SOP(BSSY, "BSSY", 0x145)             \
+    SOP(BRA, "BRA", 0x147)               \
+    SOP(EXIT, "EXIT", 0x14d)             \
+    SOP(LDG, "LDG", 0x181)               \
+    SOP(LDC, "LDC", 0x182)               \
+    SOP(LDS, "LDS", 0x184)               \
+    SOP(STG, "STG", 0x186)               \
+    SOP(STS, "STS", 0x188)
+
+enum fe_sass_op {
+#define SOP(id, mn, major) FE_SASS_##id,
+    FE_SASS_OPS(SOP)
+#undef SOP
+    FE_SASS__COUNT
+};
+
+/* One decoded instruction word.  The operand fields stay in the raw words
+ * (lo = bits 0..63, hi = bits 64..127); the accessors below name them. */
+struct fe_sass_insn {
+    uint32_t addr;        /* byte offset in the kernel's .text */
+    uint64_t lo, hi;
+    uint8_t op;           /* enum fe_sass_op */
+    uint8_t form;         /* bits 9..11: which operand is register / immediate / constant / uniform */
+    uint8_t guard;        /* guard predicate P0..P6, 7 = PT (always) */
+    uint8_t guard_neg;    /* @!P */
+    /* control information (bits 105..127), kept for timing models: */
+    uint8_t stall;        /* cycles to wait before issuing the next instruction (0..15) */
+    uint8_t yield;        /* yield hint bit */
+    uint8_t wbar;         /* scoreboard barrier set when the result is written (7 = none) */
+    uint8_t rbar;         /* scoreboard barrier set when the sources are read (7 = none) */
+    uint8_t wait;         /* mask of the six barriers waited on before issue */
+    uint8_t reuse;        /* operand reuse-cache flags */
+};
+
+static inline uint32_t fe_sass_bits(const struct fe_sass_insn *s, unsigned pos, unsigned n)
+{
+    uint64_t v = pos >= 64 ? s->hi >> (pos - 64)
+                           : (s->lo >> pos) | (pos + n > 64 ? s->hi << (64 - pos) : 0);
+    return (uint32_t)(v & ((n >= 32 ? 0 : 1ull << n) - 1));
+}
+
+/* Decodes the word at addr; MX_OK, or MX_EUNSUPPORTED with "kernel K: SASS
+ * address 0x..: ..." naming the raw word in err. */
+int fe_sass_decode(const uint8_t word[16], uint32_t addr, const char *kernel, struct fe_sass_insn *s, char *err,
+                   size_t errlen);
+/* Writes "MNEMONIC operands" (our spelling, docs/sass.md) into buf. */
+void fe_sass_format(const struct fe_sass_insn *s, char *buf, size_t len);
+const char *fe_sass_name(unsigned op);
+
+/* Prints every kernel of the cubin: address, control bits, decoded text.
+ * Returns MX_OK or the first decode error (printed to err as well). */
+int fe_sass_disasm(const struct fe_cubin *c, const char *file, FILE *out, FILE *err);
+
+/* Lowers every kernel of the cubin to a decoded program, as fe_parse_ptx
+ * does for PTX: same contract (*prog valid and to be freed whatever the
+ * result).  file names the cubin in diagnostics. */
+int fe_sass_load(const struct fe_cubin *c, const char *file, const struct fe_options *opt, struct mx_program *prog,
+                 struct mx_diag *diag);
+/* PTX text or, when src is an ELF file, a cubin: the decoded program either
+ * way (fe_parse_ptx's contract). */
+int fe_parse_input(const char *src, size_t len, const char *name, const struct fe_options *opt, struct mx_program *prog,
+                   struct mx_diag *diag);
+/* The PTX text a cubin lowers to (malloc'd), for `morpheus dis --sass --lowered`
+ * and tests; NULL with a message in err on error. */
+char *fe_sass_lower_text(const struct fe_cubin *c, const char *file, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,283 @@
+/* frontend/sass_decode.c — sm_80/sm_86 instruction words: which instruction a
+ * 128-bit word is (opcode bits 0..8, operand form bits 9..11), its guard and
+ * its control information, and a readable rendering of its operands for
+ * `morpheus dis --sass`.  Whether every modifier bit is one we understand is
+ * checked where the word is lowered (frontend/sass_lower.c); the field
+ * positions are in docs/sass.md with how each was found. */
+#include "frontend/sass.h"
+#include "mx/status.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+static const struct { const char *name; uint16_t major; } ops[] = {
+#define SOP(id, mn, major) { mn, major },
+    FE_SASS_OPS(SOP)
+#undef SOP
+};
+
+const char *fe_sass_name(unsigned op) { return op < FE_SASS__COUNT ? ops[op].name : "?"; }
+
+int fe_sass_decode(const uint8_t w[16], uint32_t addr, const char *kernel, struct fe_sass_insn *s, char *err,
+                   size_t errlen)
+{
+    uint64_t lo = 0, hi = 0;
+    for (int i = 7; i >= 0; i--) {
+        lo = lo << 8 | w[i];
+        hi = hi << 8 | w[8 + i];
+    }
+    memset(s, 0, sizeof *s);
+    s->addr = addr;
+    s->lo = lo;
+    s->hi = hi;
+    s->op = FE_SASS__COUNT;
+    unsigned major = (unsigned)(lo & 0x1ff);
+    for (unsigned i = 0; i < FE_SASS__COUNT; i++)
+        if (ops[i].major == major)
+            s->op = (uint8_t)i;
+    s->form = (uint8_t)((lo >> 9) & 7);
+    s->guard = (uint8_t)((lo >> 12) & 7);
+    s->guard_neg = (uint8_t)((lo >> 15) & 1);
+    uint32_t ctl = (uint32_t)(hi >> 41);
+    s->stall = ctl & 15;
+    s->yield = (ctl >> 4) & 1;
+    s->wbar = (ctl >> 5) & 7;
+    s->rbar = (ctl >> 8) & 7;
+    s->wait = (ctl >> 11) & 63;
+    s->reuse = (ctl >> 17) & 15;
+    if (s->op == FE_SASS__COUNT) {
+        if (err && errlen)
+            snprintf(err, errlen, "kernel %s: SASS address 0x%04x: instruction word 0x%016" PRIx64 "%016" PRIx64
+                     " (opcode 0x%03x) is outside the decoded subset", kernel, addr, hi, lo, major);
+        return MX_EUNSUPPORTED;
+    }
+    return MX_OK;
+}
+
+/* ---- rendering ---- */
+
+struct buf { char *p; size_t len, n; };
+
+static void put(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (b->n < b->len) {
+        int k = vsnprintf(b->p + b->n, b->len - b->n, fmt, ap);
+        if (k > 0)
+            b->n += (size_t)k < b->len - b->n ? (size_t)k : b->len - b->n - 1;
+    }
+    va_end(ap);
+}
+
+static void reg(struct buf *b, unsigned r) { r == 255 ? put(b, "RZ") : put(b, "R%u", r); }
+static void ureg(struct buf *b, unsigned r) { r == 63 ? put(b, "URZ") : put(b, "UR%u", r); }
+static void pred(struct buf *b, unsigned p, unsigned neg) { put(b, "%s%s", neg ? "!" : "", p == 7 ? "PT" : ""); if (p != 7) put(b, "P%u", p); }
+static void cbank(struct buf *b, const struct fe_sass_insn *s) { put(b, "c[0x%x][0x%x]", fe_sass_bits(s, 54, 5), fe_sass_bits(s, 38, 16)); }
+
+/* The second source by form: 1 R[32], 2/4 imm32, 3/5 c[][], 6 UR[32]. */
+static void srcb(struct buf *b, const struct fe_sass_insn *s)
+{
+    switch (s->form) {
+    case 1: if (fe_sass_bits(s, 63, 1)) put(b, "-"); reg(b, fe_sass_bits(s, 32, 8)); break;
+    case 2: case 4: put(b, "0x%x", fe_sass_bits(s, 32, 32)); break;
+    case 3: case 5: cbank(b, s); break;
+    case 6: ureg(b, fe_sass_bits(s, 32, 6)); break;
+    default: put(b, "?form%u", s->form);
+    }
+}
+
+void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
+{
+    struct buf b = { out, len, 0 };
+    if (len)
+        out[0] = 0;
+    if (s->guard != 7 || s->guard_neg) {
+        put(&b, "@");
+        pred(&b, s->guard, s->guard_neg);
+        put(&b, " ");
+    }
+    put(&b, "%s", fe_sass_name(s->op));
+    unsigned d = fe_sass_bits(s, 16, 8), a = fe_sass_bits(s, 24, 8), c = fe_sass_bits(s, 64, 8);
+    switch (s->op) {
+    case FE_SASS_MOV: put(&b, " "); reg(&b, d); put(&b, ", "); srcb(&b, s); break;
+    case FE_SASS_S2R: put(&b, " "); reg(&b, d); put(&b, ", SR_0x%02x", fe_sass_bits(s, 72, 8)); break;
+    case FE_SASS_CS2R: put(&b, " "); reg(&b, d); put(&b, ", SRZ"); break;
+    case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: case FE_SASS_IMAD_HI: case FE_SASS_IADD3: case FE_SASS_LOP3:
+    case FE_SASS_SHF: case FE_SASS_LEA: case FE_SASS_FFMA: {
+        if (s->op == FE_SASS_IMAD_WIDE && !fe_sass_bits(s, 73, 1))
+            put(&b, ".U32");
+        if (s->op == FE_SASS_IMAD && fe_sass_bits(s, 75, 1))
+            put(&b, ".NEGC");
+        if (fe_sass_bits(s, 74, 1) && s->op != FE_SASS_SHF && s->op != FE_SASS_FFMA && s->op != FE_SASS_LOP3)
+            put(&b, ".X");
+        if (s->op == FE_SASS_LEA && fe_sass_bits(s, 80, 1))
+            put(&b, ".HI");
+        if (s->op == FE_SASS_SHF) {
+            static const char *const ty[] = { ".S64", ".U64", ".S32", ".U32" };
+            put(&b, "%s%s%s", fe_sass_bits(s, 76, 1) ? ".R" : ".L", ty[fe_sass_bits(s, 73, 2)],
+                fe_sass_bits(s, 80, 1) ? ".HI" : "");
+        }
+        put(&b, " ");
+        reg(&b, d);
+        if (s->op == FE_SASS_IADD3 || s->op == FE_SASS_LEA || s->op == FE_SASS_LOP3) {
+            unsigned pu = fe_sass_bits(s, 81, 3);
+            if (pu != 7) { put(&b, ", "); pred(&b, pu, 0); }
+        }
+        put(&b, ", ");
+        if ((s->op == FE_SASS_IADD3 || s->op == FE_SASS_FFMA) && fe_sass_bits(s, 72, 1))
+            put(&b, "-");
+        reg(&b, a);
+        put(&b, ", ");
+        /* forms 2 and 3 keep the register operand in bits 64..71 and the
+           immediate / constant third */
+        if (s->form == 2 || s->form == 3) {
+            reg(&b, c);
+            put(&b, ", ");
+            srcb(&b, s);
+        } else {
+            srcb(&b, s);
+            if (s->op != FE_SASS_LEA || fe_sass_bits(s, 80, 1)) {
+                put(&b, ", ");
+                if ((s->op == FE_SASS_IADD3 || s->op == FE_SASS_FFMA) && fe_sass_bits(s, 75, 1))
+                    put(&b, "-");
+                reg(&b, c);
+            }
+        }
+        if (s->op == FE_SASS_LOP3)
+            put(&b, ", 0x%x", fe_sass_bits(s, 72, 8));
+        if (s->op == FE_SASS_LEA)
+            put(&b, ", 0x%x", fe_sass_bits(s, 75, 5));
+        if (fe_sass_bits(s, 74, 1) && (s->op == FE_SASS_IADD3 || s->op == FE_SASS_LEA || s->op == FE_SASS_IMAD)) {
+            put(&b, ", ");
+            pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+        }
+        break;
+    }
+    case FE_SASS_ISETP: case FE_SASS_FSETP: {
+        static const char *const cmp[] = { ".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU",
+                                           ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T" };
+        static const char *const bop[] = { ".AND", ".OR", ".XOR", ".?" };
+        unsigned cc = s->op == FE_SASS_ISETP ? fe_sass_bits(s, 76, 3) : fe_sass_bits(s, 76, 4);
+        put(&b, "%s%s%s ", cmp[cc], s->op == FE_SASS_ISETP && !fe_sass_bits(s, 73, 1) ? ".U32" : "",
+            bop[fe_sass_bits(s, 74, 2)]);
+        pred(&b, fe_sass_bits(s, 81, 3), 0);
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 84, 3), 0);
+        put(&b, ", ");
+        reg(&b, a);
+        put(&b, ", ");
+        srcb(&b, s);
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+        break;
+    }
+    case FE_SASS_SEL: case FE_SASS_IMNMX: case FE_SASS_FADD: case FE_SASS_FMUL:
+        put(&b, " ");
+        reg(&b, d);
+        put(&b, ", ");
+        if (s->op == FE_SASS_FADD && fe_sass_bits(s, 72, 1))
+            put(&b, "-");
+        reg(&b, a);
+        put(&b, ", ");
+        srcb(&b, s);
+        if (s->op == FE_SASS_SEL || s->op == FE_SASS_IMNMX) {
+            put(&b, ", ");
+            pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+        }
+        break;
+    case FE_SASS_IABS: put(&b, " "); reg(&b, d); put(&b, ", "); srcb(&b, s); break;
+    case FE_SASS_PLOP3:
+        put(&b, " ");
+        pred(&b, fe_sass_bits(s, 81, 3), 0);
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 84, 3), 0);
+        put(&b, ", (lut bits 0x%02x)", fe_sass_bits(s, 72, 5));
+        break;
+    case FE_SASS_USHF: {
+        static const char *const ty[] = { ".S64", ".U64", ".S32", ".U32" };
+        put(&b, "%s%s%s ", fe_sass_bits(s, 76, 1) ? ".R" : ".L", ty[fe_sass_bits(s, 73, 2)],
+            fe_sass_bits(s, 80, 1) ? ".HI" : "");
+        ureg(&b, d & 63);
+        put(&b, ", ");
+        ureg(&b, a & 63);
+        put(&b, ", ");
+        srcb(&b, s);
+        put(&b, ", ");
+        ureg(&b, c & 63);
+        break;
+    }
+    case FE_SASS_ULDC:
+        put(&b, "%s ", fe_sass_bits(s, 73, 3) == 5 ? ".64" : "");
+        ureg(&b, d & 63);
+        put(&b, ", ");
+        cbank(&b, s);
+        break;
+    case FE_SASS_LDC:
+        put(&b, " ");
+        reg(&b, d);
+        put(&b, ", c[0x%x][", fe_sass_bits(s, 54, 5));
+        reg(&b, a);
+        put(&b, "+0x%x]", fe_sass_bits(s, 38, 16));
+        break;
+    case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: {
+        static const char *const sz[] = { ".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".?" };
+        static const char *const sc[] = { "", ".X4", ".X8", ".X16" };
+        int global = s->op == FE_SASS_LDG || s->op == FE_SASS_STG, load = s->op == FE_SASS_LDG || s->op == FE_SASS_LDS;
+        int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
+        put(&b, "%s%s ", global && fe_sass_bits(s, 72, 1) ? ".E" : "", sz[fe_sass_bits(s, 73, 3)]);
+        if (load) { reg(&b, d); put(&b, ", "); }
+        put(&b, "[");
+        reg(&b, a);
+        put(&b, "%s", global && fe_sass_bits(s, 72, 1) ? ".64" : global ? "" : sc[fe_sass_bits(s, 78, 2)]);
+        if (off)
+            put(&b, "%s0x%x", off < 0 ? "-" : "+", off < 0 ? (unsigned)-(int64_t)off : (unsigned)off);
+        put(&b, "]");
+        if (!load) { put(&b, ", "); reg(&b, fe_sass_bits(s, 32, 8)); }
+        break;
+    }
+    case FE_SASS_BRA: case FE_SASS_BSSY: {
+        int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
+        int64_t t = (int64_t)s->addr + 16 + off;
+        if (s->op == FE_SASS_BSSY)
+            put(&b, " B%u,", fe_sass_bits(s, 16, 4));
+        put(&b, " 0x%" PRIx64, (uint64_t)t);
+        break;
+    }
+    case FE_SASS_BSYNC: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
+    case FE_SASS_BAR: put(&b, " 0x%x", fe_sass_bits(s, 54, 4)); break;
+    default: break;
+    }
+}
+
+int fe_sass_disasm(const struct fe_cubin *c, const char *file, FILE *out, FILE *err)
+{
+    char text[256], msg[512];
+    int rc = MX_OK;
+    fprintf(out, "// %s: sm_%u cubin, %u kernel%s\n", file, c->arch, c->nkernels, c->nkernels == 1 ? "" : "s");
+    for (uint32_t k = 0; k < c->nkernels; k++) {
+        const struct fe_cubin_kernel *kn = &c->kernels[k];
+        fprintf(out, "\n.kernel %s  // %u registers, %u parameter bytes at c[0x0][0x%x], %u shared bytes, %u local bytes\n",
+                kn->name, kn->nregs, kn->param_size, kn->param_base, kn->shared_size, kn->frame_size);
+        for (uint32_t i = 0; i < kn->nparams; i++)
+            fprintf(out, "//   param %u: offset %u, %u bytes\n", i, kn->params[i].offset, kn->params[i].size);
+        for (uint32_t a = 0; a < kn->text_size; a += 16) {
+            struct fe_sass_insn s;
+            int r = fe_sass_decode(kn->text + a, a, kn->name, &s, msg, sizeof msg);
+            if (r) {
+                fprintf(out, "  /*%04x*/  <not decoded>\n", a);
+                if (err)
+                    fprintf(err, "%s: %s\n", file, msg);
+                if (!rc)
+                    rc = r;
+                continue;
+            }
+            fe_sass_format(&s, text, sizeof text);
+            fprintf(out, "  /*%04x*/  %-48s // stall %2u%s wb %c rb %c wait 0x%02x%s\n", a, text, s.stall,
+                    s.yield ? " Y" : "  ", s.wbar == 7 ? '-' : '0' + s.wbar, s.rbar == 7 ? '-' : '0' + s.rbar, s.wait,
+                    s.reuse ? " reuse" : "");
+        }
+    }
+    return rc;
+}

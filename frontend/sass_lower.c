@@ -1,0 +1,992 @@
+/* frontend/sass_lower.c — lowers decoded sm_80/sm_86 instructions to the
+ * decoded program.  Each SASS instruction becomes a short sequence of PTX
+ * instructions (rows of isa/opcodes.def) written as PTX text, which the PTX
+ * front end then parses and validates like any other input: the decoded
+ * program, the CFG/reconvergence and liveness passes, the interpreter, the
+ * fault reports and the timing models are the PTX path's, unchanged.
+ *
+ * The mapping of the machine state: R0..R254 are .b32 registers %rN (RZ reads
+ * as 0, a write to it goes to the sink %rz); UR0..UR62 are %urN; P0..P6 are
+ * %pN, PT is %pt (set true at entry); the kernel parameters of constant bank
+ * 0 are .param byte arrays at the offsets .nv.info gives; shared memory
+ * offsets are relative to %sb, the address of the kernel's shared block.
+ * Every modifier bit outside what a lowering understands is checked against
+ * the value ptxas was seen to emit, so an unknown form is a precise error
+ * (kernel, SASS address, raw word), never a silently wrong program.
+ * Field positions and their sources: docs/sass.md. */
+#include "frontend/sass.h"
+#include "mx/status.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sb { char *p; size_t n, cap; int oom; };
+
+static void sb_put(struct sb *b, const char *fmt, ...) MX_PRINTF(2, 3);
+static void sb_put(struct sb *b, const char *fmt, ...)
+{
+    if (b->oom)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->oom = 1;
+            return;
+        }
+        if (b->p && (size_t)k < b->cap - b->n) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap - b->n <= (size_t)k)
+            cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+}
+
+struct lower {
+    struct sb out;
+    const struct fe_cubin_kernel *k;
+    const struct fe_sass_insn *s;
+    const char *file;
+    char guard[16];       /* "@%p0 " etc., prefixed to every emitted instruction */
+    int ntmp;             /* next scratch register %tN (reset per instruction) */
+    unsigned kidx;        /* kernel index: labels are L<kidx>_<address> */
+    char *err;
+    size_t errlen;
+    int rc;
+};
+
+#define NTMP 12
+
+static void emit(struct lower *L, const char *fmt, ...) MX_PRINTF(2, 3);
+static void emit(struct lower *L, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    sb_put(&L->out, "\t%s%s;\n", L->guard, line);
+}
+
+static int unsupported(struct lower *L, const char *fmt, ...) MX_PRINTF(2, 3);
+static int unsupported(struct lower *L, const char *fmt, ...)
+{
+    char why[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    if (!L->rc) {
+        char text[160];
+        fe_sass_format(L->s, text, sizeof text);
+        snprintf(L->err, L->errlen, "%s: kernel %s: SASS address 0x%04x: %s (word 0x%016" PRIx64 "%016" PRIx64 ", decoded as '%s')",
+                 L->file, L->k->name, L->s->addr, why, L->s->hi, L->s->lo, text);
+        L->rc = MX_EUNSUPPORTED;
+    }
+    return -1;
+}
+
+/* The bits 64..104 of the word that no lowering interprets must equal what
+ * ptxas emits for the plain form: care = bits interpreted (relative to bit
+ * 64), fixed = the expected value of the others. */
+static int need_hi(struct lower *L, uint64_t care, uint64_t fixed)
+{
+    const uint64_t field = (1ull << 41) - 1;
+    uint64_t v = L->s->hi & field & ~care;
+    if (v != (fixed & ~care))
+        return unsupported(L, "modifier bits 0x%" PRIx64 " (bits 64..104, expected 0x%" PRIx64 ") are outside the decoded subset",
+                           v, fixed & ~care);
+    return 0;
+}
+
+static const char *tmp(struct lower *L, char buf[16])
+{
+    snprintf(buf, 16, "%%t%d", L->ntmp < NTMP ? L->ntmp++ : NTMP - 1);
+    return buf;
+}
+
+#define B(s, pos, n) fe_sass_bits((s), (pos), (n))
+
+/* A 32-bit register as a source ("0" for RZ) or for a {vector} ("%zero"). */
+static void rsrc(char *o, unsigned r) { r == 255 ? snprintf(o, 16, "0") : snprintf(o, 16, "%%r%u", r); }
+static void rvec(char *o, unsigned r) { r == 255 ? snprintf(o, 16, "%%zero") : snprintf(o, 16, "%%r%u", r); }
+static void rdst(char *o, unsigned r) { r == 255 ? snprintf(o, 16, "%%rz") : snprintf(o, 16, "%%r%u", r); }
+static void usrc(char *o, unsigned r) { r == 63 ? snprintf(o, 16, "0") : snprintf(o, 16, "%%ur%u", r); }
+static void pname(char *o, unsigned p) { p == 7 ? snprintf(o, 16, "%%pt") : snprintf(o, 16, "%%p%u", p); }
+static void pdst(char *o, unsigned p) { p == 7 ? snprintf(o, 16, "%%pz") : snprintf(o, 16, "%%p%u", p); }
+
+/* c[bank][off] of width bytes (4 or 8) into a register written to o. */
+static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, char *o)
+{
+    const struct fe_cubin_kernel *k = L->k;
+    char t[16];
+    if (bank != 0)
+        return unsupported(L, "constant bank %u (only bank 0, the parameters, is mapped)", bank);
+    if (off % width)
+        return unsupported(L, "misaligned constant c[0x0][0x%x] of %u bytes", off, width);
+    if (off >= k->param_base && off + width <= k->param_base + k->param_size) {
+        uint32_t rel = off - k->param_base;
+        for (uint32_t i = 0; i < k->nparams; i++) {
+            const struct fe_cubin_param *p = &k->params[i];
+            if (rel >= p->offset && rel + width <= p->offset + p->size) {
+                snprintf(o, 16, "%s", width == 8 ? "%x3" : tmp(L, t));
+                emit(L, "ld.param.b%u %s, [%s_p%u+%u]", width * 8, o, k->name, i, rel - p->offset);
+                return 0;
+            }
+        }
+        return unsupported(L, "c[0x0][0x%x] (%u bytes) straddles kernel parameters", off, width);
+    }
+    static const char *const dims[] = { "%ntid.x", "%ntid.y", "%ntid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z" };
+    if (width == 4 && off < 0x18) {
+        snprintf(o, 16, "%s", tmp(L, t));
+        emit(L, "mov.u32 %s, %s", o, dims[off / 4]);
+        return 0;
+    }
+    /* 0x28: the initial stack pointer (R1); 0x118: the 64-bit global memory
+       descriptor that LDG/STG name in a uniform register.  Neither has a
+       meaning here: no local memory instruction is in the subset, and the
+       descriptor is ignored (docs/sass.md). */
+    if ((width == 4 && off == 0x28) || (width == 8 && off == 0x118)) {
+        snprintf(o, 16, "0");
+        return 0;
+    }
+    return unsupported(L, "constant c[0x0][0x%x] (%u bytes) is neither a kernel parameter nor a mapped launch value", off,
+                       width);
+}
+
+/* The operand in the "B" position by form (docs/sass.md): 1 R[32:39] (neg bit
+ * 63 returned in *neg), 2/3 R[64:71], 4 imm32, 5 c[][], 6 UR[32:37]. */
+static int opd_b(struct lower *L, char *o, int *neg)
+{
+    const struct fe_sass_insn *s = L->s;
+    if (neg)
+        *neg = 0;
+    switch (s->form) {
+    case 1:
+        if (B(s, 40, 23))
+            return unsupported(L, "bits 40..62 set in a register operand form");
+        if (neg)
+            *neg = (int)B(s, 63, 1);
+        else if (B(s, 63, 1))
+            return unsupported(L, "negated register operand");
+        rsrc(o, B(s, 32, 8));
+        return 0;
+    case 2: case 3: rsrc(o, B(s, 64, 8)); return 0;
+    case 4: snprintf(o, 16, "0x%08x", B(s, 32, 32)); return 0;
+    case 5: return cload(L, B(s, 54, 5), B(s, 38, 16), 4, o);
+    case 6:
+        if (B(s, 38, 26))
+            return unsupported(L, "bits 38..63 set in a uniform register operand form");
+        usrc(o, B(s, 32, 6));
+        return 0;
+    default: return unsupported(L, "operand form %u", s->form);
+    }
+}
+
+/* The operand in the "C" position: 1/4/5/6 R[64:71], 2 imm32, 3 c[][]. */
+static int opd_c(struct lower *L, char *o, unsigned width)
+{
+    const struct fe_sass_insn *s = L->s;
+    switch (s->form) {
+    case 1: case 4: case 5: case 6: rsrc(o, B(s, 64, 8)); return 0;
+    case 2: snprintf(o, 16, "0x%08x", B(s, 32, 32)); return 0;
+    case 3: return cload(L, B(s, 54, 5), B(s, 38, 16), width, o);
+    default: return unsupported(L, "operand form %u", s->form);
+    }
+}
+
+static uint64_t uniform_bit(const struct fe_sass_insn *s) { return s->form == 6 ? 1ull << 27 : 0; }
+
+/* ---- one function per instruction family ---- */
+
+static int l_mov(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char b[16], d[16];
+    if (need_hi(L, 0, 0xf00 | uniform_bit(s)) || opd_b(L, b, NULL))
+        return -1;
+    rdst(d, B(s, 16, 8));
+    emit(L, "mov.b32 %s, %s", d, b);
+    return 0;
+}
+
+static int l_s2r(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const struct { unsigned code; const char *sreg; } sr[] = {
+        { 0x00, "%laneid" }, { 0x21, "%tid.x" }, { 0x22, "%tid.y" }, { 0x23, "%tid.z" },
+        { 0x25, "%ctaid.x" }, { 0x26, "%ctaid.y" }, { 0x27, "%ctaid.z" },
+    };
+    char d[16];
+    if (need_hi(L, 0xff00, 0) || s->form != 4 || B(s, 24, 40))
+        return L->rc ? -1 : unsupported(L, "S2R operand bits");
+    unsigned code = B(s, 72, 8);
+    rdst(d, B(s, 16, 8));
+    for (size_t i = 0; i < sizeof sr / sizeof sr[0]; i++)
+        if (sr[i].code == code) {
+            emit(L, "mov.u32 %s, %s", d, sr[i].sreg);
+            return 0;
+        }
+    return unsupported(L, "special register SR_0x%02x is not mapped", code);
+}
+
+static int l_cs2r(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    unsigned d = B(s, 16, 8);
+    if (need_hi(L, 0, 0x1ff00) || B(s, 24, 40) || d >= 254)
+        return L->rc ? -1 : unsupported(L, "CS2R form");
+    emit(L, "mov.b32 %%r%u, 0", d);
+    emit(L, "mov.b32 %%r%u, 0", d + 1);
+    return 0;
+}
+
+/* Predicate source with its negation: "%p0" or "!%p0". */
+static void psrc(char *o, unsigned p, unsigned neg)
+{
+    if (p == 7)
+        snprintf(o, 20, "%s%%pt", neg ? "!" : "");
+    else
+        snprintf(o, 20, "%s%%p%u", neg ? "!" : "", p);
+}
+
+static int l_sel(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], d[16], p[20];
+    if (need_hi(L, 0x07800000, 0) || opd_b(L, b, NULL))
+        return -1;
+    rsrc(a, B(s, 24, 8));
+    rdst(d, B(s, 16, 8));
+    pname(p, B(s, 87, 3));
+    if (B(s, 90, 1))
+        emit(L, "selp.b32 %s, %s, %s, %s", d, b, a, p);
+    else
+        emit(L, "selp.b32 %s, %s, %s, %s", d, a, b, p);
+    return 0;
+}
+
+static int l_imnmx(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], d[16], p[20], t1[16], t2[16];
+    if (need_hi(L, 0x07800200, 0) || opd_b(L, b, NULL))
+        return -1;
+    const char *ty = B(s, 73, 1) ? "s32" : "u32";
+    rsrc(a, B(s, 24, 8));
+    rdst(d, B(s, 16, 8));
+    unsigned pp = B(s, 87, 3), pn = B(s, 90, 1);
+    if (pp == 7) {
+        emit(L, "%s.%s %s, %s, %s", pn ? "max" : "min", ty, d, a, b);
+        return 0;
+    }
+    pname(p, pp);
+    tmp(L, t1);
+    tmp(L, t2);
+    emit(L, "min.%s %s, %s, %s", ty, t1, a, b);
+    emit(L, "max.%s %s, %s, %s", ty, t2, a, b);
+    emit(L, "selp.b32 %s, %s, %s, %s", d, pn ? t2 : t1, pn ? t1 : t2, p);
+    return 0;
+}
+
+static int l_iabs(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char b[16], d[16];
+    if (need_hi(L, 0, 0) || B(s, 24, 8) || opd_b(L, b, NULL))
+        return L->rc ? -1 : unsupported(L, "IABS operand bits");
+    rdst(d, B(s, 16, 8));
+    emit(L, "abs.s32 %s, %s", d, b);
+    return 0;
+}
+
+/* IADD3 d = a + b + c (each optionally negated; .X: plus the carry
+ * predicates, negation is then a bitwise not); Pu = carry out. */
+static int l_iadd3(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], c[16], d[16];
+    int nb;
+    /* care: nega 72, X 74, negc 75, Pq 77..80, Pu 81..83, Pv 84..86, Pp 87..90, Rc 64..71 */
+    if (need_hi(L, 0x07ffedff, uniform_bit(s)) || opd_b(L, b, &nb) || opd_c(L, c, 4))
+        return -1;
+    if (s->form == 2 || s->form == 3)
+        return unsupported(L, "IADD3 operand form %u", s->form);
+    rsrc(a, B(s, 24, 8));
+    rdst(d, B(s, 16, 8));
+    int x = (int)B(s, 74, 1);
+    unsigned pu = B(s, 81, 3), pv = B(s, 84, 3), pp = B(s, 87, 3), ppn = B(s, 90, 1), pq = B(s, 77, 3), pqn = B(s, 80, 1);
+    if (pv != 7)
+        return unsupported(L, "IADD3 with a second carry-out predicate");
+    if (!x && !(pp == 7 && ppn && pq == 7 && pqn))
+        return unsupported(L, "IADD3 without .X names carry-in predicates");
+    const char *term[3] = { a, b, c };
+    int neg[3] = { (int)B(s, 72, 1), nb, (int)B(s, 75, 1) }, n = 0;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(term[i], "0") || (x && neg[i]))
+            n++;
+    if (!x && pu == 7) {
+        /* plain 32-bit sum: add/sub per term */
+        char acc[16] = "";
+        int left = n;
+        for (int i = 0; i < 3; i++) {
+            if (!strcmp(term[i], "0"))
+                continue;
+            left--;
+            char dst[16], t[16];
+            snprintf(dst, sizeof dst, "%s", left ? tmp(L, t) : d);
+            if (!acc[0]) {
+                if (neg[i])
+                    emit(L, "neg.s32 %s, %s", dst, term[i]);
+                else if (!left)
+                    emit(L, "mov.b32 %s, %s", dst, term[i]);
+                snprintf(acc, sizeof acc, "%s", neg[i] || !left ? dst : term[i]);
+            } else {
+                emit(L, "%s.u32 %s, %s, %s", neg[i] ? "sub" : "add", dst, acc, term[i]);
+                snprintf(acc, sizeof acc, "%s", dst);
+            }
+        }
+        if (!n)
+            emit(L, "mov.b32 %s, 0", d);
+        return 0;
+    }
+    if (pu != 7 && n > 2)
+        return unsupported(L, "IADD3 carry-out of three operands");
+    /* 64-bit sum of the zero-extended terms: bit 32 is the carry */
+    unsigned ones = 0;
+    char t[16], pr[20];
+    emit(L, "mov.b64 %%x0, 0");
+    for (int i = 0; i < 3; i++) {
+        if (!neg[i] && !strcmp(term[i], "0"))
+            continue;
+        if (neg[i]) {
+            emit(L, "not.b32 %s, %s", tmp(L, t), term[i]);
+            emit(L, "cvt.u64.u32 %%x1, %s", t);
+            ones += !x;
+        } else
+            emit(L, "cvt.u64.u32 %%x1, %s", term[i]);
+        emit(L, "add.u64 %%x0, %%x0, %%x1");
+    }
+    if (ones)
+        emit(L, "add.u64 %%x0, %%x0, %u", ones);
+    if (x) {
+        psrc(pr, pp, ppn);
+        emit(L, "selp.u64 %%x1, 1, 0, %s", pr);
+        emit(L, "add.u64 %%x0, %%x0, %%x1");
+        psrc(pr, pq, pqn);
+        emit(L, "selp.u64 %%x1, 1, 0, %s", pr);
+        emit(L, "add.u64 %%x0, %%x0, %%x1");
+    }
+    emit(L, "mov.b64 {%s, %s}, %%x0", d, tmp(L, t));
+    if (pu != 7) {
+        emit(L, "and.b32 %s, %s, 1", t, t);
+        emit(L, "setp.ne.u32 %%p%u, %s, 0", pu, t);
+    }
+    return 0;
+}
+
+/* IMAD d = a * b + c (.X: + Pp); .WIDE: 64-bit d:d+1 = a * b + c:c+1. */
+static int l_imad(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], c[16], d[16], t[16], pr[20];
+    int wide = s->op == FE_SASS_IMAD_WIDE, hi = s->op == FE_SASS_IMAD_HI;
+    if (need_hi(L, 0x07800000 | 0xe00 | 0xff, 0x000e0000 | uniform_bit(s)) || opd_b(L, b, NULL))
+        return -1;
+    int x = (int)B(s, 74, 1);
+    unsigned pp = B(s, 87, 3), ppn = B(s, 90, 1);
+    if (!x && !(pp == 7 && ppn))
+        return unsupported(L, "IMAD without .X names a carry-in predicate");
+    if (x && (wide || hi))
+        return unsupported(L, "IMAD.X with .WIDE or .HI");
+    if (B(s, 75, 1) && (wide || hi))
+        return unsupported(L, "IMAD.WIDE or .HI with a negated addend");
+    const char *sg = B(s, 73, 1) ? "s32" : "u32";
+    rsrc(a, B(s, 24, 8));
+    unsigned dr = B(s, 16, 8);
+    rdst(d, dr);
+    if (wide) {
+        if (s->form == 2)
+            return unsupported(L, "IMAD.WIDE with an immediate addend");
+        if (dr != 255 && dr >= 254)
+            return unsupported(L, "IMAD.WIDE destination pair R%u", dr);
+        if (opd_c(L, c, 8))
+            return -1;
+        if (!strcmp(c, "0"))
+            emit(L, "mov.b64 %%x3, 0");
+        else if (s->form != 3) { /* form 3: cload put the constant in %x3 */
+            unsigned cr = B(s, 64, 8);
+            if (cr >= 254)
+                return unsupported(L, "IMAD.WIDE addend pair R%u", cr);
+            emit(L, "mov.b64 %%x3, {%%r%u, %%r%u}", cr, cr + 1);
+        }
+        emit(L, "mul.wide.%s %%x0, %s, %s", sg, a, b);
+        emit(L, "add.u64 %%x0, %%x0, %%x3");
+        if (dr == 255)
+            return 0;
+        emit(L, "mov.b64 {%%r%u, %%r%u}, %%x0", dr, dr + 1);
+        return 0;
+    }
+    if (opd_c(L, c, 4))
+        return -1;
+    if (hi) {
+        if (strcmp(c, "0"))
+            return unsupported(L, "IMAD.HI with an addend");
+        emit(L, "mul.hi.%s %s, %s, %s", sg, d, a, b);
+        return 0;
+    }
+    if (B(s, 75, 1)) { /* -c */
+        if (x)
+            return unsupported(L, "IMAD.X with a negated addend");
+        char tn[16];
+        emit(L, "neg.s32 %s, %s", tmp(L, tn), c);
+        snprintf(c, 16, "%s", tn);
+    }
+    const char *res = x ? tmp(L, t) : d;
+    if (!strcmp(a, "0") || !strcmp(b, "0"))
+        emit(L, "mov.b32 %s, %s", res, c);
+    else if (!strcmp(c, "0"))
+        emit(L, "mul.lo.u32 %s, %s, %s", res, a, b);
+    else
+        emit(L, "mad.lo.u32 %s, %s, %s, %s", res, a, b, c);
+    if (x) {
+        char t2[16];
+        psrc(pr, pp, ppn);
+        emit(L, "selp.u32 %s, 1, 0, %s", tmp(L, t2), pr);
+        emit(L, "add.u32 %s, %s, %s", d, t, t2);
+    }
+    return 0;
+}
+
+static int l_lop3(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], c[16], d[16];
+    if (need_hi(L, 0xe0000 | 0xff00 | 0xff, 0x07800000 | uniform_bit(s)) || opd_b(L, b, NULL) || opd_c(L, c, 4))
+        return -1;
+    if (s->form == 2 || s->form == 3)
+        return unsupported(L, "LOP3 operand form %u", s->form);
+    rsrc(a, B(s, 24, 8));
+    rdst(d, B(s, 16, 8));
+    emit(L, "lop3.b32 %s, %s, %s, %s, 0x%02x", d, a, b, c, B(s, 72, 8));
+    unsigned pu = B(s, 81, 3);
+    if (pu != 7)
+        emit(L, "setp.ne.u32 %%p%u, %s, 0", pu, d);
+    return 0;
+}
+
+/* SHF / USHF: the 64-bit value {c:a} shifted left or right (arithmetic for
+ * .S32/.S64) by b, clamped to 32 (.U32/.S32) or 64; the low or (.HI) high
+ * word.  Uniform: registers are UR (6-bit fields). */
+static int l_shf(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    int u = s->op == FE_SASS_USHF;
+    char a[16], b[16], c[16], d[16], t[16], lo[16], hi[16];
+    if (need_hi(L, 0x11600 | (u ? 0x3f : 0xff), (u ? 1ull << 27 : 0) | uniform_bit(s)))
+        return -1;
+    if (s->form == 2 || s->form == 3 || (u && s->form != 4))
+        return unsupported(L, "SHF operand form %u", s->form);
+    if (opd_b(L, b, NULL))
+        return -1;
+    unsigned ty = B(s, 73, 2), right = B(s, 76, 1), high = B(s, 80, 1);
+    if (u) {
+        unsigned ra = B(s, 24, 6), rc = B(s, 64, 6), rd = B(s, 16, 6);
+        if (B(s, 30, 2) || B(s, 22, 2))
+            return unsupported(L, "USHF register bits");
+        ra == 63 ? snprintf(a, 16, "%%zero") : snprintf(a, 16, "%%ur%u", ra);
+        rc == 63 ? snprintf(c, 16, "%%zero") : snprintf(c, 16, "%%ur%u", rc);
+        rd == 63 ? snprintf(d, 16, "%%rz") : snprintf(d, 16, "%%ur%u", rd);
+    } else {
+        rvec(a, B(s, 24, 8));
+        rvec(c, B(s, 64, 8));
+        rdst(d, B(s, 16, 8));
+    }
+    emit(L, "mov.b64 %%x0, {%s, %s}", a, c);
+    emit(L, "min.u32 %s, %s, %u", tmp(L, t), b, ty >= 2 ? 32 : 64);
+    if (!right)
+        emit(L, "shl.b64 %%x0, %%x0, %s", t);
+    else if (ty == 0 || ty == 2)  /* .S64 / .S32: the sign is that of the high word */
+        emit(L, "shr.s64 %%x0, %%x0, %s", t);
+    else
+        emit(L, "shr.u64 %%x0, %%x0, %s", t);
+    emit(L, "mov.b64 {%s, %s}, %%x0", tmp(L, lo), tmp(L, hi));
+    emit(L, "mov.b32 %s, %s", d, high ? hi : lo);
+    return 0;
+}
+
+/* LEA d = ({c:a} << s).lo + b, .HI: ({c:a} << s).hi + b; .X adds Pp; Pu = carry. */
+static int l_lea(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], c[16], d[16], t[16], t2[16], pr[20];
+    if (need_hi(L, 0xff | 0x400 | 0xf800 | 0x10000 | 0xe0000 | 0x07800000, uniform_bit(s)))
+        return -1;
+    if (s->form == 2 || s->form == 3)
+        return unsupported(L, "LEA operand form %u", s->form);
+    if (opd_b(L, b, NULL))
+        return -1;
+    unsigned sh = B(s, 75, 5), high = B(s, 80, 1), x = B(s, 74, 1), pu = B(s, 81, 3), pp = B(s, 87, 3), ppn = B(s, 90, 1);
+    if (!x && !(pp == 7 && ppn))
+        return unsupported(L, "LEA without .X names a carry-in predicate");
+    rvec(a, B(s, 24, 8));
+    rvec(c, high ? B(s, 64, 8) : 255);
+    rdst(d, B(s, 16, 8));
+    emit(L, "mov.b64 %%x0, {%s, %s}", a, c);
+    emit(L, "shl.b64 %%x0, %%x0, %u", sh);
+    tmp(L, t);
+    tmp(L, t2);
+    emit(L, "mov.b64 {%s, %s}, %%x0", t, t2);
+    emit(L, "cvt.u64.u32 %%x0, %s", high ? t2 : t);
+    emit(L, "cvt.u64.u32 %%x1, %s", b);
+    emit(L, "add.u64 %%x0, %%x0, %%x1");
+    if (x) {
+        psrc(pr, pp, ppn);
+        emit(L, "selp.u64 %%x1, 1, 0, %s", pr);
+        emit(L, "add.u64 %%x0, %%x0, %%x1");
+    }
+    emit(L, "mov.b64 {%s, %s}, %%x0", d, t2);
+    if (pu != 7)
+        emit(L, "setp.ne.u32 %%p%u, %s, 0", pu, t2);
+    return 0;
+}
+
+static int l_isetp(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const icmp[] = { NULL, "lt", "eq", "le", "gt", "ne", "ge", NULL };
+    static const char *const fcmp[] = { NULL, "lt", "eq", "le", "gt", "ne", "ge", "num", "nan", "ltu", "equ", "leu",
+                                        "gtu", "neu", "geu", NULL };
+    static const char *const bop[] = { "and", "or", "xor", NULL };
+    char a[16], b[16], pu[16], pv[16], pp[20];
+    int f = s->op == FE_SASS_FSETP;
+    uint64_t care = 0x07fe0c00ull | (f ? 0xf000 : 0x7200);
+    if (need_hi(L, care, (f ? 0 : 0x70) | uniform_bit(s)) || opd_b(L, b, NULL))
+        return -1;
+    if (s->form == 2 || s->form == 3)
+        return unsupported(L, "SETP operand form %u", s->form);
+    const char *cmp = f ? fcmp[B(s, 76, 4)] : icmp[B(s, 76, 3)];
+    const char *op = bop[B(s, 74, 2)];
+    if (!cmp || !op)
+        return unsupported(L, "comparison or boolean operation outside the subset");
+    rsrc(a, B(s, 24, 8));
+    pdst(pu, B(s, 81, 3));
+    pdst(pv, B(s, 84, 3));
+    psrc(pp, B(s, 87, 3), B(s, 90, 1));
+    if (f && s->form == 4)
+        snprintf(b, 16, "0f%08X", B(s, 32, 32));
+    else if (f && !strcmp(b, "0"))
+        snprintf(b, 16, "0f00000000");
+    if (f && !strcmp(a, "0"))
+        snprintf(a, 16, "0f00000000");
+    emit(L, "setp.%s.%s.%s %s|%s, %s, %s, %s", cmp, f ? "f32" : B(s, 73, 1) ? "s32" : "u32", op, pu, pv, a, b, pp);
+    return 0;
+}
+
+static int l_plop3(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    /* only the constant idiom: all three inputs PT, second output PT */
+    if (need_hi(L, 0xe0000 | 0x1f00, 0x03f0e070) || (s->lo >> 16))
+        return L->rc ? -1 : unsupported(L, "PLOP3 with operands other than PT");
+    unsigned pu = B(s, 81, 3);
+    if (pu != 7)
+        emit(L, "setp.%s.u32 %%p%u, %%zero, 0", B(s, 76, 1) ? "eq" : "ne", pu);
+    return 0;
+}
+
+/* FADD / FMUL / FFMA, round to nearest even, no flush to zero. */
+static int l_fp(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], c[16], d[16], t[16];
+    int nb = 0;
+    uint64_t care = (1u << 8) | (s->op == FE_SASS_FFMA ? (1u << 11) | 0xff : 0);
+    if (need_hi(L, care, s->op == FE_SASS_FMUL ? 0x00400000 : 0))
+        return -1;
+    if (s->op == FE_SASS_FADD && s->form == 2) {
+        if (B(s, 64, 8))
+            return unsupported(L, "FADD form 2 with a register in bits 64..71");
+        snprintf(b, 16, "0f%08X", B(s, 32, 32));
+    } else if (s->form == 4)
+        snprintf(b, 16, "0f%08X", B(s, 32, 32));
+    else if (s->form == 1 || s->form == 5 || (s->op == FE_SASS_FFMA && (s->form == 2 || s->form == 3))) {
+        if (opd_b(L, b, s->op == FE_SASS_FMUL ? NULL : &nb))
+            return -1;
+    } else
+        return unsupported(L, "floating-point operand form %u", s->form);
+    if (!strcmp(b, "0"))
+        snprintf(b, 16, "0f00000000");
+    rvec(a, B(s, 24, 8));
+    if (!strcmp(a, "%zero"))
+        snprintf(a, 16, "0f00000000");
+    rdst(d, B(s, 16, 8));
+    int na = (int)B(s, 72, 1);
+    if (s->op == FE_SASS_FMUL) {
+        if (na)
+            return unsupported(L, "FMUL with a negated operand");
+        emit(L, "mul.rn.f32 %s, %s, %s", d, a, b);
+        return 0;
+    }
+    if (s->op == FE_SASS_FADD) {
+        if (na && nb) {
+            emit(L, "add.rn.f32 %s, %s, %s", tmp(L, t), a, b);
+            emit(L, "neg.f32 %s, %s", d, t);
+        } else if (na)
+            emit(L, "sub.rn.f32 %s, %s, %s", d, b, a);
+        else
+            emit(L, "%s.rn.f32 %s, %s, %s", nb ? "sub" : "add", d, a, b);
+        return 0;
+    }
+    /* FFMA */
+    if (s->form == 2)
+        snprintf(c, 16, "0f%08X", B(s, 32, 32));
+    else if (opd_c(L, c, 4))
+        return -1;
+    if (!strcmp(c, "0"))
+        snprintf(c, 16, "0f00000000");
+    if (s->form == 2 || s->form == 3) { /* the register operand sits in 64..71, the immediate/constant third */
+        if (nb)
+            return unsupported(L, "FFMA negation in form %u", s->form);
+    }
+    if (na != nb) {
+        emit(L, "neg.f32 %s, %s", tmp(L, t), a);
+        snprintf(a, 16, "%s", t);
+    }
+    if (B(s, 75, 1)) {
+        char t2[16];
+        emit(L, "neg.f32 %s, %s", tmp(L, t2), c);
+        snprintf(c, 16, "%s", t2);
+    }
+    emit(L, "fma.rn.f32 %s, %s, %s, %s", d, a, b, c);
+    return 0;
+}
+
+/* HFMA2.MMA Rd, -RZ, RZ, imm: ptxas's way of writing a 32-bit constant on
+ * sm_80 ((-0) * 0 + h = h for both halves, -0 included); only that idiom. */
+static int l_hfma2(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char d[16];
+    if (need_hi(L, 0, 0x1ff) || s->form != 2 || B(s, 24, 8) != 255)
+        return L->rc ? -1 : unsupported(L, "HFMA2.MMA other than the constant idiom -RZ * RZ + imm");
+    rdst(d, B(s, 16, 8));
+    emit(L, "mov.b32 %s, 0x%08x", d, B(s, 32, 32));
+    return 0;
+}
+
+static int l_uldc(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char o[16];
+    if (need_hi(L, 0xe00, 0) || B(s, 24, 14))
+        return L->rc ? -1 : unsupported(L, "ULDC operand bits");
+    unsigned sz = B(s, 73, 3), d = B(s, 16, 6);
+    if ((sz != 4 && sz != 5) || B(s, 22, 2) || (sz == 5 && d != 63 && d >= 62))
+        return unsupported(L, "ULDC size or destination");
+    if (cload(L, B(s, 54, 5), B(s, 38, 16), sz == 5 ? 8 : 4, o))
+        return -1;
+    if (d == 63)
+        return 0;
+    if (sz == 4)
+        emit(L, "mov.b32 %%ur%u, %s", d, o);
+    else if (!strcmp(o, "0")) {
+        emit(L, "mov.b32 %%ur%u, 0", d);
+        emit(L, "mov.b32 %%ur%u, 0", d + 1);
+    } else
+        emit(L, "mov.b64 {%%ur%u, %%ur%u}, %s", d, d + 1, o);
+    return 0;
+}
+
+/* LDG / STG / LDS / STS: size code 0 U8, 1 S8, 2 U16, 3 S16, 4 32, 5 64, 6 128. */
+static int l_mem(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const ty[] = { "u8", "s8", "u16", "s16", "b32", "b32", "b32" };
+    static const unsigned nvec[] = { 1, 1, 1, 1, 1, 2, 4 };
+    int global = s->op == FE_SASS_LDG || s->op == FE_SASS_STG, load = s->op == FE_SASS_LDG || s->op == FE_SASS_LDS;
+    uint64_t care = 0xe00 | (global ? 0 : 0xc000) | (s->op == FE_SASS_STG ? 0xff : 0);
+    uint64_t fixed = s->op == FE_SASS_LDG ? 0x0c1e1100 : s->op == FE_SASS_STG ? 0x0c101100 : 0;
+    if (need_hi(L, care, fixed))
+        return -1;
+    unsigned expect_form = s->op == FE_SASS_STS ? 1 : 4;
+    if (s->form != expect_form)
+        return unsupported(L, "memory operand form %u", s->form);
+    unsigned sz = B(s, 73, 3);
+    if (sz > 6)
+        return unsupported(L, "access size code %u", sz);
+    int32_t off = (int32_t)(B(s, 40, 24) << 8) / 256;
+    unsigned ra = B(s, 24, 8), r = load ? B(s, 16, 8) : B(s, 32, 8);
+    if (!global && !load && B(s, 16, 8))
+        return unsupported(L, "STS with bits 16..23 set");
+    if (!global && load && B(s, 32, 8))
+        return unsupported(L, "LDS with bits 32..39 set");
+    if (r != 255 && r + nvec[sz] > 255)
+        return unsupported(L, "register group R%u..R%u", r, r + nvec[sz] - 1);
+    if (nvec[sz] > 1 && r != 255 && r % nvec[sz])
+        return unsupported(L, "misaligned register group R%u", r);
+    char addr[48], data[80], t[16];
+    if (global) {
+        if (ra != 255 && ra >= 254)
+            return unsupported(L, "address register pair R%u", ra);
+        if (ra == 255)
+            emit(L, "mov.b64 %%x0, 0");
+        else
+            emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", ra, ra + 1);
+        snprintf(addr, sizeof addr, "[%%x0%+d]", off);
+    } else {
+        static const unsigned scale[] = { 1, 4, 8, 16 };
+        char a[16];
+        rsrc(a, ra);
+        tmp(L, t);
+        if (ra == 255)
+            emit(L, "mov.b32 %s, %%sb", t);
+        else
+            emit(L, "mad.lo.u32 %s, %s, %u, %%sb", t, a, scale[B(s, 78, 2)]);
+        snprintf(addr, sizeof addr, "[%s%+d]", t, off);
+    }
+    if (nvec[sz] == 1)
+        load ? rdst(data, r) : rvec(data, r);
+    else {
+        size_t n = 0;
+        n += (size_t)snprintf(data + n, sizeof data - n, "{");
+        for (unsigned i = 0; i < nvec[sz]; i++) {
+            char e[16];
+            load ? rdst(e, r == 255 ? 255 : r + i) : rvec(e, r == 255 ? 255 : r + i);
+            n += (size_t)snprintf(data + n, sizeof data - n, "%s%s", i ? ", " : "", e);
+        }
+        snprintf(data + n, sizeof data - n, "}");
+    }
+    const char *sp = global ? "global" : "shared";
+    const char *v = nvec[sz] == 2 ? ".v2" : nvec[sz] == 4 ? ".v4" : "";
+    if (load)
+        emit(L, "ld.%s%s.%s %s, %s", sp, v, ty[sz], data, addr);
+    else
+        emit(L, "st.%s%s.%s %s, %s", sp, v, sz < 4 ? (sz < 2 ? "u8" : "u16") : ty[sz], addr, data);
+    return 0;
+}
+
+static int64_t branch_target(const struct fe_sass_insn *s)
+{
+    int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) / (1 << 14);
+    return (int64_t)s->addr + 16 + off;
+}
+
+static int l_ctrl(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    switch (s->op) {
+    case FE_SASS_NOP:
+        if (need_hi(L, 0, 0) || (s->lo >> 16))
+            return L->rc ? -1 : unsupported(L, "NOP operand bits");
+        return 0;
+    case FE_SASS_EXIT:
+        if (need_hi(L, 0, 0x03800000) || (s->lo >> 16))
+            return L->rc ? -1 : unsupported(L, "EXIT operand bits");
+        emit(L, "exit");
+        return 0;
+    case FE_SASS_BAR:
+        if (need_hi(L, 0, 0x00010000) || (s->lo >> 16))
+            return L->rc ? -1 : unsupported(L, "BAR form");
+        emit(L, "bar.sync 0");
+        return 0;
+    case FE_SASS_BSSY: case FE_SASS_BSYNC:
+        /* convergence barriers: the decoded program reconverges at immediate
+           post-dominators (frontend/cfg.c), which is where ptxas places BSYNC
+           for the structured code it emits; nothing to run */
+        if (need_hi(L, s->op == FE_SASS_BSSY ? 0x3ffff : 0, 0x03800000) || B(s, 20, s->op == FE_SASS_BSSY ? 14 : 44))
+            return L->rc ? -1 : unsupported(L, "convergence barrier form");
+        return 0;
+    case FE_SASS_BRA: {
+        if (need_hi(L, 0x3ffff, 0x03800000) || B(s, 16, 16))
+            return L->rc ? -1 : unsupported(L, "BRA form");
+        int64_t t = branch_target(s);
+        if (t < 0 || t >= L->k->text_size || t % 16)
+            return unsupported(L, "branch target 0x%" PRIx64 " outside the kernel", (uint64_t)t);
+        emit(L, "bra L%u_%04x", L->kidx, (unsigned)t);
+        return 0;
+    }
+    default:
+        return unsupported(L, "instruction outside the lowered subset");
+    }
+}
+
+static int lower_insn(struct lower *L)
+{
+    switch (L->s->op) {
+    case FE_SASS_MOV: return l_mov(L);
+    case FE_SASS_S2R: return l_s2r(L);
+    case FE_SASS_CS2R: return l_cs2r(L);
+    case FE_SASS_SEL: return l_sel(L);
+    case FE_SASS_IMNMX: return l_imnmx(L);
+    case FE_SASS_IABS: return l_iabs(L);
+    case FE_SASS_IADD3: return l_iadd3(L);
+    case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: case FE_SASS_IMAD_HI: return l_imad(L);
+    case FE_SASS_LOP3: return l_lop3(L);
+    case FE_SASS_SHF: case FE_SASS_USHF: return l_shf(L);
+    case FE_SASS_LEA: return l_lea(L);
+    case FE_SASS_ISETP: case FE_SASS_FSETP: return l_isetp(L);
+    case FE_SASS_PLOP3: return l_plop3(L);
+    case FE_SASS_FADD: case FE_SASS_FMUL: case FE_SASS_FFMA: return l_fp(L);
+    case FE_SASS_ULDC: return l_uldc(L);
+    case FE_SASS_HFMA2_MMA: return l_hfma2(L);
+    case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: return l_mem(L);
+    default: return l_ctrl(L);
+    }
+}
+
+static unsigned align_of(uint32_t off, uint32_t size)
+{
+    unsigned a = 1;
+    while (a < 16 && a < size && !(off & (a * 2 - 1)) && (a * 2) <= 16)
+        a *= 2;
+    return a;
+}
+
+static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
+{
+    struct sb *o = &L->out;
+    L->k = k;
+    sb_put(o, "\n.visible .entry %s(", k->name);
+    for (uint32_t i = 0; i < k->nparams; i++)
+        sb_put(o, "%s\n\t.param .align %u .b8 %s_p%u[%u]", i ? "," : "", align_of(k->params[i].offset, k->params[i].size),
+               k->name, i, k->params[i].size);
+    sb_put(o, ")\n{\n");
+    sb_put(o, "\t.reg .b32 %%r<255>;\n\t.reg .b32 %%ur<63>;\n\t.reg .pred %%p<7>;\n");
+    sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
+    if (k->shared_size)
+        sb_put(o, "\t.shared .align 16 .b8 %s_smem[%u];\n", k->name, k->shared_size);
+    sb_put(o, "\tmov.b32 %%zero, 0;\n\tsetp.eq.u32 %%pt, %%zero, 0;\n");
+    if (k->shared_size)
+        sb_put(o, "\tmov.u32 %%sb, %s_smem;\n", k->name);
+    else
+        sb_put(o, "\tmov.b32 %%sb, 0;\n");
+    for (uint32_t a = 0; a < k->text_size && !L->rc; a += 16) {
+        struct fe_sass_insn s;
+        if (fe_sass_decode(k->text + a, a, k->name, &s, L->err, L->errlen)) {
+            char m[512];
+            snprintf(m, sizeof m, "%s: %s", L->file, L->err);
+            snprintf(L->err, L->errlen, "%s", m);
+            L->rc = MX_EUNSUPPORTED;
+            break;
+        }
+        L->s = &s;
+        L->ntmp = 0;
+        char text[160];
+        fe_sass_format(&s, text, sizeof text);
+        sb_put(o, "L%u_%04x:\t// %s\n\t.loc 1 %u 0\n", L->kidx, a, text, a);
+        L->guard[0] = 0;
+        if (s.guard == 7 && s.guard_neg)
+            continue;                    /* @!PT: never runs */
+        if (s.guard != 7) {
+            if (s.op == FE_SASS_BRA || s.op == FE_SASS_EXIT)
+                snprintf(L->guard, sizeof L->guard, "@%s%%p%u ", s.guard_neg ? "!" : "", s.guard);
+            else {
+                sb_put(o, "\tmov.pred %%pg, %%p%u;\n", s.guard);
+                snprintf(L->guard, sizeof L->guard, "@%s%%pg ", s.guard_neg ? "!" : "");
+            }
+        }
+        lower_insn(L);
+    }
+    sb_put(o, "}\n");
+    return L->rc;
+}
+
+char *fe_sass_lower_text(const struct fe_cubin *c, const char *file, char *err, size_t errlen)
+{
+    struct lower L = { .file = file, .err = err, .errlen = errlen };
+    sb_put(&L.out, "// lowered from %s (sm_%u) by the Morpheus SASS front end\n.version 9.0\n.target sm_%u\n"
+           ".address_size 64\n.file 1 \"%s\"\n", file, c->arch, c->arch, file);
+    for (uint32_t i = 0; i < c->nkernels && !L.rc; i++) {
+        L.kidx = i;
+        lower_kernel(&L, &c->kernels[i]);
+    }
+    if (!L.rc && L.out.oom) {
+        snprintf(err, errlen, "%s: out of memory", file);
+        L.rc = MX_ENOMEM;
+    }
+    if (L.rc) {
+        free(L.out.p);
+        return NULL;
+    }
+    return L.out.p;
+}
+
+int fe_sass_load(const struct fe_cubin *c, const char *file, const struct fe_options *opt, struct mx_program *prog,
+                 struct mx_diag *diag)
+{
+    char err[sizeof diag->first];
+    memset(prog, 0, sizeof *prog);
+    char *text = fe_sass_lower_text(c, file, err, sizeof err);
+    if (!text) {
+        if (diag) {
+            diag->nerrors++;
+            snprintf(diag->first, sizeof diag->first, "%s", err);
+            if (diag->out)
+                fprintf(diag->out, "%s\n", err);
+        }
+        return strstr(err, "out of memory") ? MX_ENOMEM : MX_EUNSUPPORTED;
+    }
+    char name[300];
+    snprintf(name, sizeof name, "%s (lowered)", file);
+    int rc = fe_parse_ptx(text, strlen(text), name, opt, prog, diag);
+    free(text);
+    if (rc)
+        return rc;
+    /* the parameter layout the PTX declarations produced must be the cubin's */
+    for (uint32_t i = 0; i < c->nkernels; i++) {
+        const struct fe_cubin_kernel *k = &c->kernels[i];
+        int f = mx_program_find_func(prog, k->name);
+        if (f < 0)
+            return MX_EUNSUPPORTED;
+        const struct mx_func *fn = &prog->funcs[f];
+        for (uint32_t j = 0; j < k->nparams && j < fn->nparams; j++)
+            if (prog->syms[fn->param + j].offset != k->params[j].offset) {
+                if (diag) {
+                    diag->nerrors++;
+                    snprintf(diag->first, sizeof diag->first, "%s: kernel %s: parameter %u at offset %u cannot be laid out "
+                             "as in the cubin", file, k->name, j, k->params[j].offset);
+                    if (diag->out)
+                        fprintf(diag->out, "%s\n", diag->first);
+                }
+                return MX_EUNSUPPORTED;
+            }
+    }
+    return MX_OK;
+}
+
+int fe_parse_input(const char *src, size_t len, const char *name, const struct fe_options *opt, struct mx_program *prog,
+                   struct mx_diag *diag)
+{
+    if (!fe_is_elf((const uint8_t *)src, len))
+        return fe_parse_ptx(src, len, name, opt, prog, diag);
+    struct fe_cubin c;
+    char err[sizeof diag->first];
+    memset(prog, 0, sizeof *prog);
+    int rc = fe_cubin_read((const uint8_t *)src, len, name, &c, err, sizeof err);
+    if (rc) {
+        if (diag) {
+            diag->nerrors++;
+            snprintf(diag->first, sizeof diag->first, "%s", err);
+            if (diag->out)
+                fprintf(diag->out, "%s\n", err);
+        }
+        return rc;
+    }
+    rc = fe_sass_load(&c, name, opt, prog, diag);
+    fe_cubin_free(&c);
+    return rc;
+}

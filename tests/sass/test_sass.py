@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""tests/sass/test_sass.py MORPHEUS — the SASS front end end to end.
+
+kernels.ptx (nvcc 13 output of kernels.cu) is assembled by ptxas into sm_86
+and sm_80 cubins; every kernel runs once through the PTX path (the .ptx file)
+and once through the SASS path (the cubin) on the same inputs, and the output
+buffers must be identical byte for byte.  vecadd, reduce and w_add are also
+checked against Python.  Then bad input: corrupt and truncated ELF files,
+a cubin for another architecture, an instruction outside the subset and
+random byte flips, each refused with a message naming the file (and the
+kernel, SASS address and word where there is one), never a crash.
+Skipped (exit 77) without ptxas; needs no GPU."""
+import os, random, shutil, struct, subprocess, sys, tempfile
+
+M = sys.argv[1]
+HERE = os.path.dirname(os.path.abspath(__file__))
+PTX = os.path.join(HERE, 'kernels.ptx')
+ptxas = shutil.which('ptxas') or ('/usr/local/cuda/bin/ptxas' if os.access('/usr/local/cuda/bin/ptxas', os.X_OK) else None)
+if not ptxas:
+    print('SKIP: no ptxas')
+    sys.exit(77)
+tmp = tempfile.mkdtemp(prefix='mx-sass-')
+fails = []
+
+
+def run(args, check=True):
+    r = subprocess.run([M] + args, capture_output=True, text=True, timeout=120)
+    if check and r.returncode != 0:
+        fails.append('%s: exit %d: %s' % (' '.join(args), r.returncode, r.stderr.strip()[-400:]))
+    return r
+
+
+def cubin(arch, src=PTX, tag=''):
+    out = os.path.join(tmp, 'k%s%s.cubin' % (arch, tag))
+    subprocess.run([ptxas, '-arch=sm_%s' % arch, '-o', out, src], check=True)
+    return out
+
+
+def wfile(name, data):
+    p = os.path.join(tmp, name)
+    with open(p, 'wb') as f:
+        f.write(data)
+    return p
+
+
+rng = random.Random(14)
+edge = [0, 1, -1, 2, 5, 31, 32, 33, 63, 64, -32, 0x7fffffff, -0x80000000, 0x12345678, -0x1234567]
+ints = [rng.choice(edge) if rng.random() < 0.5 else rng.randrange(-2**31, 2**31) for _ in range(3 * 256)]
+uints = [rng.choice([0, 1, 5, 31, 32, 33, 40, 63, 64, 0xffffffff, 0x80000000]) if rng.random() < 0.5
+         else rng.randrange(0, 2**32) for _ in range(1000)]
+i32 = wfile('ints', struct.pack('<%di' % len(ints), *ints))
+u32 = wfile('uints', struct.pack('<%dI' % len(uints), *uints))
+i64v = [rng.randrange(-2**63, 2**63) for _ in range(64)] + [2**63 - 1, -2**63, -1, 0xffffffff, 0x100000000, -0x100000000] * 2
+i64 = wfile('i64', struct.pack('<76q', *i64v))
+fl = [rng.uniform(-4, 4) for _ in range(4 * 64)]
+fl[0:8] = [0.0, -0.0, float('inf'), float('nan'), 1e-40, -1e-40, 3.0, 3.0]
+f32 = wfile('f32', struct.pack('<%df' % len(fl), *fl))
+fa = [rng.uniform(-100, 100) for _ in range(300)]
+fb = [rng.uniform(-100, 100) for _ in range(300)]
+fa300 = wfile('fa', struct.pack('<300f', *fa))
+fb300 = wfile('fb', struct.pack('<300f', *fb))
+braw = bytes(rng.randrange(256) for _ in range(4096))
+
+
+def sized(path, n):
+    """A file holding the first n bytes of the file at path (run's file: wants the exact size)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    return wfile('%s.%d' % (os.path.basename(path), n), data[:n])
+
+
+bytes_in = wfile('bytes', braw)
+
+# kernel -> (grid, block, args) with OUT standing for the output buffer file
+micro = ['e_sub', 'e_sub3', 'e_add3', 'e_neg3', 'e_shl', 'e_shlv', 'e_sar', 'e_sarv', 'e_shrv', 'e_lt', 'e_ltu', 'e_le',
+         'e_eq', 'e_ne', 'e_gtu', 'e_bits', 'e_andnot', 'e_min', 'e_max', 'e_minu', 'e_mul', 'e_mulhi', 'e_abs', 'e_sel']
+cases = {
+    'vecadd': ('3', '100', ['f32[300]=file:%s' % fa300, 'f32[300]=file:%s' % fb300, 'f32[300]=zero>OUT', 's32:290']),
+    'saxpy': ('3', '100', ['f32:1.5', 'f32[300]=rand:1', 'f32[300]=rand:2>OUT', 's32:290']),
+    'reduce': ('4', '256', ['u32[1000]=file:%s' % u32, 'u32[4]=zero>OUT', 's32:1000']),
+    'loop': ('4', '128', ['s32[512]=file:%s' % sized(i32, 2048), 's32[512]=zero>OUT', 's32:500']),
+    'w_add': ('1', '32', ['s64[32]=zero>OUT', 's64[76]=file:%s' % i64]),
+    'w_sub': ('1', '32', ['s64[32]=zero>OUT', 's64[76]=file:%s' % i64]),
+    'f_ops': ('1', '64', ['f32[384]=zero>OUT', 'f32[256]=file:%s' % f32]),
+    'm_sizes': ('1', '64', ['s32[512]=zero>OUT', 'u8[64]=file:%s' % sized(bytes_in, 64), 's8[64]=file:%s' % sized(bytes_in, 64),
+                            'u16[64]=file:%s' % sized(bytes_in, 128), 's16[64]=file:%s' % sized(bytes_in, 128), 's64[64]=file:%s' % sized(bytes_in, 512),
+                            'u32[256]=file:%s' % sized(bytes_in, 1024)]),
+    'm_shared': ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256)]),
+}
+for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
+    for k in ['w_shl', 'w_shr', 'w_ushr']:
+        cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
+for k in micro:
+    cases[k] = ('2', '128', ['s32[256]=zero>OUT', 's32[768]=file:%s' % i32, 'u32[512]=file:%s' % sized(u32, 2048)])
+
+
+def launch(path, name, grid, block, args, tag):
+    out = os.path.join(tmp, '%s.%s.out' % (name.replace('/', '_'), tag))
+    run(['run', '-q', path, name.split('/')[0], '--grid', grid, '--block', block, '--'] + [a.replace('OUT', out) for a in args])
+    return open(out, 'rb').read() if os.path.exists(out) else None
+
+
+c86 = cubin(86)
+c80 = cubin(80)
+ran = 0
+for name, (grid, block, args) in cases.items():
+    ref = launch(PTX, name, grid, block, args, 'ptx')
+    for arch, cb in (('86', c86), ('80', c80)):
+        got = launch(cb, name, grid, block, args, 'sm' + arch)
+        ran += 1
+        if ref is None or got != ref:
+            fails.append('%s on sm_%s: SASS path output differs from the PTX path' % (name, arch))
+
+# independent references for three of them
+f = struct.unpack('<300f', open(os.path.join(tmp, 'vecadd.sm86.out'), 'rb').read())
+fa32 = struct.unpack('<300f', struct.pack('<300f', *fa))
+fb32 = struct.unpack('<300f', struct.pack('<300f', *fb))
+wantf = list(struct.unpack('<290f', struct.pack('<290f', *[fa32[i] + fb32[i] for i in range(290)]))) + [0.0] * 10
+if list(f) != wantf:
+    fails.append('vecadd: SASS path differs from Python')
+r = struct.unpack('<4I', open(os.path.join(tmp, 'reduce.sm86.out'), 'rb').read())
+want = [sum(uints[b * 256:min(b * 256 + 256, 1000)]) & 0xffffffff for b in range(4)]
+if list(r) != want:
+    fails.append('reduce: SASS path %s, Python %s' % (list(r), want))
+w = struct.unpack('<32q', open(os.path.join(tmp, 'w_add.sm86.out'), 'rb').read())
+wantw = [((i64v[2 * i] + i64v[2 * i + 1] + 2**63) % 2**64) - 2**63 for i in range(32)]
+if list(w) != wantw:
+    fails.append('w_add: SASS path differs from Python')
+
+# disassembly names instructions, addresses and control bits
+d = run(['dis', '--sass', c86])
+for want in ['.kernel vecadd', 'S2R R', 'ISETP.GE.AND', 'LDG.E', 'STG.E', 'BAR.SYNC', 'EXIT', 'stall']:
+    if want not in d.stdout:
+        fails.append('dis --sass: no %r in the output' % want)
+
+# ---- bad input ----
+def refused(path, *needles, args=('check',)):
+    r = run(list(args) + [path], check=False)
+    text = r.stdout + r.stderr
+    if r.returncode not in (1, 3) or any(n not in text for n in needles):
+        fails.append('%s: exit %d, expected a refusal naming %s; got: %s' % (path, r.returncode, needles, text.strip()[-300:]))
+
+
+good = open(c86, 'rb').read()
+refused(wfile('trunc.cubin', good[:100]), 'trunc.cubin', 'corrupt ELF')
+bad = bytearray(good)
+bad[40:48] = struct.pack('<Q', len(good) + 4096)  # section header table past the end
+refused(wfile('shoff.cubin', bytes(bad)), 'shoff.cubin', 'section header table')
+bad = bytearray(good)
+struct.pack_into('<I', bad, 48, (struct.unpack_from('<I', bad, 48)[0] & ~0xff00) | (75 << 8))
+refused(wfile('sm75.cubin', bytes(bad)), 'sm75.cubin', 'sm_75', 'sm_80 and sm_86')
+refused(cubin(90), 'sm_90')
+refused(wfile('notelf.cubin', b'\x7fELF' + b'\x01' * 60), 'notelf.cubin')
+# an unknown opcode in vecadd's first word: the error names kernel, address and word
+shoff, = struct.unpack_from('<Q', good, 40)
+shnum, shstrndx = struct.unpack_from('<HH', good, 60)
+secs = [struct.unpack_from('<IIQQQQIIQQ', good, shoff + 64 * i) for i in range(shnum)]
+names = good[secs[shstrndx][4]:]
+for s in secs:
+    if names[s[0]:].split(b'\0')[0] == b'.text.vecadd':
+        bad = bytearray(good)
+        bad[s[4]] = 0xff
+        bad[s[4] + 1] = (bad[s[4] + 1] & 0xfe) | 1  # opcode 0x1ff
+        refused(wfile('unknown.cubin', bytes(bad)), 'kernel vecadd', 'SASS address 0x0000', 'opcode 0x1ff')
+        r = run(['run', os.path.join(tmp, 'unknown.cubin'), 'vecadd', '--grid', '1', '--block', '1', '--', 'f32[1]=zero',
+                 'f32[1]=zero', 'f32[1]=zero', 's32:1'], check=False)
+        if r.returncode != 1 or 'SASS address 0x0000' not in r.stderr:
+            fails.append('run of an unknown opcode: exit %d, %s' % (r.returncode, r.stderr.strip()[-300:]))
+        break
+else:
+    fails.append('no .text.vecadd section found')
+# random corruption: refused or accepted, never a crash
+for i in range(300):
+    bad = bytearray(good)
+    for _ in range(rng.randrange(1, 8)):
+        bad[rng.randrange(len(bad))] = rng.randrange(256)
+    p = wfile('fuzz.cubin', bytes(bad))
+    r = subprocess.run([M, 'check', p], capture_output=True, timeout=60)
+    if r.returncode not in (0, 1):
+        fails.append('random corruption %d: exit %d (crash?)' % (i, r.returncode))
+        shutil.copy(p, os.path.join(tmp, 'crash%d.cubin' % i))
+        break
+
+for f_ in fails:
+    print('FAIL:', f_)
+print('%d SASS-path runs compared with the PTX path, %d failures' % (ran, len(fails)))
+if not fails:
+    shutil.rmtree(tmp)
+sys.exit(1 if fails else 0)
