@@ -32,6 +32,7 @@
 #include "frontend/cuda/rt_internal.h"
 #include "frontend/cuda/shared.h"
 #include "frontend/ptx.h"
+#include "frontend/sass.h"
 #include "mx/status.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -187,6 +188,7 @@ static int load_module(struct rt_module *m)
     char *text = NULL;
     size_t len = 0;
     const char *name = "<fatbinary PTX>";
+    char sass_name[64];
     if (rt.ptx_override) {
         char err[512];
         if (fe_read_file(rt.ptx_override, &text, &len, err, sizeof err)) {
@@ -195,13 +197,19 @@ static int load_module(struct rt_module *m)
         }
         name = rt.ptx_override;
     } else {
+        /* the PTX; without it, sm_80/sm_86 machine code for the SASS front end (docs/sass.md) */
         struct fatbin_ptx fp;
         unsigned want = rt.cfg.cc_major * 10 + rt.cfg.cc_minor;
-        if (fatbin_find_ptx(m->fatbin, 0, want, &fp, m->err, sizeof m->err)) {
+        if (!fatbin_find_ptx(m->fatbin, 0, want, &fp, m->err, sizeof m->err)) {
+            text = fatbin_ptx_text(&fp, &len, m->err, sizeof m->err);
+        } else if (!fatbin_find_sass(m->fatbin, 0, want, &fp, m->err, sizeof m->err)) {
+            text = (char *)fatbin_elf_bytes(&fp, &len, m->err, sizeof m->err);
+            snprintf(sass_name, sizeof sass_name, "<fatbinary sm_%u machine code>", fp.arch);
+            name = sass_name;
+        } else {
             m->load_err = cudaErrorNoKernelImageForDevice;
             goto fail;
         }
-        text = fatbin_ptx_text(&fp, &len, m->err, sizeof m->err);
         if (!text)
             goto fail;
     }
@@ -210,10 +218,11 @@ static int load_module(struct rt_module *m)
     struct mx_diag diag = { 0 };
     diag.out = stderr;
     diag.file = name;
-    int rc = fe_parse_ptx(text, len, name, &opt, &m->prog, &diag);
+    int rc = fe_parse_input(text, len, name, &opt, &m->prog, &diag);
     free(text);
     if (rc) {
-        snprintf(m->err, sizeof m->err, "the PTX does not load: %s", diag.first);
+        snprintf(m->err, sizeof m->err, "the %s does not load: %s", name == sass_name ? "machine code" : "PTX",
+                 diag.first);
         goto fail;
     }
     rc = emu_module_load(rt.dev, &m->prog, &m->mod, m->err, sizeof m->err);

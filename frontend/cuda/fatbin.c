@@ -1,4 +1,5 @@
-/* frontend/cuda/fatbin.c — finds the PTX in an nvcc fatbinary (.nv_fatbin).
+/* frontend/cuda/fatbin.c — finds the PTX (or, without it, the sm_80/sm_86
+ * machine code the SASS front end decodes) in an nvcc fatbinary (.nv_fatbin).
  * The container is untrusted input: every offset and size is checked
  * against the limits below before it is used.  Layout (observed in nvcc 13
  * output): containers of a 16-byte header {u32 magic 0xBA55ED50, u16 version
@@ -27,11 +28,15 @@ static uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v;
 
 /* Scans the containers starting at data (at most `limit` bytes, or unbounded
  * when limit is 0: then containers are followed while their magic holds). */
-int fatbin_find_ptx(const void *data, size_t limit, unsigned want_sm, struct fatbin_ptx *out, char *err, size_t errlen)
+/* The scan of both: entries of kind `want_kind` (1 PTX, 2 ELF) whose arch passes `ok` (NULL: any); the ELF
+ * architectures seen go to *elf_archs (a bit per arch / 10 - 1, up to sm_12x). */
+static int find_entry(const void *data, size_t limit, unsigned want_sm, unsigned want_kind, int (*ok)(unsigned arch),
+                      struct fatbin_ptx *out, unsigned *elf_archs, char *err, size_t errlen)
 {
     const uint8_t *p = data;
     size_t off = 0;
-    int have = 0, have_elf = 0;
+    int have = 0;
+    *elf_archs = 0;
     memset(out, 0, sizeof *out);
     for (int c = 0; c < MAX_CONTAINERS; c++) {
         if (limit && off + 16 > limit)
@@ -61,9 +66,9 @@ int fatbin_find_ptx(const void *data, size_t limit, unsigned want_sm, struct fat
                 return -1;
             }
             const uint8_t *payload = e + esz;
-            if (kind == 2 || kind == 0x10)
-                have_elf = 1;
-            if (kind == 1) {
+            if ((kind == 2 || kind == 0x10) && arch >= 10 && arch < 330)
+                *elf_archs |= 1u << (arch / 10 - 1);
+            if (kind == want_kind && (!ok || ok(arch))) {
                 /* best: the highest arch <= want_sm; else the lowest above */
                 int better;
                 if (!have)
@@ -87,56 +92,99 @@ int fatbin_find_ptx(const void *data, size_t limit, unsigned want_sm, struct fat
         }
         off += hsz + body;
     }
-    if (!have) {
-        if (have_elf)
-            snprintf(err, errlen, "the fatbinary holds machine code (SASS) only and no PTX: rebuild with -arch=compute_XX "
-                                  "(e.g. nvcc -arch=compute_80) so the emulator gets PTX");
+    return have ? 0 : 1;
+}
+
+/* "sm_75 sm_90" for the bits of elf_archs (the architecture's tens). */
+static void arch_list(unsigned elf_archs, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (unsigned b = 0; b < 32; b++)
+        if (elf_archs >> b & 1)
+            snprintf(buf + strlen(buf), len - strlen(buf), "%ssm_%ux", buf[0] ? ", " : "", b + 1);
+}
+
+int fatbin_find_ptx(const void *data, size_t limit, unsigned want_sm, struct fatbin_ptx *out, char *err, size_t errlen)
+{
+    unsigned elf;
+    int rc = find_entry(data, limit, want_sm, 1, NULL, out, &elf, err, errlen);
+    if (rc == 1) {
+        if (elf)
+            snprintf(err, errlen, "the fatbinary holds machine code (SASS) only and no PTX, and none for sm_80 or sm_86, "
+                                  "which the SASS front end decodes: rebuild with -arch=compute_XX (e.g. nvcc "
+                                  "-arch=compute_80) so the emulator gets PTX");
         else
             snprintf(err, errlen, "no PTX found in the fatbinary");
         return -1;
     }
-    return 0;
+    return rc;
 }
 
-char *fatbin_ptx_text(const struct fatbin_ptx *f, size_t *len, char *err, size_t errlen)
+static int sass_arch(unsigned arch) { return arch == 80 || arch == 86; }
+
+int fatbin_find_sass(const void *data, size_t limit, unsigned want_sm, struct fatbin_ptx *out, char *err, size_t errlen)
 {
-    if (!f->compressed) {
-        size_t n = f->payload_size;
-        while (n && f->payload[n - 1] == 0)
-            n--;
-        char *t = malloc(n + 1);
-        if (!t) {
-            snprintf(err, errlen, "out of memory");
+    unsigned elf;
+    int rc = find_entry(data, limit, want_sm, 2, sass_arch, out, &elf, err, errlen);
+    if (rc == 1) {
+        char list[128];
+        arch_list(elf, list, sizeof list);
+        if (elf)
+            snprintf(err, errlen, "the fatbinary holds no PTX and machine code for %s only; the SASS front end decodes "
+                                  "sm_80 and sm_86 (docs/sass.md): rebuild with -arch=compute_XX (e.g. nvcc "
+                                  "-arch=compute_80) so the emulator gets PTX, or for sm_80/sm_86", list);
+        else
+            snprintf(err, errlen, "no PTX and no machine code found in the fatbinary");
+        return -1;
+    }
+    return rc;
+}
+
+/* The entry's payload, decompressed if needed, NUL-terminated, malloc'ed; what: "PTX" or "cubin". */
+static char *payload(const struct fatbin_ptx *f, size_t *len, const char *what, char *err, size_t errlen)
+{
+    size_t r = f->payload_size;
+    unsigned long long size = r;
+    if (f->compressed) {
+        size = ZSTD_getFrameContentSize(f->payload, f->payload_size);
+        if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN)
+            size = f->uncompressed_size;
+        if (!size || size > MAX_PTX) {
+            snprintf(err, errlen, "compressed %s of %llu bytes is out of range", what, size);
             return NULL;
         }
-        memcpy(t, f->payload, n);
-        t[n] = 0;
-        *len = n;
-        return t;
-    }
-    unsigned long long size = ZSTD_getFrameContentSize(f->payload, f->payload_size);
-    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN)
-        size = f->uncompressed_size;
-    if (!size || size > MAX_PTX) {
-        snprintf(err, errlen, "compressed PTX of %llu bytes is out of range", size);
-        return NULL;
     }
     char *t = malloc(size + 1);
     if (!t) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    size_t r = ZSTD_decompress(t, size, f->payload, f->payload_size);
-    if (ZSTD_isError(r)) {
-        snprintf(err, errlen, "cannot decompress the PTX: %s", ZSTD_getErrorName(r));
-        free(t);
-        return NULL;
+    if (!f->compressed) {
+        memcpy(t, f->payload, r);
+    } else {
+        r = ZSTD_decompress(t, size, f->payload, f->payload_size);
+        if (ZSTD_isError(r)) {
+            snprintf(err, errlen, "cannot decompress the %s: %s", what, ZSTD_getErrorName(r));
+            free(t);
+            return NULL;
+        }
     }
-    while (r && t[r - 1] == 0)
-        r--;
     t[r] = 0;
     *len = r;
     return t;
+}
+
+char *fatbin_ptx_text(const struct fatbin_ptx *f, size_t *len, char *err, size_t errlen)
+{
+    char *t = payload(f, len, "PTX", err, errlen);
+    while (t && *len && t[*len - 1] == 0) /* (padding) */
+        t[--*len] = 0;
+    return t;
+}
+
+uint8_t *fatbin_elf_bytes(const struct fatbin_ptx *f, size_t *len, char *err, size_t errlen)
+{
+    return (uint8_t *)payload(f, len, "cubin", err, errlen);
 }
 
 /* Whether a fatbinary holds PTX. */

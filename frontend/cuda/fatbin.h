@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct fatbin_ptx {
-    unsigned arch;                /* compute capability of the PTX (80 = compute_80) */
+struct fatbin_ptx {               /* a PTX entry, or a cubin (fatbin_find_sass) */
+    unsigned arch;                /* compute capability of the PTX (80 = compute_80) or of the cubin (sm_80) */
     unsigned ptx_major, ptx_minor;
     const uint8_t *payload;       /* points into the fatbinary */
     size_t payload_size;
@@ -21,4 +21,10 @@ const void *fatbin_unwrap(const void *wrapper, char *err, size_t errlen);
 int fatbin_find_ptx(const void *data, size_t limit, unsigned want_sm, struct fatbin_ptx *out, char *err, size_t errlen);
 /* The PTX text (decompressed if needed), NUL-terminated, malloc'ed. */
 char *fatbin_ptx_text(const struct fatbin_ptx *f, size_t *len, char *err, size_t errlen);
+/* Picks the machine code (a cubin, ELF) the SASS front end decodes (sm_80 or
+ * sm_86; the one nearest want_sm at or below it first).  -1 with a message
+ * naming the architectures the fatbinary holds. */
+int fatbin_find_sass(const void *data, size_t limit, unsigned want_sm, struct fatbin_ptx *out, char *err, size_t errlen);
+/* The cubin's bytes (decompressed if needed), malloc'ed, exactly as stored. */
+uint8_t *fatbin_elf_bytes(const struct fatbin_ptx *f, size_t *len, char *err, size_t errlen);
 #endif
