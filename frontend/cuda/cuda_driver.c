@@ -19,6 +19,7 @@
 #include "frontend/cuda/fatbin.h"
 #include "frontend/cuda/shared.h"
 #include "frontend/ptx.h"
+#include "frontend/sass.h"
 #include "mx/status.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -515,17 +516,31 @@ static CUresult load_image(CUmodule *module, const void *image, size_t known_len
     if ((known_len ? known_len : strnlen(text, 4)) >= 4)
         memcpy(&magic, image, 4);
     if (magic == 0xBA55ED50u || magic == 0x466243B1u) {
+        /* its PTX; without it, sm_80/sm_86 machine code for the SASS front end (docs/sass.md) */
         const void *data = magic == 0x466243B1u ? fatbin_unwrap(image, err, sizeof err) : image;
         struct fatbin_ptx fp;
-        if (!data || fatbin_find_ptx(data, 0, proc.cfg.cc_major * 10 + proc.cfg.cc_minor, &fp, err, sizeof err) ||
-            !(owned = fatbin_ptx_text(&fp, &len, err, sizeof err))) {
+        unsigned want = proc.cfg.cc_major * 10 + proc.cfg.cc_minor;
+        if (data && !fatbin_find_ptx(data, 0, want, &fp, err, sizeof err))
+            owned = fatbin_ptx_text(&fp, &len, err, sizeof err);
+        else if (data && !fatbin_find_sass(data, 0, want, &fp, err, sizeof err))
+            owned = (char *)fatbin_elf_bytes(&fp, &len, err, sizeof err);
+        if (!owned) {
             fprintf(stderr, "morpheus: %s\n", err);
             return CUDA_ERROR_NO_BINARY_FOR_GPU;
         }
         text = owned;
     } else if (magic == 0x464c457fu) {
-        fprintf(stderr, "morpheus: %s is a cubin (machine code); the emulator needs PTX\n", name);
-        return CUDA_ERROR_NO_BINARY_FOR_GPU;
+        /* a cubin: the SASS front end reads it (its size: cuModuleLoad's file, else the ELF's section table end) */
+        len = known_len;
+        if (!len) {
+            const uint8_t *h = image;
+            uint64_t shoff;
+            uint16_t shentsize, shnum;
+            memcpy(&shoff, h + 0x28, 8);
+            memcpy(&shentsize, h + 0x3a, 2);
+            memcpy(&shnum, h + 0x3c, 2);
+            len = h[4] == 2 && shoff < (1ull << 32) ? (size_t)(shoff + (uint64_t)shentsize * shnum) : 64;
+        }
     } else {
         len = known_len ? known_len : strlen(text);
     }
@@ -538,7 +553,7 @@ static CUresult load_image(CUmodule *module, const void *image, size_t known_len
     opt.ext_mask = proc.ext_mask;
     struct mx_diag diag = { 0 };
     diag.out = stderr;
-    int rc = fe_parse_ptx(text, len, name, &opt, &m->prog, &diag);
+    int rc = fe_parse_input(text, len, name, &opt, &m->prog, &diag);
     free(owned);
     if (rc) {
         mx_program_free(&m->prog);
