@@ -46,6 +46,10 @@ static const struct { uint32_t code; const char *name, *text; } cdp_errors[] = {
     { CDP_EHANDLE, "cudaErrorInvalidResourceHandle", "invalid resource handle" },
 };
 
+_Static_assert((sizeof cdp_errors / sizeof cdp_errors[0] + 1) * 2 <=
+                   sizeof ((struct emu_device *)0)->cdp_strings / sizeof(uint64_t),
+               "a device copy of each error's name and text, and of the unknown code's");
+
 static struct emu_grid *grid_of(struct hostctx *c) { return c->w->cta->grid; }
 
 static uint32_t fail(struct hostctx *c, uint32_t err)
@@ -230,20 +234,17 @@ uint32_t emu_cdp_peek_at_last_error(struct hostctx *c) { return grid_of(c)->cdp_
 static uint64_t error_text(struct hostctx *c, uint32_t err, int name)
 {
     struct emu_device *d = c->w->dev;
-    const char *t = name ? "cudaErrorUnknown" : "unrecognized error code";
-    for (size_t i = 0; i < sizeof cdp_errors / sizeof cdp_errors[0]; i++)
-        if (cdp_errors[i].code == err)
-            t = name ? cdp_errors[i].name : cdp_errors[i].text;
-    uint32_t slot = (uint32_t)((err % 64) * 2 + (name ? 1 : 0));
-    uint64_t *cache = &d->cdp_strings[slot];
-    char have[128] = "";
-    if (*cache && !emu_memcpy_dtoh(d, have, *cache, strlen(t) + 1) && !strcmp(have, t))
-        return *cache;
+    const size_t nerr = sizeof cdp_errors / sizeof cdp_errors[0];
+    size_t i = 0; /* the table's row, or nerr: an unknown code */
+    while (i < nerr && cdp_errors[i].code != err)
+        i++;
+    const char *t = i < nerr ? (name ? cdp_errors[i].name : cdp_errors[i].text)
+                             : (name ? "cudaErrorUnknown" : "unrecognized error code");
+    uint64_t *cache = &d->cdp_strings[i * 2 + (name ? 1 : 0)];
     uint64_t a = 0;
-    if (emu_malloc(d, strlen(t) + 1, &a) || emu_memcpy_htod(d, a, t, strlen(t) + 1))
-        return 0;
-    *cache = a;
-    return a;
+    if (!*cache && !emu_malloc(d, strlen(t) + 1, &a) && !emu_memcpy_htod(d, a, t, strlen(t) + 1))
+        *cache = a;
+    return *cache;
 }
 
 uint64_t emu_cdp_error_string(struct hostctx *c, uint32_t err) { return error_text(c, err, 0); }

@@ -681,7 +681,8 @@ struct emu_device {
     uint8_t tex_live[EMU_TEX_MAX];
     struct emu_cdp_buf *cdp_bufs;  /* parameter buffers handed out, not yet launched (cdp.c) */
     uint32_t cdp_pending;          /* device-side launches queued, not yet started */
-    uint64_t cdp_strings[128];     /* device copies of the error strings, by error code (0: none yet) */
+    uint64_t cdp_strings[32];      /* device copies of the error names and texts the device runtime
+                                      returns, by cdp.c's table row (0: none yet) */
     /* checks a launch as the host's would (sched.c lends it to cdp.c): MX_OK, or the status with
      * fault->message */
     int (*launch_check)(struct emu_device *d, struct emu_module *m, const struct emu_launch *l,

@@ -6,7 +6,8 @@
  *  - the depth limit: a kernel relaunching itself until a launch fails gets
  *    cudaErrorLaunchMaxDepthExceeded at depth 24 (CUDA's nesting limit);
  *  - a child with 2048 threads a block: cudaErrorInvalidConfiguration from
- *    the launch, kept by cudaGetLastError until read, then cleared;
+ *    the launch, kept by cudaGetLastError until read, then cleared; the
+ *    device runtime's cudaGetErrorName and cudaGetErrorString;
  *  - device-side cudaMalloc, cudaMemcpyAsync and cudaMemsetAsync, queued
  *    behind the launch before them in the same stream;
  *  - the host's next kernel in the stream sees everything the tree wrote
@@ -65,6 +66,12 @@ __global__ void bad_launch(int *out)
     out[0] = (int)cudaPeekAtLastError();
     out[1] = (int)cudaGetLastError();
     out[2] = (int)cudaGetLastError();
+    const char *name = cudaGetErrorName(cudaErrorInvalidConfiguration), *text = cudaGetErrorString(cudaSuccess);
+    char *o = (char *)(out + 4);
+    for (int i = 0; i < 31 && (i == 0 || name[i - 1]); i++)
+        o[i] = name[i];
+    for (int i = 0; i < 15 && (i == 0 || text[i - 1]); i++)
+        o[32 + i] = text[i];
 }
 
 /* cudaMalloc in a kernel; a child fills it; a copy and a set queued behind it in the stream. */
@@ -137,9 +144,14 @@ int main(void)
 
     /* a bad launch config from the device */
     int be[3] = { -1, -1, -1 };
+    char names[48];
+    CK(cudaMemset(scratch, 0, 16 * sizeof(int)));
     bad_launch<<<1, 1>>>(scratch);
     CK(cudaDeviceSynchronize());
     CK(cudaMemcpy(be, scratch, sizeof be, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(names, scratch + 4, sizeof names, cudaMemcpyDeviceToHost));
+    EXPECT(!strcmp(names, "cudaErrorInvalidConfiguration") && !strcmp(names + 32, "no error"),
+           "device-side cudaGetErrorName/String: '%.31s', '%.15s'", names, names + 32);
     EXPECT(be[0] == (int)cudaErrorInvalidConfiguration && be[1] == be[0] && be[2] == 0,
            "bad launch: peek %d, get %d, get again %d; expected %d, %d, 0", be[0], be[1], be[2],
            (int)cudaErrorInvalidConfiguration, (int)cudaErrorInvalidConfiguration);
