@@ -133,6 +133,9 @@ int emu_mem_map_host(struct emu_device *dev, uint64_t addr, uint64_t size);
 int emu_alias_host(struct emu_device *dev, void *host, uint64_t size, uint64_t *addr);
 int emu_memcpy_htod(struct emu_device *dev, uint64_t dst, const void *src, uint64_t n);
 int emu_memcpy_dtoh(struct emu_device *dev, void *dst, uint64_t src, uint64_t n);
+/* Device to device, as memmove (overlapping ranges copy as if through a buffer); MX_EINVAL unless both
+ * ranges lie wholly in live allocations. */
+int emu_memcpy_dtod(struct emu_device *dev, uint64_t dst, uint64_t src, uint64_t n);
 int emu_memset(struct emu_device *dev, uint64_t dst, int value, uint64_t n);
 uint64_t emu_mem_used(const struct emu_device *dev); /* bytes of host memory backing device pages */
 

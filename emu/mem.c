@@ -419,3 +419,23 @@ static int copy(struct emu_device *d, uint64_t dev, void *host, const void *src,
 int emu_memcpy_htod(struct emu_device *d, uint64_t dst, const void *src, uint64_t n) { return copy(d, dst, NULL, src, n, 0, 0); }
 int emu_memcpy_dtoh(struct emu_device *d, void *dst, uint64_t src, uint64_t n) { return copy(d, src, dst, NULL, n, 0, 1); }
 int emu_memset(struct emu_device *d, uint64_t dst, int value, uint64_t n) { return copy(d, dst, NULL, NULL, n, value, 2); }
+
+int emu_memcpy_dtod(struct emu_device *d, uint64_t dst, uint64_t src, uint64_t n)
+{
+    if (!n)
+        return MX_OK;
+    if (emu_alloc_find(d, src, n) < 0 || emu_alloc_find(d, dst, n) < 0)
+        return MX_EINVAL;
+    uint8_t buf[1 << 14];
+    int backward = dst > src && dst - src < n; /* (then the source's tail is read before it is overwritten) */
+    for (uint64_t done = 0; done < n;) {
+        uint64_t k = n - done < sizeof buf ? n - done : sizeof buf, at = backward ? n - done - k : done;
+        int rc = copy(d, src + at, buf, NULL, k, 0, 1);
+        if (!rc)
+            rc = copy(d, dst + at, NULL, buf, k, 0, 0);
+        if (rc)
+            return rc;
+        done += k;
+    }
+    return MX_OK;
+}

@@ -1446,42 +1446,45 @@ static int cdp_launch_check(struct emu_device *d, struct emu_module *m, const st
 /* Runs one copy or set; MX_OK or the status (fault filled). */
 static int cdp_copy(struct emu_device *d, const struct emu_cdp_op *op, struct emu_fault *f)
 {
-    uint8_t buf[1 << 14];
-    for (uint64_t done = 0; done < op->n;) {
-        uint64_t k = op->n - done < sizeof buf ? op->n - done : sizeof buf;
-        int rc = op->kind == EMU_CDP_SET ? emu_memset(d, op->dst + done, (int)op->value, k)
-               : emu_memcpy_dtoh(d, buf, op->src + done, k) ? MX_EMEMFAULT
-                                                             : emu_memcpy_htod(d, op->dst + done, buf, k);
-        if (rc) {
-            f->status = MX_EMEMFAULT;
-            snprintf(f->message, sizeof f->message, "device-side %s of %llu bytes at 0x%llx%s: outside device memory",
-                     op->kind == EMU_CDP_SET ? "cudaMemsetAsync" : "cudaMemcpyAsync", (unsigned long long)op->n,
-                     (unsigned long long)op->dst, op->kind == EMU_CDP_SET ? "" : " (or its source)");
-            return MX_EMEMFAULT;
-        }
-        done += k;
-    }
-    return MX_OK;
+    if (!(op->kind == EMU_CDP_SET ? emu_memset(d, op->dst, (int)op->value, op->n)
+                                  : emu_memcpy_dtod(d, op->dst, op->src, op->n)))
+        return MX_OK;
+    f->status = MX_EMEMFAULT;
+    snprintf(f->message, sizeof f->message, "device-side %s of %llu bytes at 0x%llx%s: outside device memory",
+             op->kind == EMU_CDP_SET ? "cudaMemsetAsync" : "cudaMemcpyAsync", (unsigned long long)op->n,
+             (unsigned long long)op->dst, op->kind == EMU_CDP_SET ? "" : " (or its source)");
+    return MX_EMEMFAULT;
+}
+
+/* The next of grid g's queued operations, taken off its queue (a launch no longer pending), or NULL. */
+static struct emu_cdp_op *cdp_pop(struct emu_grid *g)
+{
+    struct emu_cdp_op *op = g->cdp_head;
+    if (!op)
+        return NULL;
+    if (!(g->cdp_head = op->next))
+        g->cdp_tail = NULL;
+    if (op->kind == EMU_CDP_LAUNCH && g->dev->cdp_pending)
+        g->dev->cdp_pending--;
+    return op;
+}
+
+static void cdp_op_free(struct emu_cdp_op *op)
+{
+    free(op->params);
+    free(op);
 }
 
 /* Runs what grid g's threads queued, in order, each child grid to its end (its own children included); the
  * first failure becomes g's fault.  Frees the queue. */
 static void cdp_run(struct emu_device *d, struct emu_grid *g)
 {
-    while (g->cdp_head) {
-        struct emu_cdp_op *op = g->cdp_head;
-        g->cdp_head = op->next;
-        if (!g->cdp_head)
-            g->cdp_tail = NULL;
-        if (op->kind == EMU_CDP_LAUNCH && d->cdp_pending)
-            d->cdp_pending--;
+    for (struct emu_cdp_op *op; g->status == MX_OK && (op = cdp_pop(g)); cdp_op_free(op)) {
         struct emu_fault f;
         memset(&f, 0, sizeof f);
         f.lane = -1;
-        int rc = MX_OK;
-        if (g->status != MX_OK) {
-            /* the grid faulted: what it queued does not run */
-        } else if (op->kind == EMU_CDP_LAUNCH) {
+        int rc;
+        if (op->kind == EMU_CDP_LAUNCH) {
             struct emu_grid *child = NULL;
             rc = emu_grid_start(d, g->k->mod, &op->l, NULL, &f, &child);
             if (!rc) {
@@ -1492,27 +1495,19 @@ static void cdp_run(struct emu_device *d, struct emu_grid *g)
         } else {
             rc = cdp_copy(d, op, &f);
         }
-        if (rc && g->status == MX_OK) {
+        if (rc) {
             g->status = rc;
             g->fault = f;
         }
-        free(op->params);
-        free(op);
     }
+    cdp_discard(g); /* (after a failure: the rest does not run) */
 }
 
 /* Frees a grid's queue without running it. */
 static void cdp_discard(struct emu_grid *g)
 {
-    while (g->cdp_head) {
-        struct emu_cdp_op *op = g->cdp_head;
-        g->cdp_head = op->next;
-        if (op->kind == EMU_CDP_LAUNCH && g->dev && g->dev->cdp_pending)
-            g->dev->cdp_pending--;
-        free(op->params);
-        free(op);
-    }
-    g->cdp_tail = NULL;
+    for (struct emu_cdp_op *op; (op = cdp_pop(g));)
+        cdp_op_free(op);
 }
 
 int emu_grid_wait(struct emu_device *d, struct emu_grid *g, struct emu_stats *stats, struct emu_fault *fault)

@@ -869,16 +869,9 @@ static cudaError_t copy(const char *fn, void *dst, const void *src, size_t count
     case cudaMemcpyHostToHost: memmove(dst, src, count); break;
     case cudaMemcpyHostToDevice: rc = emu_memcpy_htod(rt.dev, (uint64_t)(uintptr_t)dst, src, count); break;
     case cudaMemcpyDeviceToHost: rc = emu_memcpy_dtoh(rt.dev, dst, (uint64_t)(uintptr_t)src, count); break;
-    case cudaMemcpyDeviceToDevice: {
-        void *tmp = malloc(count);
-        if (!tmp)
-            return fail(fn, cudaErrorMemoryAllocation, "out of host memory for a %zu-byte bounce buffer", count);
-        rc = emu_memcpy_dtoh(rt.dev, tmp, (uint64_t)(uintptr_t)src, count);
-        if (!rc)
-            rc = emu_memcpy_htod(rt.dev, (uint64_t)(uintptr_t)dst, tmp, count);
-        free(tmp);
+    case cudaMemcpyDeviceToDevice:
+        rc = emu_memcpy_dtod(rt.dev, (uint64_t)(uintptr_t)dst, (uint64_t)(uintptr_t)src, count);
         break;
-    }
     default: return fail(fn, cudaErrorInvalidMemcpyDirection, "%d is not a cudaMemcpyKind", (int)kind);
     }
     if (rc)
