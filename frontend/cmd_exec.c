@@ -39,6 +39,13 @@ static const char exec_help[] =
     "  --stats FILE        append one JSON record per kernel launch    [MORPHEUS_STATS]\n"
     "  --ptx FILE          use this PTX instead of the program's own,  [MORPHEUS_PTX]\n"
     "                      kernels and variables matched by name\n"
+    "  --prefer ptx|sass   which code of a fatbinary that has both to  [MORPHEUS_PREFER]\n"
+    "                      run: its PTX (default) or its sm_80/sm_86 machine\n"
+    "                      code (sass: an error if it has none)\n"
+    "  --digest FILE       at exit, write to FILE one JSON line with a [MORPHEUS_DIGEST]\n"
+    "                      64-bit FNV-1a digest of every byte the program\n"
+    "                      copied from device to host (cudaMemcpy*, cuMemcpyDtoH*;\n"
+    "                      not host reads of managed memory)\n"
     "  --isa-ext NAME[,NAME]\n"
     "                      enable ISA extensions: indirect-mov, park   [MORPHEUS_ISA_EXT]\n"
     "  --max-insns N       watchdog: warp instructions per launch      [MORPHEUS_MAX_INSNS]\n"
@@ -96,6 +103,8 @@ static const char exec_help[] =
 static const struct { const char *opt, *env; } own[] = {
     { "--stats", "MORPHEUS_STATS" },
     { "--ptx", "MORPHEUS_PTX" },
+    { "--prefer", "MORPHEUS_PREFER" },
+    { "--digest", "MORPHEUS_DIGEST" },
 };
 #define NOWN (sizeof own / sizeof own[0])
 
@@ -316,7 +325,16 @@ static int run_exec(int argc, char **argv)
         fprintf(stderr, "morpheus exec: %s\n", err);
         return CLI_EXIT_USAGE;
     }
-    const char *ptx = getenv("MORPHEUS_PTX");
+    const char *ptx = getenv("MORPHEUS_PTX"), *pref = getenv("MORPHEUS_PREFER");
+    if (pref && *pref && strcmp(pref, "ptx") && strcmp(pref, "sass")) {
+        fprintf(stderr, "morpheus exec: --prefer is ptx or sass, not '%s'\n", pref);
+        return CLI_EXIT_USAGE;
+    }
+    if (pref && !strcmp(pref, "sass") && ptx && *ptx) {
+        fprintf(stderr, "morpheus exec: --prefer sass and --ptx exclude each other (--ptx replaces the program's code "
+                        "with PTX)\n");
+        return CLI_EXIT_USAGE;
+    }
     if (ptx && *ptx && access(ptx, R_OK)) {
         fprintf(stderr, "morpheus exec: --ptx %s: %s\n", ptx, strerror(errno));
         return CLI_EXIT_ERROR;

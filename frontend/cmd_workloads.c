@@ -38,7 +38,11 @@ static const char wl_help[] =
     "\n"
     "Options of run:\n"
     "  --size small|medium|large   problem size (default small)\n"
-    "  --compiler nvcc|clang       PTX from nvcc (in the program) or clang (workloads/NAME/NAME.clang.ptx)\n"
+    "  --compiler nvcc|clang|sass  PTX from nvcc (in the program) or clang (workloads/NAME/NAME.clang.ptx),\n"
+    "                              or sm_86 machine code only (the program NAME-sass: the SASS front end)\n"
+    "  --compare-paths             run each application twice, its PTX (nvcc) and its machine code (sass),\n"
+    "                              and print both paths' instruction counts side by side; PASS needs both\n"
+    "                              to pass and to read back the same bytes (morpheus exec --digest)\n"
     "  --stats DIR                 keep per-launch JSON records in DIR/NAME.jsonl\n"
     "  --json FILE                 write the table as JSON\n"
     "  --all                       every application\n"
@@ -108,6 +112,7 @@ struct result {
     unsigned long long tinsns, winsns, footprint;
     double wall, kernel_s;
     char last[PATH_MAX + 128];
+    char digest[17];              /* the FNV-1a of the bytes read back (morpheus exec --digest), "" if none */
     json_object *memsys;          /* the launches' memsys counts added up (NULL: hierarchy off) */
     json_object *first;           /* the first launch's record: system, timing model */
     json_object *last_rec;        /* the last launch's: the SM split it ended on */
@@ -145,10 +150,11 @@ static int run_one(const char *name, const char *size, const char *compiler, con
                    const struct fe_config_cli *cl, struct result *r)
 {
     char dir[PATH_MAX], bin[PATH_MAX + 64], stats[PATH_MAX + 64], ptx[PATH_MAX + 64], out[PATH_MAX + 64];
+    char dig[PATH_MAX + 64];
     memset(r, 0, sizeof *r);
     if (cli_exe_dir(dir, sizeof dir))
         return -1;
-    snprintf(bin, sizeof bin, "%s/workloads/%s", dir, name);
+    snprintf(bin, sizeof bin, "%s/workloads/%s%s", dir, name, !strcmp(compiler, "sass") ? "-sass" : "");
     if (access(bin, X_OK)) {
         snprintf(r->last, sizeof r->last, "not built (%s missing: needs nvcc at build time)", bin);
         return -1;
@@ -159,6 +165,8 @@ static int run_one(const char *name, const char *size, const char *compiler, con
         snprintf(stats, sizeof stats, "/tmp/morpheus-wl-%d-%s.jsonl", (int)getpid(), name);
     unlink(stats);
     snprintf(out, sizeof out, "/tmp/morpheus-wl-%d-%s.out", (int)getpid(), name);
+    snprintf(dig, sizeof dig, "/tmp/morpheus-wl-%d-%s.digest", (int)getpid(), name);
+    unlink(dig);
     snprintf(ptx, sizeof ptx, "%s/workloads/%s/%s.clang.ptx", SOURCE_ROOT, name, name);
     char self[PATH_MAX + 16];
     snprintf(self, sizeof self, "%s/morpheus", dir);
@@ -170,7 +178,7 @@ static int run_one(const char *name, const char *size, const char *compiler, con
     if (!pid) {
         FILE *o = freopen(out, "w", stdout);
         (void)o;
-        const char *argv[18 + 2 * FE_CONFIG_NOPTS + 2 * (sizeof cl->o / sizeof cl->o[0])];
+        const char *argv[20 + 2 * FE_CONFIG_NOPTS + 2 * (sizeof cl->o / sizeof cl->o[0])];
         int a = 0;
         argv[a++] = self;
         argv[a++] = "exec";
@@ -178,6 +186,8 @@ static int run_one(const char *name, const char *size, const char *compiler, con
         argv[a++] = stats;
         argv[a++] = "--config";
         argv[a++] = config;
+        argv[a++] = "--digest";
+        argv[a++] = dig;
         /* the -o settings are in the file already; again, so that a --system preset leaves them alone */
         for (int k = 0; k < cl->no; k++) {
             argv[a++] = "-o";
@@ -225,6 +235,14 @@ static int run_one(const char *name, const char *size, const char *compiler, con
         fclose(f);
     }
     unlink(out);
+    f = fopen(dig, "r");
+    if (f) {
+        char line[256], *h;
+        if (fgets(line, sizeof line, f) && (h = strstr(line, "\"d2h_fnv1a64\": \"")) && strlen(h + 16) >= 16)
+            snprintf(r->digest, sizeof r->digest, "%.16s", h + 16);
+        fclose(f);
+    }
+    unlink(dig);
     r->pass = WIFEXITED(st) && WEXITSTATUS(st) == 0 && !strncmp(r->last, "PASS", 4);
     f = fopen(stats, "r");
     if (f) {
@@ -273,6 +291,67 @@ static int run_one(const char *name, const char *size, const char *compiler, con
     if (!r->pass && WIFSIGNALED(st))
         snprintf(r->last, sizeof r->last, "killed by signal %d", WTERMSIG(st));
     return 0;
+}
+
+static void result_free(struct result *r)
+{
+    json_object_put(r->first);
+    json_object_put(r->last_rec);
+    json_object_put(r->memsys);
+    r->first = r->last_rec = r->memsys = NULL;
+}
+
+/* One path of a --compare-paths row as JSON. */
+static json_object *path_json(const struct result *r)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "pass", json_object_new_boolean(r->pass));
+    json_object_object_add(o, "last_line", json_object_new_string(r->last));
+    json_object_object_add(o, "kernels_launched", json_object_new_int(r->launches));
+    json_object_object_add(o, "thread_instructions", json_object_new_int64((int64_t)r->tinsns));
+    json_object_object_add(o, "warp_instructions", json_object_new_int64((int64_t)r->winsns));
+    json_object_object_add(o, "wall_seconds", json_object_new_double(r->wall));
+    json_object_object_add(o, "kernel_seconds", json_object_new_double(r->kernel_s));
+    json_object_object_add(o, "d2h_fnv1a64", r->digest[0] ? json_object_new_string(r->digest) : NULL);
+    return o;
+}
+
+/* --compare-paths: each application through its PTX and its machine code; the two paths' counts side by side. */
+static int compare_paths(const int *sel, const char *size, const char *statsdir, const char *config, const char *mem_trace,
+                         char (*csms)[16], const struct fe_config_cli *cl, json_object *arr)
+{
+    int failed = 0;
+    printf("%-8s %-6s %-7s %16s %16s %7s %10s %10s %-5s\n", "name", "size", "result", "ptx thread-instr",
+           "sass thread-instr", "sass/ptx", "ptx M/s", "sass M/s", "same");
+    for (size_t k = 0; k < NALL; k++) {
+        if (!sel[k])
+            continue;
+        struct result r[2];
+        static const char *const paths[2] = { "nvcc", "sass" };
+        for (int p = 0; p < 2; p++)
+            run_one(all[k], size, paths[p], statsdir, config, mem_trace, csms[k][0] ? csms[k] : NULL, cl, &r[p]);
+        int same = r[0].digest[0] && !strcmp(r[0].digest, r[1].digest);
+        int pass = r[0].pass && r[1].pass && same;
+        failed |= !pass;
+        const char *why = !r[0].pass ? r[0].last : !r[1].pass ? r[1].last : !same ? "the paths read back different bytes" : "";
+        printf("%-8s %-6s %-7s %16llu %16llu %7.3f %10.1f %10.1f %-5s%s%s%s\n", all[k], size, pass ? "PASS" : "FAIL",
+               r[0].tinsns, r[1].tinsns, r[0].tinsns ? (double)r[1].tinsns / (double)r[0].tinsns : 0.0,
+               r[0].kernel_s > 0 ? r[0].tinsns / r[0].kernel_s / 1e6 : 0.0,
+               r[1].kernel_s > 0 ? r[1].tinsns / r[1].kernel_s / 1e6 : 0.0, same ? "yes" : "no", why[0] ? "  " : "",
+               !r[0].pass ? "ptx: " : !r[1].pass ? "sass: " : "", why);
+        fflush(stdout);
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "name", json_object_new_string(all[k]));
+        json_object_object_add(o, "size", json_object_new_string(size));
+        json_object_object_add(o, "pass", json_object_new_boolean(pass));
+        json_object_object_add(o, "same_output", json_object_new_boolean(same));
+        json_object_object_add(o, "ptx", path_json(&r[0]));
+        json_object_object_add(o, "sass", path_json(&r[1]));
+        json_object_array_add(arr, o);
+        result_free(&r[0]);
+        result_free(&r[1]);
+    }
+    return failed;
 }
 
 int cli_mkdir_p(const char *cmd, const char *path)
@@ -337,8 +416,8 @@ static int run_workloads(int argc, char **argv)
         fprintf(stderr, "morpheus workloads: unknown action '%s' (list, run)\n", argv[1]);
         return CLI_EXIT_USAGE;
     }
-    const char *size = "small", *compiler = "nvcc", *statsdir = NULL, *json = NULL;
-    int sel[NALL] = { 0 }, any = 0;
+    const char *size = "small", *compiler = NULL, *statsdir = NULL, *json = NULL;
+    int sel[NALL] = { 0 }, any = 0, compare = 0;
     struct fe_config_cli cl;
     memset(&cl, 0, sizeof cl);
     for (int i = 2; i < argc; i++) {
@@ -355,8 +434,8 @@ static int run_workloads(int argc, char **argv)
             }
             size = v, i++;
         } else if (!strcmp(a, "--compiler") && v) {
-            if (strcmp(v, "nvcc") && strcmp(v, "clang")) {
-                fprintf(stderr, "morpheus workloads: --compiler is nvcc or clang\n");
+            if (strcmp(v, "nvcc") && strcmp(v, "clang") && strcmp(v, "sass")) {
+                fprintf(stderr, "morpheus workloads: --compiler is nvcc, clang or sass\n");
                 return CLI_EXIT_USAGE;
             }
             compiler = v, i++;
@@ -368,6 +447,8 @@ static int run_workloads(int argc, char **argv)
                           !strcmp(a, "--json"))) {
             fprintf(stderr, "morpheus workloads: %s needs a value\n", a);
             return CLI_EXIT_USAGE;
+        } else if (!strcmp(a, "--compare-paths")) {
+            compare = 1;
         } else if (!strcmp(a, "--all")) {
             for (size_t k = 0; k < NALL; k++)
                 sel[k] = 1;
@@ -391,6 +472,12 @@ static int run_workloads(int argc, char **argv)
         fprintf(stderr, "morpheus workloads run: name applications or give --all\n");
         return CLI_EXIT_USAGE;
     }
+    if (compare && compiler) {
+        fprintf(stderr, "morpheus workloads run: --compare-paths runs both nvcc's PTX and the machine code: no --compiler\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (!compiler)
+        compiler = "nvcc";
     /* the configuration: rtx3080 with the memory hierarchy on, --config, -o,
        options; memsys.enabled is written as resolved (exec's default is off) */
     /* a --system preset is applied by each application's run (its SM count is per application): the file
@@ -435,13 +522,17 @@ static int run_workloads(int argc, char **argv)
             unlink(config);
         return CLI_EXIT_ERROR;
     }
+    json_object *arr = json_object_new_array();
+    int failed = 0;
+    if (compare) {
+        failed = compare_paths(sel, size, statsdir, config, conf.mem_trace, csms, &cl, arr);
+        goto done;
+    }
     printf("%-8s %-6s %-7s %-5s %8s %16s %9s %10s %8s%s\n", "name", "size", "result", "ptx", "kernels", "thread-instr",
            "wall s", "M instr/s", "MiB", shown.memsys_on ? "  L1 hit%  LLC hit% LLC MPKI xLLC hit%" : "");
     const struct mx_memsys_config *mc = &shown.memsys;
     uint64_t llc_bytes = (uint64_t)mc->llc_partitions * mc->llc_sets * mc->llc_ways * mc->llc_line;
     char small_fp[1024] = "";
-    json_object *arr = json_object_new_array();
-    int failed = 0;
     for (size_t k = 0; k < NALL; k++) {
         if (!sel[k])
             continue;
@@ -503,17 +594,15 @@ static int run_workloads(int argc, char **argv)
         json_object_object_add(o, "energy_j", timed ? json_object_new_double(r.energy_j) : NULL);
         json_object_object_add(o, "power_w", timed && r.time_s > 0 ? json_object_new_double(r.energy_j / r.time_s) : NULL);
         json_object_object_add(o, "warp_instructions", json_object_new_int64((int64_t)r.winsns));
-        if (r.first)
-            json_object_put(r.first);
-        if (r.last_rec)
-            json_object_put(r.last_rec);
         if (r.memsys)
-            json_object_object_add(o, "memsys", r.memsys); /* (the record takes the reference) */
+            json_object_object_add(o, "memsys", json_object_get(r.memsys));
+        result_free(&r);
         json_object_array_add(arr, o);
     }
     if (small_fp[0]) /* (stderr: the table stays one row per application) */
         fprintf(stderr, "morpheus workloads: note: the data of%s fits in the %.1f MiB LLC at size %s: the LLC is not "
                 "exercised (a larger --size, or -o memsys.llc.sets=N to shrink it)\n", small_fp, llc_bytes / 1048576.0, size);
+done:
     if (json && json_object_to_file_ext(json, arr, JSON_C_TO_STRING_PRETTY))
         fprintf(stderr, "morpheus workloads: cannot write %s\n", json);
     json_object_put(arr);

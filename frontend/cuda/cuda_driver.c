@@ -10,6 +10,7 @@
 #include <cuda.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -25,6 +26,8 @@
 #define EXPORT __attribute__((visibility("default")))
 
 static struct mx_cuda_process proc;
+/* --digest FILE (mx_cuda_digest) */
+static struct { FILE *f; uint64_t hash, bytes, copies; } digest = { NULL, 0xcbf29ce484222325ull, 0, 0 };
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static CUresult sticky;
@@ -46,11 +49,20 @@ static void create(void)
     proc.ext_mask = c->emu.ext_mask;
     proc.quiet = getenv("MORPHEUS_QUIET") != NULL;
     proc.ptx_override = getenv("MORPHEUS_PTX");
+    const char *pref = getenv("MORPHEUS_PREFER");
+    proc.prefer_sass = pref && !strcmp(pref, "sass");
+    if (pref && *pref && !proc.prefer_sass && strcmp(pref, "ptx")) {
+        fprintf(stderr, "morpheus: MORPHEUS_PREFER is ptx or sass, not '%s'\n", pref);
+        bad = 1;
+    }
     if (bad) {
         proc.status = MX_EINVAL;
         fprintf(stderr, "morpheus: the emulated device is not created\n");
         return;
     }
+    const char *dp = getenv("MORPHEUS_DIGEST");
+    if (dp && *dp && !(digest.f = fopen(dp, "w")))
+        fprintf(stderr, "morpheus: cannot open MORPHEUS_DIGEST file %s: %s\n", dp, strerror(errno));
     const char *sp = getenv("MORPHEUS_STATS");
     if (sp && *sp && !(proc.stats = fopen(sp, "a")))
         fprintf(stderr, "morpheus: cannot open MORPHEUS_STATS file %s: %s\n", sp, strerror(errno));
@@ -65,6 +77,35 @@ static void create(void)
         fprintf(stderr, "morpheus: cannot create the emulated device: %s\n", mx_strstatus(proc.status));
     else if ((proc.status = fe_msys_attach(&proc.msys, proc.dev, proc.cfg.ext_mask, c->xllc_helper, err, sizeof err)))
         fprintf(stderr, "morpheus: %s\nmorpheus: the emulated device is not usable\n", err);
+}
+
+/* --digest FILE (MORPHEUS_DIGEST): what the program read back from the
+ * device, as one 64-bit FNV-1a over every byte copied device-to-host in
+ * order, written as a JSON line when the process exits.  Two runs of one
+ * program (the PTX and the SASS path, two configurations) that read back
+ * the same bytes have the same digest. */
+
+EXPORT void mx_cuda_digest(const void *p, size_t n)
+{
+    if (!digest.f)
+        return;
+    const uint8_t *b = p;
+    uint64_t h = digest.hash;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    digest.hash = h;
+    digest.bytes += n;
+    digest.copies++;
+}
+
+__attribute__((destructor)) static void digest_write(void)
+{
+    if (!digest.f)
+        return;
+    fprintf(digest.f, "{\"d2h_copies\": %" PRIu64 ", \"d2h_bytes\": %" PRIu64 ", \"d2h_fnv1a64\": \"%016" PRIx64 "\"}\n",
+            digest.copies, digest.bytes, digest.hash);
+    fclose(digest.f);
+    digest.f = NULL;
 }
 
 EXPORT struct mx_cuda_process *mx_cuda_process(void)
@@ -518,12 +559,10 @@ static CUresult load_image(CUmodule *module, const void *image, size_t known_len
     if (magic == 0xBA55ED50u || magic == 0x466243B1u) {
         /* its PTX; without it, sm_80/sm_86 machine code for the SASS front end (docs/sass.md) */
         const void *data = magic == 0x466243B1u ? fatbin_unwrap(image, err, sizeof err) : image;
-        struct fatbin_ptx fp;
-        unsigned want = proc.cfg.cc_major * 10 + proc.cfg.cc_minor;
-        if (data && !fatbin_find_ptx(data, 0, want, &fp, err, sizeof err))
-            owned = fatbin_ptx_text(&fp, &len, err, sizeof err);
-        else if (data && !fatbin_find_sass(data, 0, want, &fp, err, sizeof err))
-            owned = (char *)fatbin_elf_bytes(&fp, &len, err, sizeof err);
+        unsigned want = proc.cfg.cc_major * 10 + proc.cfg.cc_minor, arch;
+        int none;
+        if (data)
+            owned = fatbin_code(data, want, proc.prefer_sass, &len, &arch, &none, err, sizeof err);
         if (!owned) {
             fprintf(stderr, "morpheus: %s\n", err);
             return CUDA_ERROR_NO_BINARY_FOR_GPU;
@@ -787,7 +826,10 @@ EXPORT CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
 {
     READY();
     SYNC(NULL, 1);
-    return emu_memcpy_dtoh(proc.dev, dst, src, n) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+    if (emu_memcpy_dtoh(proc.dev, dst, src, n))
+        return CUDA_ERROR_INVALID_VALUE;
+    mx_cuda_digest(dst, n);
+    return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s)

@@ -82,6 +82,7 @@ static struct {
     cudaError_t sticky;
     int sticky_said;              /* the sticky error was said once (after the fault's report) */
     const char *ptx_override;
+    int prefer_sass;
     int quiet;
 } rt = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -176,6 +177,7 @@ static cudaError_t ensure_device(void)
     rt.ext_mask = p->ext_mask;
     rt.quiet = p->quiet;
     rt.ptx_override = p->ptx_override;
+    rt.prefer_sass = p->prefer_sass;
     rt.dev = p->dev;
     return cudaSuccess;
 }
@@ -198,20 +200,18 @@ static int load_module(struct rt_module *m)
         name = rt.ptx_override;
     } else {
         /* the PTX; without it, sm_80/sm_86 machine code for the SASS front end (docs/sass.md) */
-        struct fatbin_ptx fp;
-        unsigned want = rt.cfg.cc_major * 10 + rt.cfg.cc_minor;
-        if (!fatbin_find_ptx(m->fatbin, 0, want, &fp, m->err, sizeof m->err)) {
-            text = fatbin_ptx_text(&fp, &len, m->err, sizeof m->err);
-        } else if (!fatbin_find_sass(m->fatbin, 0, want, &fp, m->err, sizeof m->err)) {
-            text = (char *)fatbin_elf_bytes(&fp, &len, m->err, sizeof m->err);
-            snprintf(sass_name, sizeof sass_name, "<fatbinary sm_%u machine code>", fp.arch);
-            name = sass_name;
-        } else {
-            m->load_err = cudaErrorNoKernelImageForDevice;
+        unsigned want = rt.cfg.cc_major * 10 + rt.cfg.cc_minor, arch;
+        int none;
+        text = fatbin_code(m->fatbin, want, rt.prefer_sass, &len, &arch, &none, m->err, sizeof m->err);
+        if (!text) {
+            if (none)
+                m->load_err = cudaErrorNoKernelImageForDevice;
             goto fail;
         }
-        if (!text)
-            goto fail;
+        if (arch) {
+            snprintf(sass_name, sizeof sass_name, "<fatbinary sm_%u machine code>", arch);
+            name = sass_name;
+        }
     }
     struct fe_options opt = { 0 };
     opt.ext_mask = rt.ext_mask;
@@ -868,7 +868,10 @@ static cudaError_t copy(const char *fn, void *dst, const void *src, size_t count
     switch (kind) {
     case cudaMemcpyHostToHost: memmove(dst, src, count); break;
     case cudaMemcpyHostToDevice: rc = emu_memcpy_htod(rt.dev, (uint64_t)(uintptr_t)dst, src, count); break;
-    case cudaMemcpyDeviceToHost: rc = emu_memcpy_dtoh(rt.dev, dst, (uint64_t)(uintptr_t)src, count); break;
+    case cudaMemcpyDeviceToHost:
+        if (!(rc = emu_memcpy_dtoh(rt.dev, dst, (uint64_t)(uintptr_t)src, count)))
+            mx_cuda_digest(dst, count);
+        break;
     case cudaMemcpyDeviceToDevice:
         rc = emu_memcpy_dtod(rt.dev, (uint64_t)(uintptr_t)dst, (uint64_t)(uintptr_t)src, count);
         break;

@@ -195,6 +195,28 @@ static int has_ptx(const void *data)
     return data && !fatbin_find_ptx(data, 0, 0, &fp, e, sizeof e);
 }
 
+char *fatbin_code(const void *data, unsigned want_sm, int prefer_sass, size_t *len, unsigned *sass_arch, int *none,
+                  char *err, size_t errlen)
+{
+    struct fatbin_ptx fp;
+    *sass_arch = 0;
+    *none = 0;
+    if (!prefer_sass && !fatbin_find_ptx(data, 0, want_sm, &fp, err, errlen))
+        return fatbin_ptx_text(&fp, len, err, errlen);
+    if (fatbin_find_sass(data, 0, want_sm, &fp, err, errlen)) {
+        if (prefer_sass) {
+            char why[384];
+            snprintf(why, sizeof why, "%s", has_ptx(data) ? "the fatbinary holds PTX but no sm_80/sm_86 machine code (build "
+                     "with e.g. -gencode arch=compute_80,code=[compute_80,sm_86])" : err);
+            snprintf(err, errlen, "--prefer sass (MORPHEUS_PREFER): %s", why);
+        }
+        *none = 1;
+        return NULL;
+    }
+    *sass_arch = fp.arch;
+    return (char *)fatbin_elf_bytes(&fp, len, err, errlen);
+}
+
 /* Whether a fatbinary is CUDA's device runtime (libcudadevrt.a, linked by every -rdc program that launches
  * kernels from kernels): its PTX defines the __cudaCDP2 entry points, which the emulator provides itself. */
 static int is_device_runtime(const void *data)

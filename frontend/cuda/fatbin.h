@@ -27,4 +27,11 @@ char *fatbin_ptx_text(const struct fatbin_ptx *f, size_t *len, char *err, size_t
 int fatbin_find_sass(const void *data, size_t limit, unsigned want_sm, struct fatbin_ptx *out, char *err, size_t errlen);
 /* The cubin's bytes (decompressed if needed), malloc'ed, exactly as stored. */
 uint8_t *fatbin_elf_bytes(const struct fatbin_ptx *f, size_t *len, char *err, size_t errlen);
+/* The code a module of the fatbinary loads, malloc'ed: its PTX text, or
+ * without PTX (or with prefer_sass: --prefer sass) the sm_80/sm_86 cubin;
+ * *sass_arch is then its architecture (80, 86), else 0.  NULL with a
+ * message; *none is then set if the fatbinary holds nothing loadable (no
+ * PTX and no cubin we decode; with prefer_sass, no cubin we decode). */
+char *fatbin_code(const void *data, unsigned want_sm, int prefer_sass, size_t *len, unsigned *sass_arch, int *none,
+                  char *err, size_t errlen);
 #endif

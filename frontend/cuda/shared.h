@@ -15,6 +15,7 @@ struct mx_cuda_process {
     struct fe_msys msys;         /* the memory hierarchy (memsys.enabled), or none */
     uint32_t ext_mask;
     const char *ptx_override;    /* MORPHEUS_PTX */
+    int prefer_sass;             /* MORPHEUS_PREFER=sass: a fatbinary's sm_80/sm_86 cubin over its PTX */
     FILE *stats;                 /* MORPHEUS_STATS, JSON lines, or NULL */
     int quiet;
     int status;                  /* MX_OK, or why the device could not be created */
@@ -49,6 +50,9 @@ __attribute__((visibility("default"))) void mx_cuda_clear_fault(void);
 /* Appends one launch record to the stats file, if any. */
 __attribute__((visibility("default"))) void mx_cuda_stats_record(const char *kernel, const struct emu_launch *l, int rc,
                                                                   const struct emu_stats *st);
+/* Folds n bytes the program copied device-to-host into the --digest
+ * (MORPHEUS_DIGEST) record written at exit; nothing without one. */
+__attribute__((visibility("default"))) void mx_cuda_digest(const void *p, size_t n);
 /* Device memory the program allocates (cudaMalloc, cuMemAlloc): emu_malloc
  * and emu_free plus a ledger of live bytes; mx_cuda_mem_free() is the
  * device size minus those bytes (what cudaMemGetInfo reports as free). */
