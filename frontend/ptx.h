@@ -35,6 +35,11 @@ int fe_parse_ptx(const char *src, size_t len, const char *name, const struct fe_
                  struct mx_program *prog, struct mx_diag *diag);
 
 /* Reads a whole file; MX_EIO with a message in errbuf on failure. */
+/* Links the PTX of n translation units (-rdc=true objects, cuLinkAddData)
+ * into one module's text (frontend/ptx_link.c), malloc'ed, NUL-terminated;
+ * NULL with a message naming the symbol and the units (1-based) when two
+ * define one name or a called function is defined by none. */
+char *fe_ptx_link(const char *const *texts, const size_t *lens, unsigned n, size_t *outlen, char *err, size_t errlen);
 int fe_read_file(const char *path, char **text, size_t *len, char *errbuf, size_t errlen);
 
 #endif

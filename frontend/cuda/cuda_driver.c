@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -639,6 +640,201 @@ EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname)
     CUresult r = load_image(module, text, len, fname);
     free(text);
     return r;
+}
+
+/* ------------------------------------------------------------ JIT linking */
+
+/* cuLinkCreate/AddData/AddFile/Complete: the PTX of each input (PTX text, or
+ * a fatbinary's PTX) linked into one module's text by fe_ptx_link, which
+ * cuLinkComplete hands out as the "cubin" for cuModuleLoadData.  CUDA's
+ * device runtime library (libcudadevrt) is the emulator's own (emu/cdp.c):
+ * adding it is accepted and nothing is linked.  Machine code (cubins,
+ * objects, other libraries) and NVVM IR cannot be linked from PTX: refused by
+ * name.  Errors also go to the caller's CU_JIT_ERROR_LOG_BUFFER. */
+struct cu_link {
+    struct cu_link *next;     /* the live link states: a made-up or destroyed handle is never dereferenced */
+    unsigned n, cap;
+    char **texts;
+    size_t *lens;
+    char *out;                /* cuLinkComplete's text, until cuLinkDestroy */
+    char *errlog;             /* CU_JIT_ERROR_LOG_BUFFER and its size */
+    size_t errlog_size;
+};
+
+static struct cu_link *links;
+
+static struct cu_link *link_of(CUlinkState st)
+{
+    pthread_mutex_lock(&lock);
+    struct cu_link *l = links;
+    while (l && l != (struct cu_link *)st)
+        l = l->next;
+    pthread_mutex_unlock(&lock);
+    return l;
+}
+
+/* The error log options of a cuLinkCreate or cuLinkAddData call. */
+static void link_options(struct cu_link *l, unsigned n, const CUjit_option *o, void **v)
+{
+    for (unsigned i = 0; o && v && i < n; i++)
+        if (o[i] == CU_JIT_ERROR_LOG_BUFFER)
+            l->errlog = v[i];
+        else if (o[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+            l->errlog_size = (size_t)(uintptr_t)v[i];
+}
+
+static CUresult link_fail(struct cu_link *l, CUresult r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static CUresult link_fail(struct cu_link *l, CUresult r, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "morpheus: %s\n", msg);
+    if (l && l->errlog && l->errlog_size)
+        snprintf(l->errlog, l->errlog_size, "%s", msg);
+    return r;
+}
+
+EXPORT CUresult cuLinkCreate_v2(unsigned int n, CUjit_option *o, void **v, CUlinkState *out)
+{
+    READY();
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct cu_link *l = calloc(1, sizeof *l);
+    if (!l)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    link_options(l, n, o, v);
+    pthread_mutex_lock(&lock);
+    l->next = links;
+    links = l;
+    pthread_mutex_unlock(&lock);
+    *out = (CUlinkState)l;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuLinkAddData_v2(CUlinkState st, CUjitInputType type, void *data, size_t size, const char *name,
+                                 unsigned int n, CUjit_option *o, void **v)
+{
+    struct cu_link *l = link_of(st);
+    if (!l)
+        return CUDA_ERROR_INVALID_HANDLE;
+    link_options(l, n, o, v);
+    name = name ? name : "<unnamed input>";
+    if (!data || (!size && type != CU_JIT_INPUT_PTX))
+        return link_fail(l, CUDA_ERROR_INVALID_VALUE, "cuLinkAddData: input %s has no data", name);
+    if (l->out)
+        return link_fail(l, CUDA_ERROR_INVALID_VALUE, "cuLinkAddData: the link of %s is already complete", name);
+    char err[512], *text = NULL;
+    size_t len = 0;
+    if (type == CU_JIT_INPUT_PTX) {
+        len = size ? strnlen(data, size) : strlen(data);
+        if ((text = malloc(len + 1))) {
+            memcpy(text, data, len);
+            text[len] = 0;
+        }
+    } else if (type == CU_JIT_INPUT_FATBINARY) {
+        uint32_t magic;
+        memcpy(&magic, data, 4);
+        const void *fb = magic == 0x466243B1u ? fatbin_unwrap(data, err, sizeof err) : data;
+        unsigned want = proc.cfg.cc_major * 10 + proc.cfg.cc_minor, arch = 0;
+        int none;
+        if (fb && !(text = fatbin_code(fb, want, 0, &len, &arch, &none, err, sizeof err)))
+            fb = NULL;
+        if (!fb)
+            return link_fail(l, CUDA_ERROR_INVALID_IMAGE, "cuLinkAddData: fatbinary %s: %s", name, err);
+        if (arch) {
+            free(text);
+            return link_fail(l, CUDA_ERROR_NOT_SUPPORTED, "cuLinkAddData: fatbinary %s has no PTX; the emulator "
+                             "links PTX, not machine code", name);
+        }
+    } else if (type == CU_JIT_INPUT_LIBRARY && strstr(name, "cudadevrt")) {
+        return CUDA_SUCCESS; /* the device runtime is the emulator's own */
+    } else {
+        static const char *const kinds[] = { "a cubin", "PTX", "a fatbinary", "a host object", "a library",
+                                             "NVVM IR" };
+        return link_fail(l, CUDA_ERROR_NOT_SUPPORTED, "cuLinkAddData: %s is %s (CUjitInputType %d); the emulator "
+                         "links PTX and fatbinaries with PTX", name, (unsigned)type < 6 ? kinds[type] : "of an "
+                         "unknown input type", (int)type);
+    }
+    if (!text)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    if (l->n == l->cap) {
+        unsigned c = l->cap ? 2 * l->cap : 8;
+        char **t = realloc(l->texts, c * sizeof *t);
+        if (t)
+            l->texts = t;
+        size_t *ls = t ? realloc(l->lens, c * sizeof *ls) : NULL;
+        if (!ls) {
+            free(text);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        l->lens = ls, l->cap = c;
+    }
+    l->texts[l->n] = text;
+    l->lens[l->n++] = len;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuLinkAddFile_v2(CUlinkState st, CUjitInputType type, const char *path, unsigned int n,
+                                 CUjit_option *o, void **v)
+{
+    struct cu_link *l = link_of(st);
+    if (!l)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!path)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (type == CU_JIT_INPUT_LIBRARY && strstr(path, "cudadevrt"))
+        return CUDA_SUCCESS;
+    char *text, err[512];
+    size_t len;
+    if (fe_read_file(path, &text, &len, err, sizeof err))
+        return link_fail(l, CUDA_ERROR_FILE_NOT_FOUND, "cuLinkAddFile: %s", err);
+    CUresult r = cuLinkAddData_v2(st, type, text, len, path, n, o, v);
+    free(text);
+    return r;
+}
+
+EXPORT CUresult cuLinkComplete(CUlinkState st, void **image, size_t *size)
+{
+    struct cu_link *l = link_of(st);
+    if (!l)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!image || !size)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!l->n)
+        return link_fail(l, CUDA_ERROR_INVALID_VALUE, "cuLinkComplete: nothing was added to the link");
+    if (!l->out) {
+        char err[512];
+        size_t len;
+        if (!(l->out = fe_ptx_link((const char *const *)l->texts, l->lens, l->n, &len, err, sizeof err)))
+            return link_fail(l, CUDA_ERROR_INVALID_PTX, "cuLinkComplete: %s (inputs numbered in the order added)",
+                             err);
+    }
+    *image = l->out;
+    *size = strlen(l->out) + 1;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuLinkDestroy(CUlinkState st)
+{
+    struct cu_link *l = link_of(st);
+    if (!l)
+        return CUDA_ERROR_INVALID_HANDLE;
+    for (unsigned i = 0; i < l->n; i++)
+        free(l->texts[i]);
+    free(l->texts);
+    free(l->lens);
+    free(l->out);
+    pthread_mutex_lock(&lock);
+    struct cu_link **pp = &links;
+    while (*pp != l)
+        pp = &(*pp)->next;
+    *pp = l->next;
+    pthread_mutex_unlock(&lock);
+    free(l);
+    return CUDA_SUCCESS;
 }
 
 static struct cu_module *module_of(CUmodule h)

@@ -39,8 +39,11 @@
 
 /* ------------------------------------------------------------- state */
 
+#define RT_MAX_OBJS 64
 struct rt_module {
     const void *fatbin;           /* data of the wrapper */
+    const void *objs[RT_MAX_OBJS];/* -rdc=true: the objects whose PTX is linked (nobjs > 1) */
+    unsigned nobjs;
     struct mx_program prog;
     struct emu_module *mod;
     int loaded;                   /* 1 ok, -1 failed */
@@ -183,6 +186,31 @@ static cudaError_t ensure_device(void)
 }
 
 /* Parses and loads a module's PTX (once). */
+/* -rdc=true: the PTX of the program's objects linked into one module (frontend/ptx_link.c); NULL with m->err. */
+static char *link_objects(struct rt_module *m, unsigned want, size_t *len)
+{
+    char *texts[RT_MAX_OBJS] = { 0 }, *out = NULL;
+    size_t lens[RT_MAX_OBJS];
+    unsigned i, arch;
+    int none;
+    if (rt.prefer_sass) {
+        snprintf(m->err, sizeof m->err, "--prefer sass (MORPHEUS_PREFER): the program's device code is %u objects "
+                 "(-rdc=true) linked from their PTX; the SASS front end does not link machine code", m->nobjs);
+        return NULL;
+    }
+    for (i = 0; i < m->nobjs; i++)
+        if (!(texts[i] = fatbin_code(m->objs[i], want, 0, &lens[i], &arch, &none, m->err, sizeof m->err)))
+            goto done;
+    char err[512];
+    out = fe_ptx_link((const char *const *)texts, lens, m->nobjs, len, err, sizeof err);
+    if (!out)
+        snprintf(m->err, sizeof m->err, "linking the PTX of the program's %u objects (-rdc=true): %s", m->nobjs, err);
+done:
+    for (i = 0; i < m->nobjs; i++)
+        free(texts[i]);
+    return out;
+}
+
 static int load_module(struct rt_module *m)
 {
     if (m->loaded)
@@ -191,6 +219,7 @@ static int load_module(struct rt_module *m)
     size_t len = 0;
     const char *name = "<fatbinary PTX>";
     char sass_name[64];
+    unsigned arch = 0;            /* the machine code's architecture, 0 for PTX */
     if (rt.ptx_override) {
         char err[512];
         if (fe_read_file(rt.ptx_override, &text, &len, err, sizeof err)) {
@@ -200,9 +229,15 @@ static int load_module(struct rt_module *m)
         name = rt.ptx_override;
     } else {
         /* the PTX; without it, sm_80/sm_86 machine code for the SASS front end (docs/sass.md) */
-        unsigned want = rt.cfg.cc_major * 10 + rt.cfg.cc_minor, arch;
-        int none;
-        text = fatbin_code(m->fatbin, want, rt.prefer_sass, &len, &arch, &none, m->err, sizeof m->err);
+        unsigned want = rt.cfg.cc_major * 10 + rt.cfg.cc_minor;
+        int none = 0;
+        if (m->nobjs > 1) {
+            text = link_objects(m, want, &len);
+            snprintf(sass_name, sizeof sass_name, "<linked PTX of %u objects>", m->nobjs);
+            name = sass_name;
+        } else {
+            text = fatbin_code(m->fatbin, want, rt.prefer_sass, &len, &arch, &none, m->err, sizeof m->err);
+        }
         if (!text) {
             if (none)
                 m->load_err = cudaErrorNoKernelImageForDevice;
@@ -221,8 +256,7 @@ static int load_module(struct rt_module *m)
     int rc = fe_parse_input(text, len, name, &opt, &m->prog, &diag);
     free(text);
     if (rc) {
-        snprintf(m->err, sizeof m->err, "the %s does not load: %s", name == sass_name ? "machine code" : "PTX",
-                 diag.first);
+        snprintf(m->err, sizeof m->err, "the %s does not load: %s", arch ? "machine code" : "PTX", diag.first);
         goto fail;
     }
     rc = emu_module_load(rt.dev, &m->prog, &m->mod, m->err, sizeof m->err);
@@ -320,6 +354,12 @@ EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
         return NULL;
     }
     m->fatbin = fatbin_unwrap(fatCubin, err, sizeof err);
+    m->nobjs = fatbin_rdc_objects(fatCubin, m->objs, RT_MAX_OBJS);
+    if (m->nobjs > RT_MAX_OBJS) {
+        snprintf(err, sizeof err, "the program links the device code of %u objects (-rdc=true); the emulator links "
+                 "at most %d", m->nobjs, RT_MAX_OBJS);
+        m->fatbin = NULL;
+    }
     if (!m->fatbin) {
         msg("%s", err);
         m->loaded = -1;

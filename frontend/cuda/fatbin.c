@@ -191,7 +191,7 @@ uint8_t *fatbin_elf_bytes(const struct fatbin_ptx *f, size_t *len, char *err, si
 static int has_ptx(const void *data)
 {
     struct fatbin_ptx fp;
-    char e[8];
+    char e[256];
     return data && !fatbin_find_ptx(data, 0, 0, &fp, e, sizeof e);
 }
 
@@ -232,6 +232,8 @@ static int is_device_runtime(const void *data)
     return r;
 }
 
+static unsigned rdc_objects(const uint8_t *w, const void **objs, unsigned max);
+
 const void *fatbin_unwrap(const void *wrapper, char *err, size_t errlen)
 {
     const uint8_t *w = wrapper;
@@ -244,21 +246,36 @@ const void *fatbin_unwrap(const void *wrapper, char *err, size_t errlen)
     if (rd32(w + 4) != LINK_WRAPPER_VERSION || has_ptx(data))
         return data;
     /* nvcc -rdc=true: the device link's fatbinary (data) holds machine code or nothing; the objects' own
-     * fatbinaries, PTX to be linked when loaded, follow in a NULL-terminated list.  One with PTX (besides the
-     * device runtime's, emu/cdp.c) is the program's device code; several would need PTX linking. */
+     * fatbinaries, PTX to be linked when loaded, follow in a NULL-terminated list (fatbin_rdc_objects). */
+    const void *first;
+    unsigned n = rdc_objects(w, &first, 1);
+    if (n)
+        return first;
+    snprintf(err, errlen, "no PTX found in the fatbinary (nor in the relocatable objects it links)");
+    return NULL;
+}
+
+/* The objects of a link wrapper (version 2) whose fatbinaries hold the program's PTX (not the device runtime's,
+ * emu/cdp.c), up to max of them in objs; their count. */
+static unsigned rdc_objects(const uint8_t *w, const void **objs, unsigned max)
+{
+    const void *data;
+    memcpy(&data, w + 8, sizeof data);
+    if (rd32(w) != WRAPPER_MAGIC || rd32(w + 4) != LINK_WRAPPER_VERSION || has_ptx(data))
+        return 0;
     const void *const *list;
     memcpy(&list, w + 16, sizeof list);
-    const void *found = NULL;
     unsigned n = 0, with_ptx = 0;
     for (; list && n < MAX_CONTAINERS && list[n]; n++)
-        if (has_ptx(list[n]) && !is_device_runtime(list[n]))
-            found = found ? found : list[n], with_ptx++;
-    if (with_ptx == 1)
-        return found;
-    if (with_ptx > 1)
-        snprintf(err, errlen, "the program links the device code of %u objects compiled with -rdc=true; linking PTX "
-                              "of several objects is not supported: compile the device code in one .cu file", with_ptx);
-    else
-        snprintf(err, errlen, "no PTX found in the fatbinary (nor in the %u relocatable objects it links)", n);
-    return NULL;
+        if (has_ptx(list[n]) && !is_device_runtime(list[n])) {
+            if (with_ptx < max)
+                objs[with_ptx] = list[n];
+            with_ptx++;
+        }
+    return with_ptx;
+}
+
+unsigned fatbin_rdc_objects(const void *wrapper, const void **objs, unsigned max)
+{
+    return wrapper ? rdc_objects(wrapper, objs, max) : 0;
 }

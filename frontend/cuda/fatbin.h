@@ -15,6 +15,11 @@ struct fatbin_ptx {               /* a PTX entry, or a cubin (fatbin_find_sass) 
 
 /* The data pointer of a __fatBinC_Wrapper_t, or NULL (message in err). */
 const void *fatbin_unwrap(const void *wrapper, char *err, size_t errlen);
+/* A program built with -rdc=true: the relocatable objects (their
+ * fatbinaries) whose PTX makes the program's device code, to be linked
+ * (fe_ptx_link); up to max of them in objs, and their count.  0 for any
+ * other wrapper. */
+unsigned fatbin_rdc_objects(const void *wrapper, const void **objs, unsigned max);
 /* Picks the best PTX for compute capability want_sm (e.g. 86).  limit is the
  * size of the data if known, else 0.  -1 with a message (SASS-only binaries
  * get one that says how to rebuild). */

@@ -4,6 +4,8 @@
 #
 #   driver_kernel.ptx       nvcc -arch=compute_80 -ptx -O2 driver_kernel.cu
 #                           (loaded by driver_api.c through the driver API)
+#   rdc_link.ptx,           nvcc -arch=compute_80 -rdc=true -ptx -O2 (the two units
+#   rdc_link_lib.ptx        of rdc_link, linked by driver_link.c through cuLink*)
 #   NAME.clang.ptx          clang-19 CUDA, device only, -O2, with
 #                           workloads/include/mx_cuda_clang.h, for NAME in
 #                           matmul_shared reduce_shfl (run with
@@ -26,6 +28,10 @@ command -v "$CLANG" >/dev/null 2>&1 || { echo "regen.sh: clang not found as '$CL
 cd "$here"
 "$NVCC" -arch=compute_80 -ptx -O2 driver_kernel.cu -o driver_kernel.ptx
 echo "regen.sh: driver_kernel.ptx"
+for name in rdc_link rdc_link_lib; do
+    "$NVCC" -arch=compute_80 -rdc=true -ptx -O2 $name.cu -o $name.ptx
+    echo "regen.sh: $name.ptx"
+done
 for name in matmul_shared reduce_shfl; do
     "$CLANG" -x cuda --cuda-device-only -nocudainc --cuda-gpu-arch=sm_80 -O2 -S -Wno-unknown-cuda-version \
         -include ../../workloads/include/mx_cuda_clang.h "$name.cu" -o "$name.clang.ptx"
