@@ -159,11 +159,23 @@ static void host_assertfail(struct hostctx *c, uint64_t msg, uint64_t file, uint
     c->status = emu_fault(c->w, c->x, MX_EASSERT, c->lane, 0, 0, "%s:%u: %s: Assertion `%s` failed.", fl, line, fn, m);
 }
 
+/* cudaGraphSetConditional(handle, value): a conditional handle is the device
+ * address of its 4-byte word (frontend/cuda/graph.c); a bad one faults. */
+static void host_set_conditional(struct hostctx *c, uint64_t handle, uint32_t value)
+{
+    uint8_t *p = emu_mem_lane(c->w, c->x, SP_GENERIC, handle, 4, c->lane, 1);
+    if (!p)
+        c->status = EX_FAULT;
+    else
+        memcpy(p, &value, 4);
+}
+
 static const struct hostfn hostfns[] = {
     { "vprintf", FN(host_vprintf), HK_B32, 2, { HK_B64, HK_B64 }, 0 },
     { "malloc", FN(host_malloc), HK_B64, 1, { HK_B64 }, 0 },
     { "free", FN(host_free), HK_VOID, 1, { HK_B64 }, 0 },
     { "__assertfail", FN(host_assertfail), HK_VOID, 5, { HK_B64, HK_B64, HK_B32, HK_B64, HK_B64 }, 1 },
+    { "cudaGraphSetConditional", FN(host_set_conditional), HK_VOID, 2, { HK_B64, HK_B32 }, 0 },
     EMU_CDP_HOSTFNS /* the device runtime of dynamic parallelism (cdp.c) */
 };
 

@@ -334,7 +334,8 @@ static void emit(struct out *o, const struct unit *u, unsigned ui, size_t b, siz
 /* The functions of the CUDA runtime that PTX declares .extern and the emulator provides. */
 static int runtime_fn(const char *name)
 {
-    static const char *const fns[] = { "vprintf", "malloc", "free", "__assertfail", "__cudaCDP2" };
+    static const char *const fns[] = { "vprintf", "malloc", "free", "__assertfail", "__cudaCDP2",
+                                       "cudaGraphSetConditional" };
     for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
         if (!strncmp(name, fns[i], strlen(fns[i])))
             return 1;

@@ -622,19 +622,29 @@ static cudaError_t drain(cudaStream_t s)
 #define DRAIN_AS(fn, s) do { if (drain(s)) return sticky(fn); } while (0)
 #define DRAIN(s) DRAIN_AS(__func__, s)
 
-EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
+cudaError_t rt_dev_alloc(const char *fn, size_t size, void **devPtr)
 {
-    CHECK_STICKY();
-    CHECK_DEVICE();
+    CHECK_STICKY_AS(fn);
+    CHECK_DEVICE_AS(fn);
     if (!devPtr)
-        return FAIL(cudaErrorInvalidValue, "devPtr is NULL");
+        return fail(fn, cudaErrorInvalidValue, "devPtr is NULL");
     uint64_t a;
     if (mx_cuda_malloc(size, &a)) {
         *devPtr = NULL;
-        return FAIL(cudaErrorMemoryAllocation, "%zu bytes: out of device memory (%zu bytes free of %llu)", size,
+        return fail(fn, cudaErrorMemoryAllocation, "%zu bytes: out of device memory (%zu bytes free of %llu)", size,
                     mx_cuda_mem_free(), (unsigned long long)rt.cfg.mem_size);
     }
     *devPtr = (void *)(uintptr_t)a;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size) { return rt_dev_alloc(__func__, size, devPtr); }
+
+cudaError_t rt_drain(const char *fn, cudaStream_t s)
+{
+    CHECK_STICKY_AS(fn);
+    CHECK_DEVICE_AS(fn);
+    DRAIN_AS(fn, s);
     return cudaSuccess;
 }
 
@@ -642,20 +652,35 @@ EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
 enum { PIN_HOST, PIN_MANAGED, PIN_REGISTERED };
 static int pinned_take(const void *p, int kind);
 
-/* Managed memory is freed here too; pinned memory only by cudaFreeHost. */
+cudaError_t rt_dev_free(const char *fn, void *devPtr)
+{
+    int t = pinned_take(devPtr, PIN_MANAGED);
+    if (t < 0)
+        return fail(fn, cudaErrorInvalidValue, "%p is pinned or registered host memory (cudaFreeHost/cudaHostUnregister "
+                    "free it), or inside a managed allocation", devPtr);
+    if (!t && mx_cuda_free((uint64_t)(uintptr_t)devPtr))
+        return fail(fn, cudaErrorInvalidValue, "%p is not the start of a live allocation (freed already, interior, or "
+                    "never allocated)", devPtr);
+    return cudaSuccess;
+}
+
+/* Managed memory is freed here too; pinned memory only by cudaFreeHost.  A
+ * graph's allocation (graph.c) ends its launch's lifetime and stays
+ * reserved for the next; a stream-ordered one leaves its pool (mempool.c). */
 EXPORT cudaError_t cudaFree(void *devPtr)
 {
     CHECK_STICKY();
     CHECK_DEVICE();
     DRAIN(0);
-    int t = pinned_take(devPtr, PIN_MANAGED);
-    if (t < 0)
-        return FAIL(cudaErrorInvalidValue, "%p is pinned or registered host memory (cudaFreeHost/cudaHostUnregister "
-                    "free it), or inside a managed allocation", devPtr);
-    if (!t && mx_cuda_free((uint64_t)(uintptr_t)devPtr))
-        return FAIL(cudaErrorInvalidValue, "%p is not the start of a live allocation (freed already, interior, or never "
-                    "allocated)", devPtr);
-    return cudaSuccess;
+    if (!devPtr)
+        return cudaSuccess;
+    int g = gr_free_owned(__func__, devPtr);
+    if (g)
+        return g < 0 ? cudaErrorInvalidValue : cudaSuccess;
+    cudaError_t e = rt_dev_free(__func__, devPtr);
+    if (!e)
+        mp_forget(devPtr);
+    return e;
 }
 
 /* Pinned host memory and managed memory are device memory the host uses at

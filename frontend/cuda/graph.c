@@ -18,10 +18,27 @@
  * Synchronous calls a capture forbids invalidate it and fail with
  * cudaErrorStreamCaptureUnsupported, as CUDA documents.
  *
- * Not supported (cudaErrorNotSupported, said): memory alloc/free nodes and
- * conditional nodes (their calls stay stubs of cudart_stubs.c), event
- * nodes, kernel nodes given by `extra` instead of kernelParams, graph
- * updates other than kernel-node parameters. */
+ * Memory nodes: an allocation node's address is fixed when the node is
+ * made (the device memory is reserved then, for the graph and every copy
+ * and instantiation of it); a launch makes it live, and a free node,
+ * cudaFree or cudaFreeAsync ends that launch's lifetime without giving the
+ * reservation back, so the next launch gets the same address.  Launching
+ * again while it is live is an error (unless instantiated with
+ * cudaGraphInstantiateFlagAutoFreeOnLaunch).  The memory goes back when the
+ * last graph holding it is destroyed, or, if it is live then, when the
+ * program frees it.
+ *
+ * Conditional nodes (if/else, while, switch): a handle is a 4-byte word of
+ * device memory that device code sets with cudaGraphSetConditional (a host
+ * function of the emulator, emu/hostcall.c); the node reads it after the
+ * work before it and runs the chosen body graph on the stream, a while node
+ * again until it reads 0.  With cudaGraphCondAssignDefault each launch
+ * first sets the handle to its default.
+ *
+ * Not supported (cudaErrorNotSupported, said): event nodes and external
+ * semaphore nodes, kernel nodes given by `extra` instead of kernelParams,
+ * graph updates other than kernel-node parameters, edges with ports. */
+#define _GNU_SOURCE /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
 #include <cuda_runtime_api.h>
 
 #include <pthread.h>
@@ -55,6 +72,32 @@ struct CUgraphNode_st {
     struct cudaMemsetParams ms;
     struct cudaHostNodeParams h;
     struct CUgraph_st *child;         /* owned copy of the child graph */
+    struct gr_alloc *mem;             /* allocation node: the reservation (shared by copies) */
+    void *dptr;                       /* free node: what it frees */
+    struct cudaMemAllocNodeParams ma; /* allocation node: its parameters, dptr filled */
+    struct {
+        struct gr_cond *c;            /* the handle (shared by copies) */
+        enum cudaGraphConditionalNodeType type;
+        unsigned size;
+        struct CUgraph_st **body;     /* size owned body graphs */
+    } cond;
+};
+
+/* A graph allocation: the reservation of an allocation node, shared by the
+ * copies of the node; live from a launch until freed. */
+struct gr_alloc {
+    void *p;
+    size_t size;
+    int refs, live;
+    struct gr_alloc *next;
+};
+/* A conditional handle: its device word, default and flags. */
+struct gr_cond {
+    void *word;
+    unsigned dflt, flags;
+    int refs;
+    const struct CUgraph_st *owner;   /* the graph it was created for */
+    struct gr_cond *next;
 };
 
 struct CUgraph_st {
@@ -62,17 +105,91 @@ struct CUgraph_st {
     size_t n, cap;
     struct CUgraphNode_st **order;    /* instantiated copies: a topological order */
     struct CUgraph_st *next;          /* live user graphs */
+    struct CUgraphNode_st *body_of;   /* a conditional node's body: the node (not destroyable by the user) */
+    struct gr_cond **conds;           /* the handles created for this graph (a reference each) */
+    size_t nconds;
 };
 
 struct CUgraphExec_st {
     struct CUgraph_st *g;             /* a private copy, ordered */
+    int autofree;                     /* cudaGraphInstantiateFlagAutoFreeOnLaunch */
     const void **orig;                /* the nodes it was made from, by index (never dereferenced) */
     struct CUgraphExec_st *next;
 };
 
-static pthread_mutex_t gr_lock = PTHREAD_MUTEX_INITIALIZER;
+/* recursive: freeing a graph while the lock is held drops the references its nodes hold */
+static pthread_mutex_t gr_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static struct CUgraph_st *graphs;
 static struct CUgraphExec_st *execs;
+static struct gr_alloc *gallocs;      /* the graphs' allocations */
+static struct gr_cond *gconds;        /* the conditional handles */
+static uint64_t gmem_used_high, gmem_reserved_high;
+
+/* Bytes of the graphs' allocations: live ones (used) or all (reserved), gr_lock held. */
+static uint64_t gmem_bytes(int live_only)
+{
+    uint64_t b = 0;
+    for (struct gr_alloc *a = gallocs; a; a = a->next)
+        if (a->live || !live_only)
+            b += a->size;
+    return b;
+}
+
+static void gmem_marks(void)
+{
+    uint64_t u = gmem_bytes(1), r = gmem_bytes(0);
+    gmem_used_high = u > gmem_used_high ? u : gmem_used_high;
+    gmem_reserved_high = r > gmem_reserved_high ? r : gmem_reserved_high;
+}
+
+/* Drops a reference to a (gr_lock not held): the last gives the memory
+ * back, or, if the allocation is live, leaves it to the program to free. */
+static void alloc_put(struct gr_alloc *a)
+{
+    if (!a)
+        return;
+    pthread_mutex_lock(&gr_lock);
+    int last = --a->refs == 0;
+    if (last)
+        for (struct gr_alloc **q = &gallocs; *q; q = &(*q)->next)
+            if (*q == a) {
+                *q = a->next;
+                break;
+            }
+    pthread_mutex_unlock(&gr_lock);
+    if (last) {
+        if (!a->live)
+            rt_dev_free("cudaGraphDestroy", a->p);
+        free(a);
+    }
+}
+
+static void cond_put(struct gr_cond *c)
+{
+    if (!c)
+        return;
+    pthread_mutex_lock(&gr_lock);
+    int last = --c->refs == 0;
+    if (last)
+        for (struct gr_cond **q = &gconds; *q; q = &(*q)->next)
+            if (*q == c) {
+                *q = c->next;
+                break;
+            }
+    pthread_mutex_unlock(&gr_lock);
+    if (last) {
+        rt_dev_free("cudaGraphDestroy", c->word);
+        free(c);
+    }
+}
+
+static struct gr_cond *cond_of(cudaGraphConditionalHandle h)
+{
+    for (struct gr_cond *c = gconds; c; c = c->next)
+        if ((uintptr_t)c->word == h)
+            return c;
+    return NULL;
+}
 
 static int graph_live(cudaGraph_t g)
 {
@@ -101,6 +218,8 @@ static int exec_live(cudaGraphExec_t x)
 
 static void graph_free(struct CUgraph_st *g);
 
+static void graph_unlink(struct CUgraph_st *g);
+
 static void node_free(struct CUgraphNode_st *n)
 {
     free(n->deps);
@@ -108,6 +227,16 @@ static void node_free(struct CUgraphNode_st *n)
     free(n->k.blob);
     if (n->child)
         graph_free(n->child);
+    alloc_put(n->mem);
+    for (unsigned i = 0; n->cond.body && i < n->cond.size; i++)
+        if (n->cond.body[i]) {
+            pthread_mutex_lock(&gr_lock);
+            graph_unlink(n->cond.body[i]); /* a user-visible body (of a node the user made) */
+            pthread_mutex_unlock(&gr_lock);
+            graph_free(n->cond.body[i]);
+        }
+    free(n->cond.body);
+    cond_put(n->cond.c);
     free(n);
 }
 
@@ -115,6 +244,9 @@ static void graph_free(struct CUgraph_st *g)
 {
     for (size_t i = 0; i < g->n; i++)
         node_free(g->nodes[i]);
+    for (size_t i = 0; i < g->nconds; i++)
+        cond_put(g->conds[i]);
+    free(g->conds);
     free(g->nodes);
     free(g->order);
     free(g);
@@ -216,6 +348,9 @@ static struct CUgraphNode_st *node_clone(const struct CUgraphNode_st *n)
     c->k.argv = NULL;
     c->k.blob = NULL;
     c->child = NULL;
+    c->cond.body = NULL;
+    c->mem = NULL;
+    c->cond.c = NULL;
     if (n->type == cudaGraphNodeTypeKernel) {
         size_t sum = n->k.bsize;
         int na = n->k.nargs;
@@ -235,6 +370,20 @@ static struct CUgraphNode_st *node_clone(const struct CUgraphNode_st *n)
     if (n->type == cudaGraphNodeTypeGraph && !(c->child = graph_clone(n->child))) {
         free(c);
         return NULL;
+    }
+    /* the shared reservation and handle (gr_lock held by graph_clone's callers, a recursive lock) */
+    if ((c->mem = n->mem))
+        c->mem->refs++;
+    if ((c->cond.c = n->cond.c))
+        c->cond.c->refs++;
+    if (n->type == cudaGraphNodeTypeConditional) {
+        int bad = !(c->cond.body = calloc(n->cond.size, sizeof *c->cond.body));
+        for (unsigned i = 0; !bad && i < n->cond.size; i++)
+            bad = !(c->cond.body[i] = graph_clone(n->cond.body[i]));
+        if (bad) {
+            node_free(c);
+            return NULL;
+        }
     }
     return c;
 }
@@ -294,12 +443,19 @@ static int graph_order(struct CUgraph_st *g)
     free(done);
     if (k < g->n)
         return -1;
-    for (size_t i = 0; i < g->n; i++)
-        if (g->nodes[i]->type == cudaGraphNodeTypeGraph) {
-            int rc = graph_order(g->nodes[i]->child);
+    for (size_t i = 0; i < g->n; i++) {
+        struct CUgraphNode_st *n = g->nodes[i];
+        if (n->type == cudaGraphNodeTypeGraph) {
+            int rc = graph_order(n->child);
             if (rc)
                 return rc;
         }
+        for (unsigned b = 0; n->type == cudaGraphNodeTypeConditional && b < n->cond.size; b++) {
+            int rc = graph_order(n->cond.body[b]);
+            if (rc)
+                return rc;
+        }
+    }
     return 0;
 }
 
@@ -349,8 +505,87 @@ static cudaError_t memset_run(const char *fn, const struct cudaMemsetParams *p, 
     return e;
 }
 
-/* Does the nodes of ordered graph g on stream s, for the call fn. */
-static cudaError_t graph_run(const char *fn, const struct CUgraph_st *g, cudaStream_t s)
+/* An allocation node's launch: the reservation becomes live. */
+static cudaError_t alloc_run(const char *fn, struct gr_alloc *a, int autofree)
+{
+    pthread_mutex_lock(&gr_lock);
+    int again = a->live && !autofree;
+    a->live = 1;
+    gmem_marks();
+    pthread_mutex_unlock(&gr_lock);
+    if (again)
+        return rt_fail(fn, cudaErrorInvalidValue, "the graph allocation %p (%zu bytes) of an earlier launch is not "
+                       "freed yet: a free node, cudaFree or cudaFreeAsync must free it before the graph allocates it "
+                       "again (or instantiate with cudaGraphInstantiateFlagAutoFreeOnLaunch)", a->p, a->size);
+    return cudaSuccess;
+}
+
+/* A free node's launch, after the work before it on s. */
+static cudaError_t free_run(const char *fn, void *p, cudaStream_t s)
+{
+    cudaError_t e = rt_drain(fn, s);
+    if (e)
+        return e;
+    int g = gr_free_owned(fn, p);
+    if (g)
+        return g < 0 ? cudaErrorInvalidValue : cudaSuccess;
+    if ((e = rt_dev_free(fn, p)))
+        return e;
+    mp_forget(p);
+    return cudaSuccess;
+}
+
+/* The value of a conditional handle, after the work before it on s. */
+static cudaError_t cond_read(const char *fn, const struct gr_cond *c, unsigned *v, cudaStream_t s)
+{
+    return rt_memcpy(fn, v, c->word, sizeof *v, cudaMemcpyDeviceToHost, s);
+}
+
+static cudaError_t graph_run_(const char *fn, const struct CUgraph_st *g, cudaStream_t s, int autofree);
+
+static cudaError_t cond_run(const char *fn, const struct CUgraphNode_st *n, cudaStream_t s, int autofree)
+{
+    unsigned v;
+    cudaError_t e = cond_read(fn, n->cond.c, &v, s);
+    switch (n->cond.type) {
+    case cudaGraphCondTypeIf:
+        if (!e && (v || n->cond.size == 2))
+            e = graph_run_(fn, n->cond.body[v ? 0 : 1], s, autofree);
+        break;
+    case cudaGraphCondTypeWhile:
+        while (!e && v && !(e = graph_run_(fn, n->cond.body[0], s, autofree)))
+            e = cond_read(fn, n->cond.c, &v, s);
+        break;
+    default: /* switch */
+        if (!e && v < n->cond.size)
+            e = graph_run_(fn, n->cond.body[v], s, autofree);
+        break;
+    }
+    return e;
+}
+
+/* Sets the handles of g's conditional nodes (and of nested ones) that have
+ * cudaGraphCondAssignDefault to their defaults, on s (a launch's start). */
+static cudaError_t cond_defaults(const char *fn, const struct CUgraph_st *g, cudaStream_t s)
+{
+    cudaError_t e = cudaSuccess;
+    for (size_t i = 0; i < g->n && !e; i++) {
+        const struct CUgraphNode_st *n = g->nodes[i];
+        if (n->type == cudaGraphNodeTypeGraph)
+            e = cond_defaults(fn, n->child, s);
+        if (n->type != cudaGraphNodeTypeConditional)
+            continue;
+        if (n->cond.c->flags & cudaGraphCondAssignDefault)
+            e = rt_memcpy(fn, n->cond.c->word, &n->cond.c->dflt, 4, cudaMemcpyHostToDevice, s);
+        for (unsigned b = 0; b < n->cond.size && !e; b++)
+            e = cond_defaults(fn, n->cond.body[b], s);
+    }
+    return e;
+}
+
+/* Does the nodes of ordered graph g on stream s, for the call fn (autofree:
+ * an allocation live from the last launch is allocated again). */
+static cudaError_t graph_run_(const char *fn, const struct CUgraph_st *g, cudaStream_t s, int autofree)
 {
     for (size_t i = 0; i < g->n; i++) {
         const struct CUgraphNode_st *n = g->order[i];
@@ -364,7 +599,10 @@ static cudaError_t graph_run(const char *fn, const struct CUgraph_st *g, cudaStr
             break;
         case cudaGraphNodeTypeMemset: e = memset_run(fn, &n->ms, s); break;
         case cudaGraphNodeTypeHost: e = rt_host_func(fn, n->h.fn, n->h.userData, s); break;
-        case cudaGraphNodeTypeGraph: e = graph_run(fn, n->child, s); break;
+        case cudaGraphNodeTypeGraph: e = graph_run_(fn, n->child, s, autofree); break;
+        case cudaGraphNodeTypeMemAlloc: e = alloc_run(fn, n->mem, autofree); break;
+        case cudaGraphNodeTypeMemFree: e = free_run(fn, n->dptr, s); break;
+        case cudaGraphNodeTypeConditional: e = cond_run(fn, n, s, autofree); break;
         default: break; /* empty */
         }
         if (e)
@@ -404,12 +642,15 @@ static void graph_unlink(struct CUgraph_st *g)
 EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
     pthread_mutex_lock(&gr_lock);
-    int ok = graph_live(graph);
-    if (ok)
+    int ok = graph_live(graph), body = ok && graph->body_of;
+    if (ok && !body)
         graph_unlink(graph);
     pthread_mutex_unlock(&gr_lock);
     if (!ok)
         return FAIL(cudaErrorInvalidValue, "%p is not a graph (destroyed already, or never created)", (void *)graph);
+    if (body)
+        return FAIL(cudaErrorInvalidValue, "%p is the body of a conditional node: it goes with its node's graph",
+                    (void *)graph);
     graph_free(graph);
     return cudaSuccess;
 }
@@ -546,6 +787,320 @@ EXPORT cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaG
     }
     n->child = c;
     return add_node(__func__, pGraphNode, graph, pDependencies, numDependencies, n);
+}
+
+/* -------------------------------------------------- memory nodes */
+
+static cudaError_t check_pool_props(const char *fn, const struct cudaMemPoolProps *pp)
+{
+    if (pp->allocType != cudaMemAllocationTypePinned)
+        return rt_fail(fn, cudaErrorInvalidValue, "poolProps.allocType %d: graph allocations are "
+                       "cudaMemAllocationTypePinned", (int)pp->allocType);
+    if (pp->location.type != cudaMemLocationTypeDevice || pp->location.id != 0)
+        return rt_fail(fn, cudaErrorInvalidValue, "poolProps.location (type %d, id %d) is not device 0",
+                       (int)pp->location.type, pp->location.id);
+    return cudaSuccess;
+}
+
+/* An allocation node for size bytes: the reservation is made now. */
+static cudaError_t alloc_node_new(const char *fn, size_t size, struct CUgraphNode_st **out)
+{
+    if (!size)
+        return rt_fail(fn, cudaErrorInvalidValue, "bytesize is 0");
+    struct CUgraphNode_st *n = node_new(cudaGraphNodeTypeMemAlloc);
+    struct gr_alloc *a = calloc(1, sizeof *a);
+    if (!n || !a) {
+        free(n);
+        free(a);
+        return rt_fail(fn, cudaErrorMemoryAllocation, "out of host memory for an allocation node");
+    }
+    cudaError_t e = rt_dev_alloc(fn, size, &a->p);
+    if (e) {
+        free(n);
+        free(a);
+        return e;
+    }
+    a->size = size;
+    a->refs = 1;
+    pthread_mutex_lock(&gr_lock);
+    a->next = gallocs;
+    gallocs = a;
+    gmem_marks();
+    pthread_mutex_unlock(&gr_lock);
+    n->mem = a;
+    n->ma.poolProps.allocType = cudaMemAllocationTypePinned;
+    n->ma.poolProps.location.type = cudaMemLocationTypeDevice;
+    n->ma.bytesize = size;
+    n->ma.dptr = a->p;
+    *out = n;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                            size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams)
+{
+    if (!nodeParams)
+        return FAIL(cudaErrorInvalidValue, "nodeParams is NULL");
+    cudaError_t e = check_pool_props(__func__, &nodeParams->poolProps);
+    struct CUgraphNode_st *n = NULL;
+    if (e || (e = alloc_node_new(__func__, nodeParams->bytesize, &n)))
+        return e;
+    n->ma.poolProps = nodeParams->poolProps;
+    n->ma.accessDescs = NULL; /* not kept: one device */
+    n->ma.accessDescCount = 0;
+    if ((e = add_node(__func__, pGraphNode, graph, pDependencies, numDependencies, n)))
+        return e;
+    nodeParams->dptr = n->ma.dptr;
+    return cudaSuccess;
+}
+
+/* The node behind a live handle if it has type t, under gr_lock; else NULL after saying why. */
+static struct CUgraphNode_st *node_typed(const char *fn, cudaGraphNode_t node, enum cudaGraphNodeType t, const char *what)
+{
+    pthread_mutex_lock(&gr_lock);
+    int ok = node && node_live(node) && node->type == t;
+    pthread_mutex_unlock(&gr_lock);
+    if (!ok)
+        rt_fail(fn, cudaErrorInvalidValue, "%p is not %s node (destroyed, never created, or of another type)",
+                (void *)node, what);
+    return ok ? node : NULL;
+}
+
+EXPORT cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out)
+{
+    if (!params_out)
+        return FAIL(cudaErrorInvalidValue, "params_out is NULL");
+    struct CUgraphNode_st *n = node_typed(__func__, node, cudaGraphNodeTypeMemAlloc, "an allocation");
+    if (!n)
+        return cudaErrorInvalidValue;
+    *params_out = n->ma;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                           size_t numDependencies, void *dptr)
+{
+    if (!dptr)
+        return FAIL(cudaErrorInvalidValue, "dptr is NULL");
+    NEW_NODE(n, cudaGraphNodeTypeMemFree);
+    n->dptr = dptr;
+    return add_node(__func__, pGraphNode, graph, pDependencies, numDependencies, n);
+}
+
+EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out)
+{
+    if (!dptr_out)
+        return FAIL(cudaErrorInvalidValue, "dptr_out is NULL");
+    struct CUgraphNode_st *n = node_typed(__func__, node, cudaGraphNodeTypeMemFree, "a free");
+    if (!n)
+        return cudaErrorInvalidValue;
+    memcpy(dptr_out, &n->dptr, sizeof n->dptr);
+    return cudaSuccess;
+}
+
+int gr_free_owned(const char *fn, const void *p)
+{
+    pthread_mutex_lock(&gr_lock);
+    struct gr_alloc *a = gallocs;
+    while (a && a->p != p)
+        a = a->next;
+    int r = !a ? 0 : a->live ? 1 : -1;
+    if (r > 0)
+        a->live = 0;
+    pthread_mutex_unlock(&gr_lock);
+    if (r < 0)
+        rt_fail(fn, cudaErrorInvalidValue, "%p is a graph allocation that is not live (freed already since the "
+                "graph's last launch, or the graph was never launched)", p);
+    return r;
+}
+
+/* Nothing is cached beyond the graphs' reservations. */
+EXPORT cudaError_t cudaDeviceGraphMemTrim(int device)
+{
+    return device ? FAIL(cudaErrorInvalidDevice, "device %d does not exist (the emulator has device 0)", device)
+                  : cudaSuccess;
+}
+
+static cudaError_t graph_mem_attr(const char *fn, int device, enum cudaGraphMemAttributeType attr, void *value, int set)
+{
+    if (device)
+        return rt_fail(fn, cudaErrorInvalidDevice, "device %d does not exist (the emulator has device 0)", device);
+    if (!value)
+        return rt_fail(fn, cudaErrorInvalidValue, "value is NULL");
+    if ((unsigned)attr > cudaGraphMemAttrReservedMemHigh)
+        return rt_fail(fn, cudaErrorInvalidValue, "%d is not a cudaGraphMemAttributeType", (int)attr);
+    uint64_t v = 0;
+    if (set) {
+        memcpy(&v, value, 8);
+        if ((attr != cudaGraphMemAttrUsedMemHigh && attr != cudaGraphMemAttrReservedMemHigh) || v)
+            return rt_fail(fn, cudaErrorInvalidValue, "only the high-water marks can be set, and only to 0 (reset)");
+    }
+    pthread_mutex_lock(&gr_lock);
+    if (set && attr == cudaGraphMemAttrUsedMemHigh)
+        gmem_used_high = gmem_bytes(1);
+    else if (set)
+        gmem_reserved_high = gmem_bytes(0);
+    else
+        v = attr == cudaGraphMemAttrUsedMemCurrent ? gmem_bytes(1)
+          : attr == cudaGraphMemAttrUsedMemHigh ? gmem_used_high
+          : attr == cudaGraphMemAttrReservedMemCurrent ? gmem_bytes(0) : gmem_reserved_high;
+    pthread_mutex_unlock(&gr_lock);
+    if (!set)
+        memcpy(value, &v, 8);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value)
+{
+    return graph_mem_attr(__func__, device, attr, value, 0);
+}
+
+EXPORT cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value)
+{
+    return graph_mem_attr(__func__, device, attr, value, 1);
+}
+
+/* ---------------------------------------------- conditional nodes */
+
+EXPORT cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
+                                                    unsigned int defaultLaunchValue, unsigned int flags)
+{
+    if (!pHandle_out)
+        return FAIL(cudaErrorInvalidValue, "pHandle_out is NULL");
+    if (flags & ~(unsigned)cudaGraphCondAssignDefault)
+        return FAIL(cudaErrorInvalidValue, "flags %#x: only cudaGraphCondAssignDefault (1) is defined", flags);
+    pthread_mutex_lock(&gr_lock);
+    int ok = graph_live(graph);
+    pthread_mutex_unlock(&gr_lock);
+    if (!ok)
+        return FAIL(cudaErrorInvalidValue, "%p is not a graph (destroyed, or never created)", (void *)graph);
+    struct gr_cond *c = calloc(1, sizeof *c);
+    struct gr_cond **v = c ? realloc(graph->conds, (graph->nconds + 1) * sizeof *v) : NULL;
+    if (!v) {
+        free(c);
+        return FAIL(cudaErrorMemoryAllocation, "out of host memory for a conditional handle");
+    }
+    graph->conds = v;
+    cudaError_t e = rt_dev_alloc(__func__, 4, &c->word);
+    if (!e && (e = rt_memcpy(__func__, c->word, &defaultLaunchValue, 4, cudaMemcpyHostToDevice, 0)))
+        rt_dev_free(__func__, c->word);
+    if (e) {
+        free(c);
+        return e;
+    }
+    c->dflt = defaultLaunchValue;
+    c->flags = flags;
+    c->refs = 1;
+    c->owner = graph;
+    pthread_mutex_lock(&gr_lock);
+    c->next = gconds;
+    gconds = c;
+    graph->conds[graph->nconds++] = c;
+    pthread_mutex_unlock(&gr_lock);
+    *pHandle_out = (cudaGraphConditionalHandle)(uintptr_t)c->word;
+    return cudaSuccess;
+}
+
+/* A conditional node with its empty body graphs (visible to the user, to fill). */
+static cudaError_t cond_node_new(const char *fn, cudaGraph_t graph, struct cudaConditionalNodeParams *p,
+                                 struct CUgraphNode_st **out)
+{
+    if ((unsigned)p->type > cudaGraphCondTypeSwitch)
+        return rt_fail(fn, cudaErrorInvalidValue, "%d is not a cudaGraphConditionalNodeType", (int)p->type);
+    if (!p->size || (p->type == cudaGraphCondTypeWhile && p->size != 1) || (p->type == cudaGraphCondTypeIf && p->size > 2))
+        return rt_fail(fn, cudaErrorInvalidValue, "size %u: a while node has 1 body, an if node 1 or 2, a switch "
+                       "node 1 or more", p->size);
+    pthread_mutex_lock(&gr_lock);
+    struct gr_cond *c = cond_of(p->handle);
+    int mine = c && c->owner == graph;
+    if (mine)
+        c->refs++;
+    pthread_mutex_unlock(&gr_lock);
+    if (!mine)
+        return rt_fail(fn, cudaErrorInvalidValue, "handle %#llx is not a conditional handle of graph %p "
+                       "(cudaGraphConditionalHandleCreate makes one)", (unsigned long long)p->handle, (void *)graph);
+    struct CUgraphNode_st *n = node_new(cudaGraphNodeTypeConditional);
+    if (n) {
+        n->cond.c = c;
+        n->cond.type = p->type;
+        n->cond.size = p->size;
+        n->cond.body = calloc(p->size, sizeof *n->cond.body);
+    }
+    for (unsigned i = 0; n && n->cond.body && i < p->size; i++)
+        if (!(n->cond.body[i] = calloc(1, sizeof **n->cond.body)))
+            break;
+    if (!n || !n->cond.body || !n->cond.body[p->size - 1]) {
+        if (n)
+            node_free(n);
+        else
+            cond_put(c);
+        return rt_fail(fn, cudaErrorMemoryAllocation, "out of host memory for a conditional node");
+    }
+    pthread_mutex_lock(&gr_lock);
+    for (unsigned i = 0; i < p->size; i++) {
+        n->cond.body[i]->body_of = n;
+        n->cond.body[i]->next = graphs;
+        graphs = n->cond.body[i];
+    }
+    pthread_mutex_unlock(&gr_lock);
+    *out = n;
+    return cudaSuccess;
+}
+
+/* The generic form of the cudaGraphAdd*Node calls (CUDA 12.3+). */
+EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                    const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                    struct cudaGraphNodeParams *nodeParams)
+{
+    if (!nodeParams)
+        return FAIL(cudaErrorInvalidValue, "nodeParams is NULL");
+    for (size_t i = 0; dependencyData && i < numDependencies; i++)
+        if (dependencyData[i].from_port || dependencyData[i].to_port || dependencyData[i].type)
+            return FAIL(cudaErrorNotSupported, "dependencyData[%zu]: edges with ports or programmatic types are not "
+                        "supported by the emulator", i);
+    struct cudaGraphNodeParams *p = nodeParams;
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel: {
+        struct cudaKernelNodeParams k = { p->kernel.func, p->kernel.gridDim, p->kernel.blockDim,
+                                          p->kernel.sharedMemBytes, p->kernel.kernelParams, p->kernel.extra };
+        return cudaGraphAddKernelNode(pGraphNode, graph, pDependencies, numDependencies, &k);
+    }
+    case cudaGraphNodeTypeMemcpy:
+        return cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, &p->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset: {
+        struct cudaMemsetParams m = { p->memset.dst, p->memset.pitch, p->memset.value, p->memset.elementSize,
+                                      p->memset.width, p->memset.height };
+        return cudaGraphAddMemsetNode(pGraphNode, graph, pDependencies, numDependencies, &m);
+    }
+    case cudaGraphNodeTypeHost: {
+        struct cudaHostNodeParams h = { p->host.fn, p->host.userData };
+        return cudaGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, &h);
+    }
+    case cudaGraphNodeTypeGraph:
+        return cudaGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, p->graph.graph);
+    case cudaGraphNodeTypeEmpty:
+        return cudaGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies);
+    case cudaGraphNodeTypeMemAlloc: {
+        struct cudaMemAllocNodeParams a = { p->alloc.poolProps, p->alloc.accessDescs, p->alloc.accessDescCount,
+                                            p->alloc.bytesize, NULL };
+        cudaError_t e = cudaGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, &a);
+        p->alloc.dptr = a.dptr;
+        return e;
+    }
+    case cudaGraphNodeTypeMemFree:
+        return cudaGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, p->free.dptr);
+    case cudaGraphNodeTypeConditional: {
+        struct CUgraphNode_st *n = NULL;
+        cudaError_t e = cond_node_new(__func__, graph, &p->conditional, &n);
+        if (e || (e = add_node(__func__, pGraphNode, graph, pDependencies, numDependencies, n)))
+            return e;
+        p->conditional.phGraph_out = n->cond.body;
+        return cudaSuccess;
+    }
+    default:
+        return FAIL(cudaErrorNotSupported, "node type %d (event, external semaphore or other) is not supported by the "
+                    "emulator", (int)p->type);
+    }
 }
 
 EXPORT cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
@@ -690,6 +1245,7 @@ static cudaError_t instantiate(const char *fn, cudaGraphExec_t *pExec, cudaGraph
     x->orig = x->g ? malloc((graph->n ? graph->n : 1) * sizeof *x->orig) : NULL;
     int rc = x->orig ? graph_order(x->g) : -2;
     if (!rc) {
+        x->autofree = (flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0;
         for (size_t i = 0; i < graph->n; i++)
             x->orig[i] = graph->nodes[i];
         x->next = execs;
@@ -1192,5 +1748,40 @@ EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t strea
         }
         return capture_add(fn, stream, n);
     }
-    return graph_run(__func__, graphExec->g, stream);
+    cudaError_t e = cond_defaults(__func__, graphExec->g, stream);
+    return e ? e : graph_run_(__func__, graphExec->g, stream, graphExec->autofree);
+}
+
+cudaError_t gr_capture_alloc(const char *fn, cudaStream_t s, size_t size, void **p)
+{
+    struct CUgraphNode_st *n = NULL;
+    cudaError_t e = alloc_node_new(fn, size, &n);
+    if (e)
+        return e;
+    *p = n->ma.dptr;
+    if ((e = capture_add(fn, s, n)))
+        *p = NULL;
+    return e;
+}
+
+cudaError_t gr_capture_free(const char *fn, cudaStream_t s, void *p)
+{
+    if (!p)
+        return rt_fail(fn, cudaErrorInvalidValue, "devPtr is NULL");
+    CAPTURE_NODE(n, cudaGraphNodeTypeMemFree);
+    n->dptr = p;
+    return capture_add(fn, s, n);
+}
+
+/* Nothing to upload: an executable graph is host data here. */
+EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+    pthread_mutex_lock(&gr_lock);
+    int ok = exec_live(graphExec);
+    pthread_mutex_unlock(&gr_lock);
+    if (!ok)
+        return FAIL(cudaErrorInvalidValue, "%p is not an executable graph (destroyed, or never instantiated)", (void *)graphExec);
+    if (!rt_stream_ok(stream))
+        return FAIL(cudaErrorInvalidResourceHandle, "stream %p is not a stream (destroyed, or never created)", (void *)stream);
+    return cudaSuccess;
 }

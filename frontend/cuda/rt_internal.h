@@ -26,6 +26,18 @@ cudaError_t rt_memcpy(const char *fn, void *dst, const void *src, size_t count, 
                       cudaStream_t s);
 cudaError_t rt_memset(const char *fn, void *dst, int value, size_t count, cudaStream_t s);
 cudaError_t rt_host_func(const char *fn, cudaHostFn_t f, void *data, cudaStream_t s);
+/* Waits for stream s's work (the sticky error, said, if a kernel faulted). */
+cudaError_t rt_drain(const char *fn, cudaStream_t s);
+/* Device memory now, as cudaMalloc; and freed now, as cudaFree without
+ * the graph and pool bookkeeping (said on failure, for the call fn). */
+cudaError_t rt_dev_alloc(const char *fn, size_t size, void **p);
+cudaError_t rt_dev_free(const char *fn, void *p);
+
+/* ---------------------------------------------------- mempool.c */
+
+/* p was freed by cudaFree: if it came from a pool (cudaMallocAsync), it
+ * leaves the pool's count. */
+void mp_forget(const void *p);
 
 /* ----------------------------------------------------- graph.c */
 
@@ -54,5 +66,14 @@ cudaError_t gr_refuse_on(const char *fn, cudaStream_t s);
  * those captures are invalidated and the call fails
  * (cudaErrorStreamCaptureUnsupported); else cudaSuccess. */
 cudaError_t gr_refuse_unsafe(const char *fn);
+/* p is being freed (cudaFree, cudaFreeAsync) by the call fn: 1 if it is a
+ * graph's allocation, whose launch's lifetime this ends (it stays reserved
+ * for the graph's next launch), -1 (said) if that allocation is not live,
+ * 0 if p is not a graph's allocation. */
+int gr_free_owned(const char *fn, const void *p);
+/* cudaMallocAsync / cudaFreeAsync on capturing stream s: an allocation
+ * node (the address is fixed now, *p) or a free node of the capture. */
+cudaError_t gr_capture_alloc(const char *fn, cudaStream_t s, size_t size, void **p);
+cudaError_t gr_capture_free(const char *fn, cudaStream_t s, void *p);
 
 #endif

@@ -1,5 +1,5 @@
 /* tests/cuda/not_supported.cu — a runtime function the emulator does not
- * implement (cudaGraphAddMemAllocNode: memory nodes of graphs, cudaMallocAsync, and every runtime function of the
+ * implement (cudaGraphAddEventRecordNode: event nodes of graphs, cudaIpcGetMemHandle, and every runtime function of the
  * headers that we do not define, as generated stubs) answers cudaErrorNotSupported (801), names itself on stderr
  * (the program captures its own stderr to check), sets the last error like
  * any failing call, and is not sticky: the device keeps working. */
@@ -26,11 +26,16 @@ static cudaGraph_t graph;
 static cudaError_t call_graph_create(void)
 {
     cudaGraphNode_t node;
-    cudaMemAllocNodeParams p = {};
-    p.bytesize = 1024;
-    return cudaGraphAddMemAllocNode(&node, graph, NULL, 0, &p);
+    cudaEvent_t ev;
+    cudaEventCreate(&ev);
+    return cudaGraphAddEventRecordNode(&node, graph, NULL, 0, ev);
 }
-static cudaError_t call_malloc_async(void) { return cudaMallocAsync(&managed, 1024, 0); }
+static cudaError_t call_ipc(void)
+{
+    cudaIpcMemHandle_t h;
+    cudaMalloc(&managed, 1024);
+    return cudaIpcGetMemHandle(&h, managed);
+}
 /* one of the functions no source of ours defines: a generated stub (gen_stubs.py) */
 static cudaError_t call_sparse(void)
 {
@@ -42,15 +47,15 @@ int main(void)
 {
     CK(cudaGraphCreate(&graph, 0));
     cudaError_t e = with_stderr_captured(call_graph_create);
-    EXPECT(e == cudaErrorNotSupported, "cudaGraphAddMemAllocNode returned %s (%d), expected cudaErrorNotSupported (801)",
+    EXPECT(e == cudaErrorNotSupported, "cudaGraphAddEventRecordNode returned %s (%d), expected cudaErrorNotSupported (801)",
            cudaGetErrorName(e), (int)e);
-    EXPECT(strstr(mx_captured, "cudaGraphAddMemAllocNode"), "stderr does not name cudaGraphAddMemAllocNode: \"%s\"", mx_captured);
+    EXPECT(strstr(mx_captured, "cudaGraphAddEventRecordNode"), "stderr does not name cudaGraphAddEventRecordNode: \"%s\"", mx_captured);
     CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
     CK(cudaGetLastError());
 
-    e = with_stderr_captured(call_malloc_async);
-    EXPECT(e == cudaErrorNotSupported, "cudaMallocAsync returned %s (%d)", cudaGetErrorName(e), (int)e);
-    EXPECT(strstr(mx_captured, "cudaMallocAsync"), "stderr does not name cudaMallocAsync: \"%s\"", mx_captured);
+    e = with_stderr_captured(call_ipc);
+    EXPECT(e == cudaErrorNotSupported, "cudaIpcGetMemHandle returned %s (%d)", cudaGetErrorName(e), (int)e);
+    EXPECT(strstr(mx_captured, "cudaIpcGetMemHandle"), "stderr does not name cudaIpcGetMemHandle: \"%s\"", mx_captured);
     CK_ERR(cudaPeekAtLastError(), cudaErrorNotSupported);
     CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
 
