@@ -1,4 +1,5 @@
-/* emu/exec_async.c — asynchronous copies (cp.async and its groups) and
+/* emu/exec_async.c — asynchronous copies (cp.async and its groups, the
+ * bulk copies cp.async.bulk of sm_90 and theirs) and
  * mbarriers (init, inval, arrive, arrive_drop, expect_tx, complete_tx,
  * test_wait, try_wait, pending_count, cp.async.mbarrier.arrive).
  *
@@ -146,6 +147,94 @@ static emu_fn bind_cp_async(const struct mx_insn *in, struct emu_xinsn *x)
 }
 
 static emu_fn bind_nothing(const struct mx_insn *in, struct emu_xinsn *x) { (void)in; (void)x; return h_nothing; }
+
+/* ------------------------------------------------------------ cp.async.bulk */
+
+static uint64_t *mbar_at(struct emu_warp *w, const struct emu_xinsn *x, int i, int l, int need_valid, uint32_t *off);
+static uint64_t mbar_arrive(struct emu_warp *w, const struct emu_xinsn *x, int l, uint64_t *v, uint32_t off,
+                            uint32_t count, int32_t tx, int nocomplete, int *bad);
+
+#define BULK_TO_GLOBAL 1 /* .global.shared::cta.bulk_group */
+#define BULK_SRC_SHARED 2 /* .shared::cluster.shared::cta (one CTA per cluster: this CTA's shared memory) */
+
+/* Opcode: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
+ *         cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
+ *         cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size
+ * Synopsis: size bytes (a multiple of 16; both addresses 16-aligned) of src to dst; the mbarrier forms then
+ *           complete_tx(size) on mbar (which may complete its phase)
+ * Performed at issue by each executing lane, like cp.async; the copy does
+ * not go through the modelled cache hierarchy (a tensor memory accelerator
+ * of its own on sm_90, which the modelled GPUs lack). */
+static int h_cp_bulk(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
+{
+    const uint64_t *sz = SRC(2);
+    int to_global = x->flags & BULK_TO_GLOBAL, dsp = to_global ? SP_GLOBAL : SP_SHARED;
+    int ssp = to_global || (x->flags & BULK_SRC_SHARED) ? SP_SHARED : SP_GLOBAL;
+    uint32_t mm = m;
+    while (mm) {
+        int l = __builtin_ctz(mm);
+        mm &= mm - 1;
+        /* with the mbarrier the first operand's constant is 0 (bind): aux holds the source's */
+        uint64_t d = to_global ? opd_addr(w, x, 0, 1, l) : SRC(0)[l];
+        if (!to_global && (x->in->opd[0].flags & MX_OPDF_BASE32))
+            d = (uint32_t)d;
+        uint64_t s = to_global ? opd_addr(w, x, 1, 0, l) : opd_addr(w, x, 1, 1, l);
+        uint32_t n = (uint32_t)sz[l];
+        if (n % 16 || (d | s) % 16)
+            return emu_fault(w, x, MX_EMISALIGNED, l, (d | s) % 16 ? ((d % 16) ? d : s) : s, n,
+                             "cp.async.bulk: size %u and both addresses (dst 0x%llx, src 0x%llx) must be multiples of 16",
+                             n, (unsigned long long)d, (unsigned long long)s);
+        for (uint32_t o = 0; o < n; o += 16) {
+            const uint8_t *p = emu_mem_access(w, x, ssp, s + o, 16, l, ACC_READ, NULL);
+            if (!p)
+                return EX_FAULT;
+            uint8_t tmp[16];
+            memcpy(tmp, p, 16);
+            uint8_t *q = emu_mem_access(w, x, dsp, d + o, 16, l, ACC_WRITE, NULL);
+            if (!q)
+                return EX_FAULT;
+            memcpy(q, tmp, 16);
+        }
+        if (to_global)
+            continue;
+        uint32_t off;
+        uint64_t *v = mbar_at(w, x, 3, l, 1, &off);
+        if (!v)
+            return EX_FAULT;
+        if (n > MB_MAXTX)
+            return emu_fault(w, x, MX_EILLEGAL, l, off, 8, "cp.async.bulk: size %u exceeds the mbarrier's tx-count "
+                             "range (%u)", n, MB_MAXTX);
+        int bad = 0;
+        mbar_arrive(w, x, l, v, off, 0, -(int32_t)n, 0, &bad);
+        if (bad)
+            return EX_FAULT;
+    }
+    return EX_NEXT;
+}
+
+static emu_fn bind_cp_bulk(const struct mx_insn *in, struct emu_xinsn *x)
+{
+    int dst = in->mod[MX_MG_SPACE], src = in->mod[MX_MG_SPACE2], done = in->mod[MX_MG_BULKDONE];
+    int dshared = dst == MX_SPACE_SHARED_CLUSTER || dst == MX_SPACE_SHARED_CTA || dst == MX_SPACE_SHARED;
+    if (in->opd[0].kind != MX_OPD_ADDR || in->opd[1].kind != MX_OPD_ADDR)
+        return emu_bind_invalid(x, EMU_BAD_KIND, in->opd[0].kind != MX_OPD_ADDR ? 0 : 1, 0);
+    if (dst == MX_SPACE_GLOBAL && src == MX_SPACE2_SHARED_CTA && done == MX_BULKDONE_BULK_GROUP) {
+        if (in->opd[3].kind != MX_OPD_NONE)
+            return emu_bind_invalid(x, EMU_BAD_KIND, 3, 0);
+        x->flags |= BULK_TO_GLOBAL;
+        return h_cp_bulk;
+    }
+    if (!dshared || done != MX_BULKDONE_COMPLETE_TX || (src != MX_SPACE2_GLOBAL && src != MX_SPACE2_SHARED_CTA))
+        return emu_bind_invalid(x, EMU_BAD_OPCODE, -1, 0);
+    if (in->opd[3].kind != MX_OPD_ADDR)
+        return emu_bind_invalid(x, EMU_BAD_MISSING, 3, 0); /* the mbarrier */
+    /* three memory operands: the destination's constant part has no field of its own (module.c) */
+    if (in->opd[0].imm || in->opd[0].sym != MX_NONE || in->opd[0].reg == MX_NONE)
+        return emu_bind_invalid(x, EMU_BAD_KIND, 0, 0);
+    if (src == MX_SPACE2_SHARED_CTA)
+        x->flags |= BULK_SRC_SHARED;
+    return h_cp_bulk;
+}
 
 /* --------------------------------------------------------------- mbarrier */
 
@@ -498,6 +587,9 @@ const struct emu_bind_row emu_bind_async[] = {
     { MX_OP_CP_ASYNC_WAIT, bind_nothing },
     { MX_OP_CP_ASYNC_WAIT_ALL, bind_nothing },
     { MX_OP_CP_ASYNC_MBAR, bind_mbar },
+    { MX_OP_CP_BULK, bind_cp_bulk },
+    { MX_OP_CP_BULK_COMMIT, bind_nothing },
+    { MX_OP_CP_BULK_WAIT, bind_nothing },
     { MX_OP_MBAR_INIT, bind_mbar },
     { MX_OP_MBAR_INVAL, bind_mbar },
     { MX_OP_MBAR_ARRIVE, bind_mbar },

@@ -1914,6 +1914,10 @@ static int lower_operands(struct parser *p, struct lctx *c, struct raw *ops, int
     /* cp.async.L2::cache_hint [dst], [src], n, policy: the policy fills the last slot, src-size stays absent */
     if (in->op == MX_OP_CP_ASYNC && in->mod[MX_MG_L2HINT] && written_np == max - 1)
         skip_mid = 3;
+    /* cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [dst], [src], size, policy: no mbarrier */
+    if (in->op == MX_OP_CP_BULK && in->mod[MX_MG_L2HINT] && in->mod[MX_MG_BULKDONE] == MX_BULKDONE_BULK_GROUP &&
+        written_np == max - 1)
+        skip_mid = 3;
     if (oi->optmid >= 0 && written_np < max - 1 && skip_mid < 0) {
         /* fewer than max-1 only possible when trailing optionals exist */
     }
@@ -2138,6 +2142,11 @@ static int decode_opcode(struct parser *p, const struct fe_token *t, struct mx_i
     /* Rules the table cannot express. */
     if (in->mod[MX_MG_SPACE] && in->mod[MX_MG_SPACE2] == 0 && in->op == MX_OP_CP_ASYNC) {
         err_tok(p, t, "cp.async needs .shared.global");
+        return -1;
+    }
+    if (in->op == MX_OP_CP_BULK && (!in->mod[MX_MG_SPACE] || !in->mod[MX_MG_SPACE2] || !in->mod[MX_MG_BULKDONE])) {
+        err_tok(p, t, "cp.async.bulk needs .dst.src state spaces and a completion mechanism "
+                      "(.mbarrier::complete_tx::bytes or .bulk_group)");
         return -1;
     }
     if (in->op == MX_OP_CVTA && !in->mod[MX_MG_SPACE]) {

@@ -91,7 +91,7 @@ int mx_opd_type(const struct mx_insn *in, int slot)
         return slot == 2 ? MX_T_B32 : t0;
     case MX_OP_BAR_SYNC: case MX_OP_BARRIER_SYNC: case MX_OP_BAR_CTA_SYNC:
     case MX_OP_BAR_ARRIVE: case MX_OP_BARRIER_ARRIVE: case MX_OP_NANOSLEEP:
-    case MX_OP_CP_ASYNC_WAIT: case MX_OP_PMEVENT: case MX_OP_WAKE_WARP: case MX_OP_WAKE_GRID:
+    case MX_OP_CP_ASYNC_WAIT: case MX_OP_CP_BULK_WAIT: case MX_OP_PMEVENT: case MX_OP_WAKE_WARP: case MX_OP_WAKE_GRID:
         return MX_T_U32;
     case MX_OP_BAR_RED: case MX_OP_BARRIER_RED:
         return slot == 0 ? t0 : MX_T_U32;
@@ -116,6 +116,8 @@ int mx_opd_type(const struct mx_insn *in, int slot)
         if (slot == 3 && in->opd[3].kind == MX_OPD_PRED)
             return MX_T_PRED;
         return MX_T_U32;
+    case MX_OP_CP_BULK: /* [dst], [src], size{, [mbar]}{, cache-policy} */
+        return slot == 4 ? MX_T_B64 : MX_T_U32;
     case MX_OP_TEX: case MX_OP_TLD4:
         return slot == 0 ? t0 : t1;
     case MX_OP_SULD: case MX_OP_SUST:
