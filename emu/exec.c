@@ -76,6 +76,7 @@ static int takes_vectors(int op)
     case MX_OP_LD: case MX_OP_LDU: case MX_OP_ST: case MX_OP_MOV: case MX_OP_TEX: case MX_OP_ATOM: case MX_OP_RED:
     case MX_OP_SULD: case MX_OP_SUST:
     case MX_OP_WMMA_LOAD: case MX_OP_WMMA_STORE: case MX_OP_WMMA_MMA: case MX_OP_MMA: case MX_OP_LDMATRIX:
+    case MX_OP_STMATRIX:
         return 1;
     default:
         return !binders[op][0];

@@ -415,6 +415,46 @@ static int h_ldmatrix(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     return EX_NEXT;
 }
 
+/* Opcode: stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared}.b16 [p], r
+ * Synopsis: the inverse of ldmatrix: r[i] of lane l holds elements (l/4, 2(l%4)) and (l/4, 2(l%4)+1) of 8x8 matrix
+ * i (with .trans: (2(l%4), l/4) and (2(l%4)+1, l/4)), whose row r is stored at the address of lane 8i+r */
+static int h_stmatrix(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
+{
+    if (need_full(w, x, m))
+        return EX_FAULT;
+    unsigned num = x->aux & 7, trans = (x->aux >> 3) & 1;
+    if (__builtin_expect(w->dev->cfg.memif != NULL, 0) && !w->completing) {
+        uint64_t addr[WARP];
+        for (unsigned l = 0; l < 8 * num; l++)
+            addr[l] = lane_addr(w, x, 0, l);
+        int r = emu_mem_request(w, x, MX_MOP_ST, -1, (uint32_t)((1ull << (8 * num)) - 1), addr, 16, 0);
+        if (r)
+            return r;
+    }
+    uint16_t rowv[32][8];
+    const uint32_t *refs = opd_refs(w, x, 1);
+    for (unsigned i = 0; i < num; i++)
+        for (unsigned l = 0; l < WARP; l++) {
+            unsigned g = l >> 2, t = l & 3;
+            uint32_t v = (uint32_t)ref_get(w, refs[i], l);
+            if (trans)
+                rowv[8 * i + 2 * t][g] = (uint16_t)v, rowv[8 * i + 2 * t + 1][g] = (uint16_t)(v >> 16);
+            else
+                rowv[8 * i + g][2 * t] = (uint16_t)v, rowv[8 * i + g][2 * t + 1] = (uint16_t)(v >> 16);
+        }
+    for (unsigned l = 0; l < 8 * num; l++) { /* every address checked before the first row is stored */
+        uint64_t a = lane_addr(w, x, 0, l);
+        if (a & 15)
+            return emu_fault(w, x, MX_EMISALIGNED, (int)l, a, 16,
+                             "stmatrix: row address 0x%llx of lane %u is not 16-byte aligned", (unsigned long long)a, l);
+        if (!emu_mem_lane(w, x, x->space, a, 16, (int)l, 1))
+            return EX_FAULT;
+    }
+    for (unsigned l = 0; l < 8 * num; l++)
+        memcpy(emu_mem_lane(w, x, x->space, lane_addr(w, x, 0, l), 16, (int)l, 1), rowv[l], 16);
+    return EX_NEXT;
+}
+
 /* ---------------------------------------------------------------- binders */
 
 /* M, N, K of a shape modifier, 0 if none of ours. */
@@ -580,7 +620,25 @@ static emu_fn bind_ldmatrix(const struct mx_insn *in, struct emu_xinsn *x)
     return h_ldmatrix;
 }
 
+static emu_fn bind_stmatrix(const struct mx_insn *in, struct emu_xinsn *x)
+{
+    int num = in->mod[MX_MG_NUM];
+    if (in->mod[MX_MG_SHAPE] != MX_SHAPE_M8N8 || in->type[0] != MX_T_B16 || !num)
+        return NULL;
+    if (in->nopd < 2 || in->opd[0].kind != MX_OPD_ADDR)
+        return emu_bind_invalid(x, EMU_BAD_KIND, 0, 0);
+    if ((x->space != SP_GENERIC && x->space != SP_SHARED) || (x->flags & XF_LOCAL_FRAME))
+        return NULL;
+    unsigned n = num == MX_NUM_X1 ? 1 : num == MX_NUM_X2 ? 2 : 4;
+    emu_fn bad = check_frag(in, x, 1, n);
+    if (bad)
+        return bad;
+    x->aux = n | (in->mod[MX_MG_TRANS] ? 8u : 0u);
+    return h_stmatrix;
+}
+
 const struct emu_bind_row emu_bind_tensor[] = {
+    { MX_OP_STMATRIX, bind_stmatrix },
     { MX_OP_WMMA_LOAD, bind_wmma_mem },
     { MX_OP_WMMA_STORE, bind_wmma_mem },
     { MX_OP_WMMA_MMA, bind_mma },
