@@ -137,7 +137,7 @@ static uint32_t launch(struct hostctx *c, struct emu_cdp_buf *b)
         err = CDP_EFUNC;
     } else if (g->cdp_depth + 1 > EMU_CDP_MAX_DEPTH) {
         err = CDP_EDEPTH;
-    } else if (d->cdp_pending >= EMU_CDP_MAX_PENDING) {
+    } else if (d->cdp_pending >= d->cdp_max_pending) {
         err = CDP_EPENDING;
     } else if (!(op = calloc(1, sizeof *op)) || !(op->params = malloc(b->size ? b->size : 1))) {
         err = CDP_ENOMEM;

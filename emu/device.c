@@ -52,6 +52,7 @@ int emu_device_create(const struct emu_config *cfg, struct emu_device **out)
         d->cfg.max_call_depth = 64;
     if (!d->cfg.quantum)
         d->cfg.quantum = 16384;
+    d->cdp_max_pending = EMU_CDP_PENDING_DEFAULT;
     if (!d->cfg.max_ctas_per_sm || !d->cfg.max_warps_per_sm)
         return free(d), MX_EINVAL;
     int rc = emu_mem_init(d);
@@ -66,6 +67,9 @@ int emu_device_create(const struct emu_config *cfg, struct emu_device **out)
     *out = d;
     return MX_OK;
 }
+
+void emu_device_set_cdp_pending(struct emu_device *d, uint32_t n) { d->cdp_max_pending = n ? n : 1; }
+uint32_t emu_device_cdp_pending(const struct emu_device *d) { return d->cdp_max_pending; }
 
 void emu_device_destroy(struct emu_device *d)
 {

@@ -239,7 +239,6 @@ struct emu_cdp_op {
 };
 enum { EMU_CDP_LAUNCH, EMU_CDP_COPY, EMU_CDP_SET };
 #define EMU_CDP_MAX_DEPTH 24       /* nested grid levels (CUDA's limit) */
-#define EMU_CDP_MAX_PENDING 2048   /* launches waiting at once (cudaLimitDevRuntimePendingLaunchCount's default) */
 
 /* A parameter buffer handed out by cudaGetParameterBuffer(V2), not yet launched. */
 struct emu_cdp_buf {
@@ -681,6 +680,7 @@ struct emu_device {
     uint8_t tex_live[EMU_TEX_MAX];
     struct emu_cdp_buf *cdp_bufs;  /* parameter buffers handed out, not yet launched (cdp.c) */
     uint32_t cdp_pending;          /* device-side launches queued, not yet started */
+    uint32_t cdp_max_pending;      /* at most that many (emu_device_set_cdp_pending) */
     uint64_t cdp_strings[32];      /* device copies of the error names and texts the device runtime
                                       returns, by cdp.c's table row (0: none yet) */
     /* checks a launch as the host's would (sched.c lends it to cdp.c): MX_OK, or the status with

@@ -104,6 +104,11 @@ struct emu_module;
 
 int emu_device_create(const struct emu_config *cfg, struct emu_device **out);
 void emu_device_destroy(struct emu_device *dev);
+/* Device-side launches that may wait at once (cudaLimitDevRuntimePendingLaunchCount,
+ * default EMU_CDP_PENDING_DEFAULT): more get cudaErrorLaunchPendingCountExceeded. */
+#define EMU_CDP_PENDING_DEFAULT 2048u
+void emu_device_set_cdp_pending(struct emu_device *dev, uint32_t n);
+uint32_t emu_device_cdp_pending(const struct emu_device *dev);
 const struct emu_config *emu_device_config(const struct emu_device *dev);
 /* Between launches (no grid active, no helper kernel): the `cache_sms`
  * highest-numbered SMs go to cache mode, and the timing model's state is

@@ -86,8 +86,9 @@ static struct {
     int sticky_said;              /* the sticky error was said once (after the fault's report) */
     const char *ptx_override;
     int prefer_sass;
+    size_t sync_depth;            /* cudaLimitDevRuntimeSyncDepth as set (default 2; no device-side sync since CUDA 12) */
     int quiet;
-} rt = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} rt = { .lock = PTHREAD_MUTEX_INITIALIZER, .sync_depth = 2 };
 
 static __thread cudaError_t last_error;
 
@@ -1395,8 +1396,16 @@ EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
     }
     if (limit == cudaLimitPrintfFifoSize || limit == cudaLimitMallocHeapSize)
         return cudaSuccess;
-    return FAIL(cudaErrorUnsupportedLimit, "limit %d: the emulator sets cudaLimitStackSize, PrintfFifoSize and "
-                "MallocHeapSize", (int)limit);
+    if (limit == cudaLimitDevRuntimePendingLaunchCount) {
+        emu_device_set_cdp_pending(rt.dev, value > UINT32_MAX ? UINT32_MAX : (uint32_t)value);
+        return cudaSuccess;
+    }
+    if (limit == cudaLimitDevRuntimeSyncDepth) { /* no device-side synchronisation since CUDA 12: kept, unused */
+        rt.sync_depth = value;
+        return cudaSuccess;
+    }
+    return FAIL(cudaErrorUnsupportedLimit, "limit %d: the emulator sets cudaLimitStackSize, PrintfFifoSize, "
+                "MallocHeapSize, DevRuntimeSyncDepth and DevRuntimePendingLaunchCount", (int)limit);
 }
 
 EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
@@ -1407,9 +1416,16 @@ EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
     case cudaLimitStackSize: *value = rt.cfg.local_per_thread ? rt.cfg.local_per_thread : 65536; return cudaSuccess;
     case cudaLimitPrintfFifoSize: *value = 1 << 20; return cudaSuccess;
     case cudaLimitMallocHeapSize: *value = 8 << 20; return cudaSuccess;
+    case cudaLimitDevRuntimeSyncDepth: *value = rt.sync_depth; return cudaSuccess;
+    case cudaLimitDevRuntimePendingLaunchCount:
+        if (ensure_device())
+            return FAIL(cudaErrorInitializationError, "there is no emulated device (the reason was said when the "
+                        "program started)");
+        *value = emu_device_cdp_pending(rt.dev);
+        return cudaSuccess;
     default:
-        return FAIL(cudaErrorUnsupportedLimit, "limit %d: the emulator knows cudaLimitStackSize, PrintfFifoSize and "
-                    "MallocHeapSize", (int)limit);
+        return FAIL(cudaErrorUnsupportedLimit, "limit %d: the emulator knows cudaLimitStackSize, PrintfFifoSize, "
+                    "MallocHeapSize, DevRuntimeSyncDepth and DevRuntimePendingLaunchCount", (int)limit);
     }
 }
 

@@ -49,9 +49,7 @@ STUB(cudaMemPoolExportToShareableHandle)
 STUB(cudaMemPoolImportFromShareableHandle)
 STUB(cudaMemPoolImportPointer)
 STUB(cudaMemcpyPeerAsync)
-STUB(cudaStreamBeginCaptureToGraph)
 STUB(cudaStreamSetAttribute)
-STUB(cudaStreamUpdateCaptureDependencies)
 
 /* ... and every other cudaError_t function of cuda_runtime_api.h that no
  * source defines (frontend/cuda/gen_stubs.py, run at build time) */

@@ -8,7 +8,7 @@
  * block, compute capability); fixed limits of the chip (texture and surface
  * sizes, clocks, bus width, L2) are those an RTX 3080 (GA102, sm_86)
  * reports; a feature the emulator lacks answers what a GPU without it
- * answers: 0, "not supported" (managed memory, host mapping, memory pools,
+ * answers: 0, "not supported" (concurrent managed access, pools shared by IPC,
  * VMM, IPC, clusters...).  The emulated device sits on no PCI bus and no
  * NUMA node: PCI ids 0, NUMA ids -1 as documented for that case. */
 #include <cuda.h>
@@ -118,6 +118,7 @@ int mx_cuda_devattr(const struct emu_config *c, int attr, int *value)
     /* ---- what the emulator does */
     case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: v = 1; break;  /* streams run side by side */
     case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: v = 1; break;  /* cuLaunchCooperativeKernel, grid.sync() */
+    case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: v = 1; break; /* cudaMallocAsync and pools (mempool.c) */
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: v = 1; break;  /* cudaPointerGetAttributes tells host from device */
     /* managed and pinned memory are device memory at the host's own address
      * (cudart.c): zero-copy and managed memory work, the host reads managed
@@ -167,7 +168,6 @@ int mx_cuda_devattr(const struct emu_config *c, int attr, int *value)
     case CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED:
-    case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS:
     case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING:

@@ -20,7 +20,9 @@
  *
  * Memory nodes: an allocation node's address is fixed when the node is
  * made (the device memory is reserved then, for the graph and every copy
- * and instantiation of it); a launch makes it live, and a free node,
+ * and instantiation of it; the graph-memory attributes count it, as CUDA
+ * counts physical memory, from its first launch until a trim finds it not
+ * live); a launch makes it live, and a free node,
  * cudaFree or cudaFreeAsync ends that launch's lifetime without giving the
  * reservation back, so the next launch gets the same address.  Launching
  * again while it is live is an error (unless instantiated with
@@ -89,6 +91,7 @@ struct gr_alloc {
     void *p;
     size_t size;
     int refs, live;
+    int backed;                       /* launched since the last trim: counts as the graphs' memory in use */
     struct gr_alloc *next;
 };
 /* A conditional handle: its device word, default and flags. */
@@ -125,21 +128,25 @@ static struct gr_alloc *gallocs;      /* the graphs' allocations */
 static struct gr_cond *gconds;        /* the conditional handles */
 static uint64_t gmem_used_high, gmem_reserved_high;
 
-/* Bytes of the graphs' allocations: live ones (used) or all (reserved), gr_lock held. */
-static uint64_t gmem_bytes(int live_only)
+/* Bytes of memory the graphs hold, as CUDA counts it (gr_lock held): an
+ * allocation's address is reserved when its node is made, but it holds
+ * memory ("physical", in CUDA's terms) from its first launch until
+ * cudaDeviceGraphMemTrim finds it not live.  Nothing is cached beyond that,
+ * so the memory used and the memory reserved are the same. */
+static uint64_t gmem_bytes(void)
 {
     uint64_t b = 0;
     for (struct gr_alloc *a = gallocs; a; a = a->next)
-        if (a->live || !live_only)
+        if (a->backed)
             b += a->size;
     return b;
 }
 
 static void gmem_marks(void)
 {
-    uint64_t u = gmem_bytes(1), r = gmem_bytes(0);
+    uint64_t u = gmem_bytes();
     gmem_used_high = u > gmem_used_high ? u : gmem_used_high;
-    gmem_reserved_high = r > gmem_reserved_high ? r : gmem_reserved_high;
+    gmem_reserved_high = u > gmem_reserved_high ? u : gmem_reserved_high;
 }
 
 /* Drops a reference to a (gr_lock not held): the last gives the memory
@@ -199,13 +206,22 @@ static int graph_live(cudaGraph_t g)
     return 0;
 }
 
+static int capture_graph(const struct CUgraph_st *g);
+static int capture_node(const struct CUgraphNode_st *n);
+
+/* A graph nodes may be added to: a live one, or one a stream is capturing into. */
+static int graph_usable(cudaGraph_t g)
+{
+    return graph_live(g) || capture_graph(g);
+}
+
 static int node_live(cudaGraphNode_t n)
 {
     for (struct CUgraph_st *q = graphs; q; q = q->next)
         for (size_t i = 0; i < q->n; i++)
             if (q->nodes[i] == n)
                 return 1;
-    return 0;
+    return capture_node(n);
 }
 
 static int exec_live(cudaGraphExec_t x)
@@ -510,7 +526,7 @@ static cudaError_t alloc_run(const char *fn, struct gr_alloc *a, int autofree)
 {
     pthread_mutex_lock(&gr_lock);
     int again = a->live && !autofree;
-    a->live = 1;
+    a->live = a->backed = 1;
     gmem_marks();
     pthread_mutex_unlock(&gr_lock);
     if (again)
@@ -664,7 +680,7 @@ static cudaError_t add_node(const char *fn, cudaGraphNode_t *pNode, cudaGraph_t 
     pthread_mutex_lock(&gr_lock);
     if (!pNode)
         e = rt_fail(fn, cudaErrorInvalidValue, "pGraphNode is NULL");
-    else if (!graph_live(g))
+    else if (!graph_usable(g))
         e = rt_fail(fn, cudaErrorInvalidValue, "%p is not a graph (destroyed, or never created)", (void *)g);
     else if (nd && !deps)
         e = rt_fail(fn, cudaErrorInvalidValue, "pDependencies is NULL with numDependencies %zu", nd);
@@ -825,7 +841,6 @@ static cudaError_t alloc_node_new(const char *fn, size_t size, struct CUgraphNod
     pthread_mutex_lock(&gr_lock);
     a->next = gallocs;
     gallocs = a;
-    gmem_marks();
     pthread_mutex_unlock(&gr_lock);
     n->mem = a;
     n->ma.poolProps.allocType = cudaMemAllocationTypePinned;
@@ -914,11 +929,18 @@ int gr_free_owned(const char *fn, const void *p)
     return r;
 }
 
-/* Nothing is cached beyond the graphs' reservations. */
+/* The memory of the allocations that are not live goes back (their
+ * addresses stay reserved for their graphs' next launches). */
 EXPORT cudaError_t cudaDeviceGraphMemTrim(int device)
 {
-    return device ? FAIL(cudaErrorInvalidDevice, "device %d does not exist (the emulator has device 0)", device)
-                  : cudaSuccess;
+    if (device)
+        return FAIL(cudaErrorInvalidDevice, "device %d does not exist (the emulator has device 0)", device);
+    pthread_mutex_lock(&gr_lock);
+    for (struct gr_alloc *a = gallocs; a; a = a->next)
+        if (!a->live)
+            a->backed = 0;
+    pthread_mutex_unlock(&gr_lock);
+    return cudaSuccess;
 }
 
 static cudaError_t graph_mem_attr(const char *fn, int device, enum cudaGraphMemAttributeType attr, void *value, int set)
@@ -937,13 +959,12 @@ static cudaError_t graph_mem_attr(const char *fn, int device, enum cudaGraphMemA
     }
     pthread_mutex_lock(&gr_lock);
     if (set && attr == cudaGraphMemAttrUsedMemHigh)
-        gmem_used_high = gmem_bytes(1);
+        gmem_used_high = gmem_bytes();
     else if (set)
-        gmem_reserved_high = gmem_bytes(0);
+        gmem_reserved_high = gmem_bytes();
     else
-        v = attr == cudaGraphMemAttrUsedMemCurrent ? gmem_bytes(1)
-          : attr == cudaGraphMemAttrUsedMemHigh ? gmem_used_high
-          : attr == cudaGraphMemAttrReservedMemCurrent ? gmem_bytes(0) : gmem_reserved_high;
+        v = attr == cudaGraphMemAttrUsedMemHigh ? gmem_used_high
+          : attr == cudaGraphMemAttrReservedMemHigh ? gmem_reserved_high : gmem_bytes();
     pthread_mutex_unlock(&gr_lock);
     if (!set)
         memcpy(value, &v, 8);
@@ -970,7 +991,7 @@ EXPORT cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *
     if (flags & ~(unsigned)cudaGraphCondAssignDefault)
         return FAIL(cudaErrorInvalidValue, "flags %#x: only cudaGraphCondAssignDefault (1) is defined", flags);
     pthread_mutex_lock(&gr_lock);
-    int ok = graph_live(graph);
+    int ok = graph_usable(graph);
     pthread_mutex_unlock(&gr_lock);
     if (!ok)
         return FAIL(cudaErrorInvalidValue, "%p is not a graph (destroyed, or never created)", (void *)graph);
@@ -1331,6 +1352,8 @@ struct capture {
     pthread_t thread;
     int invalid;
     unsigned long long id;
+    int into;                         /* cudaStreamBeginCaptureToGraph: g is the user's graph */
+    size_t first;                     /* ... and its nodes from this index on are the capture's */
 };
 
 /* A stream taking part in a capture and its last nodes (what its next
@@ -1385,6 +1408,24 @@ static void member_drop(struct member *v, size_t *n, struct member *m)
 {
     free(m->tails);
     *m = v[--*n];
+}
+
+static int capture_graph(const struct CUgraph_st *g)
+{
+    for (size_t i = 0; g && i < nstreams; i++)
+        if (streams[i].c->g == g)
+            return 1;
+    return 0;
+}
+
+/* n is a node of a graph being captured into (n is not dereferenced: it may be stale). */
+static int capture_node(const struct CUgraphNode_st *n)
+{
+    for (size_t i = 0; i < nstreams; i++)
+        for (size_t j = 0; j < streams[i].c->g->n; j++)
+            if (streams[i].c->g->nodes[j] == n)
+                return 1;
+    return 0;
 }
 
 int gr_capturing(cudaStream_t s)
@@ -1576,45 +1617,83 @@ cudaError_t gr_refuse_unsafe(const char *fn)
                    "(not in relaxed mode): not permitted, the capture is invalidated", (void *)culprit);
 }
 
-EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
+/* Begins a capture of stream into graph `into` after its nodes deps (or into a new graph). */
+static cudaError_t begin_capture(const char *fn, cudaStream_t stream, cudaGraph_t into, const cudaGraphNode_t *deps,
+                                 size_t nd, enum cudaStreamCaptureMode mode)
 {
     if (!rt_stream_ok(stream))
-        return FAIL(cudaErrorInvalidResourceHandle, "stream %p is not a stream (destroyed, or never created)", (void *)stream);
+        return rt_fail(fn, cudaErrorInvalidResourceHandle, "stream %p is not a stream (destroyed, or never created)",
+                       (void *)stream);
     if (!stream || stream == cudaStreamLegacy)
-        return FAIL(cudaErrorStreamCaptureUnsupported, "the legacy default stream cannot capture");
+        return rt_fail(fn, cudaErrorStreamCaptureUnsupported, "the legacy default stream cannot capture");
     if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal && mode != cudaStreamCaptureModeRelaxed)
-        return FAIL(cudaErrorInvalidValue, "%d is not a cudaStreamCaptureMode", (int)mode);
+        return rt_fail(fn, cudaErrorInvalidValue, "%d is not a cudaStreamCaptureMode", (int)mode);
+    if (nd && !deps)
+        return rt_fail(fn, cudaErrorInvalidValue, "dependencies is NULL with numDependencies %zu", nd);
     struct capture *c = calloc(1, sizeof *c);
-    struct CUgraph_st *g = calloc(1, sizeof *g);
+    struct CUgraph_st *g = into ? into : calloc(1, sizeof *g);
     cudaError_t e = cudaSuccess;
+    struct member *m = NULL;
     pthread_mutex_lock(&gr_lock);
     if (!c || !g)
-        e = FAIL(cudaErrorMemoryAllocation, "out of host memory for a capture");
+        e = rt_fail(fn, cudaErrorMemoryAllocation, "out of host memory for a capture");
+    else if (into && !graph_live(into))
+        e = rt_fail(fn, cudaErrorInvalidValue, "%p is not a graph (destroyed, or never created)", (void *)into);
+    for (size_t i = 0; !e && i < nd; i++)
+        if (!deps[i] || !node_live(deps[i]) || deps[i]->g != into)
+            e = rt_fail(fn, cudaErrorInvalidValue, "dependencies[%zu] (%p) is not a node of graph %p", i,
+                        (void *)deps[i], (void *)into);
+    if (e)
+        ;
     else if (member_of(streams, nstreams, stream))
-        e = FAIL(cudaErrorIllegalState, "stream %p is capturing already", (void *)stream);
-    else if (!member_add(&streams, &nstreams, stream, c))
-        e = FAIL(cudaErrorMemoryAllocation, "out of host memory for a capture");
-    else {
-        *c = (struct capture){ g, stream, mode, pthread_self(), 0, next_id++ };
+        e = rt_fail(fn, cudaErrorIllegalState, "stream %p is capturing already", (void *)stream);
+    else if (!(m = member_add(&streams, &nstreams, stream, c)) || set_tails(m, deps, nd)) {
+        if (m)
+            member_drop(streams, &nstreams, m);
+        e = rt_fail(fn, cudaErrorMemoryAllocation, "out of host memory for a capture");
+    } else {
+        *c = (struct capture){ g, stream, mode, pthread_self(), 0, next_id++, into != NULL, into ? into->n : 0 };
         ncaptures++;
     }
     pthread_mutex_unlock(&gr_lock);
     if (e) {
         free(c);
-        free(g);
+        if (!into)
+            free(g);
     }
     return e;
 }
 
+EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
+{
+    return begin_capture(__func__, stream, NULL, NULL, 0, mode);
+}
+
+/* Captures into an existing graph (a conditional node's body, say), after dependencies. */
+EXPORT cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies,
+                                                 const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                                 enum cudaStreamCaptureMode mode)
+{
+    if (!graph)
+        return FAIL(cudaErrorInvalidValue, "graph is NULL");
+    for (size_t i = 0; dependencyData && i < numDependencies; i++)
+        if (dependencyData[i].from_port || dependencyData[i].to_port || dependencyData[i].type)
+            return FAIL(cudaErrorNotSupported, "dependencyData[%zu]: edges with ports or programmatic types are not "
+                        "supported by the emulator", i);
+    return begin_capture(__func__, stream, graph, dependencies, numDependencies, mode);
+}
+
 EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 {
-    if (!pGraph)
-        return FAIL(cudaErrorInvalidValue, "pGraph is NULL");
     if (!rt_stream_ok(stream))
         return FAIL(cudaErrorInvalidResourceHandle, "stream %p is not a stream (destroyed, or never created)", (void *)stream);
     pthread_mutex_lock(&gr_lock);
     struct member *m = member_of(streams, nstreams, stream);
     struct capture *c = m ? m->c : NULL;
+    if (!pGraph && !(c && c->into)) { /* (capturing into a graph, it may be NULL) */
+        pthread_mutex_unlock(&gr_lock);
+        return FAIL(cudaErrorInvalidValue, "pGraph is NULL");
+    }
     if (!m || c->origin != stream) {
         pthread_mutex_unlock(&gr_lock);
         if (!m)
@@ -1637,7 +1716,7 @@ EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph
                 used[g->nodes[i]->deps[j]->idx] = 1;
         for (size_t i = 0; i < m->ntails && used; i++)
             used[m->tails[i]->idx] = 1;
-        for (size_t i = 0; used && i < g->n; i++)
+        for (size_t i = c->first; used && i < g->n; i++) /* (into a graph: only the captured nodes) */
             unjoined += !used[i];
         free(used);
     }
@@ -1649,22 +1728,30 @@ EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph
         if (events[i].c == c)
             member_drop(events, &nevents, &events[i]);
     ncaptures--;
-    if (!invalid && !unjoined) {
+    int into = c->into;
+    size_t first = c->first;
+    if (!invalid && !unjoined && !into) {
         g->next = graphs;
         graphs = g;
     }
+    if ((invalid || unjoined) && into) /* the user's graph loses what was captured into it */
+        while (g->n > first)
+            node_free(g->nodes[--g->n]);
     pthread_mutex_unlock(&gr_lock);
     free(c);
     if (invalid || unjoined) {
-        graph_free(g);
-        *pGraph = NULL;
+        if (!into)
+            graph_free(g);
+        if (pGraph)
+            *pGraph = NULL;
         if (invalid)
             return FAIL(cudaErrorStreamCaptureInvalidated, "the capture of stream %p was invalidated by an earlier error "
                         "(said above)", (void *)stream);
         return FAIL(cudaErrorStreamCaptureUnjoined, "%zu captured operation(s) on other streams were never joined back "
                     "into stream %p (record an event there and wait for it on the origin stream)", unjoined, (void *)stream);
     }
-    *pGraph = g;
+    if (pGraph)
+        *pGraph = g;
     return cudaSuccess;
 }
 
@@ -1711,6 +1798,56 @@ EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStream
     }
     pthread_mutex_unlock(&gr_lock);
     return cudaSuccess;
+}
+
+/* The stream's next operation depends on these nodes (Set) or on these too (Add). */
+EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                       const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                                       unsigned int flags)
+{
+    if (flags != cudaStreamAddCaptureDependencies && flags != cudaStreamSetCaptureDependencies)
+        return FAIL(cudaErrorInvalidValue, "flags %u: cudaStreamAddCaptureDependencies (0) or "
+                    "cudaStreamSetCaptureDependencies (1)", flags);
+    if (numDependencies && !dependencies)
+        return FAIL(cudaErrorInvalidValue, "dependencies is NULL with numDependencies %zu", numDependencies);
+    for (size_t i = 0; dependencyData && i < numDependencies; i++)
+        if (dependencyData[i].from_port || dependencyData[i].to_port || dependencyData[i].type)
+            return FAIL(cudaErrorNotSupported, "dependencyData[%zu]: edges with ports or programmatic types are not "
+                        "supported by the emulator", i);
+    if (!rt_stream_ok(stream))
+        return FAIL(cudaErrorInvalidResourceHandle, "stream %p is not a stream (destroyed, or never created)", (void *)stream);
+    cudaError_t e = cudaSuccess;
+    pthread_mutex_lock(&gr_lock);
+    struct member *m = member_of(streams, nstreams, stream);
+    if (!m)
+        e = FAIL(cudaErrorIllegalState, "stream %p is not capturing", (void *)stream);
+    for (size_t i = 0; !e && i < numDependencies; i++)
+        if (!dependencies[i] || !node_live(dependencies[i]) || dependencies[i]->g != m->c->g)
+            e = FAIL(cudaErrorInvalidValue, "dependencies[%zu] (%p) is not a node of the capture's graph", i,
+                     (void *)dependencies[i]);
+    if (!e) {
+        size_t keep = flags == cudaStreamSetCaptureDependencies ? 0 : m->ntails;
+        struct CUgraphNode_st **t = malloc((keep + numDependencies + 1) * sizeof *t);
+        if (!t) {
+            e = FAIL(cudaErrorMemoryAllocation, "out of host memory for capture dependencies");
+        } else {
+            size_t n = 0;
+            for (size_t i = 0; i < keep; i++)
+                t[n++] = m->tails[i];
+            for (size_t i = 0; i < numDependencies; i++) {
+                size_t j = 0;
+                while (j < n && t[j] != dependencies[i])
+                    j++;
+                if (j == n)
+                    t[n++] = dependencies[i];
+            }
+            if (set_tails(m, t, n))
+                e = FAIL(cudaErrorMemoryAllocation, "out of host memory for capture dependencies");
+            free(t);
+        }
+    }
+    pthread_mutex_unlock(&gr_lock);
+    return e;
 }
 
 EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)

@@ -96,6 +96,15 @@ __global__ void sum(const int *d, int n, int *out)
     *out = s;
 }
 
+/* Launches n children one after the other; err[i] = what launch i returned. */
+__global__ void many(int *out, int *err, int n)
+{
+    for (int i = 0; i < n; i++) {
+        add_one<<<1, 32>>>(out, 32);
+        err[i] = (int)cudaGetLastError();
+    }
+}
+
 int main(void)
 {
     const int blocks = 4, n = blocks * 32;
@@ -170,5 +179,27 @@ int main(void)
         EXPECT(h[j] == 3 * j, "copied: dst[%d] = %d, expected %d (the copy ran before its child?)", j, h[j], 3 * j);
         EXPECT(hz[j] == 0, "set: zeroed[%d] = %d", j, hz[j]);
     }
+
+    /* cudaLimitDevRuntimePendingLaunchCount: 4 launches may wait at once, the 5th and 6th are refused */
+    size_t lim = 0;
+    CK(cudaDeviceGetLimit(&lim, cudaLimitDevRuntimePendingLaunchCount));
+    EXPECT(lim == 2048, "default pending launch count %zu, expected 2048", lim);
+    CK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 4));
+    CK(cudaDeviceGetLimit(&lim, cudaLimitDevRuntimePendingLaunchCount));
+    EXPECT(lim == 4, "pending launch count %zu after setting 4", lim);
+    CK(cudaMemset(scratch, 0xff, 16 * sizeof(int)));
+    CK(cudaMemset(d, 0, 32 * sizeof(int)));
+    many<<<1, 1>>>(d, scratch, 6);
+    CK(cudaDeviceSynchronize());
+    int pe[6], pd[32];
+    CK(cudaMemcpy(pe, scratch, sizeof pe, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(pd, d, sizeof pd, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 6; i++)
+        EXPECT(pe[i] == (i < 4 ? 0 : (int)cudaErrorLaunchPendingCountExceeded), "launch %d with 4 pending allowed: %d", i,
+               pe[i]);
+    EXPECT(pd[0] == 4 && pd[31] == 4, "4 children ran: d[0] = %d, d[31] = %d", pd[0], pd[31]);
+    CK(cudaDeviceSetLimit(cudaLimitDevRuntimeSyncDepth, 3));
+    CK(cudaDeviceGetLimit(&lim, cudaLimitDevRuntimeSyncDepth));
+    EXPECT(lim == 3, "sync depth %zu after setting 3", lim);
     return mx_pass();
 }

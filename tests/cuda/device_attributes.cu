@@ -161,6 +161,8 @@ int main(int argc, char **argv)
         { CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 1, "managed memory (managed.cu uses it)" },
         { CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY, 1, "zero-copy host memory (managed.cu maps it)" },
         { CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED, 1, "cudaHostRegister (managed.cu registers)" },
+        { CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 1, "memory pools (graph_memory.cu allocates from them)" },
+        { CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES, 0, "no pools shared between processes" },
         { CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM, 0, "registered memory has its own device address" },
         { CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, 0, "concurrent managed access" },
         { CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID, -1, "host NUMA id (no NUMA)" },

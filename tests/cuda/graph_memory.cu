@@ -8,11 +8,13 @@
  *    node, launched 3 times at one fixed address; without the free node a
  *    second launch fails until the program frees the memory (or the graph
  *    is instantiated with AutoFreeOnLaunch); the device's graph-memory
- *    counters;
+ *    counters (memory held from the first launch until a trim);
  *  - the same by stream capture of cudaMallocAsync ... cudaFreeAsync;
  *  - conditional nodes set from device code with cudaGraphSetConditional:
- *    a while loop counting to 7 (default value reassigned each launch), an
- *    if/else, a switch of three bodies (and a value with no body);
+ *    a while loop counting to 7 (default value reassigned each launch), a
+ *    while body captured into the node's graph from a stream
+ *    (cudaStreamBeginCaptureToGraph), an if/else, a switch of three bodies
+ *    (and a value with no body);
  *  - refusals: a handle of another graph, a while node with two bodies,
  *    destroying a body graph, a stale free. */
 #define MX_TEST "graph_memory"
@@ -152,11 +154,19 @@ static void memory_nodes(void)
         CK(cudaStreamSynchronize(s));
         check_fill(h, 9, "allocation node graph");
     }
-    unsigned long long used = 1, reserved = 0;
+    /* the graphs hold the memory from the first launch (freed or not) until a trim */
+    unsigned long long used = 0, reserved = 0, high = 0;
     CK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &used));
     CK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrReservedMemCurrent, &reserved));
-    EXPECT(used == 0 && reserved >= N * sizeof(int), "graph memory: used %llu (expected 0), reserved %llu", used,
-           reserved);
+    EXPECT(used == N * sizeof(int) && reserved == used, "graph memory after launches: used %llu, reserved %llu, "
+           "expected %zu", used, reserved, N * sizeof(int));
+    CK(cudaDeviceGraphMemTrim(0));
+    CK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &used));
+    CK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &high));
+    EXPECT(used == 0 && high == N * sizeof(int), "after a trim: used %llu (expected 0), high %llu", used, high);
+    CK(cudaGraphLaunch(x, s)); /* the same address again after the trim */
+    CK(cudaStreamSynchronize(s));
+    check_fill(h, 9, "allocation node graph after a trim");
     CK(cudaGraphExecDestroy(x));
     CK(cudaGraphDestroy(g));
 
@@ -174,6 +184,7 @@ static void memory_nodes(void)
     CK(cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, s));
     CK(cudaStreamSynchronize(s));
     check_fill(h, 2, "allocation used after the launch");
+    CK(cudaDeviceGraphMemTrim(0)); /* a live allocation keeps its memory */
     CK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &used));
     EXPECT(used == N * sizeof(int), "graph memory in use %llu, expected %zu", used, N * sizeof(int));
     CK_ERR(cudaGraphLaunch(x, s), cudaErrorInvalidValue); /* still live */
@@ -276,9 +287,74 @@ static void conditionals(void)
     CK(cudaStreamSynchronize(s));
     EXPECT(c == 8, "second launch: count %d, expected 8", c);
     CK(cudaGraphExecDestroy(x));
+    cudaGraph_t other;
+
+    /* the body captured from a stream (cudaStreamBeginCaptureToGraph), as graphConditionalNodes does */
+    CK(cudaGraphCreate(&other, 0));
+    cudaGraphConditionalHandle h2;
+    CK(cudaGraphConditionalHandleCreate(&h2, other, 1, cudaGraphCondAssignDefault));
+    cudaGraph_t *body2 = add_cond(other, &wn, NULL, h2, cudaGraphCondTypeWhile, 1);
+    int limit2 = 3, *count2 = d + 3;
+    CK(cudaMemset(count2, 0, sizeof(int)));
+    CK(cudaStreamBeginCaptureToGraph(s, body2[0], NULL, NULL, 0, cudaStreamCaptureModeGlobal));
+    step<<<1, 32, 0, s>>>(h2, count2, limit2);
+    CK(cudaStreamEndCapture(s, NULL));
+    size_t nb = 0;
+    CK(cudaGraphGetNodes(body2[0], NULL, &nb));
+    EXPECT(nb == 1, "the captured body has %zu nodes, expected 1", nb);
+    CK(cudaGraphInstantiate(&x, other, 0));
+    CK(cudaGraphLaunch(x, s));
+    CK(cudaMemcpyAsync(&c, count2, sizeof c, cudaMemcpyDeviceToHost, s));
+    CK(cudaStreamSynchronize(s));
+    EXPECT(c == 3, "captured while body ran %d times, expected 3", c);
+    CK(cudaGraphExecDestroy(x));
+    CK(cudaGraphDestroy(other));
+
+    /* a conditional node added to a graph while a stream captures into it, the capture going on after it
+     * (cudaStreamGetCaptureInfo, cudaGraphAddNode, cudaStreamUpdateCaptureDependencies) */
+    {
+        int *m1 = d + 4, *m2 = d + 5, *count3 = d + 6, five = 5, six = 6, limit3 = 4;
+        CK(cudaMemset(d + 4, 0, 3 * sizeof(int)));
+        CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+        mark<<<1, 1, 0, s>>>(m1, five);
+        cudaStreamCaptureStatus st;
+        cudaGraph_t cg;
+        const cudaGraphNode_t *deps;
+        size_t nd = 0;
+        CK(cudaStreamGetCaptureInfo(s, &st, NULL, &cg, &deps, NULL, &nd));
+        EXPECT(st == cudaStreamCaptureStatusActive && nd == 1, "capture info: status %d, %zu dependencies", (int)st, nd);
+        cudaGraphConditionalHandle h3;
+        CK(cudaGraphConditionalHandleCreate(&h3, cg, 1, cudaGraphCondAssignDefault));
+        cudaGraphNode_t cn;
+        cudaGraph_t *b3 = add_cond(cg, &cn, deps, h3, cudaGraphCondTypeWhile, 1);
+        CK_ERR(cudaStreamUpdateCaptureDependencies(s, &wn, NULL, 1, cudaStreamSetCaptureDependencies),
+               cudaErrorInvalidValue); /* wn: a node of another graph (destroyed) */
+        CK_ERR(cudaGetLastError(), cudaErrorInvalidValue);
+        CK(cudaStreamUpdateCaptureDependencies(s, &cn, NULL, 1, cudaStreamSetCaptureDependencies));
+        mark<<<1, 1, 0, s>>>(m2, six);
+        cudaGraph_t g3;
+        CK(cudaStreamEndCapture(s, &g3));
+        EXPECT(g3 == cg, "the captured graph is not the one cudaStreamGetCaptureInfo gave");
+        size_t n3 = 0;
+        CK(cudaGraphGetNodes(g3, NULL, &n3));
+        EXPECT(n3 == 3, "captured graph has %zu nodes, expected 3", n3);
+        cudaKernelNodeParams kp3;
+        void *a3[] = { &h3, &count3, &limit3 };
+        kp3 = { (void *)step, dim3(1), dim3(32), 0, a3, NULL };
+        cudaGraphNode_t kn3;
+        CK(cudaGraphAddKernelNode(&kn3, b3[0], NULL, 0, &kp3));
+        CK(cudaGraphInstantiate(&x, g3, 0));
+        CK(cudaGraphLaunch(x, s));
+        int got3[3];
+        CK(cudaMemcpyAsync(got3, d + 4, sizeof got3, cudaMemcpyDeviceToHost, s));
+        CK(cudaStreamSynchronize(s));
+        EXPECT(got3[0] == 5 && got3[1] == 6 && got3[2] == 4, "captured graph with a while node: %d %d %d, expected 5 6 4",
+               got3[0], got3[1], got3[2]);
+        CK(cudaGraphExecDestroy(x));
+        CK(cudaGraphDestroy(g3));
+    }
 
     /* refusals: a handle of another graph, a while node with two bodies */
-    cudaGraph_t other;
     CK(cudaGraphCreate(&other, 0));
     cudaGraphNodeParams p = {};
     p.type = cudaGraphNodeTypeConditional;
