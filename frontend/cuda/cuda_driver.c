@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "frontend/cuda/fatbin.h"
 #include "frontend/cuda/shared.h"
@@ -1099,6 +1100,269 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, u
     if (rc)
         return sticky = fault_to_cu(rc);
     return CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------------ occupancy */
+
+/* Blocks of f with `threads` threads and `dyn` bytes of dynamic shared memory per SM. */
+static CUresult occupancy(int *n, CUfunction f, int threads, size_t dyn)
+{
+    READY();
+    uint32_t fi;
+    struct cu_module *m = function_of(f, &fi);
+    if (!m)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!n || threads <= 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    *n = mx_cuda_occupancy(&proc.cfg, &m->prog, fi, threads, m->prog.funcs[fi].shared_size + dyn);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize,
+                                                            size_t dynamicSMemSize)
+{
+    return occupancy(numBlocks, func, blockSize, dynamicSMemSize);
+}
+
+EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize,
+                                                                     size_t dynamicSMemSize, unsigned int flags)
+{
+    (void)flags; /* CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE: no caching to override */
+    return occupancy(numBlocks, func, blockSize, dynamicSMemSize);
+}
+
+/* The block size (a multiple of 32, at most blockSizeLimit) that keeps the
+ * most threads resident per SM, the largest such one on a tie; minGridSize:
+ * the blocks that fill every SM at it. */
+EXPORT CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func,
+                                                          CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                          size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags)
+{
+    (void)flags;
+    READY();
+    uint32_t fi;
+    struct cu_module *m = function_of(func, &fi);
+    if (!m)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!minGridSize || !blockSize)
+        return CUDA_ERROR_INVALID_VALUE;
+    int limit = (int)proc.cfg.max_threads_per_cta;
+    if (blockSizeLimit > 0 && blockSizeLimit < limit)
+        limit = blockSizeLimit;
+    int best = 0, best_bs = 0, best_blocks = 0;
+    for (int bs = limit / 32 * 32; bs >= 32; bs -= 32) {
+        size_t dyn = blockSizeToDynamicSMemSize ? blockSizeToDynamicSMemSize(bs) : dynamicSMemSize;
+        int n = mx_cuda_occupancy(&proc.cfg, &m->prog, fi, bs, m->prog.funcs[fi].shared_size + dyn);
+        if (n * bs > best)
+            best = n * bs, best_bs = bs, best_blocks = n;
+    }
+    *blockSize = best_bs;
+    *minGridSize = best_blocks * (int)emu_compute_sms(&proc.cfg);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
+                                                 CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize,
+                                                 int blockSizeLimit)
+{
+    return cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, func, blockSizeToDynamicSMemSize,
+                                                     dynamicSMemSize, blockSizeLimit, 0);
+}
+
+/* What is left of an SM's shared memory for each of numBlocks blocks, after their static shared memory. */
+EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks,
+                                                        int blockSize)
+{
+    READY();
+    uint32_t fi;
+    struct cu_module *m = function_of(func, &fi);
+    if (!m)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t stat = m->prog.funcs[fi].shared_size, per = proc.cfg.shared_per_sm / (size_t)numBlocks;
+    *dynamicSmemSize = per > stat ? per - stat : 0;
+    return CUDA_SUCCESS;
+}
+
+/* Attributes that only tune (the shared-memory carve-out, the dynamic shared
+ * memory a launch may ask for) are checked and accepted. */
+EXPORT CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)
+{
+    READY();
+    if (!function_of(hfunc, NULL))
+        return CUDA_ERROR_INVALID_HANDLE;
+    switch (attrib) {
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+        return value >= 0 && (uint64_t)value <= proc.cfg.shared_per_sm ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+        return value >= -1 && value <= 100 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    default:
+        fprintf(stderr, "morpheus: cuFuncSetAttribute: attribute %d is not one the emulator sets (returns "
+                "CUDA_ERROR_INVALID_VALUE)\n", (int)attrib);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+EXPORT CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
+{
+    READY();
+    if (!function_of(hfunc, NULL))
+        return CUDA_ERROR_INVALID_HANDLE;
+    return (unsigned)config <= CU_FUNC_CACHE_PREFER_EQUAL ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Every block resident at once, or CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, as cudaLaunchCooperativeKernel. */
+EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                                          unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
+                                          CUstream hStream, void **kernelParams)
+{
+    READY();
+    uint32_t fi;
+    struct cu_module *m = function_of(f, &fi);
+    if (!m || !mx_cuda_stream_ok(hStream))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (m->prog.funcs[fi].nparams && !kernelParams)
+        return CUDA_ERROR_INVALID_VALUE;
+    uint64_t threads = (uint64_t)bx * by * bz, blocks = (uint64_t)gx * gy * gz;
+    if (!threads || threads > proc.cfg.max_threads_per_cta)
+        return CUDA_ERROR_INVALID_VALUE;
+    int per_sm = mx_cuda_occupancy(&proc.cfg, &m->prog, fi, (int)threads, m->prog.funcs[fi].shared_size + shmem);
+    if (blocks > (uint64_t)per_sm * emu_compute_sms(&proc.cfg)) {
+        fprintf(stderr, "morpheus: cuLaunchCooperativeKernel: %llu blocks do not fit at once (%d per SM x %u SMs)\n",
+                (unsigned long long)blocks, per_sm, emu_compute_sms(&proc.cfg));
+        return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+    }
+    const uint32_t grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
+    int rc = mx_cuda_launch(m->mod, &m->prog, fi, grid, block, shmem, kernelParams, hStream, 1);
+    if (rc == MX_ELAUNCH)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (rc)
+        return sticky = fault_to_cu(rc);
+    return CUDA_SUCCESS;
+}
+
+/* --------------------------------------------------------------- events
+ * An event completes when the work its stream had when it was recorded
+ * completes; kernels progress while the host waits for them, so recording
+ * waits for that work and takes the time then. */
+struct cu_event { double t; int recorded; }; /* handle aux 1: the runtime's events (aux 0) are not the driver's */
+
+EXPORT CUresult cuEventCreate(CUevent *e, unsigned int flags)
+{
+    (void)flags;
+    READY();
+    if (!e)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct cu_event *ev = calloc(1, sizeof *ev);
+    uintptr_t h = ev ? mx_cuda_handle_new(MX_CUDA_EVENT, ev, 1) : 0;
+    if (!h) {
+        free(ev);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    *e = (CUevent)h;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuEventDestroy_v2(CUevent e)
+{
+    void *ev;
+    uint32_t drv;
+    if (mx_cuda_handle_get(e, MX_CUDA_EVENT, &ev, &drv) || drv != 1 || mx_cuda_handle_free(e, MX_CUDA_EVENT, NULL, NULL))
+        return CUDA_ERROR_INVALID_HANDLE;
+    free(ev);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuEventRecord(CUevent e, CUstream s)
+{
+    READY();
+    uint32_t drv;
+    void *p;
+    if (mx_cuda_handle_get(e, MX_CUDA_EVENT, &p, &drv) || drv != 1 || !mx_cuda_stream_ok(s))
+        return CUDA_ERROR_INVALID_HANDLE;
+    SYNC(s, mx_cuda_is_legacy(s));
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    struct cu_event *ev = p;
+    ev->t = (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+    ev->recorded = 1;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned int flags)
+{
+    (void)flags;
+    return cuEventRecord(e, s);
+}
+
+EXPORT CUresult cuEventSynchronize(CUevent e)
+{
+    READY();
+    uint32_t drv;
+    void *p;
+    return mx_cuda_handle_get(e, MX_CUDA_EVENT, &p, &drv) || drv != 1 ? CUDA_ERROR_INVALID_HANDLE : CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuEventQuery(CUevent e) { return cuEventSynchronize(e); }
+
+EXPORT CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end)
+{
+    READY();
+    uint32_t d1, d2;
+    void *a, *b;
+    if (!ms)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (mx_cuda_handle_get(start, MX_CUDA_EVENT, &a, &d1) || d1 != 1 || mx_cuda_handle_get(end, MX_CUDA_EVENT, &b, &d2) ||
+        d2 != 1)
+        return CUDA_ERROR_INVALID_HANDLE;
+    const struct cu_event *x = a, *y = b;
+    if (!x->recorded || !y->recorded)
+        return CUDA_ERROR_NOT_READY;
+    *ms = (float)(y->t - x->t);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuStreamQuery(CUstream s)
+{
+    READY();
+    if (!mx_cuda_stream_ok(s))
+        return CUDA_ERROR_INVALID_HANDLE;
+    SYNC(s, mx_cuda_is_legacy(s)); /* kernels progress while the host waits: the answer is true when it returns */
+    return CUDA_SUCCESS;
+}
+
+/* Events complete when recorded (above): nothing to wait for. */
+EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags)
+{
+    (void)flags;
+    READY();
+    uint32_t drv;
+    void *p;
+    if (!mx_cuda_stream_ok(s) || mx_cuda_handle_get(e, MX_CUDA_EVENT, &p, &drv) || drv != 1)
+        return CUDA_ERROR_INVALID_HANDLE;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s)
+{
+    if (!mx_cuda_stream_ok(s))
+        return CUDA_ERROR_INVALID_HANDLE;
+    return cuMemcpyHtoD(dst, src, n);
+}
+
+EXPORT CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int ui, size_t n, CUstream s)
+{
+    if (!mx_cuda_stream_ok(s))
+        return CUDA_ERROR_INVALID_HANDLE;
+    return cuMemsetD32(dst, ui, n);
+}
+
+EXPORT CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char uc, size_t n, CUstream s)
+{
+    if (!mx_cuda_stream_ok(s))
+        return CUDA_ERROR_INVALID_HANDLE;
+    return cuMemsetD8(dst, uc, n);
 }
 
 /* A stream is a handle (handle.c), shared with the runtime API's

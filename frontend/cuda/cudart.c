@@ -1880,25 +1880,11 @@ static cudaError_t occupancy(const char *fn, int *numBlocks, const void *func, i
         return fail(fn, cudaErrorInvalidValue, "numBlocks is NULL");
     if (blockSize <= 0)
         return fail(fn, cudaErrorInvalidValue, "blockSize %d is not positive", blockSize);
-    const struct emu_config *c = &rt.cfg;
-    int warps = (blockSize + 31) / 32;
-    int by_warps = (int)c->max_warps_per_sm / warps;
-    int by_threads = (int)c->max_threads_per_sm / blockSize;
     struct rt_func *f = kernel_of(fn, func);
     int fi = kernel_index(fn, f, &e);
     if (fi < 0)
         return e;
-    int by_regs = (int)(c->regs_per_sm / emu_cta_regs(c, &f->m->prog, &f->m->prog.funcs[fi], (uint32_t)warps));
-    if (by_regs < 1)
-        by_regs = 1; /* ptxas fits one block's registers (spilling), and so does the emulator */
-    size_t sm = a.sharedSizeBytes + dynamicSMemSize;
-    int by_smem = sm ? (int)(c->shared_per_sm / sm) : (int)c->max_ctas_per_sm;
-    int n = (int)c->max_ctas_per_sm;
-    if (by_warps < n) n = by_warps;
-    if (by_threads < n) n = by_threads;
-    if (by_regs < n) n = by_regs;
-    if (by_smem < n) n = by_smem;
-    *numBlocks = n < 0 ? 0 : n;
+    *numBlocks = mx_cuda_occupancy(&rt.cfg, &f->m->prog, (uint32_t)fi, blockSize, a.sharedSizeBytes + dynamicSMemSize);
     return cudaSuccess;
 }
 

@@ -203,3 +203,20 @@ int mx_cuda_devattr(const struct emu_config *c, int attr, int *value)
     *value = v;
     return 0;
 }
+
+int mx_cuda_occupancy(const struct emu_config *c, const struct mx_program *g, uint32_t fi, int blockSize, size_t smem)
+{
+    int warps = (blockSize + 31) / 32;
+    int by_warps = (int)c->max_warps_per_sm / warps;
+    int by_threads = (int)c->max_threads_per_sm / blockSize;
+    int by_regs = (int)(c->regs_per_sm / emu_cta_regs(c, g, &g->funcs[fi], (uint32_t)warps));
+    if (by_regs < 1)
+        by_regs = 1; /* ptxas fits one block's registers (spilling), and so does the emulator */
+    int by_smem = smem ? (int)(c->shared_per_sm / smem) : (int)c->max_ctas_per_sm;
+    int n = (int)c->max_ctas_per_sm;
+    if (by_warps < n) n = by_warps;
+    if (by_threads < n) n = by_threads;
+    if (by_regs < n) n = by_regs;
+    if (by_smem < n) n = by_smem;
+    return n < 0 ? 0 : n;
+}

@@ -79,4 +79,10 @@ __attribute__((visibility("default"))) int mx_cuda_stream_ok(const void *s);
  * for a number that names no attribute (devattr.c, the one table behind
  * cuDeviceGetAttribute, cudaDeviceGetAttribute and cudaGetDeviceProperties). */
 int mx_cuda_devattr(const struct emu_config *c, int attr, int *value);
+/* Blocks of function fi of g with blockSize threads and smem bytes of shared
+ * memory (static and dynamic) that one SM of configuration c holds at once:
+ * the least of the limits on blocks, warps, threads, registers and shared
+ * memory (devattr.c; cudaOccupancy* and cuOccupancy* both ask it). */
+struct mx_program;
+int mx_cuda_occupancy(const struct emu_config *c, const struct mx_program *g, uint32_t fi, int blockSize, size_t smem);
 #endif
