@@ -12,7 +12,12 @@ self-check in its output), WAIVED (exit 2, the samples' EXIT_WAIVED), FAIL
 
 Lists: tests/thirdparty/<suite>.list, one program per line: a directory
 relative to --root, then optional extra nvcc arguments and, after ' -- ',
-arguments for the program.  Programs are built with nvcc -arch=compute_80
+arguments for the program.  Among the nvcc arguments, --mx-fatbin=SRC:OUT
+and --mx-ptx=SRC:OUT build the program's device code SRC (a file of its
+directory, then left out of the program itself) into OUT beside the
+executable, as the driver-API samples load it at run time: such a program
+gets a folder of its own in --work (with the sample's data/ linked) and runs
+there.  Programs are built with nvcc -arch=compute_80
 -cudart shared (PTX in the fatbinary, our libcudart.so.13; --cudart static:
 nvcc's default, NVIDIA's runtime linked in, which reaches only our
 libcuda.so.1), every .cu and
@@ -59,21 +64,48 @@ def first_reason(text):
     return lines[-1].strip() if lines else ""
 
 
+def nvcc_error(p):
+    lines = (p.stderr + p.stdout).splitlines()
+    err = [l for l in lines if "error" in l.lower()] or [l for l in lines if l.strip()] or ["nvcc failed"]
+    return err[0].strip()
+
+
 def build(prog, root, work, nvcc, cudart="shared"):
     src = os.path.join(root, prog["dir"])
-    files = sorted(glob.glob(os.path.join(src, "**", "*.cu"), recursive=True) +
-                   glob.glob(os.path.join(src, "**", "*.cpp"), recursive=True))
+    # device code built on its own (--mx-fatbin=SRC:OUT, --mx-ptx=SRC:OUT)
+    arts = [a[5:].split("=", 1) for a in prog["nvcc"] if a.startswith("--mx-fatbin=") or a.startswith("--mx-ptx=")]
+    extra = [a for a in prog["nvcc"] if not (a.startswith("--mx-fatbin=") or a.startswith("--mx-ptx="))]
+    own = {os.path.join(src, spec.split(":", 1)[0]) for _, spec in arts}
+    files = sorted(f for f in glob.glob(os.path.join(src, "**", "*.cu"), recursive=True) +
+                   glob.glob(os.path.join(src, "**", "*.cpp"), recursive=True) if f not in own)
     if not files:
         return None, f"no .cu/.cpp in {prog['dir']}"
     exe = os.path.join(work, prog["dir"].replace("/", "_") + ("" if cudart == "shared" else "_" + cudart))
+    if arts:  # a folder of its own: the executable, its device code, and the sample's data (they look in ./)
+        wdir = exe + ".d"
+        os.makedirs(wdir, exist_ok=True)
+        exe = os.path.join(wdir, os.path.basename(prog["dir"]))
+        if os.path.isdir(os.path.join(src, "data")) and not os.path.lexists(os.path.join(wdir, "data")):
+            os.symlink(os.path.join(src, "data"), os.path.join(wdir, "data"))
+        work = wdir
     dirs = [src] + sorted({os.path.dirname(f) for f in glob.glob(os.path.join(src, "**", "*.h"), recursive=True)})
     incs = [f"-I{d}" for d in dirs] + [f"-I{d}" for d in glob.glob(os.path.join(root, "Common")) + glob.glob(os.path.join(root, "common"))]
-    cmd = [nvcc, "-arch=compute_80", "-cudart", cudart, "-O2", "-w", "-o", exe] + incs + prog["nvcc"] + files
+    for kind, spec in arts:
+        if ":" not in spec:
+            return None, f"--mx-{kind}={spec}: expected SRC:OUT"
+        ksrc, out = spec.split(":", 1)
+        if not os.path.isfile(os.path.join(src, ksrc)):
+            return None, f"--mx-{kind}: no {ksrc} in {prog['dir']}"
+        p = subprocess.run([nvcc, "-arch=compute_80", "-O2", "-w", "-" + kind, "-o", os.path.join(work, out)] + incs +
+                           [os.path.join(src, ksrc)], capture_output=True, text=True)
+        if p.returncode != 0:
+            return None, f"{ksrc}: " + nvcc_error(p)
+    cmd = [nvcc, "-arch=compute_80", "-cudart", cudart, "-O2", "-w", "-o", exe] + incs + extra + files
+    if any(f.endswith(".cpp") for f in files) and arts:
+        cmd += ["-lcuda"]  # driver-API programs: our libcuda.so.1 at run time
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
-        lines = (p.stderr + p.stdout).splitlines()
-        err = [l for l in lines if "error" in l.lower()] or [l for l in lines if l.strip()] or ["nvcc failed"]
-        return None, err[0].strip()
+        return None, nvcc_error(p)
     return exe, ""
 
 
@@ -134,7 +166,8 @@ def main():
         if not exe:
             res, secs = "BUILD", 0.0
         else:
-            res, why, secs = run(prog, exe, os.path.abspath(a.morpheus), a.timeout, os.path.join(a.root, prog["dir"]))
+            cwd = os.path.dirname(exe) if exe.endswith(".d/" + os.path.basename(prog["dir"])) else os.path.join(a.root, prog["dir"])
+            res, why, secs = run(prog, exe, os.path.abspath(a.morpheus), a.timeout, cwd)
         name = os.path.basename(prog["dir"])
         rows.append({"program": prog["dir"], "result": res, "seconds": round(secs, 2), "why": why})
         print(f"{name:34} {res:8} {secs:6.1f}  {why[:120]}", flush=True)
