@@ -1365,6 +1365,215 @@ EXPORT CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char uc, size_t n, CUs
     return cuMemsetD8(dst, uc, n);
 }
 
+/* ------------------------------------------------- arrays and textures
+ * A driver-API CUDA array is device memory rows then slices, its row pitch
+ * width x element bytes, behind a handle of handle.c (aux 1: the runtime's
+ * arrays are its own); a texture object is a descriptor of the emulator's
+ * texture table, as cudaCreateTextureObject makes. */
+struct cu_array { uint64_t dev; size_t w, h, d, elem, pitch; int kind, bits, channels; };
+
+static struct cu_array *array_of(CUarray a)
+{
+    void *p;
+    uint32_t drv;
+    return mx_cuda_handle_get(a, MX_CUDA_ARRAY, &p, &drv) || drv != 1 ? NULL : p;
+}
+
+/* The texel kind and bits of a CUarray_format (0 if not one the emulator textures). */
+static int format_bits(CUarray_format f, int *kind)
+{
+    switch (f) {
+    case CU_AD_FORMAT_UNSIGNED_INT8: *kind = EMU_TEX_UNSIGNED; return 8;
+    case CU_AD_FORMAT_UNSIGNED_INT16: *kind = EMU_TEX_UNSIGNED; return 16;
+    case CU_AD_FORMAT_UNSIGNED_INT32: *kind = EMU_TEX_UNSIGNED; return 32;
+    case CU_AD_FORMAT_SIGNED_INT8: *kind = EMU_TEX_SIGNED; return 8;
+    case CU_AD_FORMAT_SIGNED_INT16: *kind = EMU_TEX_SIGNED; return 16;
+    case CU_AD_FORMAT_SIGNED_INT32: *kind = EMU_TEX_SIGNED; return 32;
+    case CU_AD_FORMAT_HALF: *kind = EMU_TEX_FLOAT; return 16;
+    case CU_AD_FORMAT_FLOAT: *kind = EMU_TEX_FLOAT; return 32;
+    default: return 0;
+    }
+}
+
+static CUresult array_create(CUarray *out, size_t w, size_t h, size_t d, CUarray_format f, unsigned ch, unsigned flags)
+{
+    READY();
+    int kind, bits = format_bits(f, &kind);
+    if (!out || !w || (ch != 1 && ch != 2 && ch != 4))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!bits || flags) {
+        fprintf(stderr, "morpheus: cuArrayCreate: %s is not supported by the emulator\n",
+                !bits ? "this CUarray_format" : "an array with flags (layered, surface, cubemap...)");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    struct cu_array *a = calloc(1, sizeof *a);
+    if (!a)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    *a = (struct cu_array){ 0, w, h, d, (size_t)bits / 8 * ch, (size_t)bits / 8 * ch * w, kind, bits, (int)ch };
+    uintptr_t hd = 0;
+    if (mx_cuda_malloc((uint64_t)a->pitch * (h ? h : 1) * (d ? d : 1), &a->dev) ||
+        !(hd = mx_cuda_handle_new(MX_CUDA_ARRAY, a, 1))) {
+        if (a->dev)
+            mx_cuda_free(a->dev);
+        free(a);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    *out = (CUarray)hd;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *d)
+{
+    return d ? array_create(pHandle, d->Width, d->Height, 0, d->Format, d->NumChannels, 0) : CUDA_ERROR_INVALID_VALUE;
+}
+
+EXPORT CUresult cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *d)
+{
+    return d ? array_create(pHandle, d->Width, d->Height, d->Depth, d->Format, d->NumChannels, d->Flags)
+             : CUDA_ERROR_INVALID_VALUE;
+}
+
+EXPORT CUresult cuArrayDestroy(CUarray h)
+{
+    struct cu_array *a = array_of(h);
+    if (!a || mx_cuda_handle_free(h, MX_CUDA_ARRAY, NULL, NULL))
+        return CUDA_ERROR_INVALID_HANDLE;
+    mx_cuda_free(a->dev);
+    free(a);
+    return CUDA_SUCCESS;
+}
+
+/* One side of a 2D copy: row y's first byte (a host pointer, or a device address in *dev). */
+static CUresult copy_side(CUmemorytype t, const void *host, CUdeviceptr devp, CUarray arr, size_t pitch, size_t x,
+                          size_t y, size_t width, size_t height, const uint8_t **h, uint64_t *dev, size_t *pp)
+{
+    *h = NULL, *dev = 0;
+    switch (t) {
+    case CU_MEMORYTYPE_HOST: *h = (const uint8_t *)host + y * pitch + x; *pp = pitch; return host ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    case CU_MEMORYTYPE_DEVICE: case CU_MEMORYTYPE_UNIFIED: *dev = devp + y * pitch + x; *pp = pitch; return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_ARRAY: {
+        struct cu_array *a = array_of(arr);
+        if (!a)
+            return CUDA_ERROR_INVALID_HANDLE;
+        if (x + width > a->pitch || y + height > (a->h ? a->h : 1))
+            return CUDA_ERROR_INVALID_VALUE;
+        *dev = a->dev + y * a->pitch + x;
+        *pp = a->pitch;
+        return CUDA_SUCCESS;
+    }
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *c)
+{
+    READY();
+    if (!c)
+        return CUDA_ERROR_INVALID_VALUE;
+    SYNC(NULL, 1);
+    const uint8_t *sh, *dh;
+    uint64_t sd, dd;
+    size_t sp, dp;
+    CUresult r = copy_side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcPitch, c->srcXInBytes, c->srcY,
+                           c->WidthInBytes, c->Height, &sh, &sd, &sp);
+    if (!r)
+        r = copy_side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstPitch, c->dstXInBytes, c->dstY,
+                      c->WidthInBytes, c->Height, &dh, &dd, &dp);
+    if (r)
+        return r;
+    uint8_t *row = malloc(c->WidthInBytes ? c->WidthInBytes : 1);
+    if (!row)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    for (size_t y = 0; y < c->Height && !r; y++) {
+        const uint8_t *from = sh ? sh + y * sp : row;
+        if (!sh && emu_memcpy_dtoh(proc.dev, row, sd + y * sp, c->WidthInBytes))
+            r = CUDA_ERROR_INVALID_VALUE;
+        else if (dh)
+            memcpy((uint8_t *)dh + y * dp, from, c->WidthInBytes);
+        else if (emu_memcpy_htod(proc.dev, dd + y * dp, from, c->WidthInBytes))
+            r = CUDA_ERROR_INVALID_VALUE;
+    }
+    free(row);
+    return r;
+}
+
+EXPORT CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *r, const CUDA_TEXTURE_DESC *td,
+                                  const CUDA_RESOURCE_VIEW_DESC *view)
+{
+    READY();
+    if (!pTexObject || !r || !td)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (view) {
+        fprintf(stderr, "morpheus: cuTexObjectCreate: resource views are not supported by the emulator\n");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    struct emu_tex_desc t;
+    memset(&t, 0, sizeof t);
+    int kind = 0, bits = 0, ch = 0;
+    switch (r->resType) {
+    case CU_RESOURCE_TYPE_ARRAY: {
+        struct cu_array *a = array_of(r->res.array.hArray);
+        if (!a)
+            return CUDA_ERROR_INVALID_HANDLE;
+        t.base = a->dev;
+        t.width = (uint32_t)a->w, t.height = (uint32_t)a->h, t.depth = (uint32_t)a->d;
+        t.dims = a->d ? 3 : a->h ? 2 : 1;
+        t.pitch = a->pitch;
+        kind = a->kind, bits = a->bits, ch = a->channels;
+        break;
+    }
+    case CU_RESOURCE_TYPE_LINEAR:
+        bits = format_bits(r->res.linear.format, &kind);
+        ch = (int)r->res.linear.numChannels;
+        if (!bits || !r->res.linear.devPtr || r->res.linear.sizeInBytes < (size_t)bits / 8 * (ch ? ch : 1))
+            return CUDA_ERROR_INVALID_VALUE;
+        t.base = r->res.linear.devPtr;
+        t.width = (uint32_t)(r->res.linear.sizeInBytes / ((size_t)bits / 8 * ch));
+        t.dims = 1;
+        t.linear_mem = 1;
+        break;
+    case CU_RESOURCE_TYPE_PITCH2D:
+        bits = format_bits(r->res.pitch2D.format, &kind);
+        ch = (int)r->res.pitch2D.numChannels;
+        if (!bits || !r->res.pitch2D.devPtr || !r->res.pitch2D.width || !r->res.pitch2D.height)
+            return CUDA_ERROR_INVALID_VALUE;
+        t.base = r->res.pitch2D.devPtr;
+        t.width = (uint32_t)r->res.pitch2D.width, t.height = (uint32_t)r->res.pitch2D.height;
+        t.pitch = r->res.pitch2D.pitchInBytes;
+        t.dims = 2;
+        break;
+    default:
+        fprintf(stderr, "morpheus: cuTexObjectCreate: mipmapped-array resources are not supported by the emulator\n");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (ch != 1 && ch != 2 && ch != 4)
+        return CUDA_ERROR_INVALID_VALUE;
+    t.channels = (uint8_t)ch;
+    t.bits = (uint8_t)bits;
+    t.kind = (uint8_t)kind;
+    /* integers are read as normalized floats unless CU_TRSF_READ_AS_INTEGER */
+    t.read_normalized = !(td->flags & CU_TRSF_READ_AS_INTEGER) && kind != EMU_TEX_FLOAT;
+    t.filter_linear = td->filterMode == CU_TR_FILTER_MODE_LINEAR;
+    t.norm_coords = (td->flags & CU_TRSF_NORMALIZED_COORDINATES) != 0;
+    for (int i = 0; i < 3; i++) {
+        if ((unsigned)td->addressMode[i] > CU_TR_ADDRESS_MODE_BORDER)
+            return CUDA_ERROR_INVALID_VALUE;
+        t.addr[i] = (uint8_t)td->addressMode[i]; /* WRAP/CLAMP/MIRROR/BORDER = EMU_TEX_* */
+    }
+    uint64_t h;
+    int rc = emu_tex_create(proc.dev, &t, &h);
+    if (rc)
+        return rc == MX_ENOMEM ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_VALUE;
+    *pTexObject = (CUtexObject)h;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuTexObjectDestroy(CUtexObject t)
+{
+    READY();
+    return emu_tex_destroy(proc.dev, t) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
 /* A stream is a handle (handle.c), shared with the runtime API's
  * cudaStream_t; the kernels launched on it are waited for in mx_cuda_sync. */
 EXPORT CUresult cuStreamCreate(CUstream *s, unsigned int flags)

@@ -16,8 +16,8 @@ arguments for the program.  Among the nvcc arguments, --mx-fatbin=SRC:OUT
 and --mx-ptx=SRC:OUT build the program's device code SRC (a file of its
 directory, then left out of the program itself) into OUT beside the
 executable, as the driver-API samples load it at run time: such a program
-gets a folder of its own in --work (with the sample's data/ linked) and runs
-there.  Programs are built with nvcc -arch=compute_80
+gets a folder of its own in --work (with a copy of the sample's data/) and
+runs there.  Programs are built with nvcc -arch=compute_80
 -cudart shared (PTX in the fatbinary, our libcudart.so.13; --cudart static:
 nvcc's default, NVIDIA's runtime linked in, which reaches only our
 libcuda.so.1), every .cu and
@@ -29,6 +29,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -86,7 +87,7 @@ def build(prog, root, work, nvcc, cudart="shared"):
         os.makedirs(wdir, exist_ok=True)
         exe = os.path.join(wdir, os.path.basename(prog["dir"]))
         if os.path.isdir(os.path.join(src, "data")) and not os.path.lexists(os.path.join(wdir, "data")):
-            os.symlink(os.path.join(src, "data"), os.path.join(wdir, "data"))
+            shutil.copytree(os.path.join(src, "data"), os.path.join(wdir, "data"))  # outputs land here, not in the checkout
         work = wdir
     dirs = [src] + sorted({os.path.dirname(f) for f in glob.glob(os.path.join(src, "**", "*.h"), recursive=True)})
     incs = [f"-I{d}" for d in dirs] + [f"-I{d}" for d in glob.glob(os.path.join(root, "Common")) + glob.glob(os.path.join(root, "common"))]
