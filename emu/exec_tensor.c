@@ -603,46 +603,30 @@ static emu_fn bind_mma(const struct mx_insn *in, struct emu_xinsn *x)
     return h_mma;
 }
 
-static emu_fn bind_ldmatrix(const struct mx_insn *in, struct emu_xinsn *x)
+/* ldmatrix d, [p] and stmatrix [p], r: the memory operand in slot mem, the fragment in the other. */
+static emu_fn bind_xmatrix(const struct mx_insn *in, struct emu_xinsn *x)
 {
-    int num = in->mod[MX_MG_NUM];
+    int num = in->mod[MX_MG_NUM], mem = in->op == MX_OP_STMATRIX ? 0 : 1;
     if (in->mod[MX_MG_SHAPE] != MX_SHAPE_M8N8 || in->type[0] != MX_T_B16 || !num)
         return NULL;
-    if (in->nopd < 2 || in->opd[1].kind != MX_OPD_ADDR)
-        return emu_bind_invalid(x, EMU_BAD_KIND, 1, 0);
+    if (in->nopd < 2 || in->opd[mem].kind != MX_OPD_ADDR)
+        return emu_bind_invalid(x, EMU_BAD_KIND, mem, 0);
     if ((x->space != SP_GENERIC && x->space != SP_SHARED) || (x->flags & XF_LOCAL_FRAME))
         return NULL;
     unsigned n = num == MX_NUM_X1 ? 1 : num == MX_NUM_X2 ? 2 : 4;
-    emu_fn bad = check_frag(in, x, 0, n);
+    emu_fn bad = check_frag(in, x, 1 - mem, n);
     if (bad)
         return bad;
     x->aux = n | (in->mod[MX_MG_TRANS] ? 8u : 0u);
-    return h_ldmatrix;
-}
-
-static emu_fn bind_stmatrix(const struct mx_insn *in, struct emu_xinsn *x)
-{
-    int num = in->mod[MX_MG_NUM];
-    if (in->mod[MX_MG_SHAPE] != MX_SHAPE_M8N8 || in->type[0] != MX_T_B16 || !num)
-        return NULL;
-    if (in->nopd < 2 || in->opd[0].kind != MX_OPD_ADDR)
-        return emu_bind_invalid(x, EMU_BAD_KIND, 0, 0);
-    if ((x->space != SP_GENERIC && x->space != SP_SHARED) || (x->flags & XF_LOCAL_FRAME))
-        return NULL;
-    unsigned n = num == MX_NUM_X1 ? 1 : num == MX_NUM_X2 ? 2 : 4;
-    emu_fn bad = check_frag(in, x, 1, n);
-    if (bad)
-        return bad;
-    x->aux = n | (in->mod[MX_MG_TRANS] ? 8u : 0u);
-    return h_stmatrix;
+    return mem ? h_ldmatrix : h_stmatrix;
 }
 
 const struct emu_bind_row emu_bind_tensor[] = {
-    { MX_OP_STMATRIX, bind_stmatrix },
+    { MX_OP_STMATRIX, bind_xmatrix },
     { MX_OP_WMMA_LOAD, bind_wmma_mem },
     { MX_OP_WMMA_STORE, bind_wmma_mem },
     { MX_OP_WMMA_MMA, bind_mma },
     { MX_OP_MMA, bind_mma },
-    { MX_OP_LDMATRIX, bind_ldmatrix },
+    { MX_OP_LDMATRIX, bind_xmatrix },
     EMU_BIND_END
 };

@@ -1078,6 +1078,19 @@ static CUresult fault_to_cu(int st)
     }
 }
 
+/* Starts function fi of m (cooperative: with a grid-sync workspace). */
+static CUresult launch(struct cu_module *m, uint32_t fi, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                       unsigned bz, unsigned shmem, CUstream s, void **params, int cooperative)
+{
+    const uint32_t grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
+    int rc = mx_cuda_launch(m->mod, &m->prog, fi, grid, block, shmem, params, s, cooperative);
+    if (rc == MX_ELAUNCH)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (rc)
+        return sticky = fault_to_cu(rc);
+    return CUDA_SUCCESS;
+}
+
 EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,
                                unsigned int bz, unsigned int shmem, CUstream hStream, void **kernelParams, void **extra)
 {
@@ -1093,13 +1106,7 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, u
     const struct mx_func *k = &m->prog.funcs[fi];
     if (k->nparams && !kernelParams)
         return CUDA_ERROR_INVALID_VALUE;
-    const uint32_t grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
-    int rc = mx_cuda_launch(m->mod, &m->prog, fi, grid, block, shmem, kernelParams, hStream, 0);
-    if (rc == MX_ELAUNCH)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (rc)
-        return sticky = fault_to_cu(rc);
-    return CUDA_SUCCESS;
+    return launch(m, fi, gx, gy, gz, bx, by, bz, shmem, hStream, kernelParams, 0);
 }
 
 /* ------------------------------------------------------------ occupancy */
@@ -1233,13 +1240,7 @@ EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx, unsigne
                 (unsigned long long)blocks, per_sm, emu_compute_sms(&proc.cfg));
         return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
     }
-    const uint32_t grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
-    int rc = mx_cuda_launch(m->mod, &m->prog, fi, grid, block, shmem, kernelParams, hStream, 1);
-    if (rc == MX_ELAUNCH)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (rc)
-        return sticky = fault_to_cu(rc);
-    return CUDA_SUCCESS;
+    return launch(m, fi, gx, gy, gz, bx, by, bz, shmem, hStream, kernelParams, 1);
 }
 
 /* --------------------------------------------------------------- events

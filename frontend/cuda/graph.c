@@ -157,32 +157,30 @@ static void alloc_put(struct gr_alloc *a)
         return;
     pthread_mutex_lock(&gr_lock);
     int last = --a->refs == 0;
-    if (last)
-        for (struct gr_alloc **q = &gallocs; *q; q = &(*q)->next)
-            if (*q == a) {
-                *q = a->next;
-                break;
-            }
+    for (struct gr_alloc **q = &gallocs; last && *q; q = &(*q)->next)
+        if (*q == a) {
+            *q = a->next;
+            break;
+        }
     pthread_mutex_unlock(&gr_lock);
-    if (last) {
-        if (!a->live)
-            rt_dev_free("cudaGraphDestroy", a->p);
+    if (last && !a->live)
+        rt_dev_free("cudaGraphDestroy", a->p);
+    if (last)
         free(a);
-    }
 }
 
+/* The same for a conditional handle: the last reference frees its word. */
 static void cond_put(struct gr_cond *c)
 {
     if (!c)
         return;
     pthread_mutex_lock(&gr_lock);
     int last = --c->refs == 0;
-    if (last)
-        for (struct gr_cond **q = &gconds; *q; q = &(*q)->next)
-            if (*q == c) {
-                *q = c->next;
-                break;
-            }
+    for (struct gr_cond **q = &gconds; last && *q; q = &(*q)->next)
+        if (*q == c) {
+            *q = c->next;
+            break;
+        }
     pthread_mutex_unlock(&gr_lock);
     if (last) {
         rt_dev_free("cudaGraphDestroy", c->word);

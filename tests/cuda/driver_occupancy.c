@@ -16,18 +16,11 @@ static size_t smem_per_block(int bs) { return (size_t)bs * 64; } /* 64 bytes a t
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s driver_kernel.ptx\n", argv[0]);
-        return 2;
-    }
     CUdevice dev;
     CUcontext ctx;
     CUmodule m;
     CUfunction axpb;
-    CU(cuInit(0));
-    CU(cuDeviceGet(&dev, 0));
-    CU(cuCtxCreate(&ctx, NULL, 0, dev));
-    CU(cuModuleLoad(&m, argv[1]));
+    mx_cu_start(argc, argv, &dev, &ctx, &m);
     CU(cuModuleGetFunction(&axpb, m, "axpb"));
     int sms = 0;
     CU(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));

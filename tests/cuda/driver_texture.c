@@ -26,18 +26,11 @@ static void read_tex(CUfunction f, CUtexObject t, float *out)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s driver_kernel.ptx\n", argv[0]);
-        return 2;
-    }
     CUdevice dev;
     CUcontext ctx;
     CUmodule m;
     CUfunction f;
-    CU(cuInit(0));
-    CU(cuDeviceGet(&dev, 0));
-    CU(cuCtxCreate(&ctx, NULL, 0, dev));
-    CU(cuModuleLoad(&m, argv[1]));
+    mx_cu_start(argc, argv, &dev, &ctx, &m);
     CU(cuModuleGetFunction(&f, m, "tex_read"));
 
     /* floats */

@@ -15,6 +15,20 @@
 
 #ifndef MX_TEST
 #error "define MX_TEST (the test's name) before including mx_cu_check.h"
+/* The start of a test on driver_kernel.ptx: argv[1] names it; cuInit, a
+ * context on device 0 (*dev, *ctx) and the module loaded (*m). */
+static __attribute__((unused)) void mx_cu_start(int argc, char **argv, CUdevice *dev, CUcontext *ctx, CUmodule *m)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s driver_kernel.ptx\n", argv[0]);
+        exit(2);
+    }
+    CU(cuInit(0));
+    CU(cuDeviceGet(dev, 0));
+    CU(cuCtxCreate(ctx, NULL, 0, *dev));
+    CU(cuModuleLoad(m, argv[1]));
+}
+
 #endif
 
 /* Prints `FAIL name: reason` and exits 1. */
@@ -72,6 +86,20 @@ static __attribute__((unused)) char *read_text(const char *path)
     t[n] = 0;
     fclose(f);
     return t;
+}
+
+/* The start of a test on driver_kernel.ptx: argv[1] names it; cuInit, a
+ * context on device 0 (*dev, *ctx) and the module loaded (*m). */
+static __attribute__((unused)) void mx_cu_start(int argc, char **argv, CUdevice *dev, CUcontext *ctx, CUmodule *m)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s driver_kernel.ptx\n", argv[0]);
+        exit(2);
+    }
+    CU(cuInit(0));
+    CU(cuDeviceGet(dev, 0));
+    CU(cuCtxCreate(ctx, NULL, 0, *dev));
+    CU(cuModuleLoad(m, argv[1]));
 }
 
 #endif
