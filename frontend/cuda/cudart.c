@@ -1508,6 +1508,9 @@ static const struct errname errnames[] = {
     { cudaErrorCapturedEvent, "cudaErrorCapturedEvent", "operation not permitted on an event last recorded in a capturing stream" },
     { cudaErrorStreamCaptureWrongThread, "cudaErrorStreamCaptureWrongThread",
       "attempt to terminate a thread-local capture sequence from another thread" },
+    { cudaErrorGraphExecUpdateFailure, "cudaErrorGraphExecUpdateFailure",
+      "the graph update was not performed because it included changes which violated constraints specific to "
+      "instantiated graph update" },
     { cudaErrorUnknown, "cudaErrorUnknown", "unknown error" },
 };
 
@@ -1582,6 +1585,8 @@ static struct rt_event *event_of(cudaEvent_t e)
     void *ev;
     return mx_cuda_handle_get(e, MX_CUDA_EVENT, &ev, NULL) ? NULL : ev;
 }
+
+int rt_event_ok(cudaEvent_t e) { return event_of(e) != NULL; }
 
 EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int flags)
 {

@@ -37,9 +37,9 @@
  * again until it reads 0.  With cudaGraphCondAssignDefault each launch
  * first sets the handle to its default.
  *
- * Not supported (cudaErrorNotSupported, said): event nodes and external
- * semaphore nodes, kernel nodes given by `extra` instead of kernelParams,
- * graph updates other than kernel-node parameters, edges with ports. */
+ * Not supported (cudaErrorNotSupported, said): external semaphore nodes,
+ * kernel nodes given by `extra` instead of kernelParams, updates of memory
+ * and conditional nodes, edges with ports. */
 #define _GNU_SOURCE /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
 #include <cuda_runtime_api.h>
 
@@ -74,6 +74,7 @@ struct CUgraphNode_st {
     struct cudaMemsetParams ms;
     struct cudaHostNodeParams h;
     struct CUgraph_st *child;         /* owned copy of the child graph */
+    cudaEvent_t ev;                   /* event record / wait node */
     struct gr_alloc *mem;             /* allocation node: the reservation (shared by copies) */
     void *dptr;                       /* free node: what it frees */
     struct cudaMemAllocNodeParams ma; /* allocation node: its parameters, dptr filled */
@@ -617,6 +618,8 @@ static cudaError_t graph_run_(const char *fn, const struct CUgraph_st *g, cudaSt
         case cudaGraphNodeTypeMemAlloc: e = alloc_run(fn, n->mem, autofree); break;
         case cudaGraphNodeTypeMemFree: e = free_run(fn, n->dptr, s); break;
         case cudaGraphNodeTypeConditional: e = cond_run(fn, n, s, autofree); break;
+        case cudaGraphNodeTypeEventRecord: e = cudaEventRecord(n->ev, s); break;
+        case cudaGraphNodeTypeWaitEvent: e = cudaStreamWaitEvent(s, n->ev, 0); break;
         default: break; /* empty */
         }
         if (e)
@@ -1066,6 +1069,56 @@ static cudaError_t cond_node_new(const char *fn, cudaGraph_t graph, struct cudaC
     return cudaSuccess;
 }
 
+/* ---------------------------------------------------- event nodes */
+
+static cudaError_t event_node(const char *fn, cudaGraphNode_t *pNode, cudaGraph_t g, const cudaGraphNode_t *deps,
+                              size_t nd, cudaEvent_t ev, enum cudaGraphNodeType t)
+{
+    if (!rt_event_ok(ev))
+        return rt_fail(fn, cudaErrorInvalidValue, "event %p is not an event (destroyed, or never created)", (void *)ev);
+    struct CUgraphNode_st *n = node_new(t);
+    if (!n)
+        return rt_fail(fn, cudaErrorMemoryAllocation, "out of host memory for a graph node");
+    n->ev = ev;
+    return add_node(fn, pNode, g, deps, nd, n);
+}
+
+EXPORT cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                               const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                               cudaEvent_t event)
+{
+    return event_node(__func__, pGraphNode, graph, pDependencies, numDependencies, event, cudaGraphNodeTypeEventRecord);
+}
+
+EXPORT cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                             const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                             cudaEvent_t event)
+{
+    return event_node(__func__, pGraphNode, graph, pDependencies, numDependencies, event, cudaGraphNodeTypeWaitEvent);
+}
+
+static cudaError_t event_of_node(const char *fn, cudaGraphNode_t node, enum cudaGraphNodeType t, cudaEvent_t *out)
+{
+    if (!out)
+        return rt_fail(fn, cudaErrorInvalidValue, "event_out is NULL");
+    struct CUgraphNode_st *n = node_typed(fn, node, t, t == cudaGraphNodeTypeEventRecord ? "an event record"
+                                                                                          : "an event wait");
+    if (!n)
+        return cudaErrorInvalidValue;
+    *out = n->ev;
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out)
+{
+    return event_of_node(__func__, node, cudaGraphNodeTypeEventRecord, event_out);
+}
+
+EXPORT cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out)
+{
+    return event_of_node(__func__, node, cudaGraphNodeTypeWaitEvent, event_out);
+}
+
 /* The generic form of the cudaGraphAdd*Node calls (CUDA 12.3+). */
 EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
                                     const cudaGraphEdgeData *dependencyData, size_t numDependencies,
@@ -1108,6 +1161,10 @@ EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
     }
     case cudaGraphNodeTypeMemFree:
         return cudaGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, p->free.dptr);
+    case cudaGraphNodeTypeEventRecord:
+        return cudaGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies, p->eventRecord.event);
+    case cudaGraphNodeTypeWaitEvent:
+        return cudaGraphAddEventWaitNode(pGraphNode, graph, pDependencies, numDependencies, p->eventWait.event);
     case cudaGraphNodeTypeConditional: {
         struct CUgraphNode_st *n = NULL;
         cudaError_t e = cond_node_new(__func__, graph, &p->conditional, &n);
@@ -1117,7 +1174,7 @@ EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
         return cudaSuccess;
     }
     default:
-        return FAIL(cudaErrorNotSupported, "node type %d (event, external semaphore or other) is not supported by the "
+        return FAIL(cudaErrorNotSupported, "node type %d (external semaphore or other) is not supported by the "
                     "emulator", (int)p->type);
     }
 }
@@ -1906,6 +1963,75 @@ cudaError_t gr_capture_free(const char *fn, cudaStream_t s, void *p)
     CAPTURE_NODE(n, cudaGraphNodeTypeMemFree);
     n->dptr = p;
     return capture_add(fn, s, n);
+}
+
+/* An executable graph takes the parameters of graph hGraph, which must have
+ * its topology: the same node types at the same creation indices with the
+ * same dependencies.  Memory and conditional nodes cannot change (their
+ * addresses and handles belong to their graph): such a graph is refused
+ * with cudaGraphExecUpdateErrorNotSupported. */
+EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                       cudaGraphExecUpdateResultInfo *resultInfo)
+{
+    cudaGraphExecUpdateResultInfo r = { cudaGraphExecUpdateSuccess, NULL, NULL };
+    const char *why = NULL;
+    pthread_mutex_lock(&gr_lock);
+    int ok = exec_live(hGraphExec) && graph_live(hGraph);
+    struct CUgraph_st *old = ok ? hGraphExec->g : NULL;
+    if (ok && old->n != hGraph->n) {
+        r.result = cudaGraphExecUpdateErrorTopologyChanged;
+        why = "the graphs have different numbers of nodes";
+    }
+    for (size_t i = 0; ok && !why && i < hGraph->n; i++) {
+        const struct CUgraphNode_st *a = old->nodes[i], *b = hGraph->nodes[i];
+        r.errorNode = (cudaGraphNode_t)b;
+        if (a->type != b->type) {
+            r.result = cudaGraphExecUpdateErrorNodeTypeChanged, why = "a node's type changed";
+        } else if (a->ndeps != b->ndeps) {
+            r.result = cudaGraphExecUpdateErrorTopologyChanged, why = "a node's dependencies changed";
+        } else if (b->type == cudaGraphNodeTypeMemAlloc || b->type == cudaGraphNodeTypeMemFree ||
+                   b->type == cudaGraphNodeTypeConditional) {
+            r.result = cudaGraphExecUpdateErrorNotSupported;
+            why = "memory and conditional nodes cannot be updated";
+        }
+        for (size_t j = 0; !why && j < b->ndeps; j++) {
+            size_t k = 0;
+            while (k < a->ndeps && a->deps[k]->idx != b->deps[j]->idx)
+                k++;
+            if (k == a->ndeps) {
+                r.result = cudaGraphExecUpdateErrorTopologyChanged, why = "a node's dependencies changed";
+                r.errorFromNode = b->deps[j];
+            }
+        }
+    }
+    struct CUgraph_st *c = ok && !why ? graph_clone(hGraph) : NULL;
+    int rc = c ? graph_order(c) : 0;
+    if (c && !rc) {
+        hGraphExec->g = c;
+        for (size_t i = 0; i < hGraph->n; i++)
+            hGraphExec->orig[i] = hGraph->nodes[i];
+    }
+    pthread_mutex_unlock(&gr_lock);
+    if (!why)
+        r.errorNode = NULL;
+    if (resultInfo)
+        *resultInfo = r;
+    if (!ok)
+        return FAIL(cudaErrorInvalidValue, "%s", !exec_live(hGraphExec) ? "hGraphExec is not an executable graph"
+                                                                         : "hGraph is not a graph");
+    if (why) {
+        if (resultInfo)
+            resultInfo->result = r.result;
+        return FAIL(cudaErrorGraphExecUpdateFailure, "%s (cudaGraphExecUpdateResult %d)", why, (int)r.result);
+    }
+    if (!c || rc) {
+        if (c)
+            graph_free(c);
+        return FAIL(rc == -1 ? cudaErrorInvalidValue : cudaErrorMemoryAllocation, "%s",
+                    rc == -1 ? "the graph's dependencies form a cycle" : "out of host memory for the update");
+    }
+    graph_free(old);
+    return cudaSuccess;
 }
 
 /* Nothing to upload: an executable graph is host data here. */

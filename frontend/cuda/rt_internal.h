@@ -15,6 +15,8 @@
 cudaError_t rt_fail(const char *fn, cudaError_t e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* 1 if s is a default stream or a live stream handle. */
 int rt_stream_ok(cudaStream_t s);
+/* 1 if e is a live event of the runtime. */
+int rt_event_ok(cudaEvent_t e);
 /* The sizes of kernel func's parameters (as its PTX declares them): their
  * count, and sizes[] filled up to max entries; -1 after saying why (not a
  * kernel, its module does not load). */

@@ -1,5 +1,5 @@
 /* tests/cuda/not_supported.cu — a runtime function the emulator does not
- * implement (cudaGraphAddEventRecordNode: event nodes of graphs, cudaIpcGetMemHandle, and every runtime function of the
+ * implement (cudaGraphAddExternalSemaphoresSignalNode: external semaphore nodes of graphs, cudaIpcGetMemHandle, and every runtime function of the
  * headers that we do not define, as generated stubs) answers cudaErrorNotSupported (801), names itself on stderr
  * (the program captures its own stderr to check), sets the last error like
  * any failing call, and is not sticky: the device keeps working. */
@@ -26,9 +26,8 @@ static cudaGraph_t graph;
 static cudaError_t call_graph_create(void)
 {
     cudaGraphNode_t node;
-    cudaEvent_t ev;
-    cudaEventCreate(&ev);
-    return cudaGraphAddEventRecordNode(&node, graph, NULL, 0, ev);
+    cudaExternalSemaphoreSignalNodeParams p = {};
+    return cudaGraphAddExternalSemaphoresSignalNode(&node, graph, NULL, 0, &p);
 }
 static cudaError_t call_ipc(void)
 {
@@ -47,9 +46,9 @@ int main(void)
 {
     CK(cudaGraphCreate(&graph, 0));
     cudaError_t e = with_stderr_captured(call_graph_create);
-    EXPECT(e == cudaErrorNotSupported, "cudaGraphAddEventRecordNode returned %s (%d), expected cudaErrorNotSupported (801)",
+    EXPECT(e == cudaErrorNotSupported, "cudaGraphAddExternalSemaphoresSignalNode returned %s (%d), expected cudaErrorNotSupported (801)",
            cudaGetErrorName(e), (int)e);
-    EXPECT(strstr(mx_captured, "cudaGraphAddEventRecordNode"), "stderr does not name cudaGraphAddEventRecordNode: \"%s\"", mx_captured);
+    EXPECT(strstr(mx_captured, "cudaGraphAddExternalSemaphoresSignalNode"), "stderr does not name cudaGraphAddExternalSemaphoresSignalNode: \"%s\"", mx_captured);
     CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
     CK(cudaGetLastError());
 
