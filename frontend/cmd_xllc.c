@@ -186,7 +186,7 @@ static int measure(const struct fe_config *conf, uint32_t variant, int movind, i
     /* BDI: its build of the rf kernel, with an epoch that never ends here (every register uncompressed) */
     mc.compress = bdi ? MX_COMP_BDI : MX_COMP_NONE;
     mc.bdi_epoch = 1u << 30;
-    mc.llc_partitions = 1;            /* a line's set: its number mod (1 + sets) */
+    mc.llc_partitions = 1;            /* one partition: mx_memsys_xllc_line gives the lines of set 0 */
     mc.llc_sets = 1;
     mc.llc_hash = MX_HASH_LINEAR;
     mc.dram_channels = 1;
@@ -208,16 +208,14 @@ static int measure(const struct fe_config *conf, uint32_t variant, int movind, i
                                                     "xllc_helper_shm_serve", "xllc_helper_rfl1_serve" };
     m->regs = declared_regs(f.prog, bdi ? "xllc_helper_rfbdi_serve" : kname[variant]);
     const struct mx_memif *mi = mx_memsys_memif(f.ms);
-    uint32_t stride = 1 + mx_memsys_xllc_sets_per_sm(f.ms); /* lines of set 0: number = 1 mod stride */
-    uint64_t buf;
-    if ((rc = emu_malloc(dev, (uint64_t)(40 + 1) * stride * 128, &buf))) {
+    /* the lines of set 0 (one partition: a line's number is its number in the partition), in a buffer that holds
+     * 40 of them and a period before them */
+    uint64_t buf, span = mx_memsys_xllc_line(f.ms, 0, 0, 0, 40);
+    if ((rc = emu_malloc(dev, 3 * (span + 1) * 128, &buf))) {
         snprintf(err, errlen, "out of device memory");
         goto out;
     }
-    uint64_t first = buf / 128;
-    while (first % stride != 1)
-        first++;
-#define LINE(k) ((first + (uint64_t)(k) * stride) * 128)
+#define LINE(k) (mx_memsys_xllc_line(f.ms, 0, 0, buf / 128, (uint64_t)(k)) * 128)
 #define ONE(k, op, res) if ((rc = one(dev, mi, LINE(k), op, res, err, errlen) ? MX_EXLLC : 0)) goto out
     uint64_t t;
     ONE(0, MX_MOP_LD, &m->miss_invalid);  /* a miss into an empty way */

@@ -570,6 +570,10 @@ static int ms_drain(void *ctx, const struct mx_memview *mem, char *err, size_t e
 
 uint8_t *mx_memsys_mmio(struct mx_memsys *m, uint32_t part, size_t *bytes) { return morpheus_mmio_rw(m->mp, part, bytes); }
 uint32_t mx_memsys_xllc_rows(const struct mx_memsys *m, uint32_t part) { return morpheus_xsets(m->mp, part); }
+uint64_t mx_memsys_xllc_line(const struct mx_memsys *m, uint32_t part, uint32_t row, uint64_t from, uint64_t k)
+{
+    return morpheus_xline(m->mp, part, row, from, k);
+}
 int mx_memsys_xllc_owner(const struct mx_memsys *m, uint32_t part, uint32_t row, uint32_t *sm, uint32_t *warp)
 {
     return morpheus_owner(m->mp, part, row, sm, warp);

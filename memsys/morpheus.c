@@ -35,6 +35,8 @@ struct morpheus {
     int helper;                  /* the helper kernel answers: qu_post leaves the region to it */
     uint32_t parts;              /* LLC partitions */
     uint32_t llc_sets;           /* conventional sets per partition */
+    uint32_t lw, xw;             /* address separation: the ways of a conventional and of an extended set,
+                                    divided by their greatest common divisor */
     uint32_t xbase, xrem;        /* partition p has xbase + (p < xrem) extended sets */
     uint32_t sets_per_sm;        /* S: extended sets (= helper warps) per cache-mode SM */
     uint32_t first_cache_sm;     /* num_sms - cache_sms */
@@ -197,6 +199,7 @@ int morpheus_create(const struct mx_memsys_config *c, struct morpheus **out, cha
     if (!m)
         return snprintf(err, errlen, "memsys: out of memory for the Morpheus controller"), MX_ENOMEM;
     m->llc_sets = c->llc_sets ? c->llc_sets : 1;
+    m->lw = 1;
     m->parts = c->llc_partitions ? c->llc_partitions : 1;
     if (c->xllc == MX_XLLC_OFF || !c->cache_sms) {
         *out = m;                /* every line stays in the conventional LLC */
@@ -210,6 +213,13 @@ int morpheus_create(const struct mx_memsys_config *c, struct morpheus **out, cha
     m->on = 1;
     m->helper = c->xllc == MX_XLLC_HELPER;
     uint32_t ways = geometry(c, &m->sets_per_sm);
+    uint32_t gcd = c->llc_ways ? c->llc_ways : 1, r = ways;
+    while (r) {
+        uint32_t t = gcd % r;
+        gcd = r, r = t;
+    }
+    m->lw = (c->llc_ways ? c->llc_ways : 1) / gcd;
+    m->xw = ways / gcd;
     uint32_t total = c->cache_sms * m->sets_per_sm;
     m->xbase = total / m->parts;
     m->xrem = total % m->parts;
@@ -275,21 +285,54 @@ static void seed(struct morpheus *m, uint32_t g)
         m->holes[g] = 0;
 }
 
-/* Address separation (§4.1.1): within a partition, the line numbers are
- * dealt over llc_sets + X sets; the first llc_sets are the conventional
- * LLC's, the last X the extended LLC's (capacities in proportion). */
-int morpheus_route(const struct morpheus *m, uint32_t part, uint64_t lp, uint32_t *llc_set)
+/* Address separation (§4.1.1): the address space is divided in proportion
+ * to the two capacities.  Within a partition the line numbers are dealt over
+ * periods of P = cs + xs slots, cs = llc_sets x lw and xs = X x xw, lw : xw
+ * being the ratio of the two sets' ways (16 : 64 = 1 : 4), so that every
+ * set, of 16 ways or of 64, caches a share of the lines in proportion to its
+ * ways.  The conventional slots are spread evenly over the period (slot s is
+ * the c-th conventional one when floor(s cs / P) = c steps to c + 1 at s +
+ * 1), so even a small footprint sees both LLCs in that proportion: a
+ * conventional slot goes to set c mod llc_sets, an extended one to row
+ * (s - c) mod X.  1 and *row for an extended line, else 0 and *llc_set (lp
+ * mod llc_sets when Morpheus is off). */
+static int separate(const struct morpheus *m, uint32_t part, uint64_t lp, uint32_t *llc_set, uint32_t *row)
 {
-    uint32_t x = xsets(m, part);
-    uint64_t idx = lp % (m->llc_sets + (uint64_t)x);
-    if (idx < m->llc_sets) {
-        *llc_set = (uint32_t)idx;
+    uint64_t x = xsets(m, part), cs = (uint64_t)m->llc_sets * m->lw, period = cs + x * m->xw;
+    uint64_t slot = lp % period, c = slot * cs / period;
+    if ((slot + 1) * cs / period > c) {
+        if (llc_set)
+            *llc_set = (uint32_t)(c % m->llc_sets);
         return 0;
     }
+    if (row)
+        *row = (uint32_t)((slot - c) % x);
     return 1;
 }
 
+int morpheus_route(const struct morpheus *m, uint32_t part, uint64_t lp, uint32_t *llc_set)
+{
+    return separate(m, part, lp, llc_set, NULL);
+}
+
 uint32_t morpheus_xsets(const struct morpheus *m, uint32_t part) { return part < m->parts ? xsets(m, part) : 0; }
+
+/* The inverse of separate(): row r's extended slots in a period are the e-th ones for e = r + X i (i < xw); the
+ * e-th extended slot s has s - floor(s cs / P) = e and is not conventional: the least s with floor((s + 1) cs / P)
+ * <= s - e, i.e. s = e + c where c = floor((e + c) cs / P), found from c = ceil(e cs / xs) down. */
+uint64_t morpheus_xline(const struct morpheus *m, uint32_t part, uint32_t row, uint64_t from, uint64_t k)
+{
+    uint64_t x = part < m->parts ? xsets(m, part) : 0;
+    if (!m->on || row >= x)
+        return 0;
+    uint64_t cs = (uint64_t)m->llc_sets * m->lw, xs = x * m->xw, period = cs + xs;
+    uint64_t e = row + x * (k % m->xw), c = (e * cs + xs - 1) / xs;
+    while (c && (e + c) * cs / period < c) /* (at most a step or two) */
+        c--;
+    while ((e + c + 1) * cs / period > c) /* e + c is conventional: the next one */
+        c++;
+    return (from / period + 1 + k / m->xw) * period + e + c;
+}
 
 int morpheus_owner(const struct morpheus *m, uint32_t part, uint32_t row, uint32_t *sm, uint32_t *warp)
 {
@@ -397,12 +440,11 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
                         uint64_t clock, uint32_t sm, const struct mx_memview *mem, struct morpheus_result *r)
 {
     *r = (struct morpheus_result){ .served = MX_LV_DRAM, .done = clock };
-    uint32_t x = xsets(m, part);
-    uint64_t idx = lp % (m->llc_sets + (uint64_t)x);
-    if (!m->on || idx < m->llc_sets)
+    uint32_t row;
+    if (!m->on || !separate(m, part, lp, NULL, &row))
         return;                  /* not the extended LLC's line: nothing to do (memsys.c routes first) */
     struct qu *q = &m->qu[part];
-    uint32_t row = (uint32_t)(idx - m->llc_sets), g = row * m->parts + part;
+    uint32_t g = row * m->parts + part;
     uint64_t tag = line / XLLC_BLOCK;
     /* compressed: the set's epoch may end here, re-splitting its registers (docs/xllc-bdi.md) */
     struct xllc_out ep;
@@ -564,11 +606,10 @@ int morpheus_block(const struct morpheus *m, uint32_t g, uint32_t i, uint64_t *t
 
 int morpheus_holds(const struct morpheus *m, uint32_t part, uint64_t lp, uint64_t line, uint32_t *set)
 {
-    uint32_t x = xsets(m, part);
-    uint64_t idx = lp % (m->llc_sets + (uint64_t)x);
-    if (!m->on || idx < m->llc_sets)
+    uint32_t row;
+    if (!m->on || !separate(m, part, lp, NULL, &row))
         return 0;
-    *set = (uint32_t)(idx - m->llc_sets) * m->parts + part;
+    *set = row * m->parts + part;
     return xllc_find(&m->x, *set, line / XLLC_BLOCK) >= 0;
 }
 

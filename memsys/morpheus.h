@@ -100,6 +100,11 @@ uint32_t morpheus_flush_all(struct morpheus *m, void (*wb)(void *ctx, uint64_t l
  * g = r * llc_partitions + p, served by warp g mod S of cache-mode SM
  * num_sms - cache_sms + g / S, S = sets per cache-mode SM. */
 uint32_t morpheus_xsets(const struct morpheus *m, uint32_t part);
+/* The line number within partition `part` of the k-th line (k = 0, 1, ...)
+ * that address separation gives extended row `row`, counting from the
+ * period after line number `from`; 0 when Morpheus is off or there is no
+ * such row. */
+uint64_t morpheus_xline(const struct morpheus *m, uint32_t part, uint32_t row, uint64_t from, uint64_t k);
 /* The SM and helper warp that serve row `row` of partition `part`: 0, or
  * -1 if there is no such row. */
 int morpheus_owner(const struct morpheus *m, uint32_t part, uint32_t row, uint32_t *sm, uint32_t *warp);

@@ -117,6 +117,10 @@ uint8_t *mx_memsys_mmio(struct mx_memsys *m, uint32_t part, size_t *bytes);
 uint32_t mx_memsys_xllc_rows(const struct mx_memsys *m, uint32_t part);
 int mx_memsys_xllc_owner(const struct mx_memsys *m, uint32_t part, uint32_t row, uint32_t *sm, uint32_t *warp);
 uint32_t mx_memsys_xllc_sets_per_sm(const struct mx_memsys *m);
+/* The line number within partition `part` of the k-th line that address
+ * separation (docs/morpheus-controller.md) gives extended row `row`,
+ * counting from the period after line number `from`; 0 if there is none. */
+uint64_t mx_memsys_xllc_line(const struct mx_memsys *m, uint32_t part, uint32_t row, uint64_t from, uint64_t k);
 /* Connects the helper kernel: until then helper mode refuses every access. */
 void mx_memsys_attach_helper(struct mx_memsys *m, const struct mx_xllc_port *p);
 

@@ -45,11 +45,12 @@ morpheus, bdir = sys.argv[1], sys.argv[2]
 full = "--full" in sys.argv[3:]
 problems = []
 HELPER = ["--xllc", "helper", "--xllc-variant", "rf"]  # (a later --xllc-variant wins)
-# 8 LLC partitions of 4 conventional + 4 extended sets (16 KiB of sets per cache-mode SM x 8): the blocks of
-# one set lie 64 blocks apart, so a tag compare that ignores bit 6 aliases them (tag-bit6), and the sets
-# evict all the time (no-writeback, imov-off-by-one show)
+# 8 LLC partitions of 4 conventional + 4 extended sets (16 KiB of sets per cache-mode SM x 8), all 32-way as
+# the helper's: address separation deals a partition's lines over 4 + 4 sets, so the blocks of one set lie
+# 64 blocks apart and a tag compare that ignores bit 6 aliases them (tag-bit6), and the sets evict all the
+# time (no-writeback, imov-off-by-one show)
 TINY = ["--cache-sms", "8", "-o", "memsys.xllc.capacity_kib.rf=16", "-o", "memsys.llc.partitions=8",
-        "-o", "memsys.llc.sets=4", "-o", "memsys.dram.channels=8"]
+        "-o", "memsys.llc.sets=4", "-o", "memsys.llc.ways=32", "-o", "memsys.dram.channels=8"]
 
 
 def run(args, timeout=300):

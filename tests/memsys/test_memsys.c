@@ -359,9 +359,11 @@ static void reshape_flushes_both_levels(void **st)
     struct ms t;
     ms_open(&t, &c);
     char err[256] = "";
-    const uint64_t base = 1ull << 30, n = 400; /* 400 whole lines 7 apart: a few per set of either level */
+    /* 400 whole lines 251 apart: 40 a partition, spread over more than one period of address separation
+     * (docs/morpheus-controller.md): a few per set of either level */
+    const uint64_t base = 1ull << 30, n = 400, gap = 251;
     for (uint64_t k = 0; k < n; k++)
-        req(&t, MX_MOP_ST, 0, base + 7 * k * LINE);
+        req(&t, MX_MOP_ST, 0, base + gap * k * LINE);
     qend(&t);
     struct mx_memsys_stats a = stats(&t);
     assert_int_equal(a.dram_write_bytes, 0);
@@ -382,7 +384,7 @@ static void reshape_flushes_both_levels(void **st)
     assert_int_equal(b.sms_compute, c.num_sms - 10);
     /* cold: every line comes from DRAM again */
     for (uint64_t k = 0; k < n; k++)
-        req(&t, MX_MOP_LD, MX_CACHE_CG, base + 7 * k * LINE);
+        req(&t, MX_MOP_LD, MX_CACHE_CG, base + gap * k * LINE);
     qend(&t);
     struct mx_memsys_stats d = stats(&t);
     assert_int_equal(d.llc.hits - b.llc.hits, 0);

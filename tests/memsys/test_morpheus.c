@@ -91,10 +91,23 @@ static struct morpheus *make(const struct mx_memsys_config *c)
 }
 
 /* The line number within its partition of the k-th line of extended row
- * `row` of partition p, and its address (partitions interleave lines). */
+ * `row` of partition p, by the rule of docs/morpheus-controller.md counted
+ * out slot by slot: periods of P = cs + xs slots (cs = llc_sets x lw, xs =
+ * X x xw, lw : xw the ways' ratio); slot s is conventional when floor((s +
+ * 1) cs / P) steps, else the (s - floor(s cs / P))-th extended slot, of row
+ * that mod X.  And the line's address (partitions interleave lines). */
+static uint64_t gcd(uint64_t a, uint64_t b) { return b ? gcd(b, a % b) : a; }
 static uint64_t ext_lp(const struct mx_memsys_config *c, const struct morpheus *m, uint32_t p, uint32_t row, uint64_t k)
 {
-    return k * (c->llc_sets + morpheus_xsets(m, p)) + c->llc_sets + row;
+    uint64_t xways = c->xllc == MX_XLLC_HELPER ? 32 : c->xllc_ways, x = morpheus_xsets(m, p), g = gcd(c->llc_ways, xways);
+    uint64_t xw = xways / g, cs = (uint64_t)c->llc_sets * (c->llc_ways / g), period = cs + x * xw, seen = 0;
+    for (uint64_t lp = 0;; lp++) {
+        uint64_t s = lp % period;
+        if ((s + 1) * cs / period > s * cs / period)
+            continue;
+        if ((s - s * cs / period) % x == row && seen++ == k)
+            return lp;
+    }
 }
 static uint64_t addr_of(const struct mx_memsys_config *c, uint32_t p, uint64_t lp)
 {
@@ -118,8 +131,11 @@ static void stats(const struct morpheus *m, struct mx_memsys_stats *s)
     morpheus_stats(m, s);
 }
 
-/* §4.1.1: over k * (llc_sets + X) consecutive lines exactly k * X go to
- * the extended LLC.  7 partitions share 3 x 20 = 60 sets: 4 get 9, 3 get 8. */
+/* §4.1.1, the address space in proportion to the capacities: with 16-way
+ * conventional and 4-way extended sets, over k periods of 4 x llc_sets + X
+ * consecutive lines exactly k x X go to the extended LLC (k a set of 4
+ * ways) and 4 k to each conventional set (16 ways).  7 partitions share
+ * 3 x 20 = 60 sets: 4 get 9, 3 get 8. */
 static void separation_exact(void **st)
 {
     (void)st;
@@ -135,20 +151,43 @@ static void separation_exact(void **st)
         uint32_t x = morpheus_xsets(m, p);
         assert_int_equal(x, p < 4 ? 9 : 8);
         total += x;
-        uint64_t n = 1000 * (uint64_t)(c.llc_sets + x), routed = 0, conv[5] = { 0 };
+        /* 16 : 4 ways = 4 : 1: a period of 5 x 4 + X slots */
+        uint64_t period = (uint64_t)c.llc_sets * 4 + x;
+        uint64_t n = 1000 * period, routed = 0, conv[5] = { 0 }, rows[9] = { 0 };
         for (uint64_t lp = 12345; lp < 12345 + n; lp++) {
-            uint32_t set = 99;
-            if (morpheus_route(m, p, lp, &set))
+            uint32_t set = 99, g;
+            if (morpheus_route(m, p, lp, &set)) {
                 routed++;
-            else {
+                /* the row: the set morpheus_holds names is row x partitions + p */
+                morpheus_holds(m, p, lp, lp * 7 + p, &g);
+                assert_int_equal(g % 7, p);
+                rows[g / 7]++;
+                /* spread evenly: no two extended slots next to each other (4 x 5 conventional for <= 9) */
+                assert_int_equal(morpheus_route(m, p, lp + 1, &set), 0);
+            } else {
                 assert_true(set < c.llc_sets);
-                assert_int_equal(set, lp % (c.llc_sets + x));
+                uint64_t sl = lp % period;
+                assert_int_equal(set, sl * (c.llc_sets * 4) / period % c.llc_sets);
                 conv[set]++;
             }
         }
         assert_int_equal(routed, 1000 * (uint64_t)x);
         for (int s = 0; s < 5; s++)
-            assert_int_equal(conv[s], 1000);
+            assert_int_equal(conv[s], 1000 * 4); /* as many lines a way in either LLC */
+        for (uint32_t r = 0; r < x; r++)
+            assert_int_equal(rows[r], 1000);
+        for (uint32_t r = 0; r < x; r++) /* ext_lp's and morpheus_xline's k-th lines of row r are */
+            for (uint64_t k = 0; k < 3; k++) {
+                uint32_t g;
+                uint64_t a = ext_lp(&c, m, p, r, k), b = morpheus_xline(m, p, r, 1000, k);
+                assert_int_equal(b % period, a % period);
+                assert_true(b > 1000 && b - 1000 <= (k + 2) * period); /* xw = 1: a period a line */
+                assert_int_equal(morpheus_route(m, p, a, &g), 1);
+                morpheus_holds(m, p, a, 0, &g);
+                assert_int_equal(g, r * 7 + p);
+                morpheus_holds(m, p, b, 0, &g);
+                assert_int_equal(g, r * 7 + p);
+            }
     }
     assert_int_equal(total, 60);
     morpheus_destroy(m);

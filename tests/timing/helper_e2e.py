@@ -69,9 +69,11 @@ open(ptx, "w").write(f""".version 7.0
 """)
 
 # 60 cache-mode SMs and a 1-set LLC: nearly every line belongs to the extended LLC; a perfect predictor sends the
-# first load straight to DRAM in both modes (the controller's fill), so the two differ only in the hit
+# first load straight to DRAM in both modes (the controller's fill), so the two differ only in the hit.  rf+l1 with
+# 128 KiB, 32 sets a cache-mode SM: every set is one of the register-file sets (the kernel's first 32; the others
+# are served from L1, slower), whichever set address separation gives the line: the path xllc_trip is set for
 BASE = ["--timing", "cycle", "--memsys", "on", "--cache-sms", "60", "-o", "memsys.llc.sets=1",
-        "--predictor", "perfect"]
+        "--predictor", "perfect", "-o", "memsys.xllc.capacity_kib.rf+l1=128"]
 
 
 def run(*opts, kernel="hit", grid=1, block=32, args=("u32[64]=zero",)):
