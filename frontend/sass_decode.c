@@ -82,7 +82,8 @@ static void srcb(struct buf *b, const struct fe_sass_insn *s)
     switch (s->form) {
     case 1: if (fe_sass_bits(s, 63, 1)) put(b, "-"); reg(b, fe_sass_bits(s, 32, 8)); break;
     case 2: case 4: put(b, "0x%x", fe_sass_bits(s, 32, 32)); break;
-    case 3: case 5: cbank(b, s); break;
+    case 3: cbank(b, s); break;
+    case 5: if (fe_sass_bits(s, 63, 1)) put(b, "-"); cbank(b, s); break;
     case 6: ureg(b, fe_sass_bits(s, 32, 6)); break;
     default: put(b, "?form%u", s->form);
     }

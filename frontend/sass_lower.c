@@ -186,7 +186,16 @@ static int opd_b(struct lower *L, char *o, int *neg)
         return 0;
     case 2: case 3: rsrc(o, B(s, 64, 8)); return 0;
     case 4: snprintf(o, 16, "0x%08x", B(s, 32, 32)); return 0;
-    case 5: return cload(L, B(s, 54, 5), B(s, 38, 16), 4, o);
+    case 5:
+        /* bit 63 negates a constant operand as it does a register (IADD3
+           R2, R2, -c[0x0][0x178] in nw's d - nb) */
+        if (B(s, 59, 4))
+            return unsupported(L, "bits 59..62 set in a constant operand form");
+        if (neg)
+            *neg = (int)B(s, 63, 1);
+        else if (B(s, 63, 1))
+            return unsupported(L, "negated constant operand");
+        return cload(L, B(s, 54, 5), B(s, 38, 16), 4, o);
     case 6:
         if (B(s, 38, 26))
             return unsupported(L, "bits 38..63 set in a uniform register operand form");
@@ -203,7 +212,10 @@ static int opd_c(struct lower *L, char *o, unsigned width)
     switch (s->form) {
     case 1: case 4: case 5: case 6: rsrc(o, B(s, 64, 8)); return 0;
     case 2: snprintf(o, 16, "0x%08x", B(s, 32, 32)); return 0;
-    case 3: return cload(L, B(s, 54, 5), B(s, 38, 16), width, o);
+    case 3:
+        if (B(s, 59, 5))
+            return unsupported(L, "bits 59..63 set in a constant operand form");
+        return cload(L, B(s, 54, 5), B(s, 38, 16), width, o);
     default: return unsupported(L, "operand form %u", s->form);
     }
 }

@@ -126,3 +126,8 @@ extern "C" __global__ void m_shared(int *o, const int *a)
     __syncthreads();
     o[i] = s[i ^ 1] + s[3] + (int)t[(i + 2) & 63];
 }
+
+// ---- second step: one kernel per newly lowered form (docs/sass.md) ----
+// a negated constant operand: IADD3 R, R, -c[0x0][..], R
+extern "C" __global__ void e_subp(int *o, const int *a, int d, int nb)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = a[i] + d - nb + 1; }

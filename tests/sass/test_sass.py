@@ -87,6 +87,7 @@ cases = {
                             'u32[256]=file:%s' % sized(bytes_in, 1024)]),
     'm_shared': ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256)]),
 }
+cases['e_subp'] = ('2', '128', ['s32[256]=zero>OUT', 's32[256]=file:%s' % sized(i32, 1024), 's32:0x7ffffff0', 's32:-77'])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
