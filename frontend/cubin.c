@@ -257,6 +257,21 @@ int fe_cubin_read(const uint8_t *buf, size_t len, const char *file, struct fe_cu
                       k->param_base, k->param_size, secname);
             break;
         }
+        /* bank 2: literals ptxas moved out of the code (a 64-bit addend in
+           spmv); read-only, no relocation section names it (checked below) */
+        snprintf(secname, sizeof secname, ".nv.constant2.%s", name);
+        cb = find_sec(buf, sh, shnum, shstr, secname);
+        if (cb && cb->type != SHT_NOBITS) {
+            k->cbank2 = buf + cb->offset;
+            k->cbank2_size = cb->size > 0x10000 ? 0x10000 : (uint32_t)cb->size;
+            snprintf(secname, sizeof secname, ".rel.nv.constant2.%s", name);
+            char rela[512];
+            snprintf(rela, sizeof rela, ".rela.nv.constant2.%s", name);
+            if (find_sec(buf, sh, shnum, shstr, secname) || find_sec(buf, sh, shnum, shstr, rela)) {
+                rc = fail(err, errlen, MX_EUNSUPPORTED, file, "kernel %s: relocations in constant bank 2 are not applied", name);
+                break;
+            }
+        }
         snprintf(secname, sizeof secname, ".nv.shared.%s", name);
         const struct shdr *shm = find_sec(buf, sh, shnum, shstr, secname);
         if (shm) {

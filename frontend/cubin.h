@@ -29,6 +29,8 @@ struct fe_cubin_kernel {
     struct fe_cubin_param *params; /* nparams entries, sorted by ordinal (malloc'd) */
     const uint8_t *cbank0;       /* initial contents of constant bank 0 (.nv.constant0.NAME), or NULL */
     uint32_t cbank0_size;
+    const uint8_t *cbank2;       /* constant bank 2, literals ptxas placed there (.nv.constant2.NAME), or NULL */
+    uint32_t cbank2_size;
     uint32_t shared_size;        /* static shared memory bytes (.nv.shared.NAME) */
     uint32_t frame_size;         /* local memory (stack frame) bytes per thread (EIATTR_FRAME_SIZE) */
 };

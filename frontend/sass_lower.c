@@ -133,8 +133,26 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
 {
     const struct fe_cubin_kernel *k = L->k;
     char t[16];
+    if (bank == 2) { /* read-only literals: their value */
+        if (!k->cbank2 || (uint64_t)off + width > k->cbank2_size)
+            return unsupported(L, "c[0x2][0x%x] (%u bytes) lies outside the kernel's constant bank 2 (%u bytes)", off, width,
+                               k->cbank2 ? k->cbank2_size : 0);
+        if (off % width)
+            return unsupported(L, "misaligned constant c[0x2][0x%x] of %u bytes", off, width);
+        uint64_t v = 0;
+        for (unsigned i = width; i-- > 0;)
+            v = v << 8 | k->cbank2[off + i];
+        if (width == 8) {
+            snprintf(o, 16, "%%x3");
+            emit(L, "mov.b64 %%x3, 0x%016" PRIx64, v);
+        } else {
+            snprintf(o, 16, "%s", tmp(L, t));
+            emit(L, "mov.b32 %s, 0x%08x", o, (unsigned)v);
+        }
+        return 0;
+    }
     if (bank != 0)
-        return unsupported(L, "constant bank %u (only bank 0, the parameters, is mapped)", bank);
+        return unsupported(L, "constant bank %u (only banks 0, the parameters, and 2 are mapped)", bank);
     if (off % width)
         return unsupported(L, "misaligned constant c[0x0][0x%x] of %u bytes", off, width);
     if (off >= k->param_base && off + width <= k->param_base + k->param_size) {

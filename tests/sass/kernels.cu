@@ -131,3 +131,16 @@ extern "C" __global__ void m_shared(int *o, const int *a)
 // a negated constant operand: IADD3 R, R, -c[0x0][..], R
 extern "C" __global__ void e_subp(int *o, const int *a, int d, int nb)
 { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = a[i] + d - nb + 1; }
+// a gather loop that ptxas unrolls by four: its 64-bit stride comes from
+// constant bank 2 (IMAD.WIDE R, R, R, c[0x2][0x0], as in spmv)
+extern "C" __global__ void c_bank2(float *y, const int *rowptr, const int *col, const float *val, const float *x, int n)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= n)
+        return;
+    float sum = 0.0f;
+    int end = rowptr[row + 1];
+    for (int j = rowptr[row]; j < end; j++)
+        sum = fmaf(val[j], x[col[j]], sum);
+    y[row] = sum;
+}

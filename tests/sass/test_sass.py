@@ -88,6 +88,12 @@ cases = {
     'm_shared': ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256)]),
 }
 cases['e_subp'] = ('2', '128', ['s32[256]=zero>OUT', 's32[256]=file:%s' % sized(i32, 1024), 's32:0x7ffffff0', 's32:-77'])
+rowlen = [rng.choice([0, 1, 3, 4, 5, 8, 13, 31]) for _ in range(200)]
+rowptr = [sum(rowlen[:r]) for r in range(201)]
+rp = wfile('rowptr', struct.pack('<201i', *rowptr))
+colv = wfile('col', struct.pack('<%di' % rowptr[-1], *[rng.randrange(256) for _ in range(rowptr[-1])]))
+cases['c_bank2'] = ('2', '128', ['f32[256]=zero>OUT', 's32[201]=file:%s' % rp, 's32[%d]=file:%s' % (rowptr[-1], colv),
+                                 'f32[%d]=rand:3' % rowptr[-1], 'f32[256]=rand:4', 's32:200'])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
