@@ -26,6 +26,7 @@
     SOP(IABS, "IABS", 0x013)             \
     SOP(IMNMX, "IMNMX", 0x017)           \
     SOP(SHF, "SHF", 0x019)               \
+    SOP(PRMT, "PRMT", 0x016)             \
     SOP(PLOP3, "PLOP3.LUT", 0x01c)       \
     SOP(FMUL, "FMUL", 0x020)             \
     SOP(HFMA2_MMA, "HFMA2.MMA", 0x035)   \
@@ -34,10 +35,19 @@
     SOP(IMAD, "IMAD", 0x024)             \
     SOP(IMAD_WIDE, "IMAD.WIDE", 0x025)   \
     SOP(IMAD_HI, "IMAD.HI", 0x027)       \
+    SOP(UMOV, "UMOV", 0x082)             \
+    SOP(USEL, "USEL", 0x087)             \
+    SOP(UISETP, "UISETP", 0x08c)         \
+    SOP(UIADD3, "UIADD3", 0x090)         \
+    SOP(ULEA, "ULEA", 0x091)             \
+    SOP(ULOP3, "ULOP3.LUT", 0x092)       \
+    SOP(UIMAD, "UIMAD", 0x0a4)           \
+    SOP(UIMAD_WIDE, "UIMAD.WIDE", 0x0a5) \
     SOP(USHF, "USHF", 0x099)             \
     SOP(ULDC, "ULDC", 0x0b9)             \
     SOP(NOP, "NOP", 0x118)               \
     SOP(S2R, "S2R", 0x119)               \
+    SOP(S2UR, "S2UR", 0x1c3)             \
     SOP(BAR, "BAR.SYNC", 0x11d)          \
     SOP(BSYNC, "BSYNC", 0x141)           \
     SOP(BSSY, "BSSY", 0x145)             \
@@ -55,6 +65,24 @@ enum fe_sass_op {
 #undef SOP
     FE_SASS__COUNT
 };
+
+/* The vector instruction a uniform-datapath one mirrors (same fields, with
+ * UR0..UR62/URZ = 63 and UP0..UP6 in place of R and P), or op itself. */
+static inline unsigned fe_sass_vector_op(unsigned op, int *uniform)
+{
+    static const struct { uint8_t u, v; } map[] = {
+        { FE_SASS_UMOV, FE_SASS_MOV }, { FE_SASS_USEL, FE_SASS_SEL }, { FE_SASS_UISETP, FE_SASS_ISETP },
+        { FE_SASS_UIADD3, FE_SASS_IADD3 }, { FE_SASS_ULEA, FE_SASS_LEA }, { FE_SASS_ULOP3, FE_SASS_LOP3 },
+        { FE_SASS_UIMAD, FE_SASS_IMAD }, { FE_SASS_UIMAD_WIDE, FE_SASS_IMAD_WIDE }, { FE_SASS_S2UR, FE_SASS_S2R },
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (map[i].u == op) {
+            *uniform = 1;
+            return map[i].v;
+        }
+    *uniform = 0;
+    return op;
+}
 
 /* One decoded instruction word.  The operand fields stay in the raw words
  * (lo = bits 0..63, hi = bits 64..127); the accessors below name them. */

@@ -63,6 +63,7 @@ struct lower {
     char guard[16];       /* "@%p0 " etc., prefixed to every emitted instruction */
     int ntmp;             /* next scratch register %tN (reset per instruction) */
     unsigned kidx;        /* kernel index: labels are L<kidx>_<address> */
+    int uni;              /* the instruction is a uniform-datapath one: UR and UP registers */
     char *err;
     size_t errlen;
     int rc;
@@ -121,12 +122,16 @@ static const char *tmp(struct lower *L, char buf[16])
 #define B(s, pos, n) fe_sass_bits((s), (pos), (n))
 
 /* A 32-bit register as a source ("0" for RZ) or for a {vector} ("%zero"). */
-static void rsrc(char *o, unsigned r) { r == 255 ? snprintf(o, 16, "0") : snprintf(o, 16, "%%r%u", r); }
-static void rvec(char *o, unsigned r) { r == 255 ? snprintf(o, 16, "%%zero") : snprintf(o, 16, "%%r%u", r); }
-static void rdst(char *o, unsigned r) { r == 255 ? snprintf(o, 16, "%%rz") : snprintf(o, 16, "%%r%u", r); }
+/* Registers by number: R0..R254 (255 = RZ) or, in a uniform instruction,
+ * UR0..UR62 (63 = URZ); predicates P0..P6 or UP0..UP6 (7 = PT / UPT). */
+static unsigned rz(const struct lower *L) { return L->uni ? 63 : 255; }
+static const char *rpfx(const struct lower *L) { return L->uni ? "ur" : "r"; }
+static void rsrc(const struct lower *L, char *o, unsigned r) { r == rz(L) ? snprintf(o, 16, "0") : snprintf(o, 16, "%%%s%u", rpfx(L), r); }
+static void rvec(const struct lower *L, char *o, unsigned r) { r == rz(L) ? snprintf(o, 16, "%%zero") : snprintf(o, 16, "%%%s%u", rpfx(L), r); }
+static void rdst(const struct lower *L, char *o, unsigned r) { r == rz(L) ? snprintf(o, 16, "%%rz") : snprintf(o, 16, "%%%s%u", rpfx(L), r); }
 static void usrc(char *o, unsigned r) { r == 63 ? snprintf(o, 16, "0") : snprintf(o, 16, "%%ur%u", r); }
-static void pname(char *o, unsigned p) { p == 7 ? snprintf(o, 16, "%%pt") : snprintf(o, 16, "%%p%u", p); }
-static void pdst(char *o, unsigned p) { p == 7 ? snprintf(o, 16, "%%pz") : snprintf(o, 16, "%%p%u", p); }
+static void pname(const struct lower *L, char *o, unsigned p) { p == 7 ? snprintf(o, 16, "%%pt") : snprintf(o, 16, "%%%sp%u", L->uni ? "u" : "", p); }
+static void pdst(const struct lower *L, char *o, unsigned p) { p == 7 ? snprintf(o, 16, "%%pz") : snprintf(o, 16, "%%%sp%u", L->uni ? "u" : "", p); }
 
 /* c[bank][off] of width bytes (4 or 8) into a register written to o. */
 static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, char *o)
@@ -165,6 +170,15 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
                 return 0;
             }
         }
+        /* 8 bytes over two 4-byte parameters (ULDC.64 of two ints in hotsp) */
+        if (width == 8) {
+            char lo[16], hi[16];
+            if (cload(L, bank, off, 4, lo) || cload(L, bank, off + 4, 4, hi))
+                return -1;
+            snprintf(o, 16, "%%x3");
+            emit(L, "mov.b64 %%x3, {%s, %s}", lo, hi);
+            return 0;
+        }
         return unsupported(L, "c[0x0][0x%x] (%u bytes) straddles kernel parameters", off, width);
     }
     static const char *const dims[] = { "%ntid.x", "%ntid.y", "%ntid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z" };
@@ -200,9 +214,9 @@ static int opd_b(struct lower *L, char *o, int *neg)
             *neg = (int)B(s, 63, 1);
         else if (B(s, 63, 1))
             return unsupported(L, "negated register operand");
-        rsrc(o, B(s, 32, 8));
+        rsrc(L, o, B(s, 32, 8));
         return 0;
-    case 2: case 3: rsrc(o, B(s, 64, 8)); return 0;
+    case 2: case 3: rsrc(L, o, B(s, 64, 8)); return 0;
     case 4: snprintf(o, 16, "0x%08x", B(s, 32, 32)); return 0;
     case 5:
         /* bit 63 negates a constant operand as it does a register (IADD3
@@ -219,26 +233,49 @@ static int opd_b(struct lower *L, char *o, int *neg)
             return unsupported(L, "bits 38..63 set in a uniform register operand form");
         usrc(o, B(s, 32, 6));
         return 0;
+    case 7: rsrc(L, o, B(s, 64, 8)); return 0;
     default: return unsupported(L, "operand form %u", s->form);
     }
 }
 
 /* The operand in the "C" position: 1/4/5/6 R[64:71], 2 imm32, 3 c[][]. */
-static int opd_c(struct lower *L, char *o, unsigned width)
+static int opd_c(struct lower *L, char *o, unsigned width, int *neg)
 {
     const struct fe_sass_insn *s = L->s;
+    if (neg)
+        *neg = 0;
     switch (s->form) {
-    case 1: case 4: case 5: case 6: rsrc(o, B(s, 64, 8)); return 0;
+    case 1: case 4: case 5: case 6: rsrc(L, o, B(s, 64, 8)); return 0;
+    case 7: /* R, R, UR: the register second source in 64..71, the UR third */
+        if (B(s, 38, 26))
+            return unsupported(L, "bits 38..63 set in a uniform register operand form");
+        usrc(o, B(s, 32, 6));
+        return 0;
     case 2: snprintf(o, 16, "0x%08x", B(s, 32, 32)); return 0;
     case 3:
-        if (B(s, 59, 5))
-            return unsupported(L, "bits 59..63 set in a constant operand form");
+        /* bit 63 negates the constant (IMAD R9, R0, R9, -c[0x0][0x174] for
+           x * 5 - q, kernel e_madc) */
+        if (B(s, 59, 4))
+            return unsupported(L, "bits 59..62 set in a constant operand form");
+        if (neg)
+            *neg = (int)B(s, 63, 1);
+        else if (B(s, 63, 1))
+            return unsupported(L, "negated constant operand");
         return cload(L, B(s, 54, 5), B(s, 38, 16), width, o);
     default: return unsupported(L, "operand form %u", s->form);
     }
 }
 
-static uint64_t uniform_bit(const struct fe_sass_insn *s) { return s->form == 6 ? 1ull << 27 : 0; }
+/* Bit 91: set by ptxas when an operand is a UR (forms 6 and 7) and in the
+ * uniform ALU instructions (UIADD3, ULOP3, UISETP, USEL, ULEA, UIMAD), not
+ * in UMOV with an immediate or S2UR. */
+static uint64_t uniform_bit(const struct lower *L)
+{
+    unsigned op = L->s->op;
+    int alu = op == FE_SASS_UIADD3 || op == FE_SASS_ULOP3 || op == FE_SASS_UISETP || op == FE_SASS_USEL ||
+              op == FE_SASS_ULEA || op == FE_SASS_UIMAD || op == FE_SASS_UIMAD_WIDE;
+    return L->s->form >= 6 || alu ? 1ull << 27 : 0;
+}
 
 /* ---- one function per instruction family ---- */
 
@@ -246,9 +283,9 @@ static int l_mov(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char b[16], d[16];
-    if (need_hi(L, 0, 0xf00 | uniform_bit(s)) || opd_b(L, b, NULL))
+    if (need_hi(L, 0, (L->uni ? 0 : 0xf00) | uniform_bit(L)) || opd_b(L, b, NULL))
         return -1;
-    rdst(d, B(s, 16, 8));
+    rdst(L, d, B(s, 16, 8));
     emit(L, "mov.b32 %s, %s", d, b);
     return 0;
 }
@@ -264,7 +301,7 @@ static int l_s2r(struct lower *L)
     if (need_hi(L, 0xff00, 0) || s->form != 4 || B(s, 24, 40))
         return L->rc ? -1 : unsupported(L, "S2R operand bits");
     unsigned code = B(s, 72, 8);
-    rdst(d, B(s, 16, 8));
+    rdst(L, d, B(s, 16, 8));
     for (size_t i = 0; i < sizeof sr / sizeof sr[0]; i++)
         if (sr[i].code == code) {
             emit(L, "mov.u32 %s, %s", d, sr[i].sreg);
@@ -285,23 +322,23 @@ static int l_cs2r(struct lower *L)
 }
 
 /* Predicate source with its negation: "%p0" or "!%p0". */
-static void psrc(char *o, unsigned p, unsigned neg)
+static void psrc(const struct lower *L, char *o, unsigned p, unsigned neg)
 {
     if (p == 7)
         snprintf(o, 20, "%s%%pt", neg ? "!" : "");
     else
-        snprintf(o, 20, "%s%%p%u", neg ? "!" : "", p);
+        snprintf(o, 20, "%s%%%sp%u", neg ? "!" : "", L->uni ? "u" : "", p);
 }
 
 static int l_sel(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], d[16], p[20];
-    if (need_hi(L, 0x07800000, 0) || opd_b(L, b, NULL))
+    if (need_hi(L, 0x07800000, uniform_bit(L)) || opd_b(L, b, NULL))
         return -1;
-    rsrc(a, B(s, 24, 8));
-    rdst(d, B(s, 16, 8));
-    pname(p, B(s, 87, 3));
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
+    pname(L, p, B(s, 87, 3));
     if (B(s, 90, 1))
         emit(L, "selp.b32 %s, %s, %s, %s", d, b, a, p);
     else
@@ -313,17 +350,17 @@ static int l_imnmx(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], d[16], p[20], t1[16], t2[16];
-    if (need_hi(L, 0x07800200, 0) || opd_b(L, b, NULL))
+    if (need_hi(L, 0x07800200, uniform_bit(L)) || opd_b(L, b, NULL))
         return -1;
     const char *ty = B(s, 73, 1) ? "s32" : "u32";
-    rsrc(a, B(s, 24, 8));
-    rdst(d, B(s, 16, 8));
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
     unsigned pp = B(s, 87, 3), pn = B(s, 90, 1);
     if (pp == 7) {
         emit(L, "%s.%s %s, %s, %s", pn ? "max" : "min", ty, d, a, b);
         return 0;
     }
-    pname(p, pp);
+    pname(L, p, pp);
     tmp(L, t1);
     tmp(L, t2);
     emit(L, "min.%s %s, %s, %s", ty, t1, a, b);
@@ -336,9 +373,9 @@ static int l_iabs(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char b[16], d[16];
-    if (need_hi(L, 0, 0) || B(s, 24, 8) || opd_b(L, b, NULL))
+    if (need_hi(L, 0, uniform_bit(L)) || B(s, 24, 8) || opd_b(L, b, NULL))
         return L->rc ? -1 : unsupported(L, "IABS operand bits");
-    rdst(d, B(s, 16, 8));
+    rdst(L, d, B(s, 16, 8));
     emit(L, "abs.s32 %s, %s", d, b);
     return 0;
 }
@@ -351,12 +388,12 @@ static int l_iadd3(struct lower *L)
     char a[16], b[16], c[16], d[16];
     int nb;
     /* care: nega 72, X 74, negc 75, Pq 77..80, Pu 81..83, Pv 84..86, Pp 87..90, Rc 64..71 */
-    if (need_hi(L, 0x07ffedff, uniform_bit(s)) || opd_b(L, b, &nb) || opd_c(L, c, 4))
+    if (need_hi(L, 0x07ffedff, uniform_bit(L)) || opd_b(L, b, &nb) || opd_c(L, c, 4, NULL))
         return -1;
     if (s->form == 2 || s->form == 3)
         return unsupported(L, "IADD3 operand form %u", s->form);
-    rsrc(a, B(s, 24, 8));
-    rdst(d, B(s, 16, 8));
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
     int x = (int)B(s, 74, 1);
     unsigned pu = B(s, 81, 3), pv = B(s, 84, 3), pp = B(s, 87, 3), ppn = B(s, 90, 1), pq = B(s, 77, 3), pqn = B(s, 80, 1);
     if (pv != 7)
@@ -413,17 +450,19 @@ static int l_iadd3(struct lower *L)
     if (ones)
         emit(L, "add.u64 %%x0, %%x0, %u", ones);
     if (x) {
-        psrc(pr, pp, ppn);
+        psrc(L, pr, pp, ppn);
         emit(L, "selp.u64 %%x1, 1, 0, %s", pr);
         emit(L, "add.u64 %%x0, %%x0, %%x1");
-        psrc(pr, pq, pqn);
+        psrc(L, pr, pq, pqn);
         emit(L, "selp.u64 %%x1, 1, 0, %s", pr);
         emit(L, "add.u64 %%x0, %%x0, %%x1");
     }
     emit(L, "mov.b64 {%s, %s}, %%x0", d, tmp(L, t));
     if (pu != 7) {
         emit(L, "and.b32 %s, %s, 1", t, t);
-        emit(L, "setp.ne.u32 %%p%u, %s, 0", pu, t);
+        char pd[16];
+        pdst(L, pd, pu);
+        emit(L, "setp.ne.u32 %s, %s, 0", pd, t);
     }
     return 0;
 }
@@ -433,8 +472,8 @@ static int l_imad(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], c[16], d[16], t[16], pr[20];
-    int wide = s->op == FE_SASS_IMAD_WIDE, hi = s->op == FE_SASS_IMAD_HI;
-    if (need_hi(L, 0x07800000 | 0xe00 | 0xff, 0x000e0000 | uniform_bit(s)) || opd_b(L, b, NULL))
+    int wide = s->op == FE_SASS_IMAD_WIDE || s->op == FE_SASS_UIMAD_WIDE, hi = s->op == FE_SASS_IMAD_HI;
+    if (need_hi(L, 0x07800000 | 0xe00 | 0xff, 0x000e0000 | uniform_bit(L)) || opd_b(L, b, NULL))
         return -1;
     int x = (int)B(s, 74, 1);
     unsigned pp = B(s, 87, 3), ppn = B(s, 90, 1);
@@ -445,40 +484,43 @@ static int l_imad(struct lower *L)
     if (B(s, 75, 1) && (wide || hi))
         return unsupported(L, "IMAD.WIDE or .HI with a negated addend");
     const char *sg = B(s, 73, 1) ? "s32" : "u32";
-    rsrc(a, B(s, 24, 8));
+    rsrc(L, a, B(s, 24, 8));
     unsigned dr = B(s, 16, 8);
-    rdst(d, dr);
+    rdst(L, d, dr);
     if (wide) {
         if (s->form == 2)
             return unsupported(L, "IMAD.WIDE with an immediate addend");
-        if (dr != 255 && dr >= 254)
+        if (dr != rz(L) && dr >= rz(L) - 1)
             return unsupported(L, "IMAD.WIDE destination pair R%u", dr);
-        if (opd_c(L, c, 8))
+        if (opd_c(L, c, 8, NULL))
             return -1;
         if (!strcmp(c, "0"))
             emit(L, "mov.b64 %%x3, 0");
         else if (s->form != 3) { /* form 3: cload put the constant in %x3 */
             unsigned cr = B(s, 64, 8);
-            if (cr >= 254)
+            if (cr >= rz(L) - 1)
                 return unsupported(L, "IMAD.WIDE addend pair R%u", cr);
-            emit(L, "mov.b64 %%x3, {%%r%u, %%r%u}", cr, cr + 1);
+            emit(L, "mov.b64 %%x3, {%%%s%u, %%%s%u}", rpfx(L), cr, rpfx(L), cr + 1);
         }
         emit(L, "mul.wide.%s %%x0, %s, %s", sg, a, b);
         emit(L, "add.u64 %%x0, %%x0, %%x3");
-        if (dr == 255)
+        if (dr == rz(L))
             return 0;
-        emit(L, "mov.b64 {%%r%u, %%r%u}, %%x0", dr, dr + 1);
+        emit(L, "mov.b64 {%%%s%u, %%%s%u}, %%x0", rpfx(L), dr, rpfx(L), dr + 1);
         return 0;
     }
-    if (opd_c(L, c, 4))
+    int nc;
+    if (opd_c(L, c, 4, &nc))
         return -1;
+    if (nc && (hi || B(s, 75, 1)))
+        return unsupported(L, "IMAD with a negated constant addend and .HI or bit 75");
     if (hi) {
         if (strcmp(c, "0"))
             return unsupported(L, "IMAD.HI with an addend");
         emit(L, "mul.hi.%s %s, %s, %s", sg, d, a, b);
         return 0;
     }
-    if (B(s, 75, 1)) { /* -c */
+    if (B(s, 75, 1) || nc) { /* -c */
         if (x)
             return unsupported(L, "IMAD.X with a negated addend");
         char tn[16];
@@ -494,7 +536,7 @@ static int l_imad(struct lower *L)
         emit(L, "mad.lo.u32 %s, %s, %s, %s", res, a, b, c);
     if (x) {
         char t2[16];
-        psrc(pr, pp, ppn);
+        psrc(L, pr, pp, ppn);
         emit(L, "selp.u32 %s, 1, 0, %s", tmp(L, t2), pr);
         emit(L, "add.u32 %s, %s, %s", d, t, t2);
     }
@@ -505,16 +547,39 @@ static int l_lop3(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], c[16], d[16];
-    if (need_hi(L, 0xe0000 | 0xff00 | 0xff, 0x07800000 | uniform_bit(s)) || opd_b(L, b, NULL) || opd_c(L, c, 4))
+    if (need_hi(L, 0xe0000 | 0xff00 | 0xff, 0x07800000 | uniform_bit(L)) || opd_b(L, b, NULL) || opd_c(L, c, 4, NULL))
         return -1;
     if (s->form == 2 || s->form == 3)
         return unsupported(L, "LOP3 operand form %u", s->form);
-    rsrc(a, B(s, 24, 8));
-    rdst(d, B(s, 16, 8));
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
     emit(L, "lop3.b32 %s, %s, %s, %s, 0x%02x", d, a, b, c, B(s, 72, 8));
     unsigned pu = B(s, 81, 3);
-    if (pu != 7)
-        emit(L, "setp.ne.u32 %%p%u, %s, 0", pu, d);
+    if (pu != 7) {
+        char pd[16];
+        pdst(L, pd, pu);
+        emit(L, "setp.ne.u32 %s, %s, 0", pd, d);
+    }
+    return 0;
+}
+
+/* PRMT d, a, sel, c: the bytes of {c:a} (a bytes 0..3, c bytes 4..7) chosen
+ * by sel, in mode 72..74 (0 plain, 1 F4E, 2 B4E, 3 RC8, 4 ECL, 5 ECR, 6 RC16:
+ * ptxas for prmt.b32.MODE) — PTX prmt.b32 d, a, c, sel. */
+static int l_prmt(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const mode[] = { "", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16", NULL };
+    char a[16], b[16], c[16], d[16];
+    if (need_hi(L, 0x7ff, uniform_bit(L)) || opd_b(L, b, NULL) || opd_c(L, c, 4, NULL))
+        return -1;
+    if (!mode[B(s, 72, 3)])
+        return unsupported(L, "PRMT mode 7");
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
+    if (s->form == 3 || s->form == 7)  /* forms 1, 2 (selector in 64..71, c immediate), 4, 5, 6 seen */
+        return unsupported(L, "PRMT operand form %u", s->form);
+    emit(L, "prmt.b32%s %s, %s, %s, %s", mode[B(s, 72, 3)], d, a, c, b);
     return 0;
 }
 
@@ -526,7 +591,7 @@ static int l_shf(struct lower *L)
     const struct fe_sass_insn *s = L->s;
     int u = s->op == FE_SASS_USHF;
     char a[16], b[16], c[16], d[16], t[16], lo[16], hi[16];
-    if (need_hi(L, 0x11600 | (u ? 0x3f : 0xff), (u ? 1ull << 27 : 0) | uniform_bit(s)))
+    if (need_hi(L, 0x11600 | (u ? 0x3f : 0xff), (u ? 1ull << 27 : 0) | uniform_bit(L)))
         return -1;
     if (s->form == 2 || s->form == 3 || (u && s->form != 4))
         return unsupported(L, "SHF operand form %u", s->form);
@@ -541,9 +606,9 @@ static int l_shf(struct lower *L)
         rc == 63 ? snprintf(c, 16, "%%zero") : snprintf(c, 16, "%%ur%u", rc);
         rd == 63 ? snprintf(d, 16, "%%rz") : snprintf(d, 16, "%%ur%u", rd);
     } else {
-        rvec(a, B(s, 24, 8));
-        rvec(c, B(s, 64, 8));
-        rdst(d, B(s, 16, 8));
+        rvec(L, a, B(s, 24, 8));
+        rvec(L, c, B(s, 64, 8));
+        rdst(L, d, B(s, 16, 8));
     }
     emit(L, "mov.b64 %%x0, {%s, %s}", a, c);
     emit(L, "min.u32 %s, %s, %u", tmp(L, t), b, ty >= 2 ? 32 : 64);
@@ -563,18 +628,31 @@ static int l_lea(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], c[16], d[16], t[16], t2[16], pr[20];
-    if (need_hi(L, 0xff | 0x400 | 0xf800 | 0x10000 | 0xe0000 | 0x07800000, uniform_bit(s)))
+    if (need_hi(L, 0xff | 0x200 | 0x400 | 0xf800 | 0x10000 | 0xe0000 | 0x07800000, uniform_bit(L)))
         return -1;
     if (s->form == 2 || s->form == 3)
         return unsupported(L, "LEA operand form %u", s->form);
-    if (opd_b(L, b, NULL))
+    int nb;
+    if (opd_b(L, b, &nb))
         return -1;
     unsigned sh = B(s, 75, 5), high = B(s, 80, 1), x = B(s, 74, 1), pu = B(s, 81, 3), pp = B(s, 87, 3), ppn = B(s, 90, 1);
+    unsigned sx = B(s, 73, 1); /* .SX32: the high word is a's sign (Rc is RZ) */
     if (!x && !(pp == 7 && ppn))
         return unsupported(L, "LEA without .X names a carry-in predicate");
-    rvec(a, B(s, 24, 8));
-    rvec(c, high ? B(s, 64, 8) : 255);
-    rdst(d, B(s, 16, 8));
+    if (sx && (!high || B(s, 64, 8) != rz(L)))
+        return unsupported(L, "LEA.SX32 without .HI or with a high-word register");
+    rvec(L, a, B(s, 24, 8));
+    rvec(L, c, high ? B(s, 64, 8) : rz(L));
+    if (sx)
+        emit(L, "shr.s32 %s, %s, 31", tmp(L, c), a);
+    if (nb) { /* (a << s) - b: only without carries (u_ops: LEA R4, R4, -c[0x0][0x17c], 0x1) */
+        if (x || pu != 7 || high)
+            return unsupported(L, "LEA with a negated operand and a carry or .HI");
+        char tn[16];
+        emit(L, "neg.s32 %s, %s", tmp(L, tn), b);
+        snprintf(b, 16, "%s", tn);
+    }
+    rdst(L, d, B(s, 16, 8));
     emit(L, "mov.b64 %%x0, {%s, %s}", a, c);
     emit(L, "shl.b64 %%x0, %%x0, %u", sh);
     tmp(L, t);
@@ -584,13 +662,16 @@ static int l_lea(struct lower *L)
     emit(L, "cvt.u64.u32 %%x1, %s", b);
     emit(L, "add.u64 %%x0, %%x0, %%x1");
     if (x) {
-        psrc(pr, pp, ppn);
+        psrc(L, pr, pp, ppn);
         emit(L, "selp.u64 %%x1, 1, 0, %s", pr);
         emit(L, "add.u64 %%x0, %%x0, %%x1");
     }
     emit(L, "mov.b64 {%s, %s}, %%x0", d, t2);
-    if (pu != 7)
-        emit(L, "setp.ne.u32 %%p%u, %s, 0", pu, t2);
+    if (pu != 7) {
+        char pd[16];
+        pdst(L, pd, pu);
+        emit(L, "setp.ne.u32 %s, %s, 0", pd, t2);
+    }
     return 0;
 }
 
@@ -604,7 +685,7 @@ static int l_isetp(struct lower *L)
     char a[16], b[16], pu[16], pv[16], pp[20];
     int f = s->op == FE_SASS_FSETP;
     uint64_t care = 0x07fe0c00ull | (f ? 0xf000 : 0x7200);
-    if (need_hi(L, care, (f ? 0 : 0x70) | uniform_bit(s)) || opd_b(L, b, NULL))
+    if (need_hi(L, care, (f ? 0 : 0x70) | uniform_bit(L)) || opd_b(L, b, NULL))
         return -1;
     if (s->form == 2 || s->form == 3)
         return unsupported(L, "SETP operand form %u", s->form);
@@ -612,10 +693,10 @@ static int l_isetp(struct lower *L)
     const char *op = bop[B(s, 74, 2)];
     if (!cmp || !op)
         return unsupported(L, "comparison or boolean operation outside the subset");
-    rsrc(a, B(s, 24, 8));
-    pdst(pu, B(s, 81, 3));
-    pdst(pv, B(s, 84, 3));
-    psrc(pp, B(s, 87, 3), B(s, 90, 1));
+    rsrc(L, a, B(s, 24, 8));
+    pdst(L, pu, B(s, 81, 3));
+    pdst(L, pv, B(s, 84, 3));
+    psrc(L, pp, B(s, 87, 3), B(s, 90, 1));
     if (f && s->form == 4)
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
     else if (f && !strcmp(b, "0"))
@@ -626,15 +707,33 @@ static int l_isetp(struct lower *L)
     return 0;
 }
 
+/* PLOP3.LUT Pu, PT, Pa, Pb, Pc, lut: Pu = lut[a<<2 | b<<1 | c] (LOP3's
+ * convention), the 8-bit table split over bits 64..66 (low three) and 72..76
+ * (high five); Pa 87..89 (!: 90), Pb 77..79 (!: 80), Pc 68..70 (!: 71; bit
+ * 67: Pc is a uniform UP).  The second output (84..86, table in 16..23) is
+ * PT in everything seen and required so. */
 static int l_plop3(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
-    /* only the constant idiom: all three inputs PT, second output PT */
-    if (need_hi(L, 0xe0000 | 0x1f00, 0x03f0e070) || (s->lo >> 16))
-        return L->rc ? -1 : unsupported(L, "PLOP3 with operands other than PT");
-    unsigned pu = B(s, 81, 3);
-    if (pu != 7)
-        emit(L, "setp.%s.u32 %%p%u, %%zero, 0", B(s, 76, 1) ? "eq" : "ne", pu);
+    uint64_t care = 0x7 | 0x8 | 0x70 | 0x80 | 0x1f00 | 0xe000 | 0x10000 | 0xe0000 | 0x03800000 | 0x04000000;
+    if (need_hi(L, care, 0x03f0e070) || (s->lo >> 16))
+        return L->rc ? -1 : unsupported(L, "PLOP3 operand bits");
+    unsigned lut = B(s, 64, 3) | B(s, 72, 5) << 3, pu = B(s, 81, 3);
+    if (pu == 7)
+        return 0;
+    struct { unsigned p, neg, uni; } in[3] = {
+        { B(s, 87, 3), B(s, 90, 1), 0 }, { B(s, 77, 3), B(s, 80, 1), 0 }, { B(s, 68, 3), B(s, 71, 1), B(s, 67, 1) } };
+    char m[3][16], pr[20], pd[16];
+    for (int i = 0; i < 3; i++) {
+        int save = L->uni;
+        L->uni = (int)in[i].uni;
+        psrc(L, pr, in[i].p, in[i].neg);
+        L->uni = save;
+        emit(L, "selp.b32 %s, -1, 0, %s", tmp(L, m[i]), pr);
+    }
+    emit(L, "lop3.b32 %s, %s, %s, %s, 0x%02x", m[0], m[0], m[1], m[2], lut);
+    pdst(L, pd, pu);
+    emit(L, "setp.ne.u32 %s, %s, 0", pd, m[0]);
     return 0;
 }
 
@@ -645,12 +744,20 @@ static int l_fp(struct lower *L)
     char a[16], b[16], c[16], d[16], t[16];
     int nb = 0;
     uint64_t care = (1u << 8) | (s->op == FE_SASS_FFMA ? (1u << 11) | 0xff : 0);
-    if (need_hi(L, care, s->op == FE_SASS_FMUL ? 0x00400000 : 0))
+    if (need_hi(L, care, (s->op == FE_SASS_FMUL ? 0x00400000 : 0) | uniform_bit(L)))
         return -1;
     if (s->op == FE_SASS_FADD && s->form == 2) {
         if (B(s, 64, 8))
             return unsupported(L, "FADD form 2 with a register in bits 64..71");
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
+    } else if (s->op == FE_SASS_FADD && s->form == 3) {
+        /* FADD R, R, [-]c[][]: the constant in the third slot, bit 63 its
+           negation (x - p in kernel f_addc) */
+        if (B(s, 64, 8) || B(s, 59, 4))
+            return unsupported(L, "FADD form 3 with bits 64..71 or 59..62 set");
+        nb = (int)B(s, 63, 1);
+        if (cload(L, B(s, 54, 5), B(s, 38, 16), 4, b))
+            return -1;
     } else if (s->form == 4)
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
     else if (s->form == 1 || s->form == 5 || (s->op == FE_SASS_FFMA && (s->form == 2 || s->form == 3))) {
@@ -660,10 +767,10 @@ static int l_fp(struct lower *L)
         return unsupported(L, "floating-point operand form %u", s->form);
     if (!strcmp(b, "0"))
         snprintf(b, 16, "0f00000000");
-    rvec(a, B(s, 24, 8));
+    rvec(L, a, B(s, 24, 8));
     if (!strcmp(a, "%zero"))
         snprintf(a, 16, "0f00000000");
-    rdst(d, B(s, 16, 8));
+    rdst(L, d, B(s, 16, 8));
     int na = (int)B(s, 72, 1);
     if (s->op == FE_SASS_FMUL) {
         if (na)
@@ -672,9 +779,9 @@ static int l_fp(struct lower *L)
         return 0;
     }
     if (s->op == FE_SASS_FADD) {
-        if (na && nb) {
-            emit(L, "add.rn.f32 %s, %s, %s", tmp(L, t), a, b);
-            emit(L, "neg.f32 %s, %s", d, t);
+        if (na && nb) { /* (-a) - b: negating the sum instead would flip a NaN result's sign */
+            emit(L, "neg.f32 %s, %s", tmp(L, t), a);
+            emit(L, "sub.rn.f32 %s, %s, %s", d, t, b);
         } else if (na)
             emit(L, "sub.rn.f32 %s, %s, %s", d, b, a);
         else
@@ -684,7 +791,7 @@ static int l_fp(struct lower *L)
     /* FFMA */
     if (s->form == 2)
         snprintf(c, 16, "0f%08X", B(s, 32, 32));
-    else if (opd_c(L, c, 4))
+    else if (opd_c(L, c, 4, NULL))
         return -1;
     if (!strcmp(c, "0"))
         snprintf(c, 16, "0f00000000");
@@ -713,7 +820,7 @@ static int l_hfma2(struct lower *L)
     char d[16];
     if (need_hi(L, 0, 0x1ff) || s->form != 2 || B(s, 24, 8) != 255)
         return L->rc ? -1 : unsupported(L, "HFMA2.MMA other than the constant idiom -RZ * RZ + imm");
-    rdst(d, B(s, 16, 8));
+    rdst(L, d, B(s, 16, 8));
     emit(L, "mov.b32 %s, 0x%08x", d, B(s, 32, 32));
     return 0;
 }
@@ -780,7 +887,7 @@ static int l_mem(struct lower *L)
     } else {
         static const unsigned scale[] = { 1, 4, 8, 16 };
         char a[16];
-        rsrc(a, ra);
+        rsrc(L, a, ra);
         tmp(L, t);
         if (ra == 255)
             emit(L, "mov.b32 %s, %%sb", t);
@@ -789,13 +896,13 @@ static int l_mem(struct lower *L)
         snprintf(addr, sizeof addr, "[%s%+d]", t, off);
     }
     if (nvec[sz] == 1)
-        load ? rdst(data, r) : rvec(data, r);
+        load ? rdst(L, data, r) : rvec(L, data, r);
     else {
         size_t n = 0;
         n += (size_t)snprintf(data + n, sizeof data - n, "{");
         for (unsigned i = 0; i < nvec[sz]; i++) {
             char e[16];
-            load ? rdst(e, r == 255 ? 255 : r + i) : rvec(e, r == 255 ? 255 : r + i);
+            load ? rdst(L, e, r == 255 ? 255 : r + i) : rvec(L, e, r == 255 ? 255 : r + i);
             n += (size_t)snprintf(data + n, sizeof data - n, "%s%s", i ? ", " : "", e);
         }
         snprintf(data + n, sizeof data - n, "}");
@@ -856,7 +963,20 @@ static int l_ctrl(struct lower *L)
 
 static int lower_insn(struct lower *L)
 {
-    switch (L->s->op) {
+    const struct fe_sass_insn *s = L->s;
+    unsigned op = fe_sass_vector_op(s->op, &L->uni);
+    if (L->uni) {
+        /* uniform datapath: 6-bit register numbers in the 8-bit fields, no
+           guard seen (refused until one is) */
+        if (s->guard != 7 || s->guard_neg)
+            return unsupported(L, "guarded uniform instruction");
+        if (B(s, 16, 8) > 63 || B(s, 24, 8) > 63 || (op != FE_SASS_ISETP && B(s, 64, 8) > 63) ||
+            (s->form == 1 && B(s, 32, 8) > 63))
+            return unsupported(L, "uniform register number above 63");
+        if (s->form != 1 && s->form != 4 && !(s->op == FE_SASS_UMOV && s->form == 6))
+            return unsupported(L, "uniform instruction in operand form %u", s->form);
+    }
+    switch (op) {
     case FE_SASS_MOV: return l_mov(L);
     case FE_SASS_S2R: return l_s2r(L);
     case FE_SASS_CS2R: return l_cs2r(L);
@@ -866,6 +986,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_IADD3: return l_iadd3(L);
     case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: case FE_SASS_IMAD_HI: return l_imad(L);
     case FE_SASS_LOP3: return l_lop3(L);
+    case FE_SASS_PRMT: return l_prmt(L);
     case FE_SASS_SHF: case FE_SASS_USHF: return l_shf(L);
     case FE_SASS_LEA: return l_lea(L);
     case FE_SASS_ISETP: case FE_SASS_FSETP: return l_isetp(L);
@@ -895,7 +1016,7 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
         sb_put(o, "%s\n\t.param .align %u .b8 %s_p%u[%u]", i ? "," : "", align_of(k->params[i].offset, k->params[i].size),
                k->name, i, k->params[i].size);
     sb_put(o, ")\n{\n");
-    sb_put(o, "\t.reg .b32 %%r<255>;\n\t.reg .b32 %%ur<63>;\n\t.reg .pred %%p<7>;\n");
+    sb_put(o, "\t.reg .b32 %%r<255>;\n\t.reg .b32 %%ur<63>;\n\t.reg .pred %%p<7>;\n\t.reg .pred %%up<7>;\n");
     sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
     if (k->shared_size)
         sb_put(o, "\t.shared .align 16 .b8 %s_smem[%u];\n", k->name, k->shared_size);

@@ -144,3 +144,113 @@ extern "C" __global__ void c_bank2(float *y, const int *rowptr, const int *col, 
         sum = fmaf(val[j], x[col[j]], sum);
     y[row] = sum;
 }
+// PRMT: selector from a register, an immediate, a parameter, the immediate
+// as the high word, and every mode
+__device__ unsigned prmt_mode(unsigned a, unsigned b, unsigned c, int m)
+{
+    unsigned d;
+    switch (m) {
+    case 0: asm("prmt.b32.f4e %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); break;
+    case 1: asm("prmt.b32.b4e %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); break;
+    case 2: asm("prmt.b32.rc8 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); break;
+    case 3: asm("prmt.b32.ecl %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); break;
+    case 4: asm("prmt.b32.ecr %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); break;
+    default: asm("prmt.b32.rc16 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); break;
+    }
+    return d;
+}
+extern "C" __global__ void p_prmt(unsigned *o, const unsigned *u, unsigned sel)
+{
+    int i = threadIdx.x;
+    unsigned p = u[2 * i], q = u[2 * i + 1];
+    unsigned *r = o + 12 * i;
+    r[0] = __byte_perm(p, q, q);
+    r[1] = __byte_perm(p, q, 0x3140);
+    r[2] = __byte_perm(p, q, sel);
+    r[3] = __byte_perm(p, 0x12345678, q);
+    r[4] = __byte_perm(p, q, 0x9b8a);
+    r[5] = (unsigned)(int)(short)(p >> 8) + (unsigned)(signed char)q;
+    for (int m = 0; m < 6; m++)
+        r[6 + m] = prmt_mode(p, q, q >> (m * 2), m);
+}
+// uniform datapath: values that depend only on parameters and blockIdx
+extern "C" __global__ void u_ops(int *o, const int *a, int nx, int ny, int steps, int s)
+{
+    __shared__ int t[64];
+    int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x;
+    int r0 = by * steps * 2 - s, c0 = bx * 16 - (steps >> 1);
+    t[tx] = a[(tx + bx * 7) & 255];
+    __syncthreads();
+    int acc = 0;
+    for (int k = 0; k < steps; k++) {
+        int row = r0 + k, col = c0 + (tx & 15);
+        int rr = min(max(row, 0), ny - 1), cc = min(max(col, 0), nx - 1);
+        acc += t[(rr * nx + cc + k) & 63] * (k + 1);
+        acc ^= (steps - k) / 2;
+        __syncthreads();
+    }
+    long long w = (long long)(by * nx) * ny;
+    o[(by * gridDim.x + bx) * 64 + tx] = acc + (int)(w >> 5) + ((nx & ny) | (s ^ 0x5a)) + (nx < ny ? s : by) + (steps >= 3 ? 1 : 2);
+}
+// LEA.HI.SX32 (a signed shift folded into an add) and LEA.HI.X.SX32 (a
+// sign-extended 32-bit index into a 64-bit address)
+extern "C" __global__ void l_sx32(int *o, const short *a, const int *b, const signed char *c)
+{
+    int i = threadIdx.x;
+    int j = b[i] % 600;
+    const signed char *m = c + 2048;
+    o[i] = a[(j & 0x3ff) + 7] + m[j * 3];
+    o[i + 64] = ((b[i] + b[i + 1]) >> 2) + b[i + 2];
+}
+// FADD with a parameter, negated or not (FADD R, R, -c[0x0][..], form 3)
+extern "C" __global__ void f_addc(float *o, const float *a, float p, float q)
+{
+    int i = threadIdx.x;
+    float x = a[i];
+    o[i] = x + p;
+    o[i + 64] = q - x;
+    o[i + 128] = x - p;
+    o[i + 192] = -x - q;
+}
+// predicate logic that ptxas folds into PLOP3.LUT with three inputs
+extern "C" __global__ void p_logic(int *o, const int *a)
+{
+    int i = threadIdx.x;
+    int x = a[4 * i], y = a[4 * i + 1], z = a[4 * i + 2], w = a[4 * i + 3];
+    bool p1 = x < y, p2 = y < z, p3 = z < w;
+    bool p4 = p1 && p2, p5 = p1 || p3, p7 = (p2 != p3) && p5;
+    o[4 * i] = p4;
+    o[4 * i + 1] = p5;
+    o[4 * i + 2] = !p7 || p4;
+    o[4 * i + 3] = p7 ? x : w;
+}
+// a 2-D tile whose origin is uniform: S2UR, ULEA, UIMAD with a negated
+// addend, IADD3 with a UR operand
+extern "C" __global__ void u_tile(int *o, const int *a, int rows, int cols, int ph, int steps)
+{
+    __shared__ int s[16][16];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int inner = 16 - 2 * ph;
+    int r = (int)blockIdx.y * inner - ph + ty, c = (int)blockIdx.x * inner - ph + tx;
+    bool in = r >= 0 && r < rows && c >= 0 && c < cols;
+    s[ty][tx] = in ? a[r * cols + c] : 0;
+    __syncthreads();
+    for (int k = 0; k < steps; k++) {
+        int t = s[ty][tx] + s[(ty + 1) & 15][tx] * (k + 1);
+        __syncthreads();
+        s[ty][tx] = t;
+        __syncthreads();
+    }
+    if (in)
+        o[r * cols + c] = s[ty][tx];
+}
+// a negated constant addend: IMAD R, R, R, -c[0x0][..] (form 3, bit 63)
+extern "C" __global__ void e_madc(int *o, const int *a, int p, int q)
+{
+    int i = threadIdx.x;
+    int x = a[i], y = a[i + 64];
+    o[i] = x * y - p;
+    o[i + 64] = -q;
+    o[i + 128] = x * 5 - q;
+    o[i + 192] = (x - p) * 3;
+}

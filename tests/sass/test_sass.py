@@ -94,6 +94,16 @@ rp = wfile('rowptr', struct.pack('<201i', *rowptr))
 colv = wfile('col', struct.pack('<%di' % rowptr[-1], *[rng.randrange(256) for _ in range(rowptr[-1])]))
 cases['c_bank2'] = ('2', '128', ['f32[256]=zero>OUT', 's32[201]=file:%s' % rp, 's32[%d]=file:%s' % (rowptr[-1], colv),
                                  'f32[%d]=rand:3' % rowptr[-1], 'f32[256]=rand:4', 's32:200'])
+cases['p_prmt'] = ('1', '64', ['u32[768]=zero>OUT', 'u32[128]=file:%s' % sized(u32, 512), 'u32:0x7531'])
+for tag, prm in (('a', ['13', '7', '5', '3']), ('b', ['7', '13', '0', '-4']), ('c', ['9', '9', '2', '100'])):
+    cases['u_ops/' + tag] = ('3,2', '64', ['s32[384]=zero>OUT', 's32[256]=file:%s' % sized(i32, 1024)] + ['s32:' + v for v in prm])
+cases['l_sx32'] = ('1', '64', ['s32[128]=zero>OUT', 's16[1040]=file:%s' % sized(bytes_in, 2080), 's32[768]=file:%s' % i32,
+                               's8[4096]=file:%s' % bytes_in])
+cases['f_addc'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % sized(f32, 256), 'f32:1.25', 'f32:-3.5'])
+cases['p_logic'] = ('1', '64', ['s32[256]=zero>OUT', 's32[256]=file:%s' % sized(i32, 1024)])
+for tag, ph in (('a', 2), ('b', 0)):
+    cases['u_tile/' + tag] = ('3,2', '16,16', ['s32[1200]=zero>OUT', 's32[1200]=rand:5', 's32:30', 's32:40', 's32:%d' % ph, 's32:4'])
+cases['e_madc'] = ('1', '64', ['s32[256]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512), 's32:-77', 's32:0x7fffff00'])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
