@@ -18,6 +18,7 @@
     SOP(MOV, "MOV", 0x002)               \
     SOP(CS2R, "CS2R", 0x005)             \
     SOP(SEL, "SEL", 0x007)               \
+    SOP(FSEL, "FSEL", 0x008)             \
     SOP(FSETP, "FSETP", 0x00b)           \
     SOP(ISETP, "ISETP", 0x00c)           \
     SOP(IADD3, "IADD3", 0x010)           \
@@ -28,6 +29,13 @@
     SOP(SHF, "SHF", 0x019)               \
     SOP(PRMT, "PRMT", 0x016)             \
     SOP(PLOP3, "PLOP3.LUT", 0x01c)       \
+    SOP(I2F, "I2F", 0x045)               \
+    SOP(FCHK, "FCHK", 0x102)             \
+    SOP(F2I, "F2I", 0x105)               \
+    SOP(I2F_MUFU, "I2F", 0x106)          \
+    SOP(MUFU, "MUFU", 0x108)             \
+    SOP(CALL, "CALL.REL.NOINC", 0x144)   \
+    SOP(RET, "RET.REL.NODEC", 0x150)     \
     SOP(FMUL, "FMUL", 0x020)             \
     SOP(HFMA2_MMA, "HFMA2.MMA", 0x035)   \
     SOP(FADD, "FADD", 0x021)             \
@@ -66,18 +74,21 @@ enum fe_sass_op {
     FE_SASS__COUNT
 };
 
-/* The vector instruction a uniform-datapath one mirrors (same fields, with
- * UR0..UR62/URZ = 63 and UP0..UP6 in place of R and P), or op itself. */
+/* The instruction whose fields and lowering op shares: the vector one a
+ * uniform-datapath instruction mirrors (with UR0..UR62/URZ = 63 and
+ * UP0..UP6 in place of R and P; *uniform set), a twin with the same fields
+ * (FSEL as SEL, I2F 0x106 as I2F 0x045), or op itself. */
 static inline unsigned fe_sass_vector_op(unsigned op, int *uniform)
 {
-    static const struct { uint8_t u, v; } map[] = {
-        { FE_SASS_UMOV, FE_SASS_MOV }, { FE_SASS_USEL, FE_SASS_SEL }, { FE_SASS_UISETP, FE_SASS_ISETP },
-        { FE_SASS_UIADD3, FE_SASS_IADD3 }, { FE_SASS_ULEA, FE_SASS_LEA }, { FE_SASS_ULOP3, FE_SASS_LOP3 },
-        { FE_SASS_UIMAD, FE_SASS_IMAD }, { FE_SASS_UIMAD_WIDE, FE_SASS_IMAD_WIDE }, { FE_SASS_S2UR, FE_SASS_S2R },
+    static const struct { uint8_t u, v, uni; } map[] = {
+        { FE_SASS_UMOV, FE_SASS_MOV, 1 }, { FE_SASS_USEL, FE_SASS_SEL, 1 }, { FE_SASS_UISETP, FE_SASS_ISETP, 1 },
+        { FE_SASS_UIADD3, FE_SASS_IADD3, 1 }, { FE_SASS_ULEA, FE_SASS_LEA, 1 }, { FE_SASS_ULOP3, FE_SASS_LOP3, 1 },
+        { FE_SASS_UIMAD, FE_SASS_IMAD, 1 }, { FE_SASS_UIMAD_WIDE, FE_SASS_IMAD_WIDE, 1 }, { FE_SASS_S2UR, FE_SASS_S2R, 1 },
+        { FE_SASS_FSEL, FE_SASS_SEL, 0 }, { FE_SASS_I2F_MUFU, FE_SASS_I2F, 0 },
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (map[i].u == op) {
-            *uniform = 1;
+            *uniform = map[i].uni;
             return map[i].v;
         }
     *uniform = 0;

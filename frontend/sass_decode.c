@@ -276,10 +276,57 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         int64_t t = (int64_t)s->addr + 16 + off;
         if (op == FE_SASS_BSSY)
             put(&b, " B%u,", fe_sass_bits(s, 16, 4));
+        if (op == FE_SASS_BRA && (fe_sass_bits(s, 87, 3) != 7 || fe_sass_bits(s, 90, 1))) {
+            put(&b, " ");
+            pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+            put(&b, ",");
+        }
         put(&b, " 0x%" PRIx64, (uint64_t)t);
         break;
     }
     case FE_SASS_BSYNC: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
+    case FE_SASS_CALL: {
+        int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
+        put(&b, " 0x%" PRIx64, (uint64_t)((int64_t)s->addr + 16 + off));
+        break;
+    }
+    case FE_SASS_RET: {
+        int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
+        put(&b, " ");
+        reg(&b, a);
+        put(&b, " 0x%" PRIx64, (uint64_t)((int64_t)s->addr + 16 + off));
+        break;
+    }
+    case FE_SASS_MUFU: {
+        static const char *const fn[] = { ".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", ".RCP64H", ".RSQ64H", ".SQRT",
+                                          ".TANH", ".?", ".?", ".?", ".?", ".?", ".?" };
+        put(&b, "%s ", fn[fe_sass_bits(s, 74, 4)]);
+        reg(&b, d);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    }
+    case FE_SASS_FCHK:
+        put(&b, " ");
+        pred(&b, fe_sass_bits(s, 81, 3), 0);
+        put(&b, ", ");
+        reg(&b, a);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    case FE_SASS_I2F: case FE_SASS_F2I: {
+        static const char *const rnd[] = { "", ".RM", ".RP", ".RZ" };
+        int sgn = (int)fe_sass_bits(s, op == FE_SASS_I2F ? 74 : 72, 1);
+        if (op == FE_SASS_I2F)
+            put(&b, "%s%s ", sgn ? "" : ".U32", rnd[fe_sass_bits(s, 78, 2)]);
+        else
+            put(&b, "%s%s ", sgn ? "" : ".U32", fe_sass_bits(s, 78, 2) == 3 ? ".TRUNC" : fe_sass_bits(s, 78, 2) == 1 ? ".FLOOR" :
+                fe_sass_bits(s, 78, 2) == 2 ? ".CEIL" : "");
+        reg(&b, d);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    }
     case FE_SASS_BAR: put(&b, " 0x%x", fe_sass_bits(s, 54, 4)); break;
     default: break;
     }

@@ -684,8 +684,19 @@ static int l_isetp(struct lower *L)
     static const char *const bop[] = { "and", "or", "xor", NULL };
     char a[16], b[16], pu[16], pv[16], pp[20];
     int f = s->op == FE_SASS_FSETP;
-    uint64_t care = 0x07fe0c00ull | (f ? 0xf000 : 0x7200);
-    if (need_hi(L, care, (f ? 0 : 0x70) | uniform_bit(L)) || opd_b(L, b, NULL))
+    /* FSETP: 72 -a, 73 |a|, 80 .FTZ; form 1: 62 |b|, 63 -b (ptxas on
+       setp.CMP{.ftz}.f32 of abs.f32 / neg.f32 operands, kernel f_setp) */
+    uint64_t care = 0x07fe0c00ull | (f ? 0xf000 | 0x100 | 0x200 | 0x10000 : 0x7200);
+    unsigned absb = 0, negb = 0;
+    if (need_hi(L, care, (f ? 0 : 0x70) | uniform_bit(L)))
+        return -1;
+    if (f && s->form == 1) {
+        if (B(s, 40, 22))
+            return unsupported(L, "bits 40..61 set in a register operand form");
+        absb = B(s, 62, 1);
+        negb = B(s, 63, 1);
+        rsrc(L, b, B(s, 32, 8));
+    } else if (opd_b(L, b, NULL))
         return -1;
     if (s->form == 2 || s->form == 3)
         return unsupported(L, "SETP operand form %u", s->form);
@@ -703,7 +714,19 @@ static int l_isetp(struct lower *L)
         snprintf(b, 16, "0f00000000");
     if (f && !strcmp(a, "0"))
         snprintf(a, 16, "0f00000000");
-    emit(L, "setp.%s.%s.%s %s|%s, %s, %s, %s", cmp, f ? "f32" : B(s, 73, 1) ? "s32" : "u32", op, pu, pv, a, b, pp);
+    if (f) {
+        char t[16];
+        if (B(s, 73, 1))
+            emit(L, "abs.f32 %s, %s", tmp(L, t), a), snprintf(a, 16, "%s", t);
+        if (B(s, 72, 1))
+            emit(L, "neg.f32 %s, %s", tmp(L, t), a), snprintf(a, 16, "%s", t);
+        if (absb)
+            emit(L, "abs.f32 %s, %s", tmp(L, t), b), snprintf(b, 16, "%s", t);
+        if (negb)
+            emit(L, "neg.f32 %s, %s", tmp(L, t), b), snprintf(b, 16, "%s", t);
+    }
+    emit(L, "setp.%s%s.%s.%s %s|%s, %s, %s, %s", cmp, f && B(s, 80, 1) ? ".ftz" : "", f ? "f32" : B(s, 73, 1) ? "s32" : "u32",
+         op, pu, pv, a, b, pp);
     return 0;
 }
 
@@ -737,15 +760,18 @@ static int l_plop3(struct lower *L)
     return 0;
 }
 
-/* FADD / FMUL / FFMA, round to nearest even, no flush to zero. */
+/* FADD / FMUL / FFMA: rounding 78..79 (RN RM RP RZ), .SAT 77, .FTZ 80 (ptxas
+ * on {add,mul,fma}.{rn,rm,rp,rz}{.ftz}{.sat}.f32, one at a time). */
 static int l_fp(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
-    char a[16], b[16], c[16], d[16], t[16];
+    static const char *const rnd[] = { ".rn", ".rm", ".rp", ".rz" };
+    char a[16], b[16], c[16], d[16], t[16], md[24];
     int nb = 0;
-    uint64_t care = (1u << 8) | (s->op == FE_SASS_FFMA ? (1u << 11) | 0xff : 0);
+    uint64_t care = (1u << 8) | 0x2000 | 0xc000 | 0x10000 | (s->op == FE_SASS_FFMA ? (1u << 11) | 0xff : 0);
     if (need_hi(L, care, (s->op == FE_SASS_FMUL ? 0x00400000 : 0) | uniform_bit(L)))
         return -1;
+    snprintf(md, sizeof md, "%s%s%s", rnd[B(s, 78, 2)], B(s, 80, 1) ? ".ftz" : "", B(s, 77, 1) ? ".sat" : "");
     if (s->op == FE_SASS_FADD && s->form == 2) {
         if (B(s, 64, 8))
             return unsupported(L, "FADD form 2 with a register in bits 64..71");
@@ -775,17 +801,17 @@ static int l_fp(struct lower *L)
     if (s->op == FE_SASS_FMUL) {
         if (na)
             return unsupported(L, "FMUL with a negated operand");
-        emit(L, "mul.rn.f32 %s, %s, %s", d, a, b);
+        emit(L, "mul%s.f32 %s, %s, %s", md, d, a, b);
         return 0;
     }
     if (s->op == FE_SASS_FADD) {
         if (na && nb) { /* (-a) - b: negating the sum instead would flip a NaN result's sign */
             emit(L, "neg.f32 %s, %s", tmp(L, t), a);
-            emit(L, "sub.rn.f32 %s, %s, %s", d, t, b);
+            emit(L, "sub%s.f32 %s, %s, %s", md, d, t, b);
         } else if (na)
-            emit(L, "sub.rn.f32 %s, %s, %s", d, b, a);
+            emit(L, "sub%s.f32 %s, %s, %s", md, d, b, a);
         else
-            emit(L, "%s.rn.f32 %s, %s, %s", nb ? "sub" : "add", d, a, b);
+            emit(L, "%s%s.f32 %s, %s, %s", nb ? "sub" : "add", md, d, a, b);
         return 0;
     }
     /* FFMA */
@@ -808,7 +834,7 @@ static int l_fp(struct lower *L)
         emit(L, "neg.f32 %s, %s", tmp(L, t2), c);
         snprintf(c, 16, "%s", t2);
     }
-    emit(L, "fma.rn.f32 %s, %s, %s, %s", d, a, b, c);
+    emit(L, "fma%s.f32 %s, %s, %s, %s", md, d, a, b, c);
     return 0;
 }
 
@@ -948,17 +974,153 @@ static int l_ctrl(struct lower *L)
             return L->rc ? -1 : unsupported(L, "convergence barrier form");
         return 0;
     case FE_SASS_BRA: {
-        if (need_hi(L, 0x3ffff, 0x03800000) || B(s, 16, 16))
+        /* 87..90: a second predicate, taken only when it holds too
+           (@!P1 BRA !P2 in the division's slow path: to the NaN result
+           when both operands are infinite; kernel b_pred) */
+        if (need_hi(L, 0x3ffff | 0x07800000, 0x03800000) || B(s, 16, 16))
             return L->rc ? -1 : unsupported(L, "BRA form");
         int64_t t = branch_target(s);
         if (t < 0 || t >= L->k->text_size || t % 16)
             return unsupported(L, "branch target 0x%" PRIx64 " outside the kernel", (uint64_t)t);
+        unsigned pp = B(s, 87, 3), ppn = B(s, 90, 1);
+        if (pp == 7 && ppn)
+            return 0;                          /* BRA !PT: never taken */
+        if (pp == 7) {
+            emit(L, "bra L%u_%04x", L->kidx, (unsigned)t);
+            return 0;
+        }
+        char g[16];
+        snprintf(g, sizeof g, "%s", L->guard);
+        L->guard[0] = 0;
+        if (g[0]) /* "@%pN " or "@!%pN ": skip when the guard fails */
+            emit(L, "@%s%s bra L%u_%04x_b", g[1] == '!' ? "" : "!", g + (g[1] == '!' ? 2 : 1), L->kidx, s->addr);
+        emit(L, "@%s%%p%u bra L%u_%04x", ppn ? "!" : "", pp, L->kidx, (unsigned)t);
+        if (g[0])
+            sb_put(&L->out, "L%u_%04x_b:\n", L->kidx, s->addr);
+        return 0;
+    }
+    case FE_SASS_CALL: {
+        /* CALL.REL.NOINC: a jump to a subroutine of the same .text whose
+           return address ptxas has put in a register (MOV R4, 0x1e0); no
+           call stack is involved, so it is a branch */
+        if (need_hi(L, 0x3ffff, 0x03c00000) || B(s, 16, 16))
+            return L->rc ? -1 : unsupported(L, "CALL form");
+        int64_t t = branch_target(s);
+        if (t < 0 || t >= L->k->text_size || t % 16)
+            return unsupported(L, "call target 0x%" PRIx64 " outside the kernel", (uint64_t)t);
         emit(L, "bra L%u_%04x", L->kidx, (unsigned)t);
+        return 0;
+    }
+    case FE_SASS_RET: {
+        /* RET.REL.NODEC Ra, base: to Ra:Ra+1 + base (base = the function's
+           start in everything seen).  The return addresses a CALL can have
+           set are the words after the kernel's CALLs: the register is
+           compared with each (a value that is none of them traps), so the
+           CFG sees the real return edges. */
+        if (need_hi(L, 0x3ffff, 0x03c00000) || B(s, 16, 8))
+            return L->rc ? -1 : unsupported(L, "RET form");
+        if (L->guard[0])
+            return unsupported(L, "guarded RET");
+        if (branch_target(s) != 0)
+            return unsupported(L, "RET relative to 0x%" PRIx64 " rather than the function start", (uint64_t)branch_target(s));
+        unsigned ra = B(s, 24, 8);
+        if (ra >= 254)
+            return unsupported(L, "RET through register R%u", ra);
+        uint32_t sites[64], n = 0;
+        for (uint32_t a = 0; a < L->k->text_size; a += 16) {
+            const uint8_t *w = L->k->text + a;
+            if ((w[0] | (w[1] & 1) << 8) == 0x144 && a + 16 < L->k->text_size) {
+                if (n == 64)
+                    return unsupported(L, "more than 64 CALLs in the kernel");
+                sites[n++] = a + 16;
+            }
+        }
+        if (!n)
+            return unsupported(L, "RET in a kernel without CALL");
+        emit(L, "setp.ne.u32 %%pr, %%r%u, 0", ra + 1);
+        emit(L, "@%%pr trap");
+        for (uint32_t i = 0; i + 1 < n; i++) {
+            emit(L, "setp.eq.u32 %%pr, %%r%u, %u", ra, sites[i]);
+            emit(L, "@%%pr bra L%u_%04x", L->kidx, sites[i]);
+        }
+        emit(L, "setp.ne.u32 %%pr, %%r%u, %u", ra, sites[n - 1]);
+        emit(L, "@%%pr trap");
+        emit(L, "bra L%u_%04x", L->kidx, sites[n - 1]);
         return 0;
     }
     default:
         return unsupported(L, "instruction outside the lowered subset");
     }
+}
+
+/* MUFU (0x108): function 74..77 (ptxas on {rcp,sqrt,rsqrt,ex2,lg2,sin,cos}.
+ * approx.ftz.f32 and tanh.approx.f32: 0 COS, 1 SIN, 2 EX2, 3 LG2, 4 RCP, 5
+ * RSQ, 8 SQRT, 9 TANH), the operand in the B slot.  MUFU is the .ftz form.
+ * SIN and COS take the argument divided by 2 pi (an FMUL.RZ before them),
+ * which the PTX instructions do not: refused. */
+static int l_mufu(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const fn[16] = { [2] = "ex2.approx.ftz", [3] = "lg2.approx.ftz", [4] = "rcp.approx.ftz",
+                                        [5] = "rsqrt.approx.ftz", [8] = "sqrt.approx.ftz", [9] = "tanh.approx" };
+    char b[16], d[16];
+    if (need_hi(L, 0x3c00, uniform_bit(L)) || B(s, 24, 8))
+        return L->rc ? -1 : unsupported(L, "MUFU operand bits");
+    if (!fn[B(s, 74, 4)])
+        return unsupported(L, "MUFU function %u", B(s, 74, 4));
+    if (s->form == 4)
+        snprintf(b, 16, "0f%08X", B(s, 32, 32));
+    else if (s->form != 1 && s->form != 5)
+        return unsupported(L, "MUFU operand form %u", s->form);
+    else if (opd_b(L, b, NULL))
+        return -1;
+    if (!strcmp(b, "0"))
+        snprintf(b, 16, "0f00000000");
+    rdst(L, d, B(s, 16, 8));
+    emit(L, "%s.f32 %s, %s", fn[B(s, 74, 4)], d, b);
+    return 0;
+}
+
+/* FCHK Pu, a, b: whether a / b must take the division's slow path.  Lowered
+ * as always true: the slow path ptxas emits (a subroutine called when Pu is
+ * set) is a complete IEEE division, correct for every input, so only the
+ * speed differs (docs/sass.md). */
+static int l_fchk(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char pd[16];
+    if (need_hi(L, 0xe0000, 0) || s->form != 1 || B(s, 16, 8) || B(s, 40, 24))
+        return L->rc ? -1 : unsupported(L, "FCHK form");
+    pdst(L, pd, B(s, 81, 3));
+    if (strcmp(pd, "%pz"))
+        emit(L, "setp.eq.u32 %s, %%zero, 0", pd);
+    return 0;
+}
+
+/* I2F (0x045): signed 74, rounding 78..79 (RN RM RP RZ); F2I (0x105): signed
+ * 72, rounding 78..79 (RNI RMI RPI RZI).  32-bit integers and f32 only
+ * (ptxas on cvt.RND.f32.{s32,u32} and cvt.RNDi.{s32,u32}.f32). */
+static int l_cvt(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const ir[] = { ".rn", ".rm", ".rp", ".rz" };
+    static const char *const fr[] = { ".rni", ".rmi", ".rpi", ".rzi" };
+    int i2f = s->op == FE_SASS_I2F || s->op == FE_SASS_I2F_MUFU;
+    char b[16], d[16];
+    uint64_t care = (i2f ? 0x400 : 0x100) | 0xc000;
+    if (need_hi(L, care, (i2f ? 0x201000 : 0x203000) | uniform_bit(L)) || B(s, 24, 8))
+        return L->rc ? -1 : unsupported(L, "conversion operand bits");
+    if (s->form != 1 && s->form != 5 && s->form != 6)
+        return unsupported(L, "conversion operand form %u", s->form);
+    if (opd_b(L, b, NULL))
+        return -1;
+    rdst(L, d, B(s, 16, 8));
+    unsigned sg = B(s, i2f ? 74 : 72, 1), r = B(s, 78, 2);
+    if (i2f)
+        emit(L, "cvt%s.f32.%s %s, %s", ir[r], sg ? "s32" : "u32", d, b);
+    else
+        emit(L, "cvt%s.%s.f32 %s, %s", fr[r], sg ? "s32" : "u32", d, !strcmp(b, "0") ? "0f00000000" : b);
+    return 0;
 }
 
 static int lower_insn(struct lower *L)
@@ -995,6 +1157,9 @@ static int lower_insn(struct lower *L)
     case FE_SASS_ULDC: return l_uldc(L);
     case FE_SASS_HFMA2_MMA: return l_hfma2(L);
     case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: return l_mem(L);
+    case FE_SASS_MUFU: return l_mufu(L);
+    case FE_SASS_FCHK: return l_fchk(L);
+    case FE_SASS_I2F: case FE_SASS_F2I: return l_cvt(L);
     default: return l_ctrl(L);
     }
 }
@@ -1017,7 +1182,7 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
                k->name, i, k->params[i].size);
     sb_put(o, ")\n{\n");
     sb_put(o, "\t.reg .b32 %%r<255>;\n\t.reg .b32 %%ur<63>;\n\t.reg .pred %%p<7>;\n\t.reg .pred %%up<7>;\n");
-    sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
+    sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg, %%pr;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
     if (k->shared_size)
         sb_put(o, "\t.shared .align 16 .b8 %s_smem[%u];\n", k->name, k->shared_size);
     sb_put(o, "\tmov.b32 %%zero, 0;\n\tsetp.eq.u32 %%pt, %%zero, 0;\n");
@@ -1043,7 +1208,7 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
         if (s.guard == 7 && s.guard_neg)
             continue;                    /* @!PT: never runs */
         if (s.guard != 7) {
-            if (s.op == FE_SASS_BRA || s.op == FE_SASS_EXIT)
+            if (s.op == FE_SASS_BRA || s.op == FE_SASS_EXIT || s.op == FE_SASS_CALL)
                 snprintf(L->guard, sizeof L->guard, "@%s%%p%u ", s.guard_neg ? "!" : "", s.guard);
             else {
                 sb_put(o, "\tmov.pred %%pg, %%p%u;\n", s.guard);

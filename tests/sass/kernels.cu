@@ -254,3 +254,83 @@ extern "C" __global__ void e_madc(int *o, const int *a, int p, int q)
     o[i + 128] = x * 5 - q;
     o[i + 192] = (x - p) * 3;
 }
+// MUFU: the .approx.ftz functions ptxas maps to one MUFU each
+extern "C" __global__ void f_mufu(float *o, const float *a)
+{
+    int i = threadIdx.x;
+    float x = a[i], y;
+    float *r = o + 6 * i;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); r[0] = y;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); r[1] = y;
+    asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); r[2] = y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); r[3] = y;
+    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); r[4] = y;
+    asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); r[5] = y;
+}
+// IEEE division (MUFU.RCP, FCHK, the slow-path subroutine: CALL, RET,
+// FFMA with rounding modes, FSETP with |a|, BRA with a second predicate),
+// at two call sites
+extern "C" __global__ void f_div(float *o, const float *a, const float *b)
+{
+    int i = threadIdx.x;
+    float x = a[i], y = b[i];
+    o[2 * i] = x / y;
+    o[2 * i + 1] = (y + 1.0f) / (x * 0.5f);
+}
+// conversions: I2F and F2I with each rounding, signed and unsigned
+extern "C" __global__ void c_cvt(int *o, const int *a, const float *f)
+{
+    int i = threadIdx.x;
+    int x = a[i];
+    float y = f[i] * 1000.0f;
+    int *r = o + 12 * i;
+    r[0] = __float_as_int(__int2float_rn(x));
+    r[1] = __float_as_int(__int2float_rz(x));
+    r[2] = __float_as_int(__int2float_rd(x));
+    r[3] = __float_as_int(__int2float_ru(x));
+    r[4] = __float_as_int(__uint2float_rn((unsigned)x));
+    r[5] = __float_as_int(__uint2float_rz((unsigned)x));
+    r[6] = __float2int_rn(y);
+    r[7] = __float2int_rz(y);
+    r[8] = __float2int_rd(y);
+    r[9] = __float2int_ru(y);
+    r[10] = (int)__float2uint_rz(y);
+    r[11] = (int)__float2uint_rn(y);
+}
+// rounding modes, .ftz and .sat of FADD / FMUL / FFMA; FSETP with |a|, -a, |b|, .ftz
+extern "C" __global__ void f_modes(float *o, const float *a)
+{
+    int i = threadIdx.x;
+    float x = a[4 * i], y = a[4 * i + 1], z = a[4 * i + 2], w = a[4 * i + 3];
+    float *r = o + 16 * i;
+    r[0] = __fmaf_rz(x, y, z);
+    r[1] = __fmaf_rd(x, y, w);
+    r[2] = __fmaf_ru(y, z, w);
+    r[3] = __fadd_rz(x, y);
+    r[4] = __fadd_rd(x, z);
+    r[5] = __fmul_ru(y, z);
+    r[6] = __fmul_rz(y, w);
+    r[7] = __saturatef(x + w);
+    float t;
+    asm("fma.rn.ftz.f32 %0, %1, %2, %3;" : "=f"(t) : "f"(x), "f"(y), "f"(z)); r[8] = t;
+    asm("add.rn.ftz.f32 %0, %1, %2;" : "=f"(t) : "f"(x), "f"(w)); r[9] = t;
+    asm("mul.rn.ftz.f32 %0, %1, %2;" : "=f"(t) : "f"(z), "f"(w)); r[10] = t;
+    asm("fma.rn.sat.f32 %0, %1, %2, %3;" : "=f"(t) : "f"(x), "f"(z), "f"(w)); r[11] = t;
+    unsigned p;
+    asm("{ .reg .pred q; setp.gtu.ftz.f32 q, %1, %2; selp.u32 %0, 1, 0, q; }" : "=r"(p) : "f"(x), "f"(y));
+    r[12] = __int_as_float(p);
+    r[13] = fabsf(z) < w ? 1.0f : 2.0f;
+    r[14] = -y < w ? 3.0f : 4.0f;
+    r[15] = x < fabsf(w) ? 5.0f : 6.0f;
+}
+// a while loop whose back edge ptxas guards with two predicates
+extern "C" __global__ void b_pred(int *o, const unsigned *u)
+{
+    int i = threadIdx.x;
+    unsigned v = u[i] % 100000 + 1, steps = 0;
+    while (v != 1 && steps < 500) {
+        v = (v & 1) ? 3 * v + 1 : v >> 1;
+        steps++;
+    }
+    o[i] = steps;
+}

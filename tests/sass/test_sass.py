@@ -104,6 +104,21 @@ cases['p_logic'] = ('1', '64', ['s32[256]=zero>OUT', 's32[256]=file:%s' % sized(
 for tag, ph in (('a', 2), ('b', 0)):
     cases['u_tile/' + tag] = ('3,2', '16,16', ['s32[1200]=zero>OUT', 's32[1200]=rand:5', 's32:30', 's32:40', 's32:%d' % ph, 's32:4'])
 cases['e_madc'] = ('1', '64', ['s32[256]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512), 's32:-77', 's32:0x7fffff00'])
+inf, nan = float('inf'), float('nan')
+dv = [0.0, -0.0, inf, -inf, nan, 1e-40, -1e-40, 1e38, -3e38, 1e-38, 3.0, 7.0, 0.1, -1.5, 2.0**-126, 2.0**127]
+dv += [rng.uniform(-50, 50) for _ in range(64 - len(dv))]
+nv = [1.0, 0.0, inf, 2.5, 1.0, 1e-40, 5.0, 1e38, 3e38, -1e-38, 2.0**-149, -0.0, 1e30, 6.0, 1e-30, 2.0**127]
+nv += [rng.uniform(-1e6, 1e6) for _ in range(64 - len(nv))]
+fdiv_a = wfile('fdiv_a', struct.pack('<64f', *nv))
+fdiv_b = wfile('fdiv_b', struct.pack('<64f', *dv))
+cases['f_mufu'] = ('1', '64', ['f32[384]=zero>OUT', 'f32[64]=file:%s' % sized(f32, 256)])
+cases['f_mufu/b'] = ('1', '64', ['f32[384]=zero>OUT', 'f32[64]=file:%s' % fdiv_b])
+cases['f_div'] = ('1', '64', ['f32[128]=zero>OUT', 'f32[64]=file:%s' % fdiv_a, 'f32[64]=file:%s' % fdiv_b])
+cases['f_div/b'] = ('1', '64', ['f32[128]=zero>OUT', 'f32[64]=file:%s' % fdiv_b, 'f32[64]=file:%s' % sized(f32, 256)])
+cases['c_cvt'] = ('1', '64', ['s32[768]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 'f32[64]=file:%s' % sized(f32, 256)])
+cases['c_cvt/b'] = ('1', '64', ['s32[768]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 'f32[64]=file:%s' % fdiv_b])
+cases['f_modes'] = ('1', '64', ['f32[1024]=zero>OUT', 'f32[256]=file:%s' % f32])
+cases['b_pred'] = ('1', '64', ['s32[64]=zero>OUT', 'u32[64]=file:%s' % sized(u32, 256)])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
