@@ -14,6 +14,7 @@
 #define EM_CUDA 190
 #define SHT_SYMTAB 2
 #define SHT_NOBITS 8
+#define STT_OBJECT 1
 #define STT_FUNC 2
 #define STO_CUDA_ENTRY 0x10        /* st_other of a __global__ function */
 
@@ -70,6 +71,12 @@ static const struct shdr *find_sec(const uint8_t *buf, const struct shdr *sh, ui
             return &sh[i];
     }
     return NULL;
+}
+
+static int cmp_const(const void *a, const void *b)
+{
+    const struct fe_cubin_const *x = a, *y = b;
+    return (x->offset > y->offset) - (x->offset < y->offset);
 }
 
 static int cmp_param(const void *a, const void *b)
@@ -291,6 +298,37 @@ int fe_cubin_read(const uint8_t *buf, size_t len, const char *file, struct fe_cu
             k->frame_size = mi.frame;
         }
     }
+    /* bank 3: the module's __constant__ variables, one OBJECT symbol each */
+    const struct shdr *c3 = find_sec(buf, sh, shnum, shstr, ".nv.constant3");
+    if (rc == MX_OK && c3 && c3->type != SHT_NOBITS) {
+        if (c3->size > 0x10000 || find_sec(buf, sh, shnum, shstr, ".rel.nv.constant3") ||
+            find_sec(buf, sh, shnum, shstr, ".rela.nv.constant3"))
+            rc = fail(err, errlen, MX_EUNSUPPORTED, file, ".nv.constant3 larger than 64 KiB or relocated");
+        c->cbank3 = buf + c3->offset;
+        c->cbank3_size = (uint32_t)c3->size;
+        c->consts = calloc(nsyms ? nsyms : 1, sizeof *c->consts);
+        if (!c->consts && rc == MX_OK)
+            rc = fail(err, errlen, MX_ENOMEM, file, "out of memory");
+        uint32_t c3idx = (uint32_t)(c3 - sh);
+        for (uint64_t s = 0; s < nsyms && rc == MX_OK; s++) {
+            const uint8_t *p = buf + symtab->offset + s * 24;
+            if ((p[4] & 0xf) != STT_OBJECT || rd16(p + 6) != c3idx || rd64(p + 16) == 0)
+                continue;
+            const char *name = sec_str(buf, strtab, rd32(p));
+            uint64_t off = rd64(p + 8), size = rd64(p + 16);
+            if (!name || strlen(name) > 400 || off > c3->size || size > c3->size - off) {
+                rc = fail(err, errlen, MX_EPARSE, file, "corrupt ELF: constant symbol %llu outside .nv.constant3",
+                          (unsigned long long)s);
+                break;
+            }
+            c->consts[c->nconsts++] = (struct fe_cubin_const){ name, (uint32_t)off, (uint32_t)size };
+        }
+        qsort(c->consts, c->nconsts, sizeof *c->consts, cmp_const);
+        for (uint32_t i = 1; i < c->nconsts && rc == MX_OK; i++)
+            if (c->consts[i].offset < c->consts[i - 1].offset + c->consts[i - 1].size)
+                rc = fail(err, errlen, MX_EPARSE, file, "constant symbols %s and %s overlap", c->consts[i - 1].name,
+                          c->consts[i].name);
+    }
     free(sh);
     if (rc == MX_OK && c->nkernels == 0)
         rc = fail(err, errlen, MX_ENOTFOUND, file, "no kernel (.text.NAME with an entry symbol) in the cubin");
@@ -304,5 +342,6 @@ void fe_cubin_free(struct fe_cubin *c)
     for (uint32_t i = 0; i < c->nkernels; i++)
         free(c->kernels[i].params);
     free(c->kernels);
+    free(c->consts);
     memset(c, 0, sizeof *c);
 }

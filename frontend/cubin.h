@@ -35,10 +35,20 @@ struct fe_cubin_kernel {
     uint32_t frame_size;         /* local memory (stack frame) bytes per thread (EIATTR_FRAME_SIZE) */
 };
 
+/* A __constant__ variable: a symbol in the module's constant bank 3. */
+struct fe_cubin_const {
+    const char *name;
+    uint32_t offset, size;       /* in bank 3 */
+};
+
 struct fe_cubin {
     uint32_t arch;               /* 80 for sm_80, 86 for sm_86 */
     uint32_t nkernels;
     struct fe_cubin_kernel *kernels; /* malloc'd */
+    const uint8_t *cbank3;       /* .nv.constant3: the __constant__ variables' initial bytes, or NULL */
+    uint32_t cbank3_size;
+    uint32_t nconsts;
+    struct fe_cubin_const *consts; /* sorted by offset, non-overlapping (malloc'd) */
 };
 
 /* Is buf an ELF file (the four magic bytes)? */

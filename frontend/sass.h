@@ -53,6 +53,7 @@
     SOP(UIMAD_WIDE, "UIMAD.WIDE", 0x0a5) \
     SOP(USHF, "USHF", 0x099)             \
     SOP(ULDC, "ULDC", 0x0b9)             \
+    SOP(ULDC_IDX, "ULDC", 0x0bb)         \
     SOP(NOP, "NOP", 0x118)               \
     SOP(S2R, "S2R", 0x119)               \
     SOP(S2UR, "S2UR", 0x1c3)             \

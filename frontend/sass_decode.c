@@ -168,7 +168,8 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
                                            ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T" };
         static const char *const bop[] = { ".AND", ".OR", ".XOR", ".?" };
         unsigned cc = op == FE_SASS_ISETP ? fe_sass_bits(s, 76, 3) : fe_sass_bits(s, 76, 4);
-        put(&b, "%s%s%s ", cmp[cc], op == FE_SASS_ISETP && !fe_sass_bits(s, 73, 1) ? ".U32" : "",
+        put(&b, "%s%s%s%s ", cmp[cc], op == FE_SASS_ISETP && !fe_sass_bits(s, 73, 1) ? ".U32" : "",
+            op == FE_SASS_ISETP && fe_sass_bits(s, 72, 1) ? ".EX" : "",
             bop[fe_sass_bits(s, 74, 2)]);
         pred(&b, fe_sass_bits(s, 81, 3), 0);
         put(&b, ", ");
@@ -248,8 +249,9 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, ", ");
         cbank(&b, s);
         break;
-    case FE_SASS_LDC:
-        put(&b, " ");
+    case FE_SASS_LDC: case FE_SASS_ULDC_IDX:
+        b.uni = op == FE_SASS_ULDC_IDX;
+        put(&b, "%s ", fe_sass_bits(s, 73, 3) == 5 ? ".64" : "");
         reg(&b, d);
         put(&b, ", c[0x%x][", fe_sass_bits(s, 54, 5));
         reg(&b, a);

@@ -57,6 +57,7 @@ static void sb_put(struct sb *b, const char *fmt, ...)
 
 struct lower {
     struct sb out;
+    const struct fe_cubin *c;
     const struct fe_cubin_kernel *k;
     const struct fe_sass_insn *s;
     const char *file;
@@ -133,6 +134,17 @@ static void usrc(char *o, unsigned r) { r == 63 ? snprintf(o, 16, "0") : snprint
 static void pname(const struct lower *L, char *o, unsigned p) { p == 7 ? snprintf(o, 16, "%%pt") : snprintf(o, 16, "%%%sp%u", L->uni ? "u" : "", p); }
 static void pdst(const struct lower *L, char *o, unsigned p) { p == 7 ? snprintf(o, 16, "%%pz") : snprintf(o, 16, "%%%sp%u", L->uni ? "u" : "", p); }
 
+/* The __constant__ variable holding bytes off..off+width-1 of bank 3. */
+static const struct fe_cubin_const *const_at(const struct lower *L, uint32_t off, uint32_t width)
+{
+    for (uint32_t i = 0; i < L->c->nconsts; i++) {
+        const struct fe_cubin_const *v = &L->c->consts[i];
+        if (off >= v->offset && (uint64_t)off + width <= (uint64_t)v->offset + v->size)
+            return v;
+    }
+    return NULL;
+}
+
 /* c[bank][off] of width bytes (4 or 8) into a register written to o. */
 static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, char *o)
 {
@@ -156,8 +168,21 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
         }
         return 0;
     }
+    if (bank == 3) { /* __constant__ variables: the symbol holding the bytes */
+        const struct fe_cubin_const *v = const_at(L, off, width);
+        if (!v)
+            return unsupported(L, "c[0x3][0x%x] (%u bytes) is not inside one __constant__ variable", off, width);
+        if (width == 8) {
+            snprintf(o, 16, "%%x3");
+            emit(L, "ld.const.b64 %%x3, [%s+%u]", v->name, off - v->offset);
+        } else {
+            snprintf(o, 16, "%s", tmp(L, t));
+            emit(L, "ld.const.b32 %s, [%s+%u]", o, v->name, off - v->offset);
+        }
+        return 0;
+    }
     if (bank != 0)
-        return unsupported(L, "constant bank %u (only banks 0, the parameters, and 2 are mapped)", bank);
+        return unsupported(L, "constant bank %u (only banks 0, the parameters, 2 and 3 are mapped)", bank);
     if (off % width)
         return unsupported(L, "misaligned constant c[0x0][0x%x] of %u bytes", off, width);
     if (off >= k->param_base && off + width <= k->param_base + k->param_size) {
@@ -687,7 +712,12 @@ static int l_isetp(struct lower *L)
     /* FSETP: 72 -a, 73 |a|, 80 .FTZ; form 1: 62 |b|, 63 -b (ptxas on
        setp.CMP{.ftz}.f32 of abs.f32 / neg.f32 operands, kernel f_setp) */
     uint64_t care = 0x07fe0c00ull | (f ? 0xf000 | 0x100 | 0x200 | 0x10000 : 0x7200);
-    unsigned absb = 0, negb = 0;
+    unsigned absb = 0, negb = 0, ex = !f && B(s, 72, 1);
+    /* ISETP.EX (72): the high words of a 64-bit compare, Pq (68..70, ! 71)
+       the low words' unsigned compare (ptxas on long long <, <=, >, >=,
+       ==, != and their unsigned forms, kernel w_cmp) */
+    if (ex)
+        care |= 0x1f0;
     if (need_hi(L, care, (f ? 0 : 0x70) | uniform_bit(L)))
         return -1;
     if (f && s->form == 1) {
@@ -724,6 +754,30 @@ static int l_isetp(struct lower *L)
             emit(L, "abs.f32 %s, %s", tmp(L, t), b), snprintf(b, 16, "%s", t);
         if (negb)
             emit(L, "neg.f32 %s, %s", tmp(L, t), b), snprintf(b, 16, "%s", t);
+    }
+    if (ex) {
+        /* LT/LE: hi < || (hi == && Pq); GT/GE: hi > || (hi == && Pq);
+           EQ: hi == && Pq; NE: hi != || Pq */
+        const char *ty = B(s, 73, 1) ? "s32" : "u32";
+        unsigned cc = B(s, 76, 3);
+        const char *strict = cc == 1 || cc == 3 ? "lt" : cc == 4 || cc == 6 ? "gt" : cc == 5 ? "ne" : "eq";
+        char t1[16], t2[16], t3[16], pq[20];
+        psrc(L, pq, B(s, 68, 3), B(s, 71, 1));
+        emit(L, "setp.%s.%s %%pr, %s, %s", strict, ty, a, b);
+        emit(L, "selp.u32 %s, 1, 0, %%pr", tmp(L, t1));
+        emit(L, "setp.eq.%s %%pr, %s, %s", ty, a, b);
+        emit(L, "selp.u32 %s, 1, 0, %%pr", tmp(L, t2));
+        emit(L, "selp.u32 %s, 1, 0, %s", tmp(L, t3), pq);
+        if (cc == 2)
+            emit(L, "and.b32 %s, %s, %s", t1, t2, t3);
+        else if (cc == 5)
+            emit(L, "or.b32 %s, %s, %s", t1, t1, t3);
+        else {
+            emit(L, "and.b32 %s, %s, %s", t2, t2, t3);
+            emit(L, "or.b32 %s, %s, %s", t1, t1, t2);
+        }
+        emit(L, "setp.ne.u32.%s %s|%s, %s, 0, %s", op, pu, pv, t1, pp);
+        return 0;
     }
     emit(L, "setp.%s%s.%s.%s %s|%s, %s, %s, %s", cmp, f && B(s, 80, 1) ? ".ftz" : "", f ? "f32" : B(s, 73, 1) ? "s32" : "u32",
          op, pu, pv, a, b, pp);
@@ -786,7 +840,8 @@ static int l_fp(struct lower *L)
             return -1;
     } else if (s->form == 4)
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
-    else if (s->form == 1 || s->form == 5 || (s->op == FE_SASS_FFMA && (s->form == 2 || s->form == 3))) {
+    else if (s->form == 1 || s->form == 5 || (s->op != FE_SASS_FADD && s->form == 6) ||
+             (s->op == FE_SASS_FFMA && (s->form == 2 || s->form == 3 || s->form == 7))) {
         if (opd_b(L, b, s->op == FE_SASS_FMUL ? NULL : &nb))
             return -1;
     } else
@@ -871,6 +926,55 @@ static int l_uldc(struct lower *L)
         emit(L, "mov.b32 %%ur%u, 0", d + 1);
     } else
         emit(L, "mov.b64 {%%ur%u, %%ur%u}, %s", d, d + 1, o);
+    return 0;
+}
+
+/* LDC Rd, c[bank][Ra + off] and ULDC (0x0bb) URd, c[bank][URa + off]: size
+ * 73..75 as ULDC (4: 32 bits, 5: 64).  With an index register only bank 3,
+ * the __constant__ variables, is mapped: the variable holding off is the
+ * base (kmeans' c_centroids[k], mri-q's c_k[i]). */
+static int l_ldc(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    int u = s->op == FE_SASS_ULDC_IDX;
+    char o[16], d0[16], d1[16], ra[16];
+    if (need_hi(L, 0xe00, u ? 1ull << 27 : 0) || s->form != 5 || B(s, 59, 5))
+        return L->rc ? -1 : unsupported(L, "LDC operand bits");
+    L->uni = u;
+    unsigned sz = B(s, 73, 3), d = B(s, 16, 8), a = B(s, 24, 8), bank = B(s, 54, 5), off = B(s, 38, 16);
+    unsigned width = sz == 5 ? 8 : 4;
+    if ((sz != 4 && sz != 5) || (u && (d > 63 || a > 63)) || (width == 8 && d != rz(L) && d >= rz(L) - 1))
+        return unsupported(L, "LDC size, destination or index");
+    rdst(L, d0, d);
+    rdst(L, d1, d == rz(L) ? d : d + 1);
+    if (a == rz(L)) {
+        if (cload(L, bank, off, width, o))
+            return -1;
+        if (d == rz(L))
+            return 0;
+        if (width == 4)
+            emit(L, "mov.b32 %s, %s", d0, o);
+        else if (!strcmp(o, "0")) {
+            emit(L, "mov.b32 %s, 0", d0);
+            emit(L, "mov.b32 %s, 0", d1);
+        }
+        else
+            emit(L, "mov.b64 {%s, %s}, %s", d0, d1, o);
+        return 0;
+    }
+    if (bank != 3)
+        return unsupported(L, "indexed constant bank %u (only bank 3 is mapped)", bank);
+    const struct fe_cubin_const *v = const_at(L, off, width);
+    if (!v)
+        return unsupported(L, "c[0x3][0x%x] is not inside a __constant__ variable", off);
+    rsrc(L, ra, a);
+    emit(L, "mov.u64 %%x1, %s", v->name);
+    emit(L, "cvt.u64.u32 %%x2, %s", ra);
+    emit(L, "add.u64 %%x1, %%x1, %%x2");
+    if (width == 4)
+        emit(L, "ld.const.b32 %s, [%%x1+%u]", d0, off - v->offset);
+    else
+        emit(L, "ld.const.v2.b32 {%s, %s}, [%%x1+%u]", d0, d1, off - v->offset);
     return 0;
 }
 
@@ -1158,6 +1262,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_HFMA2_MMA: return l_hfma2(L);
     case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: return l_mem(L);
     case FE_SASS_MUFU: return l_mufu(L);
+    case FE_SASS_LDC: case FE_SASS_ULDC_IDX: return l_ldc(L);
     case FE_SASS_FCHK: return l_fchk(L);
     case FE_SASS_I2F: case FE_SASS_F2I: return l_cvt(L);
     default: return l_ctrl(L);
@@ -1223,9 +1328,23 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
 
 char *fe_sass_lower_text(const struct fe_cubin *c, const char *file, char *err, size_t errlen)
 {
-    struct lower L = { .file = file, .err = err, .errlen = errlen };
+    struct lower L = { .c = c, .file = file, .err = err, .errlen = errlen };
     sb_put(&L.out, "// lowered from %s (sm_%u) by the Morpheus SASS front end\n.version 9.0\n.target sm_%u\n"
            ".address_size 64\n.file 1 \"%s\"\n", file, c->arch, c->arch, file);
+    for (uint32_t i = 0; i < c->nconsts; i++) {
+        const struct fe_cubin_const *v = &c->consts[i];
+        int nonzero = 0;
+        for (uint32_t j = 0; j < v->size; j++)
+            nonzero |= c->cbank3[v->offset + j];
+        sb_put(&L.out, "\n.const .align %u .b8 %s[%u]", align_of(v->offset, v->size), v->name, v->size);
+        if (nonzero) {
+            sb_put(&L.out, " = {");
+            for (uint32_t j = 0; j < v->size; j++)
+                sb_put(&L.out, "%s%u", j ? (j % 32 ? ", " : ",\n\t") : "", c->cbank3[v->offset + j]);
+            sb_put(&L.out, "}");
+        }
+        sb_put(&L.out, ";\n");
+    }
     for (uint32_t i = 0; i < c->nkernels && !L.rc; i++) {
         L.kidx = i;
         lower_kernel(&L, &c->kernels[i]);

@@ -334,3 +334,41 @@ extern "C" __global__ void b_pred(int *o, const unsigned *u)
     }
     o[i] = steps;
 }
+// __constant__ variables (constant bank 3): direct (c[0x3][..] operands),
+// indexed by a register (LDC) and by a uniform register in a loop (ULDC
+// 0x0bb), 32- and 64-bit
+__constant__ int c_tab[64] = { 3, -1, 7, 100, 5, 0x7fffffff, -8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                               23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44,
+                               45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, -63 };
+__constant__ long long c_w[4] = { 0x123456789abcdefLL, -5, 1LL << 40, 77 };
+__constant__ float c_f[16] = { 0.5f, 1.5f, -2.0f, 3.25f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f, 10.0f, 11.0f, 12.0f, 13.0f,
+                               14.0f, 15.0f };
+extern "C" __global__ void c_const(int *o, const int *a, int n)
+{
+    int i = threadIdx.x;
+    int k = a[i] & 63;
+    long long w = c_w[k & 3];
+    float acc = 0.0f;
+    for (int j = 0; j < n; j++)
+        acc += c_f[j & 15] * (float)(a[(i + j) & 63] & 255);
+    o[4 * i] = c_tab[k] + c_tab[3];
+    o[4 * i + 1] = (int)(w >> 7);
+    o[4 * i + 2] = (int)w + (int)c_w[1];
+    o[4 * i + 3] = __float_as_int(acc);
+}
+// 64-bit compares: ISETP.EX on the high words with the low words' result
+extern "C" __global__ void w_cmp(int *o, const long long *a)
+{
+    int i = threadIdx.x;
+    long long x = a[2 * i], y = a[2 * i + 1];
+    unsigned long long p = x, q = y;
+    int *r = o + 8 * i;
+    r[0] = x < y;
+    r[1] = x <= y;
+    r[2] = x > y;
+    r[3] = x >= y;
+    r[4] = p < q;
+    r[5] = p >= q;
+    r[6] = x == y;
+    r[7] = (x > -1) + 2 * (p <= q) + 4 * (x != y) + 8 * (p > q);
+}

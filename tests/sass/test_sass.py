@@ -119,6 +119,17 @@ cases['c_cvt'] = ('1', '64', ['s32[768]=zero>OUT', 's32[64]=file:%s' % sized(i32
 cases['c_cvt/b'] = ('1', '64', ['s32[768]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 'f32[64]=file:%s' % fdiv_b])
 cases['f_modes'] = ('1', '64', ['f32[1024]=zero>OUT', 'f32[256]=file:%s' % f32])
 cases['b_pred'] = ('1', '64', ['s32[64]=zero>OUT', 'u32[64]=file:%s' % sized(u32, 256)])
+wv = []
+for _ in range(64):  # pairs with equal high words, equal low words, both equal, and random
+    x = rng.choice(i64v)
+    kind = rng.randrange(4)
+    y = (x & ~0xffffffff) | rng.randrange(2**32) if kind == 0 else (x & 0xffffffff) | (rng.randrange(2**32) << 32) if kind == 1 \
+        else x if kind == 2 else rng.choice(i64v)
+    wv += [x, ((y + 2**63) % 2**64) - 2**63]
+w128 = wfile('w128', struct.pack('<128q', *wv))
+cases['w_cmp'] = ('1', '64', ['s32[512]=zero>OUT', 's64[128]=file:%s' % w128])
+cases['c_const'] = ('1', '64', ['s32[256]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:37'])
+cases['c_const/b'] = ('1', '64', ['s32[256]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:0'])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
