@@ -60,13 +60,17 @@
     SOP(BAR, "BAR.SYNC", 0x11d)          \
     SOP(BSYNC, "BSYNC", 0x141)           \
     SOP(BSSY, "BSSY", 0x145)             \
+    SOP(YIELD, "YIELD", 0x146)           \
     SOP(BRA, "BRA", 0x147)               \
+    SOP(WARPSYNC, "WARPSYNC", 0x148)     \
     SOP(EXIT, "EXIT", 0x14d)             \
     SOP(LDG, "LDG", 0x181)               \
     SOP(LDC, "LDC", 0x182)               \
     SOP(LDS, "LDS", 0x184)               \
     SOP(STG, "STG", 0x186)               \
-    SOP(STS, "STS", 0x188)
+    SOP(STS, "STS", 0x188)               \
+    SOP(ATOMS, "ATOMS", 0x18c)           \
+    SOP(RED, "RED", 0x18e)
 
 enum fe_sass_op {
 #define SOP(id, mn, major) FE_SASS_##id,

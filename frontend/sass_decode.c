@@ -287,6 +287,32 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         break;
     }
     case FE_SASS_BSYNC: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
+    case FE_SASS_WARPSYNC: put(&b, " "); srcb(&b, s); break;
+    case FE_SASS_ATOMS: case FE_SASS_RED: {
+        static const char *const aop[16] = { ".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", ".?9",
+                                             ".POPC.INC", ".?11", ".?12", ".?13", ".?14", ".?15" };
+        static const char *const sc[] = { "", ".X4", ".X8", ".X16" };
+        int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
+        if (op == FE_SASS_ATOMS)
+            put(&b, "%s%s ", aop[fe_sass_bits(s, 87, 4)], fe_sass_bits(s, 73, 1) ? ".S32" : "");
+        else
+            put(&b, ".E.ADD%s ", fe_sass_bits(s, 73, 2) == 3 ? ".F32" : "");
+        if (op == FE_SASS_ATOMS) {
+            reg(&b, d);
+            put(&b, ", ");
+        }
+        put(&b, "[");
+        reg(&b, a);
+        put(&b, "%s", op == FE_SASS_ATOMS ? sc[fe_sass_bits(s, 78, 2)] : ".64");
+        if (off)
+            put(&b, "%s0x%x", off < 0 ? "-" : "+", off < 0 ? (unsigned)-(int64_t)off : (unsigned)off);
+        put(&b, "]");
+        if (s->form == 1 || op == FE_SASS_RED) {
+            put(&b, ", ");
+            reg(&b, fe_sass_bits(s, 32, 8));
+        }
+        break;
+    }
     case FE_SASS_CALL: {
         int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
         put(&b, " 0x%" PRIx64, (uint64_t)((int64_t)s->addr + 16 + off));

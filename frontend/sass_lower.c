@@ -978,6 +978,57 @@ static int l_ldc(struct lower *L)
     return 0;
 }
 
+/* ATOMS Rd, [Ra.scale + off], Rb (0x18c): op 87..90 (0 ADD, 1 MIN, 2 MAX, 3
+ * INC, 4 DEC, 5 AND, 6 OR, 7 XOR, 8 EXCH: ptxas on atom.shared.OP, one at a
+ * time), 73 signed, 78..79 address scale as LDS; form 7 with op 10 and no
+ * data register is POPC.INC, ptxas's atomicAdd(p, 1) with the result
+ * unused: one increment per active lane.  RED.E.ADD [Ra.64 + off], Rb
+ * (0x18e): the one form seen (global, 73..74: 0 U32, 3 F32). */
+static int l_atom(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const aop[] = { "add.u32", "min", "max", "inc.u32", "dec.u32", "and.b32", "or.b32", "xor.b32", "exch.b32" };
+    static const unsigned scale[] = { 1, 4, 8, 16 };
+    char d[16], a[16], b[16], t[16], op[16];
+    int32_t off = (int32_t)(B(s, 40, 24) << 8) / 256;
+    unsigned ra = B(s, 24, 8);
+    if (s->op == FE_SASS_RED) {
+        if (need_hi(L, 0xff | 0x600, 0x000c10e100) || s->form != 4 || B(s, 16, 8))
+            return L->rc ? -1 : unsupported(L, "RED form");
+        unsigned ty = B(s, 73, 2);
+        if (ty != 0 && ty != 3)
+            return unsupported(L, "RED type %u", ty);
+        if (ra >= 254)
+            return unsupported(L, "RED address register R%u", ra);
+        rsrc(L, b, B(s, 32, 8));
+        emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", ra, ra + 1);
+        emit(L, "red.global.add.%s [%%x0%+d], %s", ty ? "f32" : "u32", off, !strcmp(b, "0") && ty ? "0f00000000" : b);
+        return 0;
+    }
+    unsigned o = B(s, 87, 4), sg = B(s, 73, 1);
+    if (s->form == 7) { /* POPC.INC */
+        if (need_hi(L, 0xc000, 0x0d00003f) || B(s, 16, 8) != 255 || B(s, 32, 8))
+            return L->rc ? -1 : unsupported(L, "ATOMS form 7 other than POPC.INC RZ");
+        snprintf(op, sizeof op, "add.u32");
+        snprintf(b, sizeof b, "1");
+    } else {
+        if (need_hi(L, 0x200 | 0xc000 | 0x07800000, 0) || s->form != 1)
+            return L->rc ? -1 : unsupported(L, "ATOMS form");
+        if (o > 8 || (sg && o != 1 && o != 2))
+            return unsupported(L, "ATOMS operation %u%s", o, sg ? " (signed)" : "");
+        snprintf(op, sizeof op, "%s", o == 1 || o == 2 ? (sg ? (o == 1 ? "min.s32" : "max.s32") : (o == 1 ? "min.u32" : "max.u32")) : aop[o]);
+        rsrc(L, b, B(s, 32, 8));
+    }
+    rsrc(L, a, ra);
+    rdst(L, d, B(s, 16, 8));
+    if (ra == 255)
+        emit(L, "mov.b32 %s, %%sb", tmp(L, t));
+    else
+        emit(L, "mad.lo.u32 %s, %s, %u, %%sb", tmp(L, t), a, scale[B(s, 78, 2)]);
+    emit(L, "atom.shared.%s %s, [%s%+d], %s", op, d, t, off, b);
+    return 0;
+}
+
 /* LDG / STG / LDS / STS: size code 0 U8, 1 S8, 2 U16, 3 S16, 4 32, 5 64, 6 128. */
 static int l_mem(struct lower *L)
 {
@@ -1103,6 +1154,16 @@ static int l_ctrl(struct lower *L)
             sb_put(&L->out, "L%u_%04x_b:\n", L->kidx, s->addr);
         return 0;
     }
+    case FE_SASS_YIELD: /* a scheduling hint at loop heads */
+        if (need_hi(L, 0, 0x03800000) || (s->lo >> 16))
+            return L->rc ? -1 : unsupported(L, "YIELD form");
+        return 0;
+    case FE_SASS_WARPSYNC:
+        /* all lanes: the decoded program reconverges at immediate
+           post-dominators, so the warp is converged here already */
+        if (need_hi(L, 0, 0x03800000) || s->form != 4 || B(s, 16, 16) || B(s, 32, 32) != 0xffffffffu)
+            return L->rc ? -1 : unsupported(L, "WARPSYNC with a mask other than 0xffffffff");
+        return 0;
     case FE_SASS_CALL: {
         /* CALL.REL.NOINC: a jump to a subroutine of the same .text whose
            return address ptxas has put in a register (MOV R4, 0x1e0); no
@@ -1262,6 +1323,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_HFMA2_MMA: return l_hfma2(L);
     case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: return l_mem(L);
     case FE_SASS_MUFU: return l_mufu(L);
+    case FE_SASS_ATOMS: case FE_SASS_RED: return l_atom(L);
     case FE_SASS_LDC: case FE_SASS_ULDC_IDX: return l_ldc(L);
     case FE_SASS_FCHK: return l_fchk(L);
     case FE_SASS_I2F: case FE_SASS_F2I: return l_cvt(L);

@@ -372,3 +372,46 @@ extern "C" __global__ void w_cmp(int *o, const long long *a)
     r[6] = x == y;
     r[7] = (x > -1) + 2 * (p <= q) + 4 * (x != y) + 8 * (p > q);
 }
+// shared-memory atomics: ATOMS.POPC.INC (atomicAdd(p, 1) unused), ATOMS.ADD,
+// ATOMS.MAX.S32; global RED.E.ADD
+extern "C" __global__ void a_shared(unsigned *o, const unsigned *a, int n)
+{
+    __shared__ unsigned s[64];
+    int t = threadIdx.x;
+    s[t] = 0;
+    __syncthreads();
+    for (int i = t; i < n; i += blockDim.x) {
+        unsigned b = a[i] & 63;
+        atomicAdd(&s[b], 1u);
+        atomicAdd(&s[(b * 7) & 63], a[i] >> 20);
+        atomicMax((int *)&s[(b + 5) & 63], (int)(a[i] >> 28));
+    }
+    __syncthreads();
+    if (s[t])
+        atomicAdd(&o[t], s[t]);
+}
+// every ATOMS operation, addresses and values from the data; the old values
+// are kept (lanes run in order on both paths, so they are deterministic)
+extern "C" __global__ void a_ops(unsigned *o, const unsigned *a, float *g)
+{
+    __shared__ unsigned s[64];
+    int t = threadIdx.x;
+    s[t] = a[t + 64];
+    __syncthreads();
+    unsigned v = a[t], b = v & 63, r = 0;
+    r += atomicMin(&s[b], v);
+    r += atomicMax(&s[(b + 1) & 63], v >> 3);
+    r += atomicMin((int *)&s[(b + 2) & 63], (int)v);
+    r += atomicMax((int *)&s[(b + 3) & 63], (int)(v << 5));
+    r ^= atomicInc(&s[(b + 4) & 63], v & 0xff);
+    r ^= atomicDec(&s[(b + 5) & 63], v & 0xff);
+    r += atomicAnd(&s[(b + 6) & 63], v | 0x0f0f0f0f);
+    r += atomicOr(&s[(b + 7) & 63], v & 0x00ff00ff);
+    r += atomicXor(&s[(b + 8) & 63], v);
+    r += atomicExch(&s[(b + 9) & 63], v + 1);
+    r += atomicAdd(&s[(b + 10) & 63], v);
+    __syncthreads();
+    o[t] = r;
+    o[t + 64] = s[t];
+    atomicAdd(&g[b & 7], __int_as_float((int)(v & 0x3fffffff)) * 0.0f + (float)(v & 1023));
+}

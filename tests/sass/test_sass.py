@@ -130,6 +130,9 @@ w128 = wfile('w128', struct.pack('<128q', *wv))
 cases['w_cmp'] = ('1', '64', ['s32[512]=zero>OUT', 's64[128]=file:%s' % w128])
 cases['c_const'] = ('1', '64', ['s32[256]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:37'])
 cases['c_const/b'] = ('1', '64', ['s32[256]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:0'])
+cases['a_shared'] = ('1', '64', ['u32[64]=zero>OUT', 'u32[1000]=file:%s' % u32, 's32:1000'])
+cases['a_ops'] = ('1', '64', ['u32[128]=zero>OUT', 'u32[128]=file:%s' % sized(u32, 512), 'f32[8]=zero'])
+cases['a_ops/g'] = ('1', '64', ['u32[128]=zero', 'u32[128]=file:%s' % sized(u32, 512), 'f32[8]=zero>OUT'])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
