@@ -19,6 +19,7 @@
     SOP(CS2R, "CS2R", 0x005)             \
     SOP(SEL, "SEL", 0x007)               \
     SOP(FSEL, "FSEL", 0x008)             \
+    SOP(FMNMX, "FMNMX", 0x009)           \
     SOP(FSETP, "FSETP", 0x00b)           \
     SOP(ISETP, "ISETP", 0x00c)           \
     SOP(IADD3, "IADD3", 0x010)           \

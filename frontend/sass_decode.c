@@ -182,7 +182,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
         break;
     }
-    case FE_SASS_SEL: case FE_SASS_IMNMX: case FE_SASS_FADD: case FE_SASS_FMUL:
+    case FE_SASS_SEL: case FE_SASS_IMNMX: case FE_SASS_FMNMX: case FE_SASS_FADD: case FE_SASS_FMUL:
         put(&b, " ");
         reg(&b, d);
         put(&b, ", ");
@@ -191,7 +191,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         reg(&b, a);
         put(&b, ", ");
         srcb(&b, s);
-        if (op == FE_SASS_SEL || op == FE_SASS_IMNMX) {
+        if (op == FE_SASS_SEL || op == FE_SASS_IMNMX || op == FE_SASS_FMNMX) {
             put(&b, ", ");
             pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
         }

@@ -394,6 +394,38 @@ static int l_imnmx(struct lower *L)
     return 0;
 }
 
+/* FMNMX d, a, b, p: PT min, !PT max (as IMNMX), PTX min.f32 / max.f32
+ * (ptxas maps fminf / fmaxf to it one to one; kernel m_lds_ur). */
+static int l_fmnmx(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], d[16], p[20], t1[16], t2[16];
+    if (need_hi(L, 0x07800000, uniform_bit(L)))
+        return -1;
+    if (s->form == 4)
+        snprintf(b, 16, "0f%08X", B(s, 32, 32));
+    else if (s->form != 1 && s->form != 5 && s->form != 6)
+        return unsupported(L, "FMNMX operand form %u", s->form);
+    else if (opd_b(L, b, NULL))
+        return -1;
+    if (!strcmp(b, "0"))
+        snprintf(b, 16, "0f00000000");
+    rsrc(L, a, B(s, 24, 8));
+    if (!strcmp(a, "0"))
+        snprintf(a, 16, "0f00000000");
+    rdst(L, d, B(s, 16, 8));
+    unsigned pp = B(s, 87, 3), pn = B(s, 90, 1);
+    if (pp == 7) {
+        emit(L, "%s.f32 %s, %s, %s", pn ? "max" : "min", d, a, b);
+        return 0;
+    }
+    pname(L, p, pp);
+    emit(L, "min.f32 %s, %s, %s", tmp(L, t1), a, b);
+    emit(L, "max.f32 %s, %s, %s", tmp(L, t2), a, b);
+    emit(L, "selp.b32 %s, %s, %s, %s", d, pn ? t2 : t1, pn ? t1 : t2, p);
+    return 0;
+}
+
 static int l_iabs(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
@@ -545,11 +577,9 @@ static int l_imad(struct lower *L)
         emit(L, "mul.hi.%s %s, %s, %s", sg, d, a, b);
         return 0;
     }
-    if (B(s, 75, 1) || nc) { /* -c */
-        if (x)
-            return unsupported(L, "IMAD.X with a negated addend");
+    if (B(s, 75, 1) || nc) { /* -c; in .X the complement, as IADD3.X (the high word of a 64-bit a - sext(b) in lbm) */
         char tn[16];
-        emit(L, "neg.s32 %s, %s", tmp(L, tn), c);
+        emit(L, "%s %s, %s", x ? "not.b32" : "neg.s32", tmp(L, tn), c);
         snprintf(c, 16, "%s", tn);
     }
     const char *res = x ? tmp(L, t) : d;
@@ -618,9 +648,13 @@ static int l_shf(struct lower *L)
     char a[16], b[16], c[16], d[16], t[16], lo[16], hi[16];
     if (need_hi(L, 0x11600 | (u ? 0x3f : 0xff), (u ? 1ull << 27 : 0) | uniform_bit(L)))
         return -1;
-    if (s->form == 2 || s->form == 3 || (u && s->form != 4))
+    if (s->form == 2 || s->form == 3 || (u && s->form != 4 && s->form != 1))
         return unsupported(L, "SHF operand form %u", s->form);
-    if (opd_b(L, b, NULL))
+    if (u && s->form == 1) { /* USHF with the shift amount in a UR (lbm) */
+        if (B(s, 38, 26))
+            return unsupported(L, "USHF register bits");
+        usrc(b, B(s, 32, 6));
+    } else if (opd_b(L, b, NULL))
         return -1;
     unsigned ty = B(s, 73, 2), right = B(s, 76, 1), high = B(s, 80, 1);
     if (u) {
@@ -1038,6 +1072,13 @@ static int l_mem(struct lower *L)
     int global = s->op == FE_SASS_LDG || s->op == FE_SASS_STG, load = s->op == FE_SASS_LDG || s->op == FE_SASS_LDS;
     uint64_t care = 0xe00 | (global ? 0 : 0xc000) | (s->op == FE_SASS_STG ? 0xff : 0);
     uint64_t fixed = s->op == FE_SASS_LDG ? 0x0c1e1100 : s->op == FE_SASS_STG ? 0x0c101100 : 0;
+    /* LDS with bit 91: a UR (32..37) added to the address (LDS.128 R4,
+       [UR4] in mri-gri's loop over a shared array; kernel m_lds_ur) */
+    unsigned ur = s->op == FE_SASS_LDS && B(s, 91, 1) ? B(s, 32, 8) : 0;
+    if (ur)
+        fixed |= 1ull << 27;
+    if (ur > 63 || (ur && B(s, 24, 8) != 255 && B(s, 78, 2)))
+        return unsupported(L, "LDS with a UR and a scaled register");
     if (need_hi(L, care, fixed))
         return -1;
     unsigned expect_form = s->op == FE_SASS_STS ? 1 : 4;
@@ -1050,7 +1091,7 @@ static int l_mem(struct lower *L)
     unsigned ra = B(s, 24, 8), r = load ? B(s, 16, 8) : B(s, 32, 8);
     if (!global && !load && B(s, 16, 8))
         return unsupported(L, "STS with bits 16..23 set");
-    if (!global && load && B(s, 32, 8))
+    if (!global && load && B(s, 32, 8) && !B(s, 91, 1))
         return unsupported(L, "LDS with bits 32..39 set");
     if (r != 255 && r + nvec[sz] > 255)
         return unsupported(L, "register group R%u..R%u", r, r + nvec[sz] - 1);
@@ -1074,6 +1115,8 @@ static int l_mem(struct lower *L)
             emit(L, "mov.b32 %s, %%sb", t);
         else
             emit(L, "mad.lo.u32 %s, %s, %u, %%sb", t, a, scale[B(s, 78, 2)]);
+        if (ur && ur != 63)
+            emit(L, "add.u32 %s, %s, %%ur%u", t, t, ur);
         snprintf(addr, sizeof addr, "[%s%+d]", t, off);
     }
     if (nvec[sz] == 1)
@@ -1323,6 +1366,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_HFMA2_MMA: return l_hfma2(L);
     case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: return l_mem(L);
     case FE_SASS_MUFU: return l_mufu(L);
+    case FE_SASS_FMNMX: return l_fmnmx(L);
     case FE_SASS_ATOMS: case FE_SASS_RED: return l_atom(L);
     case FE_SASS_LDC: case FE_SASS_ULDC_IDX: return l_ldc(L);
     case FE_SASS_FCHK: return l_fchk(L);

@@ -415,3 +415,33 @@ extern "C" __global__ void a_ops(unsigned *o, const unsigned *a, float *g)
     o[t + 64] = s[t];
     atomicAdd(&g[b & 7], __int_as_float((int)(v & 0x3fffffff)) * 0.0f + (float)(v & 1023));
 }
+// a loop over a shared array with a uniform index: LDS R, [UR] (the UR
+// added to the address), as mri-gri's gather
+extern "C" __global__ void m_lds_ur(float *o, const float4 *p, const float2 *v, int n)
+{
+    __shared__ float4 sp[64];
+    __shared__ float2 sv[64];
+    int t = threadIdx.x;
+    sp[t] = p[t];
+    sv[t] = v[t];
+    __syncthreads();
+    float x = (float)t * 0.25f, acc = 0.0f, acc2 = 0.0f;
+    for (int j = 0; j < n; j++) {
+        float d = x - sp[j].x;
+        float w = fmaxf(0.0f, 1.0f - d * d * sp[j].w) + sp[j].y * sp[j].z;
+        acc = fmaf(w, sv[j].x, acc);
+        acc2 = fmaf(w, sv[j].y, acc2);
+    }
+    o[2 * t] = acc;
+    o[2 * t + 1] = acc2;
+}
+// FMNMX: fminf / fmaxf with registers, an immediate and a parameter
+extern "C" __global__ void f_mnmx(float *o, const float *a, float p)
+{
+    int i = threadIdx.x;
+    float x = a[2 * i], y = a[2 * i + 1];
+    o[4 * i] = fminf(x, y);
+    o[4 * i + 1] = fmaxf(x, 2.0f);
+    o[4 * i + 2] = fmaxf(y, p);
+    o[4 * i + 3] = fminf(fmaxf(x, -1.0f), 1.0f);
+}

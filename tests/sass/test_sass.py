@@ -133,6 +133,8 @@ cases['c_const/b'] = ('1', '64', ['s32[256]=zero>OUT', 's32[64]=file:%s' % sized
 cases['a_shared'] = ('1', '64', ['u32[64]=zero>OUT', 'u32[1000]=file:%s' % u32, 's32:1000'])
 cases['a_ops'] = ('1', '64', ['u32[128]=zero>OUT', 'u32[128]=file:%s' % sized(u32, 512), 'f32[8]=zero'])
 cases['a_ops/g'] = ('1', '64', ['u32[128]=zero', 'u32[128]=file:%s' % sized(u32, 512), 'f32[8]=zero>OUT'])
+cases['m_lds_ur'] = ('1', '64', ['f32[128]=zero>OUT', 'f32[256]=file:%s' % f32, 'f32[128]=file:%s' % sized(fa300, 512), 's32:61'])
+cases['f_mnmx'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[128]=file:%s' % sized(f32, 512), 'f32:-0.0'])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
