@@ -141,6 +141,8 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         /* forms 2 and 3 keep the register operand in bits 64..71 and the
            immediate / constant third */
         if (s->form == 2 || s->form == 3 || s->form == 7) {
+            if (op == FE_SASS_FFMA && fe_sass_bits(s, 75, 1))
+                put(&b, "-");
             reg(&b, c);
             put(&b, ", ");
             srcb(&b, s);

@@ -437,6 +437,46 @@ static int l_iabs(struct lower *L)
     return 0;
 }
 
+/* Whether the carry pair (pu, pv) an IADD3 writes is read as a pair: the
+ * first of the next 16 words that reads either is an IADD3.X whose two
+ * carry-ins are exactly pu and pv, not negated, and the words before it are
+ * ones whose predicate fields are known and touch neither (guards
+ * included); anything else refuses the pair. */
+static int pair_consumed(const struct lower *L, unsigned pu, unsigned pv)
+{
+    for (uint32_t a = L->s->addr + 16, n = 0; a < L->k->text_size && n < 16; a += 16, n++) {
+        struct fe_sass_insn w;
+        if (fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0))
+            return 0;
+        if (w.guard == pu || w.guard == pv)
+            return 0;
+        unsigned f[4] = { fe_sass_bits(&w, 87, 3), fe_sass_bits(&w, 77, 3), fe_sass_bits(&w, 81, 3), fe_sass_bits(&w, 84, 3) };
+        unsigned nf = 0; /* how many of f[] the instruction uses */
+        switch (w.op) {
+        case FE_SASS_IADD3:
+            if (fe_sass_bits(&w, 74, 1) && ((f[0] == pu && f[1] == pv) || (f[0] == pv && f[1] == pu)) &&
+                !fe_sass_bits(&w, 90, 1) && !fe_sass_bits(&w, 80, 1))
+                return 1;
+            nf = 4;
+            break;
+        case FE_SASS_LEA: case FE_SASS_ISETP: nf = 4; break;    /* 87..89 read, 81..83 (84..86) written */
+        case FE_SASS_LOP3: f[0] = f[2]; nf = 1; break;          /* 81..83 written */
+        case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: nf = 1; break; /* 87..89 read */
+        case FE_SASS_MOV: case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_SHF:
+        case FE_SASS_NOP: case FE_SASS_FADD: case FE_SASS_FMUL: case FE_SASS_FFMA: case FE_SASS_S2R: case FE_SASS_PRMT:
+            break;
+        default:
+            return 0;
+        }
+        if (w.op == FE_SASS_ISETP && fe_sass_bits(&w, 72, 1))
+            return 0; /* .EX reads 68..70 as well */
+        for (unsigned i = 0; i < nf; i++)
+            if (f[i] == pu || f[i] == pv)
+                return 0;
+    }
+    return 0;
+}
+
 /* IADD3 d = a + b + c (each optionally negated; .X: plus the carry
  * predicates, negation is then a bitwise not); Pu = carry out. */
 static int l_iadd3(struct lower *L)
@@ -453,8 +493,8 @@ static int l_iadd3(struct lower *L)
     rdst(L, d, B(s, 16, 8));
     int x = (int)B(s, 74, 1);
     unsigned pu = B(s, 81, 3), pv = B(s, 84, 3), pp = B(s, 87, 3), ppn = B(s, 90, 1), pq = B(s, 77, 3), pqn = B(s, 80, 1);
-    if (pv != 7)
-        return unsupported(L, "IADD3 with a second carry-out predicate");
+    if (pv != 7 && (pu == 7 || x || !pair_consumed(L, pu, pv)))
+        return unsupported(L, "IADD3 with a second carry-out predicate not consumed as a pair by the next IADD3.X");
     if (!x && !(pp == 7 && ppn && pq == 7 && pqn))
         return unsupported(L, "IADD3 without .X names carry-in predicates");
     const char *term[3] = { a, b, c };
@@ -487,7 +527,7 @@ static int l_iadd3(struct lower *L)
             emit(L, "mov.b32 %s, 0", d);
         return 0;
     }
-    if (pu != 7 && n > 2)
+    if (pu != 7 && pv == 7 && n > 2)
         return unsupported(L, "IADD3 carry-out of three operands");
     /* 64-bit sum of the zero-extended terms: bit 32 is the carry */
     unsigned ones = 0;
@@ -515,6 +555,17 @@ static int l_iadd3(struct lower *L)
         emit(L, "add.u64 %%x0, %%x0, %%x1");
     }
     emit(L, "mov.b64 {%s, %s}, %%x0", d, tmp(L, t));
+    if (pv != 7) {
+        /* the carry (0..2) over two predicates: Pu = carry >= 1, Pv =
+           carry >= 2; only their sum is observable to the IADD3.X that
+           pair_consumed found (docs/sass.md) */
+        char pd[16];
+        pdst(L, pd, pu);
+        emit(L, "setp.ge.u32 %s, %s, 1", pd, t);
+        pdst(L, pd, pv);
+        emit(L, "setp.ge.u32 %s, %s, 2", pd, t);
+        return 0;
+    }
     if (pu != 7) {
         emit(L, "and.b32 %s, %s, 1", t, t);
         char pd[16];
@@ -540,6 +591,10 @@ static int l_imad(struct lower *L)
         return unsupported(L, "IMAD.X with .WIDE or .HI");
     if (B(s, 75, 1) && (wide || hi))
         return unsupported(L, "IMAD.WIDE or .HI with a negated addend");
+    /* in forms 2, 3 and 7 bit 75 belongs to the register in 64..71, the
+       multiplier (as FFMA shows): not seen for IMAD, refused */
+    if (B(s, 75, 1) && (s->form == 2 || s->form == 3 || s->form == 7))
+        return unsupported(L, "IMAD with bit 75 in operand form %u", s->form);
     const char *sg = B(s, 73, 1) ? "s32" : "u32";
     rsrc(L, a, B(s, 24, 8));
     unsigned dr = B(s, 16, 8);
@@ -910,15 +965,22 @@ static int l_fp(struct lower *L)
         return -1;
     if (!strcmp(c, "0"))
         snprintf(c, 16, "0f00000000");
-    if (s->form == 2 || s->form == 3) { /* the register operand sits in 64..71, the immediate/constant third */
+    /* bit 75 negates the operand in 64..71: Rc in forms 1, 4, 5, 6 but the
+       multiplier B in forms 2, 3 and 7, where B sits there (lbm's
+       fmaf(-1.5f, usq, 1.0f) is FFMA R32, R16, R21, 0x3f800000 with bit 75
+       and R21 = 1.5; kernel f_negb) */
+    int negc = (int)B(s, 75, 1);
+    if (s->form == 2 || s->form == 3 || s->form == 7) {
         if (nb)
             return unsupported(L, "FFMA negation in form %u", s->form);
+        nb = negc;
+        negc = 0;
     }
     if (na != nb) {
         emit(L, "neg.f32 %s, %s", tmp(L, t), a);
         snprintf(a, 16, "%s", t);
     }
-    if (B(s, 75, 1)) {
+    if (negc) {
         char t2[16];
         emit(L, "neg.f32 %s, %s", tmp(L, t2), c);
         snprintf(c, 16, "%s", t2);

@@ -445,3 +445,23 @@ extern "C" __global__ void f_mnmx(float *o, const float *a, float p)
     o[4 * i + 2] = fmaxf(y, p);
     o[4 * i + 3] = fminf(fmaxf(x, -1.0f), 1.0f);
 }
+// FFMA R, R, -R, imm: bit 75 negates the multiplier held in 64..71 in
+// forms 2 and 3 (lbm's fmaf(-1.5f, usq, 1.0f))
+extern "C" __global__ void f_negb(float *o, const float *a, float p)
+{
+    int i = threadIdx.x;
+    float x = a[3 * i], y = a[3 * i + 1], z = a[3 * i + 2];
+    float usq = fmaf(x, x, fmaf(y, y, z * z));
+    o[3 * i] = fmaf(-1.5f, usq, 1.0f);
+    o[3 * i + 1] = fmaf(-p, usq, 2.0f);
+    o[3 * i + 2] = fmaf(-x, 3.0f, p);
+}
+// 64-bit index arithmetic with a sign-extended int subtracted (IMAD.X with
+// a negated addend, IADD3 with two carry-outs read by one IADD3.X)
+extern "C" __global__ void w_subx(long long *o, const int *a, long long base, int n, int m)
+{
+    long long i = threadIdx.x;
+    o[i] = base + i * 3 - n;
+    o[i + 64] = base + i + (long long)m - n;
+    o[i + 128] = base + (long long)a[i] * 3 - m;
+}

@@ -135,6 +135,11 @@ cases['a_ops'] = ('1', '64', ['u32[128]=zero>OUT', 'u32[128]=file:%s' % sized(u3
 cases['a_ops/g'] = ('1', '64', ['u32[128]=zero', 'u32[128]=file:%s' % sized(u32, 512), 'f32[8]=zero>OUT'])
 cases['m_lds_ur'] = ('1', '64', ['f32[128]=zero>OUT', 'f32[256]=file:%s' % f32, 'f32[128]=file:%s' % sized(fa300, 512), 's32:61'])
 cases['f_mnmx'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[128]=file:%s' % sized(f32, 512), 'f32:-0.0'])
+cases['f_negb'] = ('1', '64', ['f32[192]=zero>OUT', 'f32[192]=file:%s' % sized(f32, 768), 'f32:0.75'])
+for tag, prm in (('a', ['1000', '5', '3']), ('b', ['-1', '-7', '100']), ('c', ['0x7fffffff00000000', '0x7fffffff', '-5']),
+                 ('d', ['5', '-2147483648', '7']), ('e', ['0xffffffff', '1', '-1'])):
+    cases['w_subx/' + tag] = ('1', '64', ['s64[192]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's64:' + prm[0],
+                                          's32:' + prm[1], 's32:' + prm[2]])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
