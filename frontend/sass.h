@@ -34,6 +34,7 @@
     SOP(FCHK, "FCHK", 0x102)             \
     SOP(F2I, "F2I", 0x105)               \
     SOP(I2F_MUFU, "I2F", 0x106)          \
+    SOP(FRND, "FRND", 0x107)             \
     SOP(MUFU, "MUFU", 0x108)             \
     SOP(CALL, "CALL.REL.NOINC", 0x144)   \
     SOP(RET, "RET.REL.NODEC", 0x150)     \
@@ -65,6 +66,8 @@
     SOP(BRA, "BRA", 0x147)               \
     SOP(WARPSYNC, "WARPSYNC", 0x148)     \
     SOP(EXIT, "EXIT", 0x14d)             \
+    SOP(LDL, "LDL", 0x183)               \
+    SOP(STL, "STL", 0x187)               \
     SOP(LDG, "LDG", 0x181)               \
     SOP(LDC, "LDC", 0x182)               \
     SOP(LDS, "LDS", 0x184)               \

@@ -259,10 +259,10 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         reg(&b, a);
         put(&b, "+0x%x]", fe_sass_bits(s, 38, 16));
         break;
-    case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: {
+    case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_LDL: case FE_SASS_STL: {
         static const char *const sz[] = { ".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".?" };
         static const char *const sc[] = { "", ".X4", ".X8", ".X16" };
-        int global = op == FE_SASS_LDG || op == FE_SASS_STG, load = op == FE_SASS_LDG || op == FE_SASS_LDS;
+        int global = op == FE_SASS_LDG || op == FE_SASS_STG, load = op == FE_SASS_LDG || op == FE_SASS_LDS || op == FE_SASS_LDL;
         int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
         put(&b, "%s%s ", global && fe_sass_bits(s, 72, 1) ? ".E" : "", sz[fe_sass_bits(s, 73, 3)]);
         if (load) { reg(&b, d); put(&b, ", "); }
@@ -344,6 +344,14 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, ", ");
         srcb(&b, s);
         break;
+    case FE_SASS_FRND: {
+        static const char *const rnd[] = { "", ".FLOOR", ".CEIL", ".TRUNC" };
+        put(&b, "%s%s ", rnd[fe_sass_bits(s, 78, 2)], fe_sass_bits(s, 80, 1) ? ".FTZ" : "");
+        reg(&b, d);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    }
     case FE_SASS_I2F: case FE_SASS_F2I: {
         static const char *const rnd[] = { "", ".RM", ".RP", ".RZ" };
         int sgn = (int)fe_sass_bits(s, op == FE_SASS_I2F ? 74 : 72, 1);

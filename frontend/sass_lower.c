@@ -216,6 +216,14 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
        descriptor that LDG/STG name in a uniform register.  Neither has a
        meaning here: no local memory instruction is in the subset, and the
        descriptor is ignored (docs/sass.md). */
+    if (width == 4 && off == 0x28 && k->frame_size) {
+        /* the initial stack pointer: the top of the kernel's local frame
+           (the code subtracts the frame size from it first) */
+        snprintf(o, 16, "%s", tmp(L, t));
+        emit(L, "mov.u32 %s, %s_frame", o, k->name);
+        emit(L, "add.u32 %s, %s, %u", o, o, k->frame_size);
+        return 0;
+    }
     if ((width == 4 && off == 0x28) || (width == 8 && off == 0x118)) {
         snprintf(o, 16, "0");
         return 0;
@@ -1060,17 +1068,22 @@ static int l_ldc(struct lower *L)
     }
     if (bank != 3)
         return unsupported(L, "indexed constant bank %u (only bank 3 is mapped)", bank);
-    const struct fe_cubin_const *v = const_at(L, off, width);
+    /* the offset is signed with an index (LDC R9, c[0x3][R11-0x4] in lib):
+       the base is the variable holding it, or the only variable of the bank */
+    int32_t soff = (int16_t)off;
+    const struct fe_cubin_const *v = soff >= 0 ? const_at(L, (uint32_t)soff, width) : NULL;
+    if (!v && L->c->nconsts == 1)
+        v = &L->c->consts[0];
     if (!v)
-        return unsupported(L, "c[0x3][0x%x] is not inside a __constant__ variable", off);
+        return unsupported(L, "c[0x3][%d] with an index is not inside one __constant__ variable", soff);
     rsrc(L, ra, a);
     emit(L, "mov.u64 %%x1, %s", v->name);
     emit(L, "cvt.u64.u32 %%x2, %s", ra);
     emit(L, "add.u64 %%x1, %%x1, %%x2");
     if (width == 4)
-        emit(L, "ld.const.b32 %s, [%%x1+%u]", d0, off - v->offset);
+        emit(L, "ld.const.b32 %s, [%%x1%+d]", d0, soff - (int32_t)v->offset);
     else
-        emit(L, "ld.const.v2.b32 {%s, %s}, [%%x1+%u]", d0, d1, off - v->offset);
+        emit(L, "ld.const.v2.b32 {%s, %s}, [%%x1%+d]", d0, d1, soff - (int32_t)v->offset);
     return 0;
 }
 
@@ -1131,9 +1144,12 @@ static int l_mem(struct lower *L)
     const struct fe_sass_insn *s = L->s;
     static const char *const ty[] = { "u8", "s8", "u16", "s16", "b32", "b32", "b32" };
     static const unsigned nvec[] = { 1, 1, 1, 1, 1, 2, 4 };
-    int global = s->op == FE_SASS_LDG || s->op == FE_SASS_STG, load = s->op == FE_SASS_LDG || s->op == FE_SASS_LDS;
-    uint64_t care = 0xe00 | (global ? 0 : 0xc000) | (s->op == FE_SASS_STG ? 0xff : 0);
-    uint64_t fixed = s->op == FE_SASS_LDG ? 0x0c1e1100 : s->op == FE_SASS_STG ? 0x0c101100 : 0;
+    int global = s->op == FE_SASS_LDG || s->op == FE_SASS_STG;
+    int local = s->op == FE_SASS_LDL || s->op == FE_SASS_STL;
+    int load = s->op == FE_SASS_LDG || s->op == FE_SASS_LDS || s->op == FE_SASS_LDL;
+    uint64_t care = 0xe00 | (global || local ? 0 : 0xc000) | (s->op == FE_SASS_STG ? 0xff : 0);
+    /* LDL / STL: the LDS / STS fields, bit 84 set, a 32-bit local address */
+    uint64_t fixed = s->op == FE_SASS_LDG ? 0x0c1e1100 : s->op == FE_SASS_STG ? 0x0c101100 : local ? 0x100000 : 0;
     /* LDS with bit 91: a UR (32..37) added to the address (LDS.128 R4,
        [UR4] in mri-gri's loop over a shared array; kernel m_lds_ur) */
     unsigned ur = s->op == FE_SASS_LDS && B(s, 91, 1) ? B(s, 32, 8) : 0;
@@ -1143,7 +1159,7 @@ static int l_mem(struct lower *L)
         return unsupported(L, "LDS with a UR and a scaled register");
     if (need_hi(L, care, fixed))
         return -1;
-    unsigned expect_form = s->op == FE_SASS_STS ? 1 : 4;
+    unsigned expect_form = s->op == FE_SASS_STS || s->op == FE_SASS_STL ? 1 : 4;
     if (s->form != expect_form)
         return unsupported(L, "memory operand form %u", s->form);
     unsigned sz = B(s, 73, 3);
@@ -1168,6 +1184,10 @@ static int l_mem(struct lower *L)
         else
             emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", ra, ra + 1);
         snprintf(addr, sizeof addr, "[%%x0%+d]", off);
+    } else if (local) {
+        if (ra == 255)
+            return unsupported(L, "local access without an address register");
+        snprintf(addr, sizeof addr, "[%%r%u%+d]", ra, off);
     } else {
         static const unsigned scale[] = { 1, 4, 8, 16 };
         char a[16];
@@ -1193,7 +1213,7 @@ static int l_mem(struct lower *L)
         }
         snprintf(data + n, sizeof data - n, "}");
     }
-    const char *sp = global ? "global" : "shared";
+    const char *sp = global ? "global" : local ? "local" : "shared";
     const char *v = nvec[sz] == 2 ? ".v2" : nvec[sz] == 4 ? ".v4" : "";
     if (load)
         emit(L, "ld.%s%s.%s %s, %s", sp, v, ty[sz], data, addr);
@@ -1206,6 +1226,29 @@ static int64_t branch_target(const struct fe_sass_insn *s)
 {
     int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) / (1 << 14);
     return (int64_t)s->addr + 16 + off;
+}
+
+/* RET's dispatch over the sorted return addresses sites[lo..hi): a binary
+ * search down to four, then compares; a value that is none of them traps
+ * (a guarded trap, so the CFG's edges are the return sites only). */
+static void ret_tree(struct lower *L, unsigned ra, const uint32_t *sites, uint32_t lo, uint32_t hi)
+{
+    if (hi - lo > 4) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        emit(L, "setp.lt.u32 %%pr, %%r%u, %u", ra, sites[mid]);
+        emit(L, "@%%pr bra L%u_%04x_r%u", L->kidx, L->s->addr, mid);
+        ret_tree(L, ra, sites, mid, hi);
+        sb_put(&L->out, "L%u_%04x_r%u:\n", L->kidx, L->s->addr, mid);
+        ret_tree(L, ra, sites, lo, mid);
+        return;
+    }
+    for (uint32_t i = lo; i + 1 < hi; i++) {
+        emit(L, "setp.eq.u32 %%pr, %%r%u, %u", ra, sites[i]);
+        emit(L, "@%%pr bra L%u_%04x", L->kidx, sites[i]);
+    }
+    emit(L, "setp.ne.u32 %%pr, %%r%u, %u", ra, sites[hi - 1]);
+    emit(L, "@%%pr trap");
+    emit(L, "bra L%u_%04x", L->kidx, sites[hi - 1]);
 }
 
 static int l_ctrl(struct lower *L)
@@ -1296,26 +1339,31 @@ static int l_ctrl(struct lower *L)
         unsigned ra = B(s, 24, 8);
         if (ra >= 254)
             return unsupported(L, "RET through register R%u", ra);
-        uint32_t sites[64], n = 0;
-        for (uint32_t a = 0; a < L->k->text_size; a += 16) {
-            const uint8_t *w = L->k->text + a;
-            if ((w[0] | (w[1] & 1) << 8) == 0x144 && a + 16 < L->k->text_size) {
-                if (n == 64)
-                    return unsupported(L, "more than 64 CALLs in the kernel");
-                sites[n++] = a + 16;
+        /* the subroutine holding this RET starts at the greatest CALL
+           target not after it; its callers are the CALLs to that target */
+        uint32_t *sites = malloc((L->k->text_size / 16 + 1) * sizeof *sites), n = 0;
+        int64_t sub = -1;
+        if (!sites)
+            return unsupported(L, "out of memory");
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t a = 0; a + 16 < L->k->text_size; a += 16) {
+                struct fe_sass_insn w;
+                if (fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0) || w.op != FE_SASS_CALL)
+                    continue;
+                int64_t t = branch_target(&w);
+                if (pass == 0 && t <= (int64_t)s->addr && t > sub)
+                    sub = t;
+                if (pass == 1 && t == sub)
+                    sites[n++] = a + 16;
             }
+        if (!n) {
+            free(sites);
+            return unsupported(L, "RET in a kernel without a CALL to its subroutine");
         }
-        if (!n)
-            return unsupported(L, "RET in a kernel without CALL");
         emit(L, "setp.ne.u32 %%pr, %%r%u, 0", ra + 1);
         emit(L, "@%%pr trap");
-        for (uint32_t i = 0; i + 1 < n; i++) {
-            emit(L, "setp.eq.u32 %%pr, %%r%u, %u", ra, sites[i]);
-            emit(L, "@%%pr bra L%u_%04x", L->kidx, sites[i]);
-        }
-        emit(L, "setp.ne.u32 %%pr, %%r%u, %u", ra, sites[n - 1]);
-        emit(L, "@%%pr trap");
-        emit(L, "bra L%u_%04x", L->kidx, sites[n - 1]);
+        ret_tree(L, ra, sites, 0, n);
+        free(sites);
         return 0;
     }
     default:
@@ -1359,7 +1407,9 @@ static int l_fchk(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char pd[16];
-    if (need_hi(L, 0xe0000, 0) || s->form != 1 || B(s, 16, 8) || B(s, 40, 24))
+    /* 72: -a (FCHK P0, -R146, R183 before a negated quotient in lib); no
+       effect on an always-true check */
+    if (need_hi(L, 0xe0000 | 0x100, 0) || s->form != 1 || B(s, 16, 8) || B(s, 40, 24))
         return L->rc ? -1 : unsupported(L, "FCHK form");
     pdst(L, pd, B(s, 81, 3));
     if (strcmp(pd, "%pz"))
@@ -1377,6 +1427,17 @@ static int l_cvt(struct lower *L)
     static const char *const fr[] = { ".rni", ".rmi", ".rpi", ".rzi" };
     int i2f = s->op == FE_SASS_I2F || s->op == FE_SASS_I2F_MUFU;
     char b[16], d[16];
+    if (s->op == FE_SASS_FRND) { /* FRND (0x107): 78..79 RNI RMI RPI RZI, 80 .FTZ: cvt.RNDi{.ftz}.f32.f32 */
+        if (need_hi(L, 0xc000 | 0x10000, 0x201000 | uniform_bit(L)) || B(s, 24, 8))
+            return L->rc ? -1 : unsupported(L, "FRND operand bits");
+        if (s->form != 1 && s->form != 5 && s->form != 6)
+            return unsupported(L, "FRND operand form %u", s->form);
+        if (opd_b(L, b, NULL))
+            return -1;
+        rdst(L, d, B(s, 16, 8));
+        emit(L, "cvt%s%s.f32.f32 %s, %s", fr[B(s, 78, 2)], B(s, 80, 1) ? ".ftz" : "", d, !strcmp(b, "0") ? "0f00000000" : b);
+        return 0;
+    }
     uint64_t care = (i2f ? 0x400 : 0x100) | 0xc000;
     if (need_hi(L, care, (i2f ? 0x201000 : 0x203000) | uniform_bit(L)) || B(s, 24, 8))
         return L->rc ? -1 : unsupported(L, "conversion operand bits");
@@ -1426,13 +1487,14 @@ static int lower_insn(struct lower *L)
     case FE_SASS_FADD: case FE_SASS_FMUL: case FE_SASS_FFMA: return l_fp(L);
     case FE_SASS_ULDC: return l_uldc(L);
     case FE_SASS_HFMA2_MMA: return l_hfma2(L);
-    case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: return l_mem(L);
+    case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_LDL: case FE_SASS_STL:
+        return l_mem(L);
     case FE_SASS_MUFU: return l_mufu(L);
     case FE_SASS_FMNMX: return l_fmnmx(L);
     case FE_SASS_ATOMS: case FE_SASS_RED: return l_atom(L);
     case FE_SASS_LDC: case FE_SASS_ULDC_IDX: return l_ldc(L);
     case FE_SASS_FCHK: return l_fchk(L);
-    case FE_SASS_I2F: case FE_SASS_F2I: return l_cvt(L);
+    case FE_SASS_I2F: case FE_SASS_F2I: case FE_SASS_FRND: return l_cvt(L);
     default: return l_ctrl(L);
     }
 }
@@ -1458,6 +1520,8 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
     sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg, %%pr;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
     if (k->shared_size)
         sb_put(o, "\t.shared .align 16 .b8 %s_smem[%u];\n", k->name, k->shared_size);
+    if (k->frame_size)
+        sb_put(o, "\t.local .align 16 .b8 %s_frame[%u];\n", k->name, k->frame_size);
     sb_put(o, "\tmov.b32 %%zero, 0;\n\tsetp.eq.u32 %%pt, %%zero, 0;\n");
     if (k->shared_size)
         sb_put(o, "\tmov.u32 %%sb, %s_smem;\n", k->name);

@@ -465,3 +465,41 @@ extern "C" __global__ void w_subx(long long *o, const int *a, long long base, in
     o[i + 64] = base + i + (long long)m - n;
     o[i + 128] = base + (long long)a[i] * 3 - m;
 }
+// a per-thread array indexed by data: the local frame (LDL / STL through
+// the stack pointer c[0x0][0x28])
+extern "C" __global__ void m_local(int *o, const int *a)
+{
+    int i = threadIdx.x;
+    int buf[40];
+    for (int k = 0; k < 40; k++)
+        buf[k] = a[(i + k) & 63] * (k + 1);
+    int s = 0;
+    for (int k = 0; k < 8; k++)
+        s += buf[(a[(i * 7 + k) & 63] & 0x7fffffff) % 40];
+    buf[a[i] & 31] = s;
+    o[2 * i] = s;
+    o[2 * i + 1] = buf[(i * 3) % 40];
+}
+// FRND: rintf, floorf, ceilf, truncf
+extern "C" __global__ void f_rnd(float *o, const float *a)
+{
+    int i = threadIdx.x;
+    float x = a[i] * 3.7f;
+    o[4 * i] = rintf(x);
+    o[4 * i + 1] = floorf(x);
+    o[4 * i + 2] = ceilf(x);
+    o[4 * i + 3] = truncf(x);
+}
+// six divisions: the slow-path subroutine's RET dispatches over six return
+// sites (a binary search), one of them a negated quotient (FCHK -a)
+extern "C" __global__ void f_div6(float *o, const float *a, const float *b)
+{
+    int i = threadIdx.x;
+    float x = a[i], y = b[i], z = a[(i + 1) & 63];
+    o[6 * i] = x / y;
+    o[6 * i + 1] = -(z * 1.5f) / y;
+    o[6 * i + 2] = (x + z) / (y - 1.0f);
+    o[6 * i + 3] = z / x;
+    o[6 * i + 4] = 1.0f / (x * y + 2.0f);
+    o[6 * i + 5] = (z - x) / (z + y);
+}

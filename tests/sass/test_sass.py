@@ -140,6 +140,10 @@ for tag, prm in (('a', ['1000', '5', '3']), ('b', ['-1', '-7', '100']), ('c', ['
                  ('d', ['5', '-2147483648', '7']), ('e', ['0xffffffff', '1', '-1'])):
     cases['w_subx/' + tag] = ('1', '64', ['s64[192]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's64:' + prm[0],
                                           's32:' + prm[1], 's32:' + prm[2]])
+cases['m_local'] = ('1', '64', ['s32[128]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256)])
+cases['f_rnd'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % sized(f32, 256)])
+cases['f_div6'] = ('1', '64', ['f32[384]=zero>OUT', 'f32[64]=file:%s' % fdiv_a, 'f32[64]=file:%s' % fdiv_b])
+cases['f_div6/b'] = ('1', '64', ['f32[384]=zero>OUT', 'f32[64]=file:%s' % fdiv_b, 'f32[64]=file:%s' % sized(f32, 256)])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
