@@ -46,6 +46,7 @@
     SOP(IMAD_WIDE, "IMAD.WIDE", 0x025)   \
     SOP(IMAD_HI, "IMAD.HI", 0x027)       \
     SOP(UMOV, "UMOV", 0x082)             \
+    SOP(VOTEU, "VOTEU", 0x086)           \
     SOP(USEL, "USEL", 0x087)             \
     SOP(UISETP, "UISETP", 0x08c)         \
     SOP(UIADD3, "UIADD3", 0x090)         \

@@ -100,7 +100,9 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         out[0] = 0;
     if (s->guard != 7 || s->guard_neg) {
         put(&b, "@");
+        fe_sass_vector_op(s->op, &b.uni); /* a uniform instruction's guard is a UP */
         pred(&b, s->guard, s->guard_neg);
+        b.uni = 0;
         put(&b, " ");
     }
     put(&b, "%s", fe_sass_name(s->op));
@@ -290,6 +292,16 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
     }
     case FE_SASS_BSYNC: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
     case FE_SASS_WARPSYNC: put(&b, " "); srcb(&b, s); break;
+    case FE_SASS_VOTEU:
+        put(&b, "%s ", fe_sass_bits(s, 72, 2) == 1 ? ".ANY" : fe_sass_bits(s, 72, 2) == 0 ? ".ALL" : ".?");
+        b.uni = 1;
+        reg(&b, d);
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 81, 3), 0);
+        b.uni = 0;
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+        break;
     case FE_SASS_ATOMS: case FE_SASS_RED: {
         static const char *const aop[16] = { ".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", ".?9",
                                              ".POPC.INC", ".?11", ".?12", ".?13", ".?14", ".?15" };

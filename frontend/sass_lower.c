@@ -261,9 +261,13 @@ static int opd_b(struct lower *L, char *o, int *neg)
         else if (B(s, 63, 1))
             return unsupported(L, "negated constant operand");
         return cload(L, B(s, 54, 5), B(s, 38, 16), 4, o);
-    case 6:
-        if (B(s, 38, 26))
-            return unsupported(L, "bits 38..63 set in a uniform register operand form");
+    case 6: /* bit 63 negates the UR as a register (IADD3 R24, P6, R22, -UR10 in stencil) */
+        if (B(s, 38, 25))
+            return unsupported(L, "bits 38..62 set in a uniform register operand form");
+        if (neg)
+            *neg = (int)B(s, 63, 1);
+        else if (B(s, 63, 1))
+            return unsupported(L, "negated uniform register operand");
         usrc(o, B(s, 32, 6));
         return 0;
     case 7: rsrc(L, o, B(s, 64, 8)); return 0;
@@ -279,9 +283,14 @@ static int opd_c(struct lower *L, char *o, unsigned width, int *neg)
         *neg = 0;
     switch (s->form) {
     case 1: case 4: case 5: case 6: rsrc(L, o, B(s, 64, 8)); return 0;
-    case 7: /* R, R, UR: the register second source in 64..71, the UR third */
-        if (B(s, 38, 26))
-            return unsupported(L, "bits 38..63 set in a uniform register operand form");
+    case 7: /* R, R, UR: the register second source in 64..71, the UR third;
+               bit 63 negates it as in form 3 (IMAD.X R26, RZ, RZ, -UR23 in stencil) */
+        if (B(s, 38, 25))
+            return unsupported(L, "bits 38..62 set in a uniform register operand form");
+        if (neg)
+            *neg = (int)B(s, 63, 1);
+        else if (B(s, 63, 1))
+            return unsupported(L, "negated uniform register operand");
         usrc(o, B(s, 32, 6));
         return 0;
     case 2: snprintf(o, 16, "0x%08x", B(s, 32, 32)); return 0;
@@ -1399,6 +1408,26 @@ static int l_mufu(struct lower *L)
     return 0;
 }
 
+/* VOTEU.ANY URZ, UPu, Pp (0x086; 72..73 mode, 1 ANY): whether Pp holds in
+ * any active lane, into a uniform predicate (stencil: then @UP0 UIMAD).
+ * Only ANY without the ballot register has been seen. */
+static int l_voteu(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char pr[20];
+    if (need_hi(L, 0x300 | 0xe0000 | 0x07800000, 0) || s->form != 4 || B(s, 24, 40) || B(s, 16, 8) != 63)
+        return L->rc ? -1 : unsupported(L, "VOTEU form other than .ANY URZ, UP, P");
+    if (B(s, 72, 2) != 1)
+        return unsupported(L, "VOTEU mode %u", B(s, 72, 2));
+    unsigned pu = B(s, 81, 3);
+    if (pu == 7)
+        return 0;
+    psrc(L, pr, B(s, 87, 3), B(s, 90, 1));
+    emit(L, "activemask.b32 %%t0");
+    emit(L, "vote.sync.any.pred %%up%u, %s, %%t0", pu, pr);
+    return 0;
+}
+
 /* FCHK Pu, a, b: whether a / b must take the division's slow path.  Lowered
  * as always true: the slow path ptxas emits (a subroutine called when Pu is
  * set) is a complete IEEE division, correct for every input, so only the
@@ -1459,10 +1488,8 @@ static int lower_insn(struct lower *L)
     const struct fe_sass_insn *s = L->s;
     unsigned op = fe_sass_vector_op(s->op, &L->uni);
     if (L->uni) {
-        /* uniform datapath: 6-bit register numbers in the 8-bit fields, no
-           guard seen (refused until one is) */
-        if (s->guard != 7 || s->guard_neg)
-            return unsupported(L, "guarded uniform instruction");
+        /* uniform datapath: 6-bit register numbers in the 8-bit fields; the
+           guard is a UP (lower_kernel) */
         if (B(s, 16, 8) > 63 || B(s, 24, 8) > 63 || (op != FE_SASS_ISETP && B(s, 64, 8) > 63) ||
             (s->form == 1 && B(s, 32, 8) > 63))
             return unsupported(L, "uniform register number above 63");
@@ -1490,6 +1517,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_LDL: case FE_SASS_STL:
         return l_mem(L);
     case FE_SASS_MUFU: return l_mufu(L);
+    case FE_SASS_VOTEU: return l_voteu(L);
     case FE_SASS_FMNMX: return l_fmnmx(L);
     case FE_SASS_ATOMS: case FE_SASS_RED: return l_atom(L);
     case FE_SASS_LDC: case FE_SASS_ULDC_IDX: return l_ldc(L);
@@ -1545,10 +1573,20 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
         if (s.guard == 7 && s.guard_neg)
             continue;                    /* @!PT: never runs */
         if (s.guard != 7) {
-            if (s.op == FE_SASS_BRA || s.op == FE_SASS_EXIT || s.op == FE_SASS_CALL)
+            int uni;
+            fe_sass_vector_op(s.op, &uni);
+            /* a uniform instruction runs once per warp: its guard is a UP
+               (VOTEU.ANY UP0, P1 then @UP0 UIMAD in stencil); the other
+               uniform-register writers are refused with a guard */
+            if (s.op == FE_SASS_USHF || s.op == FE_SASS_ULDC || s.op == FE_SASS_ULDC_IDX || s.op == FE_SASS_VOTEU) {
+                L->s = &s;
+                unsupported(L, "guarded uniform instruction");
+                break;
+            }
+            if (!uni && (s.op == FE_SASS_BRA || s.op == FE_SASS_EXIT || s.op == FE_SASS_CALL))
                 snprintf(L->guard, sizeof L->guard, "@%s%%p%u ", s.guard_neg ? "!" : "", s.guard);
             else {
-                sb_put(o, "\tmov.pred %%pg, %%p%u;\n", s.guard);
+                sb_put(o, "\tmov.pred %%pg, %%%sp%u;\n", uni ? "u" : "", s.guard);
                 snprintf(L->guard, sizeof L->guard, "@%s%%pg ", s.guard_neg ? "!" : "");
             }
         }

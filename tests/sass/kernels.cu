@@ -503,3 +503,43 @@ extern "C" __global__ void f_div6(float *o, const float *a, const float *b)
     o[6 * i + 4] = 1.0f / (x * y + 2.0f);
     o[6 * i + 5] = (z - x) / (z + y);
 }
+// a 7-point stencil sweep in z (the shape of workloads/stencil): VOTEU.ANY and
+// UIMAD guarded by its uniform predicate, IMAD.X and IADD3 with a negated UR
+#define ST_TX 32
+#define ST_TY 4
+extern "C" __global__ void u_stencil(const float *in, float *out, int nx, int ny, int nz, float c0, float c1)
+{
+    __shared__ float plane[ST_TY + 2][ST_TX + 2]; /* current z plane of the tile, with halo */
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int x = blockIdx.x * ST_TX + tx, y = blockIdx.y * ST_TY + ty;
+    size_t nxy = (size_t)nx * ny;
+    size_t at = (size_t)y * nx + x; /* index in plane 0 */
+    bool interior = x > 0 && x < nx - 1 && y > 0 && y < ny - 1;
+
+    float below = in[at], cur = in[at + nxy];
+    for (int z = 1; z < nz - 1; z++) {
+        size_t c = at + (size_t)z * nxy;
+        float above = in[c + nxy];
+        __syncthreads(); /* everyone is done with the previous plane */
+        plane[ty + 1][tx + 1] = cur;
+        if (tx == 0 && x > 0)
+            plane[ty + 1][0] = in[c - 1];
+        if (tx == ST_TX - 1 && x < nx - 1)
+            plane[ty + 1][ST_TX + 1] = in[c + 1];
+        if (ty == 0 && y > 0)
+            plane[0][tx + 1] = in[c - nx];
+        if (ty == ST_TY - 1 && y < ny - 1)
+            plane[ST_TY + 1][tx + 1] = in[c + nx];
+        __syncthreads();
+        if (interior) {
+            float sum = plane[ty + 1][tx] + plane[ty + 1][tx + 2];
+            sum = sum + plane[ty][tx + 1];
+            sum = sum + plane[ty + 2][tx + 1];
+            sum = sum + below;
+            sum = sum + above;
+            out[c] = fmaf(c1, sum, -(c0 * cur));
+        }
+        below = cur;
+        cur = above;
+    }
+}
