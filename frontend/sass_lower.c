@@ -145,6 +145,8 @@ static const struct fe_cubin_const *const_at(const struct lower *L, uint32_t off
     return NULL;
 }
 
+#define SASS_INV_2PI 0x3e22f983u /* 1/(2 pi) as f32: FMUL.RZ before MUFU.SIN/COS */
+
 /* c[bank][off] of width bytes (4 or 8) into a register written to o. */
 static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, char *o)
 {
@@ -962,6 +964,8 @@ static int l_fp(struct lower *L)
     if (s->op == FE_SASS_FMUL) {
         if (na)
             return unsupported(L, "FMUL with a negated operand");
+        if (s->form == 4 && B(s, 32, 32) == SASS_INV_2PI && B(s, 78, 2) == 3 && !B(s, 80, 1) && B(s, 16, 8) != 255)
+            emit(L, "mov.b32 %%sc%u, %s", B(s, 16, 8), a); /* the angle, for a MUFU.SIN/COS reading d (l_mufu) */
         emit(L, "mul%s.f32 %s, %s, %s", md, d, a, b);
         return 0;
     }
@@ -1380,11 +1384,78 @@ static int l_ctrl(struct lower *L)
     }
 }
 
+/* Registers an instruction writes, for sincos_angle's backward scan: the
+ * count from bit 16 (*d), 0 for none; -1 when the instruction is not one
+ * whose destinations are known. */
+static int writes(const struct fe_sass_insn *w, unsigned *d)
+{
+    static const unsigned nvec[8] = { 1, 1, 1, 1, 1, 2, 4, 0 };
+    *d = fe_sass_bits(w, 16, 8);
+    switch (w->op) {
+    case FE_SASS_FMUL: case FE_SASS_FADD: case FE_SASS_FFMA: case FE_SASS_MOV: case FE_SASS_IMAD: case FE_SASS_IMAD_HI:
+    case FE_SASS_IADD3: case FE_SASS_LOP3: case FE_SASS_SHF: case FE_SASS_MUFU: case FE_SASS_FSEL: case FE_SASS_SEL:
+    case FE_SASS_I2F: case FE_SASS_I2F_MUFU: case FE_SASS_F2I: case FE_SASS_FRND: case FE_SASS_PRMT: case FE_SASS_LEA:
+    case FE_SASS_IMNMX: case FE_SASS_FMNMX: case FE_SASS_S2R: case FE_SASS_HFMA2_MMA: case FE_SASS_IABS:
+        return 1;
+    case FE_SASS_IMAD_WIDE: case FE_SASS_CS2R: return 2;
+    case FE_SASS_LDG: case FE_SASS_LDS: case FE_SASS_LDL: return (int)nvec[fe_sass_bits(w, 73, 3)];
+    case FE_SASS_ISETP: case FE_SASS_FSETP: case FE_SASS_PLOP3: case FE_SASS_STG: case FE_SASS_STS: case FE_SASS_STL:
+    case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_FCHK:
+    case FE_SASS_UMOV: case FE_SASS_UIADD3: case FE_SASS_ULDC: case FE_SASS_ULDC_IDX: case FE_SASS_S2UR: case FE_SASS_YIELD:
+    case FE_SASS_USHF: case FE_SASS_ULOP3: case FE_SASS_UIMAD: case FE_SASS_UIMAD_WIDE: case FE_SASS_UISETP:
+    case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: /* uniform registers only */
+        return 0;
+    default: return -1;
+    }
+}
+
+/* MUFU.SIN / MUFU.COS Rd, Rt: ptxas writes sin.approx / cos.approx x as
+ * FMUL.RZ Rt, Rx, 1/(2 pi) then MUFU on Rt (the unit takes turns, not
+ * radians).  The PTX instruction's meaning, sin x within its bound, is what
+ * the lowering keeps: FMUL.RZ by 0x3e22f983 saves x in %scT, and MUFU reads
+ * it back, provided a backward scan within the basic block finds that FMUL
+ * as Rt's last writer (no branch target in between, every instruction on
+ * the way one whose destinations are known).  Otherwise refused. */
+static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a)
+{
+    for (uint32_t b = 0; b < k->text_size; b += 16) {
+        struct fe_sass_insn w;
+        if (fe_sass_decode(k->text + b, b, k->name, &w, NULL, 0))
+            continue;
+        if ((w.op == FE_SASS_BRA || w.op == FE_SASS_CALL || w.op == FE_SASS_BSSY) && branch_target(&w) == (int64_t)a)
+            return 1;
+        if (w.op == FE_SASS_CALL && b + 16 == a)
+            return 1; /* a return site */
+    }
+    return 0;
+}
+
+static int sincos_angle(struct lower *L, unsigned t)
+{
+    const struct fe_cubin_kernel *k = L->k;
+    for (uint32_t a = L->s->addr;;) {
+        if (a < 16 || is_jump_target(k, a))
+            return -1;
+        a -= 16;
+        struct fe_sass_insn w;
+        unsigned d;
+        if (fe_sass_decode(k->text + a, a, k->name, &w, NULL, 0))
+            return -1;
+        int n = writes(&w, &d);
+        if (n < 0)
+            return -1;
+        if (w.op == FE_SASS_FMUL && d == t && w.form == 4 && fe_sass_bits(&w, 32, 32) == SASS_INV_2PI && w.guard == 7 &&
+            !w.guard_neg && (w.hi & ((1ull << 41) - 1)) == 0x40c000)
+            return 0;
+        if (n && d != 255 && t >= d && t < d + (unsigned)n)
+            return -1;
+    }
+}
+
 /* MUFU (0x108): function 74..77 (ptxas on {rcp,sqrt,rsqrt,ex2,lg2,sin,cos}.
  * approx.ftz.f32 and tanh.approx.f32: 0 COS, 1 SIN, 2 EX2, 3 LG2, 4 RCP, 5
  * RSQ, 8 SQRT, 9 TANH), the operand in the B slot.  MUFU is the .ftz form.
- * SIN and COS take the argument divided by 2 pi (an FMUL.RZ before them),
- * which the PTX instructions do not: refused. */
+ * SIN and COS: sincos_angle. */
 static int l_mufu(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
@@ -1393,8 +1464,18 @@ static int l_mufu(struct lower *L)
     char b[16], d[16];
     if (need_hi(L, 0x3c00, uniform_bit(L)) || B(s, 24, 8))
         return L->rc ? -1 : unsupported(L, "MUFU operand bits");
-    if (!fn[B(s, 74, 4)])
-        return unsupported(L, "MUFU function %u", B(s, 74, 4));
+    unsigned f = B(s, 74, 4);
+    if (f <= 1) {
+        if (s->form != 1 || B(s, 40, 24) || B(s, 32, 8) == 255)
+            return unsupported(L, "MUFU.%s form", f ? "SIN" : "COS");
+        if (sincos_angle(L, B(s, 32, 8)))
+            return unsupported(L, "MUFU.%s whose operand is not FMUL.RZ R, R, 1/(2 pi) in the same block", f ? "SIN" : "COS");
+        rdst(L, d, B(s, 16, 8));
+        emit(L, "%s.approx.f32 %s, %%sc%u", f ? "sin" : "cos", d, B(s, 32, 8));
+        return 0;
+    }
+    if (!fn[f])
+        return unsupported(L, "MUFU function %u", f);
     if (s->form == 4)
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
     else if (s->form != 1 && s->form != 5)
@@ -1544,6 +1625,7 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
         sb_put(o, "%s\n\t.param .align %u .b8 %s_p%u[%u]", i ? "," : "", align_of(k->params[i].offset, k->params[i].size),
                k->name, i, k->params[i].size);
     sb_put(o, ")\n{\n");
+    sb_put(o, "\t.reg .b32 %%sc<255>;\n");
     sb_put(o, "\t.reg .b32 %%r<255>;\n\t.reg .b32 %%ur<63>;\n\t.reg .pred %%p<7>;\n\t.reg .pred %%up<7>;\n");
     sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg, %%pr;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
     if (k->shared_size)

@@ -543,3 +543,16 @@ extern "C" __global__ void u_stencil(const float *in, float *out, int nx, int ny
         cur = above;
     }
 }
+// __sinf / __cosf: FMUL.RZ by 1/(2 pi) then MUFU.SIN / MUFU.COS, the
+// angle kept for the PTX instruction's meaning
+extern "C" __global__ void f_sincos(float *o, const float *a, float k)
+{
+    int i = threadIdx.x;
+    float x = a[i], y = x * k;
+    float s, c;
+    __sincosf(y, &s, &c);
+    o[4 * i] = __sinf(x);
+    o[4 * i + 1] = __cosf(x);
+    o[4 * i + 2] = s;
+    o[4 * i + 3] = c + __sinf(2.0f * y);
+}

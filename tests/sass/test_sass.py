@@ -147,6 +147,8 @@ cases['f_div6/b'] = ('1', '64', ['f32[384]=zero>OUT', 'f32[64]=file:%s' % fdiv_b
 for tag, nz in (('a', 6), ('b', 2), ('c', 9)):
     cases['u_stencil/' + tag] = ('2,2', '32,4', ['f32[5184]=rand:7', 'f32[5184]=zero>OUT', 's32:64', 's32:8', 's32:%d' % nz,
                                                  'f32:0.5', 'f32:0.125'])
+cases['f_sincos'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % sized(f32, 256), 'f32:37.5'])
+cases['f_sincos/b'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % fdiv_b, 'f32:-0.01'])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
