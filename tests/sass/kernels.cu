@@ -556,3 +556,28 @@ extern "C" __global__ void f_sincos(float *o, const float *a, float k)
     o[4 * i + 2] = s;
     o[4 * i + 3] = c + __sinf(2.0f * y);
 }
+// bin ranges clamped by block index (mri-gri's gather): USEL, UISETP,
+// IMNMX with a UR operand, I2F of a UR
+extern "C" __global__ void u_clamp(float *o, const int *start, const float *v, int nb)
+{
+    __shared__ float sv[64];
+    const int t = threadIdx.y * 8 + threadIdx.x;
+    const int bx = (int)blockIdx.x * 4, by = (int)blockIdx.y * 4;
+    const int xlo = max(bx - 1, 0), xhi = min(bx + 4, nb - 1);
+    const int ylo = max(by - 1, 0), yhi = min(by + 4, nb - 1);
+    float acc = 0.0f;
+    for (int yb = ylo; yb <= yhi; yb++) {
+        const int row = yb * nb;
+        const int s0 = start[row + xlo], s1 = start[row + xhi + 1];
+        for (int c = s0; c < s1; c += 64) {
+            const int n = min(64, s1 - c);
+            if (t < n)
+                sv[t] = v[c + t];
+            __syncthreads();
+            for (int k = 0; k < n; k++)
+                acc = fmaf(sv[k], (float)(k + yb), acc);
+            __syncthreads();
+        }
+    }
+    o[(blockIdx.y * gridDim.x + blockIdx.x) * 64 + t] = acc;
+}

@@ -149,6 +149,11 @@ for tag, nz in (('a', 6), ('b', 2), ('c', 9)):
                                                  'f32:0.5', 'f32:0.125'])
 cases['f_sincos'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % sized(f32, 256), 'f32:37.5'])
 cases['f_sincos/b'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % fdiv_b, 'f32:-0.01'])
+binlen = [rng.choice([0, 1, 5, 30, 64, 65, 100]) for _ in range(64)]
+binstart = wfile('binstart', struct.pack('<65i', *[sum(binlen[:r]) for r in range(65)]))
+for tag, nb in (('a', 8), ('b', 5)):
+    cases['u_clamp/' + tag] = ('2,2', '8,8', ['f32[256]=zero>OUT', 's32[65]=file:%s' % binstart, 'f32[%d]=rand:9' % sum(binlen),
+                                              's32:%d' % nb])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
