@@ -327,6 +327,8 @@ static int l_mov(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char b[16], d[16];
+    if (s->form == 2 || s->form == 3 || s->form == 7)
+        return unsupported(L, "MOV operand form %u", s->form);
     if (need_hi(L, 0, (L->uni ? 0 : 0xf00) | uniform_bit(L)) || opd_b(L, b, NULL))
         return -1;
     rdst(L, d, B(s, 16, 8));
@@ -378,6 +380,8 @@ static int l_sel(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], d[16], p[20];
+    if (s->form == 2 || s->form == 3 || s->form == 7) /* two sources: the second is in 32..63 */
+        return unsupported(L, "SEL operand form %u", s->form);
     if (need_hi(L, 0x07800000, uniform_bit(L)) || opd_b(L, b, NULL))
         return -1;
     rsrc(L, a, B(s, 24, 8));
@@ -394,6 +398,8 @@ static int l_imnmx(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], d[16], p[20], t1[16], t2[16];
+    if (s->form == 2 || s->form == 3 || s->form == 7)
+        return unsupported(L, "IMNMX operand form %u", s->form);
     if (need_hi(L, 0x07800200, uniform_bit(L)) || opd_b(L, b, NULL))
         return -1;
     const char *ty = B(s, 73, 1) ? "s32" : "u32";
@@ -449,8 +455,8 @@ static int l_iabs(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char b[16], d[16];
-    if (need_hi(L, 0, uniform_bit(L)) || B(s, 24, 8) || opd_b(L, b, NULL))
-        return L->rc ? -1 : unsupported(L, "IABS operand bits");
+    if (s->form == 2 || s->form == 3 || s->form == 7 || need_hi(L, 0, uniform_bit(L)) || B(s, 24, 8) || opd_b(L, b, NULL))
+        return L->rc ? -1 : unsupported(L, "IABS operand bits or form");
     rdst(L, d, B(s, 16, 8));
     emit(L, "abs.s32 %s, %s", d, b);
     return 0;
@@ -506,7 +512,7 @@ static int l_iadd3(struct lower *L)
     /* care: nega 72, X 74, negc 75, Pq 77..80, Pu 81..83, Pv 84..86, Pp 87..90, Rc 64..71 */
     if (need_hi(L, 0x07ffedff, uniform_bit(L)) || opd_b(L, b, &nb) || opd_c(L, c, 4, NULL))
         return -1;
-    if (s->form == 2 || s->form == 3)
+    if (s->form == 2 || s->form == 3 || s->form == 7)
         return unsupported(L, "IADD3 operand form %u", s->form);
     rsrc(L, a, B(s, 24, 8));
     rdst(L, d, B(s, 16, 8));
@@ -678,7 +684,7 @@ static int l_lop3(struct lower *L)
     char a[16], b[16], c[16], d[16];
     if (need_hi(L, 0xe0000 | 0xff00 | 0xff, 0x07800000 | uniform_bit(L)) || opd_b(L, b, NULL) || opd_c(L, c, 4, NULL))
         return -1;
-    if (s->form == 2 || s->form == 3)
+    if (s->form == 2 || s->form == 3 || s->form == 7)
         return unsupported(L, "LOP3 operand form %u", s->form);
     rsrc(L, a, B(s, 24, 8));
     rdst(L, d, B(s, 16, 8));
@@ -722,7 +728,7 @@ static int l_shf(struct lower *L)
     char a[16], b[16], c[16], d[16], t[16], lo[16], hi[16];
     if (need_hi(L, 0x11600 | (u ? 0x3f : 0xff), (u ? 1ull << 27 : 0) | uniform_bit(L)))
         return -1;
-    if (s->form == 2 || s->form == 3 || (u && s->form != 4 && s->form != 1))
+    if (s->form == 2 || s->form == 3 || s->form == 7 || (u && s->form != 4 && s->form != 1))
         return unsupported(L, "SHF operand form %u", s->form);
     if (u && s->form == 1) { /* USHF with the shift amount in a UR (lbm) */
         if (B(s, 38, 26))
@@ -763,7 +769,7 @@ static int l_lea(struct lower *L)
     char a[16], b[16], c[16], d[16], t[16], t2[16], pr[20];
     if (need_hi(L, 0xff | 0x200 | 0x400 | 0xf800 | 0x10000 | 0xe0000 | 0x07800000, uniform_bit(L)))
         return -1;
-    if (s->form == 2 || s->form == 3)
+    if (s->form == 2 || s->form == 3 || s->form == 7)
         return unsupported(L, "LEA operand form %u", s->form);
     int nb;
     if (opd_b(L, b, &nb))
@@ -836,7 +842,7 @@ static int l_isetp(struct lower *L)
         rsrc(L, b, B(s, 32, 8));
     } else if (opd_b(L, b, NULL))
         return -1;
-    if (s->form == 2 || s->form == 3)
+    if (s->form == 2 || s->form == 3 || s->form == 7)
         return unsupported(L, "SETP operand form %u", s->form);
     const char *cmp = f ? fcmp[B(s, 76, 4)] : icmp[B(s, 76, 3)];
     const char *op = bop[B(s, 74, 2)];
