@@ -17,6 +17,7 @@
 #define FE_SASS_OPS(SOP)                 \
     SOP(MOV, "MOV", 0x002)               \
     SOP(CS2R, "CS2R", 0x005)             \
+    SOP(VOTE, "VOTE", 0x006)             \
     SOP(SEL, "SEL", 0x007)               \
     SOP(FSEL, "FSEL", 0x008)             \
     SOP(FMNMX, "FMNMX", 0x009)           \
@@ -69,6 +70,7 @@
     SOP(EXIT, "EXIT", 0x14d)             \
     SOP(LDL, "LDL", 0x183)               \
     SOP(STL, "STL", 0x187)               \
+    SOP(SHFL, "SHFL", 0x189)             \
     SOP(LDG, "LDG", 0x181)               \
     SOP(LDC, "LDC", 0x182)               \
     SOP(LDS, "LDS", 0x184)               \

@@ -292,6 +292,34 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
     }
     case FE_SASS_BSYNC: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
     case FE_SASS_WARPSYNC: put(&b, " "); srcb(&b, s); break;
+    case FE_SASS_SHFL: {
+        static const char *const md[] = { ".IDX", ".UP", ".DOWN", ".BFLY" };
+        put(&b, "%s ", md[fe_sass_bits(s, 58, 2)]);
+        pred(&b, fe_sass_bits(s, 81, 3), 0);
+        put(&b, ", ");
+        reg(&b, d);
+        put(&b, ", ");
+        reg(&b, a);
+        put(&b, ", ");
+        if (s->form == 1 || s->form == 2)
+            reg(&b, fe_sass_bits(s, 32, 8));
+        else
+            put(&b, "0x%x", fe_sass_bits(s, 53, 5));
+        put(&b, ", ");
+        if (s->form == 1 || s->form == 4)
+            reg(&b, c);
+        else
+            put(&b, "0x%x", fe_sass_bits(s, 40, 13));
+        break;
+    }
+    case FE_SASS_VOTE:
+        put(&b, "%s ", fe_sass_bits(s, 72, 2) == 1 ? ".ANY" : fe_sass_bits(s, 72, 2) == 0 ? ".ALL" : ".?");
+        reg(&b, d);
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 81, 3), 0);
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+        break;
     case FE_SASS_VOTEU:
         put(&b, "%s ", fe_sass_bits(s, 72, 2) == 1 ? ".ANY" : fe_sass_bits(s, 72, 2) == 0 ? ".ALL" : ".?");
         b.uni = 1;

@@ -1515,6 +1515,66 @@ static int l_voteu(struct lower *L)
     return 0;
 }
 
+/* SHFL.MODE Pu, Rd, Ra, lane, clamp (0x189): mode 58..59 (IDX UP DOWN
+ * BFLY); form 1 lane R (32..39) and clamp R (64..71), 2 lane R and clamp
+ * imm (40..52), 4 lane imm (53..57) and clamp R, 7 both immediate (ptxas on
+ * shfl.sync.MODE.b32 with each operand register or immediate; kernel
+ * w_shfl).  The SASS word has no member mask: the active lanes are it. */
+static int l_shfl(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const md[] = { "idx", "up", "down", "bfly" };
+    char a[16], b[16], c[16], d[16], pd[16];
+    int creg = s->form == 1 || s->form == 4, lreg = s->form == 1 || s->form == 2;
+    if (s->form != 1 && s->form != 2 && s->form != 4 && s->form != 7)
+        return unsupported(L, "SHFL operand form %u", s->form);
+    if (need_hi(L, 0xe0000 | (creg ? 0xff : 0), 0) || B(s, 60, 4) || (lreg && B(s, 53, 5)) || (creg && B(s, 40, 13)) ||
+        (!lreg && B(s, 32, 8)))
+        return L->rc ? -1 : unsupported(L, "SHFL operand bits");
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
+    if (lreg)
+        rsrc(L, b, B(s, 32, 8));
+    else
+        snprintf(b, 16, "%u", B(s, 53, 5));
+    if (creg)
+        rsrc(L, c, B(s, 64, 8));
+    else
+        snprintf(c, 16, "0x%x", B(s, 40, 13));
+    pdst(L, pd, B(s, 81, 3));
+    emit(L, "activemask.b32 %%t11");
+    if (!strcmp(pd, "%pz"))
+        emit(L, "shfl.sync.%s.b32 %s, %s, %s, %s, %%t11", md[B(s, 58, 2)], d, a, b, c);
+    else
+        emit(L, "shfl.sync.%s.b32 %s|%s, %s, %s, %s, %%t11", md[B(s, 58, 2)], d, pd, a, b, c);
+    return 0;
+}
+
+/* VOTE.MODE Rd, Pu, Pp (0x006): 72..73 mode (0 ALL, 1 ANY), Rd the ballot
+ * of Pp, Pu the vote (ptxas on __ballot_sync, __any_sync, __all_sync;
+ * kernel w_shfl), over the active lanes. */
+static int l_vote(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char d[16], pr[20], pd[16];
+    if (need_hi(L, 0x300 | 0xe0000 | 0x07800000, 0) || s->form != 4 || B(s, 24, 40))
+        return L->rc ? -1 : unsupported(L, "VOTE operand bits");
+    unsigned mode = B(s, 72, 2), rd = B(s, 16, 8), pu = B(s, 81, 3);
+    if (mode > 1)
+        return unsupported(L, "VOTE mode %u", mode);
+    psrc(L, pr, B(s, 87, 3), B(s, 90, 1));
+    emit(L, "activemask.b32 %%t11");
+    if (rd != 255) {
+        rdst(L, d, rd);
+        emit(L, "vote.sync.ballot.b32 %s, %s, %%t11", d, pr);
+    }
+    if (pu != 7) {
+        pdst(L, pd, pu);
+        emit(L, "vote.sync.%s.pred %s, %s, %%t11", mode ? "any" : "all", pd, pr);
+    }
+    return 0;
+}
+
 /* FCHK Pu, a, b: whether a / b must take the division's slow path.  Lowered
  * as always true: the slow path ptxas emits (a subroutine called when Pu is
  * set) is a complete IEEE division, correct for every input, so only the
@@ -1605,6 +1665,8 @@ static int lower_insn(struct lower *L)
         return l_mem(L);
     case FE_SASS_MUFU: return l_mufu(L);
     case FE_SASS_VOTEU: return l_voteu(L);
+    case FE_SASS_SHFL: return l_shfl(L);
+    case FE_SASS_VOTE: return l_vote(L);
     case FE_SASS_FMNMX: return l_fmnmx(L);
     case FE_SASS_ATOMS: case FE_SASS_RED: return l_atom(L);
     case FE_SASS_LDC: case FE_SASS_ULDC_IDX: return l_ldc(L);

@@ -581,3 +581,19 @@ extern "C" __global__ void u_clamp(float *o, const int *start, const float *v, i
     }
     o[(blockIdx.y * gridDim.x + blockIdx.x) * 64 + t] = acc;
 }
+// warp shuffles (SHFL.IDX/UP/DOWN/BFLY, lane and clamp from registers and
+// immediates) and votes (VOTE.ANY/ALL, the ballot)
+extern "C" __global__ void w_shfl(int *o, const int *a, int s)
+{
+    int i = threadIdx.x;
+    int x = a[i];
+    int r0 = __shfl_sync(0xffffffff, x, (i * 7) & 31);
+    int r1 = __shfl_up_sync(0xffffffff, x, 3);
+    int r2 = __shfl_down_sync(0xffffffff, x, s);
+    int r3 = __shfl_xor_sync(0xffffffff, x, 5);
+    int r4 = __shfl_sync(0xffffffff, x, 2, 16);
+    unsigned b = __ballot_sync(0xffffffff, x & 1);
+    int an = __any_sync(0xffffffff, x > 100), al = __all_sync(0xffffffff, x != 0);
+    o[8 * i] = r0; o[8 * i + 1] = r1; o[8 * i + 2] = r2; o[8 * i + 3] = r3; o[8 * i + 4] = r4;
+    o[8 * i + 5] = b; o[8 * i + 6] = an; o[8 * i + 7] = al;
+}

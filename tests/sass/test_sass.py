@@ -154,6 +154,8 @@ binstart = wfile('binstart', struct.pack('<65i', *[sum(binlen[:r]) for r in rang
 for tag, nb in (('a', 8), ('b', 5)):
     cases['u_clamp/' + tag] = ('2,2', '8,8', ['f32[256]=zero>OUT', 's32[65]=file:%s' % binstart, 'f32[%d]=rand:9' % sum(binlen),
                                               's32:%d' % nb])
+for tag, sh in (('a', 7), ('b', 0), ('c', 40)):
+    cases['w_shfl/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % sh])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
