@@ -33,6 +33,7 @@
     SOP(PLOP3, "PLOP3.LUT", 0x01c)       \
     SOP(I2F, "I2F", 0x045)               \
     SOP(FCHK, "FCHK", 0x102)             \
+    SOP(F2F, "F2F", 0x110)               \
     SOP(F2I, "F2I", 0x105)               \
     SOP(I2F_MUFU, "I2F", 0x106)          \
     SOP(FRND, "FRND", 0x107)             \
@@ -43,6 +44,10 @@
     SOP(HFMA2_MMA, "HFMA2.MMA", 0x035)   \
     SOP(FADD, "FADD", 0x021)             \
     SOP(FFMA, "FFMA", 0x023)             \
+    SOP(DMUL, "DMUL", 0x028)             \
+    SOP(DADD, "DADD", 0x029)             \
+    SOP(DSETP, "DSETP", 0x02a)           \
+    SOP(DFMA, "DFMA", 0x02b)             \
     SOP(IMAD, "IMAD", 0x024)             \
     SOP(IMAD_WIDE, "IMAD.WIDE", 0x025)   \
     SOP(IMAD_HI, "IMAD.HI", 0x027)       \

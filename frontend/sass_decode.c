@@ -167,7 +167,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         }
         break;
     }
-    case FE_SASS_ISETP: case FE_SASS_FSETP: {
+    case FE_SASS_ISETP: case FE_SASS_FSETP: case FE_SASS_DSETP: {
         static const char *const cmp[] = { ".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU",
                                            ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T" };
         static const char *const bop[] = { ".AND", ".OR", ".XOR", ".?" };
@@ -292,6 +292,40 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
     }
     case FE_SASS_BSYNC: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
     case FE_SASS_WARPSYNC: put(&b, " "); srcb(&b, s); break;
+    case FE_SASS_DADD: case FE_SASS_DMUL: case FE_SASS_DFMA: case FE_SASS_F2F: {
+        static const char *const rnd[] = { "", ".RM", ".RP", ".RZ" };
+        put(&b, "%s ", rnd[fe_sass_bits(s, 78, 2)]);
+        reg(&b, d);
+        put(&b, ", ");
+        if (fe_sass_bits(s, 72, 1) && op != FE_SASS_F2F)
+            put(&b, "-");
+        if (op != FE_SASS_F2F) {
+            reg(&b, a);
+            put(&b, ", ");
+        }
+        if (op == FE_SASS_DADD && s->form == 1) {
+            if (fe_sass_bits(s, 75, 1))
+                put(&b, "-");
+            reg(&b, c);
+        } else if (s->form == 2 || (op == FE_SASS_DADD && s->form == 3)) {
+            if (op == FE_SASS_DFMA) {
+                if (fe_sass_bits(s, 75, 1))
+                    put(&b, "-");
+                reg(&b, c);
+                put(&b, ", ");
+            }
+            srcb(&b, s);
+        } else {
+            srcb(&b, s);
+            if (op == FE_SASS_DFMA) {
+                put(&b, ", ");
+                if (fe_sass_bits(s, 75, 1))
+                    put(&b, "-");
+                reg(&b, c);
+            }
+        }
+        break;
+    }
     case FE_SASS_SHFL: {
         static const char *const md[] = { ".IDX", ".UP", ".DOWN", ".BFLY" };
         put(&b, "%s ", md[fe_sass_bits(s, 58, 2)]);

@@ -1016,6 +1016,160 @@ static int l_fp(struct lower *L)
     return 0;
 }
 
+/* A register pair as an f64 in the .b64 scratch register x ("%xN"), or an
+ * immediate's high word (the low word is 0) as 0dHHHHHHHH00000000. */
+static int d64(struct lower *L, unsigned r, const char *x, char *o)
+{
+    if (r == 255) {
+        snprintf(o, 24, "0d0000000000000000");
+        return 0;
+    }
+    if (r >= 254)
+        return unsupported(L, "f64 register pair R%u", r);
+    emit(L, "mov.b64 %s, {%%r%u, %%r%u}", x, r, r + 1);
+    snprintf(o, 24, "%s", x);
+    return 0;
+}
+
+static void dneg(struct lower *L, char *o, const char *x, int neg)
+{
+    if (!neg)
+        return;
+    emit(L, "neg.f64 %s, %s", x, o);
+    snprintf(o, 24, "%s", x);
+}
+
+/* DADD / DMUL / DFMA (0x029, 0x028, 0x02b): the f32 instructions' fields on
+ * register pairs, rounding 78..79, 72 -a, 75 -(the operand in 64..71), 63
+ * -(the operand in 32..63); DADD keeps its second operand in 64..71 (form
+ * 1) or a constant (form 3), DMUL in 32..39 (1), an immediate's high word
+ * (4) or a constant (5), DFMA as FFMA (1, 2, 5).  DSETP (0x02a): FSETP's
+ * fields, B in 32..39 (1), an immediate (2) or a constant (3).  F2F (0x110)
+ * F64 -> F32 (hi 0x301000) and F32 -> F64 (0x201800), rounding 78..79.
+ * ptxas on {add,sub,mul,fma}.RND.f64, setp.CMP.f64 with abs / neg, cvt
+ * between f32 and f64, one at a time; kernel d_ops. */
+static int l_dfp(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const rnd[] = { ".rn", ".rm", ".rp", ".rz" };
+    char a[24], b[24], c[24];
+    unsigned op = s->op, f = s->form, rd = B(s, 16, 8);
+    if (op == FE_SASS_F2F) {
+        uint64_t v = s->hi & ((1ull << 41) - 1) & ~0xc000ull;
+        if (f != 1 || B(s, 24, 8) || B(s, 40, 24) || (v != 0x301000 && v != 0x201800))
+            return unsupported(L, "F2F other than F64<->F32 in a register");
+        unsigned rb = B(s, 32, 8);
+        if (v == 0x301000) { /* F64 -> F32 */
+            if (d64(L, rb, "%x1", b))
+                return -1;
+            rdst(L, c, rd);
+            emit(L, "cvt%s.f32.f64 %s, %s", rnd[B(s, 78, 2)], c, b);
+        } else {
+            if (B(s, 78, 2))
+                return unsupported(L, "F2F.F64.F32 with a rounding mode");
+            if (rd != 255 && rd >= 254)
+                return unsupported(L, "f64 register pair R%u", rd);
+            rsrc(L, b, rb);
+            emit(L, "cvt.f64.f32 %%x0, %s", !strcmp(b, "0") ? "0f00000000" : b);
+            if (rd != 255)
+                emit(L, "mov.b64 {%%r%u, %%r%u}, %%x0", rd, rd + 1);
+        }
+        return 0;
+    }
+    int setp = op == FE_SASS_DSETP;
+    uint64_t care = setp ? 0x07fe0c00ull | 0xf000 | 0x300 : 0x100 | 0xc000 | (op != FE_SASS_DMUL ? 0x800 : 0) |
+                                                               (op == FE_SASS_DFMA || (op == FE_SASS_DADD && f == 1) ? 0xff : 0);
+    if (need_hi(L, care, 0))
+        return -1;
+    if (d64(L, B(s, 24, 8), "%x0", a))
+        return -1;
+    int nega = (int)B(s, 72, 1) && !setp;
+    if (op != FE_SASS_DADD) /* DADD folds its negations into sub (NaN signs as the PTX path's sub.f64) */
+        dneg(L, a, "%x0", nega);
+    int negb = 0, negc = 0;
+    /* the second operand */
+    int bhi = (op == FE_SASS_DADD && f == 1) || (op == FE_SASS_DFMA && f == 2);
+    if (bhi) {
+        if (B(s, 32, 32) && !(op == FE_SASS_DFMA && f == 2))
+            return unsupported(L, "DADD form 1 with bits 32..63 set");
+        if (d64(L, B(s, 64, 8), "%x1", b))
+            return -1;
+        negb = (int)B(s, 75, 1);
+    } else if (f == 1) {
+        if (B(s, 40, 22) || (setp ? 0 : B(s, 62, 1)))
+            return unsupported(L, "bits 40..62 set in a register operand form");
+        if (d64(L, B(s, 32, 8), "%x1", b))
+            return -1;
+        if (setp && B(s, 62, 1))
+            emit(L, "abs.f64 %%x1, %s", b), snprintf(b, 24, "%%x1");
+        negb = (int)B(s, 63, 1);
+    } else if ((op == FE_SASS_DMUL && f == 4) || (setp && f == 2)) {
+        snprintf(b, 24, "0d%08X00000000", B(s, 32, 32));
+    } else if ((op == FE_SASS_DADD && f == 3) || ((op == FE_SASS_DMUL || op == FE_SASS_DFMA) && f == 5) || (setp && f == 3)) {
+        if (B(s, 59, 4) || (op == FE_SASS_DFMA ? 0 : B(s, 64, 8)))
+            return unsupported(L, "constant operand bits");
+        negb = (int)B(s, 63, 1);
+        if (cload(L, B(s, 54, 5), B(s, 38, 16), 8, b))
+            return -1;
+    } else
+        return unsupported(L, "f64 operand form %u", f);
+    if (op == FE_SASS_DFMA) {
+        if (f == 2)
+            snprintf(c, 24, "0d%08X00000000", B(s, 32, 32));
+        else {
+            if (d64(L, B(s, 64, 8), "%x2", c))
+                return -1;
+            negc = (int)B(s, 75, 1);
+        }
+    }
+    if (op == FE_SASS_DADD) {
+        const char *r = rnd[B(s, 78, 2)];
+        if (nega && negb) {
+            dneg(L, a, "%x0", 1);
+            emit(L, "sub%s.f64 %%x0, %s, %s", r, a, b);
+        } else if (nega)
+            emit(L, "sub%s.f64 %%x0, %s, %s", r, b, a);
+        else
+            emit(L, "%s%s.f64 %%x0, %s, %s", negb ? "sub" : "add", r, a, b);
+        if (rd != 255 && rd >= 254)
+            return unsupported(L, "f64 register pair R%u", rd);
+        if (rd != 255)
+            emit(L, "mov.b64 {%%r%u, %%r%u}, %%x0", rd, rd + 1);
+        return 0;
+    }
+    dneg(L, b, "%x1", negb);
+    if (negc)
+        dneg(L, c, "%x2", 1);
+    if (setp) {
+        static const char *const fcmp[] = { NULL, "lt", "eq", "le", "gt", "ne", "ge", "num", "nan", "ltu", "equ", "leu",
+                                            "gtu", "neu", "geu", NULL };
+        static const char *const bop[] = { "and", "or", "xor", NULL };
+        char pu[16], pv[16], pp[20];
+        const char *cmp = fcmp[B(s, 76, 4)], *bo = bop[B(s, 74, 2)];
+        if (!cmp || !bo)
+            return unsupported(L, "comparison or boolean operation outside the subset");
+        if (B(s, 73, 1))
+            emit(L, "abs.f64 %%x0, %s", a), snprintf(a, 24, "%%x0");
+        if (B(s, 72, 1))
+            emit(L, "neg.f64 %%x0, %s", a), snprintf(a, 24, "%%x0");
+        pdst(L, pu, B(s, 81, 3));
+        pdst(L, pv, B(s, 84, 3));
+        psrc(L, pp, B(s, 87, 3), B(s, 90, 1));
+        emit(L, "setp.%s.f64.%s %s|%s, %s, %s, %s", cmp, bo, pu, pv, a, b, pp);
+        return 0;
+    }
+    if (op == FE_SASS_DFMA)
+        emit(L, "fma%s.f64 %%x0, %s, %s, %s", rnd[B(s, 78, 2)], a, b, c);
+    else
+        emit(L, "%s%s.f64 %%x0, %s, %s", op == FE_SASS_DADD ? "add" : "mul", rnd[B(s, 78, 2)], a, b);
+    if (rd == 255)
+        return 0;
+    if (rd >= 254)
+        return unsupported(L, "f64 register pair R%u", rd);
+    emit(L, "mov.b64 {%%r%u, %%r%u}, %%x0", rd, rd + 1);
+    return 0;
+}
+
 /* HFMA2.MMA Rd, -RZ, RZ, imm: ptxas's way of writing a 32-bit constant on
  * sm_80 ((-0) * 0 + h = h for both halves, -0 included); only that idiom. */
 static int l_hfma2(struct lower *L)
@@ -1664,6 +1818,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_LDL: case FE_SASS_STL:
         return l_mem(L);
     case FE_SASS_MUFU: return l_mufu(L);
+    case FE_SASS_DADD: case FE_SASS_DMUL: case FE_SASS_DFMA: case FE_SASS_DSETP: case FE_SASS_F2F: return l_dfp(L);
     case FE_SASS_VOTEU: return l_voteu(L);
     case FE_SASS_SHFL: return l_shfl(L);
     case FE_SASS_VOTE: return l_vote(L);

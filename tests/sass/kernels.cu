@@ -597,3 +597,25 @@ extern "C" __global__ void w_shfl(int *o, const int *a, int s)
     o[8 * i] = r0; o[8 * i + 1] = r1; o[8 * i + 2] = r2; o[8 * i + 3] = r3; o[8 * i + 4] = r4;
     o[8 * i + 5] = b; o[8 * i + 6] = an; o[8 * i + 7] = al;
 }
+// double precision: DADD, DMUL, DFMA (registers, immediates, parameters,
+// negations, rounding modes), DSETP, F2F between f32 and f64
+extern "C" __global__ void d_ops(double *o, const double *a, double k, float *f)
+{
+    int i = threadIdx.x;
+    double x = a[3 * i], y = a[3 * i + 1], z = a[3 * i + 2];
+    double *r = o + 12 * i;
+    r[0] = x + y;
+    r[1] = x * z;
+    r[2] = fma(x, y, z);
+    r[3] = y - z;
+    r[4] = x + k;
+    r[5] = __dadd_rz(y, z);
+    r[6] = fma(-z, y, x);
+    r[7] = y * 3.0;
+    r[8] = __dmul_rd(x, k);
+    r[9] = __fma_ru(x, k, y);
+    r[10] = fabs(y) < k ? x : z;
+    r[11] = x > 2.0 ? (double)(float)y : fma(x, y, 1.5);
+    f[2 * i] = __double2float_rz(x);
+    f[2 * i + 1] = (float)(y * k);
+}

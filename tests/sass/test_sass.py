@@ -156,6 +156,12 @@ for tag, nb in (('a', 8), ('b', 5)):
                                               's32:%d' % nb])
 for tag, sh in (('a', 7), ('b', 0), ('c', 40)):
     cases['w_shfl/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % sh])
+dv64 = [rng.choice([0.0, -0.0, inf, -inf, nan, 5e-324, 1e308, -2.5, 3.0, rng.uniform(-10, 10), rng.uniform(-1e10, 1e10)])
+        for _ in range(192)]
+d192 = wfile('d192', struct.pack('<192d', *dv64))
+for tag, k in (('a', '0.75'), ('b', '-1e300'), ('c', 'inf')):
+    cases['d_ops/' + tag] = ('1', '64', ['f64[768]=zero>OUT', 'f64[192]=file:%s' % d192, 'f64:' + k, 'f32[128]=zero'])
+    cases['d_ops/f' + tag] = ('1', '64', ['f64[768]=zero', 'f64[192]=file:%s' % d192, 'f64:' + k, 'f32[128]=zero>OUT'])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
