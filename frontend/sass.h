@@ -32,6 +32,8 @@
     SOP(PRMT, "PRMT", 0x016)             \
     SOP(PLOP3, "PLOP3.LUT", 0x01c)       \
     SOP(I2F, "I2F", 0x045)               \
+    SOP(FLO, "FLO", 0x100)               \
+    SOP(POPC, "POPC", 0x109)             \
     SOP(FCHK, "FCHK", 0x102)             \
     SOP(F2F, "F2F", 0x110)               \
     SOP(F2I, "F2I", 0x105)               \
@@ -82,6 +84,9 @@
     SOP(STG, "STG", 0x186)               \
     SOP(STS, "STS", 0x188)               \
     SOP(ATOMS, "ATOMS", 0x18c)           \
+    SOP(ATOMS_CAS, "ATOMS.CAS", 0x18d)   \
+    SOP(ATOMG, "ATOMG", 0x1a8)           \
+    SOP(ATOMG_CAS, "ATOMG.CAS", 0x1a9)   \
     SOP(RED, "RED", 0x18e)
 
 enum fe_sass_op {

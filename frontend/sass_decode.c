@@ -292,6 +292,35 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
     }
     case FE_SASS_BSYNC: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
     case FE_SASS_WARPSYNC: put(&b, " "); srcb(&b, s); break;
+    case FE_SASS_FLO: case FE_SASS_POPC:
+        put(&b, "%s ", op == FE_SASS_FLO ? (fe_sass_bits(s, 73, 1) ? "" : ".U32") : "");
+        reg(&b, d);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    case FE_SASS_ATOMG: case FE_SASS_ATOMG_CAS: case FE_SASS_ATOMS_CAS: {
+        static const char *const aop[16] = { ".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", ".?9",
+                                             ".?10", ".?11", ".?12", ".?13", ".?14", ".?15" };
+        static const char *const ty[4] = { "", ".S32", ".?", ".F32" };
+        int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
+        if (op == FE_SASS_ATOMG)
+            put(&b, ".E%s%s ", aop[fe_sass_bits(s, 87, 4)], ty[fe_sass_bits(s, 73, 2)]);
+        else
+            put(&b, "%s ", op == FE_SASS_ATOMG_CAS ? ".E" : "");
+        reg(&b, d);
+        put(&b, ", [");
+        reg(&b, a);
+        put(&b, "%s", op == FE_SASS_ATOMS_CAS ? "" : ".64");
+        if (off)
+            put(&b, "%s0x%x", off < 0 ? "-" : "+", off < 0 ? (unsigned)-(int64_t)off : (unsigned)off);
+        put(&b, "], ");
+        reg(&b, fe_sass_bits(s, 32, 8));
+        if (op != FE_SASS_ATOMG) {
+            put(&b, ", ");
+            reg(&b, c);
+        }
+        break;
+    }
     case FE_SASS_DADD: case FE_SASS_DMUL: case FE_SASS_DFMA: case FE_SASS_F2F: {
         static const char *const rnd[] = { "", ".RM", ".RP", ".RZ" };
         put(&b, "%s ", rnd[fe_sass_bits(s, 78, 2)]);

@@ -342,6 +342,9 @@ static int l_s2r(struct lower *L)
     static const struct { unsigned code; const char *sreg; } sr[] = {
         { 0x00, "%laneid" }, { 0x21, "%tid.x" }, { 0x22, "%tid.y" }, { 0x23, "%tid.z" },
         { 0x25, "%ctaid.x" }, { 0x26, "%ctaid.y" }, { 0x27, "%ctaid.z" },
+        /* 0x38..0x3c: lanemask_eq, _lt, _le, _gt, _ge (ptxas on mov.u32 of each) */
+        { 0x38, "%lanemask_eq" }, { 0x39, "%lanemask_lt" }, { 0x3a, "%lanemask_le" }, { 0x3b, "%lanemask_gt" },
+        { 0x3c, "%lanemask_ge" },
     };
     char d[16];
     if (need_hi(L, 0xff00, 0) || s->form != 4 || B(s, 24, 40))
@@ -1649,23 +1652,96 @@ static int l_mufu(struct lower *L)
     return 0;
 }
 
-/* VOTEU.ANY URZ, UPu, Pp (0x086; 72..73 mode, 1 ANY): whether Pp holds in
- * any active lane, into a uniform predicate (stencil: then @UP0 UIMAD).
- * Only ANY without the ballot register has been seen. */
+/* VOTEU.ANY URd, UPu, Pp (0x086; 72..73 mode, 1 ANY): whether Pp holds in
+ * any active lane, into a uniform predicate (stencil: then @UP0 UIMAD),
+ * and the ballot of Pp into URd (ptxas's warp-aggregated atomics: VOTEU.ANY
+ * UR8, UPT, PT, the mask of active lanes). */
 static int l_voteu(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char pr[20];
-    if (need_hi(L, 0x300 | 0xe0000 | 0x07800000, 0) || s->form != 4 || B(s, 24, 40) || B(s, 16, 8) != 63)
-        return L->rc ? -1 : unsupported(L, "VOTEU form other than .ANY URZ, UP, P");
+    if (need_hi(L, 0x300 | 0xe0000 | 0x07800000, 0) || s->form != 4 || B(s, 24, 40) || B(s, 16, 2 + 6) > 63)
+        return L->rc ? -1 : unsupported(L, "VOTEU operand bits");
     if (B(s, 72, 2) != 1)
         return unsupported(L, "VOTEU mode %u", B(s, 72, 2));
-    unsigned pu = B(s, 81, 3);
-    if (pu == 7)
-        return 0;
+    unsigned pu = B(s, 81, 3), rd = B(s, 16, 8);
     psrc(L, pr, B(s, 87, 3), B(s, 90, 1));
     emit(L, "activemask.b32 %%t0");
-    emit(L, "vote.sync.any.pred %%up%u, %s, %%t0", pu, pr);
+    if (rd != 63)
+        emit(L, "vote.sync.ballot.b32 %%ur%u, %s, %%t0", rd, pr);
+    if (pu != 7)
+        emit(L, "vote.sync.any.pred %%up%u, %s, %%t0", pu, pr);
+    return 0;
+}
+
+/* FLO{.U32} Rd, Rb (0x100): the highest set bit, 73 signed (ptxas on
+ * bfind.{u32,s32}); POPC Rd, Rb (0x109): popc.b32.  Operand forms 1, 4, 5,
+ * 6 (a UR: FLO.U32 R12, UR8 on a ballot). */
+static int l_bits(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char b[16], d[16];
+    int flo = s->op == FE_SASS_FLO;
+    if (need_hi(L, flo ? 0x200 : 0, (flo ? 0xe0000 : 0) | uniform_bit(L)) || B(s, 24, 8) || s->form == 2 || s->form == 3 ||
+        s->form == 7 || opd_b(L, b, NULL))
+        return L->rc ? -1 : unsupported(L, "FLO/POPC operand bits or form");
+    rdst(L, d, B(s, 16, 8));
+    if (flo)
+        emit(L, "bfind.%s32 %s, %s", B(s, 73, 1) ? "s" : "u", d, b);
+    else
+        emit(L, "popc.b32 %s, %s", d, b);
+    return 0;
+}
+
+/* ATOMG.E.OP Rd, [Ra.64 + off], Rb (0x1a8): op 87..90 as ATOMS, 73..74 type
+ * (0 U32, 1 S32, 3 F32 with ADD), the memory order bits of the plain form
+ * (hi 0x00081ee100, UR descriptor in 64..71).  ATOMG.CAS (0x1a9) Rd,
+ * [Ra.64 + off], Rb (compare), Rc (new value), hi 0x00001ee100; ATOMS.CAS
+ * (0x18d) likewise on shared memory, hi 0.  32-bit only.  ptxas on
+ * atom.{global,shared}.OP, one at a time; kernel a_glob. */
+static int l_atomg(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const aop[] = { "add", "min", "max", "inc", "dec", "and", "or", "xor", "exch" };
+    char d[16], b[16], c[16], t[16], op[24];
+    int32_t off = (int32_t)(B(s, 40, 24) << 8) / 256;
+    unsigned ra = B(s, 24, 8), o = B(s, 87, 4), ty = B(s, 73, 2);
+    if (s->op == FE_SASS_ATOMG) {
+        if (need_hi(L, 0xff | 0x600 | 0x07800000, 0x00081ee100) || s->form != 4)
+            return L->rc ? -1 : unsupported(L, "ATOMG form");
+        if (o > 8 || ty == 2 || (ty == 3 && o != 0) || (ty == 1 && o != 1 && o != 2))
+            return unsupported(L, "ATOMG operation %u type %u", o, ty);
+        snprintf(op, sizeof op, "%s.%s", aop[o], ty == 3 ? "f32" : ty == 1 ? "s32" : o >= 5 ? "b32" : "u32");
+    } else if (s->op == FE_SASS_ATOMG_CAS) {
+        if (need_hi(L, 0xff, 0x00001ee100) || s->form != 1)
+            return L->rc ? -1 : unsupported(L, "ATOMG.CAS form");
+        snprintf(op, sizeof op, "cas.b32");
+    } else {
+        if (need_hi(L, 0xff, 0) || s->form != 1)
+            return L->rc ? -1 : unsupported(L, "ATOMS.CAS form");
+        snprintf(op, sizeof op, "cas.b32");
+    }
+    rsrc(L, b, B(s, 32, 8));
+    rdst(L, d, B(s, 16, 8));
+    if (s->op != FE_SASS_ATOMG)
+        rsrc(L, c, B(s, 64, 8));
+    char addr[40];
+    if (s->op == FE_SASS_ATOMS_CAS) {
+        char a[16];
+        rsrc(L, a, ra);
+        emit(L, "add.u32 %s, %s, %%sb", tmp(L, t), a);
+        snprintf(addr, sizeof addr, "[%s%+d]", t, off);
+    } else {
+        if (ra >= 254)
+            return unsupported(L, "address register pair R%u", ra);
+        emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", ra, ra + 1);
+        snprintf(addr, sizeof addr, "[%%x0%+d]", off);
+    }
+    const char *sp = s->op == FE_SASS_ATOMS_CAS ? "shared" : "global";
+    if (s->op == FE_SASS_ATOMG)
+        emit(L, "atom.%s.%s %s, %s, %s", sp, op, d, addr, ty == 3 && !strcmp(b, "0") ? "0f00000000" : b);
+    else
+        emit(L, "atom.%s.%s %s, %s, %s, %s", sp, op, d, addr, b, c);
     return 0;
 }
 
@@ -1768,15 +1844,32 @@ static int l_cvt(struct lower *L)
         emit(L, "cvt%s%s.f32.f32 %s, %s", fr[B(s, 78, 2)], B(s, 80, 1) ? ".ftz" : "", d, !strcmp(b, "0") ? "0f00000000" : b);
         return 0;
     }
-    uint64_t care = (i2f ? 0x400 : 0x100) | 0xc000;
+    /* I2F 84..85: the source's size, 0 8 bits, 1 16, 2 32 (the low byte or
+       half of the register: (float)(v & 255) is I2F.U8 of v itself; kernel
+       c_cvt8) */
+    uint64_t care = (i2f ? 0x400 | 0x300000 : 0x100) | 0xc000;
     if (need_hi(L, care, (i2f ? 0x201000 : 0x203000) | uniform_bit(L)) || B(s, 24, 8))
         return L->rc ? -1 : unsupported(L, "conversion operand bits");
+    unsigned isz = i2f ? B(s, 84, 2) : 2;
+    if (isz == 3)
+        return unsupported(L, "I2F of a 64-bit integer");
     if (s->form != 1 && s->form != 5 && s->form != 6)
         return unsupported(L, "conversion operand form %u", s->form);
     if (opd_b(L, b, NULL))
         return -1;
     rdst(L, d, B(s, 16, 8));
     unsigned sg = B(s, i2f ? 74 : 72, 1), r = B(s, 78, 2);
+    if (i2f && isz < 2) {
+        char t[16];
+        unsigned bits = isz ? 16 : 8;
+        tmp(L, t);
+        if (sg) {
+            emit(L, "shl.b32 %s, %s, %u", t, b, 32 - bits);
+            emit(L, "shr.s32 %s, %s, %u", t, t, 32 - bits);
+        } else
+            emit(L, "and.b32 %s, %s, 0x%x", t, b, (1u << bits) - 1);
+        snprintf(b, 16, "%s", t);
+    }
     if (i2f)
         emit(L, "cvt%s.f32.%s %s, %s", ir[r], sg ? "s32" : "u32", d, b);
     else
@@ -1820,6 +1913,8 @@ static int lower_insn(struct lower *L)
     case FE_SASS_MUFU: return l_mufu(L);
     case FE_SASS_DADD: case FE_SASS_DMUL: case FE_SASS_DFMA: case FE_SASS_DSETP: case FE_SASS_F2F: return l_dfp(L);
     case FE_SASS_VOTEU: return l_voteu(L);
+    case FE_SASS_FLO: case FE_SASS_POPC: return l_bits(L);
+    case FE_SASS_ATOMG: case FE_SASS_ATOMG_CAS: case FE_SASS_ATOMS_CAS: return l_atomg(L);
     case FE_SASS_SHFL: return l_shfl(L);
     case FE_SASS_VOTE: return l_vote(L);
     case FE_SASS_FMNMX: return l_fmnmx(L);

@@ -619,3 +619,38 @@ extern "C" __global__ void d_ops(double *o, const double *a, double k, float *f)
     f[2 * i] = __double2float_rz(x);
     f[2 * i + 1] = (float)(y * k);
 }
+// global atomics with their old values (ATOMG, ATOMG.CAS), ptxas's
+// warp-aggregated form on one address (VOTEU ballot, FLO, POPC, lanemask,
+// SHFL), and ATOMS.CAS; lanes run in order on both paths, so every old
+// value is deterministic
+extern "C" __global__ void a_glob(unsigned *o, unsigned *g, const unsigned *a, float *gf)
+{
+    __shared__ unsigned s[64];
+    int t = threadIdx.x;
+    unsigned v = a[t], b = v & 15;
+    s[t] = v;
+    __syncthreads();
+    unsigned r = atomicAdd(&g[0], 3u);
+    r += atomicAdd(&g[1 + b], v);
+    r ^= atomicMax((int *)&g[17 + (b & 3)], (int)v);
+    r += atomicMin(&g[21 + (b & 3)], v >> 4);
+    r += atomicExch(&g[25 + (b & 7)], v);
+    r ^= atomicCAS(&g[33 + (b & 1)], v & 1, v);
+    r += atomicOr(&g[35], v) + atomicAnd(&g[36], ~v) + atomicXor(&g[37], v);
+    r += atomicInc(&g[38], 40u) + atomicDec(&g[39], 50u);
+    r += atomicCAS(&s[(t + 1) & 63], s[t], v + 7);
+    r += __float_as_uint(atomicAdd(&gf[b & 3], (float)(v & 255) * 0.5f));
+    __syncthreads();
+    o[t] = r;
+    o[t + 64] = s[t];
+}
+// I2F of a byte or half of a register: (float)(v & 255) is I2F.U8 of v
+extern "C" __global__ void c_cvt8(float *o, const unsigned *a)
+{
+    int t = threadIdx.x;
+    unsigned v = a[t];
+    o[4 * t] = (float)(v & 255);
+    o[4 * t + 1] = (float)(signed char)v;
+    o[4 * t + 2] = (float)(v & 0xffff);
+    o[4 * t + 3] = (float)(short)v;
+}
