@@ -65,6 +65,7 @@
     SOP(USHF, "USHF", 0x099)             \
     SOP(ULDC, "ULDC", 0x0b9)             \
     SOP(ULDC_IDX, "ULDC", 0x0bb)         \
+    SOP(UFLO, "UFLO", 0x0bd)             \
     SOP(NOP, "NOP", 0x118)               \
     SOP(S2R, "S2R", 0x119)               \
     SOP(S2UR, "S2UR", 0x1c3)             \
@@ -106,7 +107,7 @@ static inline unsigned fe_sass_vector_op(unsigned op, int *uniform)
         { FE_SASS_UMOV, FE_SASS_MOV, 1 }, { FE_SASS_USEL, FE_SASS_SEL, 1 }, { FE_SASS_UISETP, FE_SASS_ISETP, 1 },
         { FE_SASS_UIADD3, FE_SASS_IADD3, 1 }, { FE_SASS_ULEA, FE_SASS_LEA, 1 }, { FE_SASS_ULOP3, FE_SASS_LOP3, 1 },
         { FE_SASS_UIMAD, FE_SASS_IMAD, 1 }, { FE_SASS_UIMAD_WIDE, FE_SASS_IMAD_WIDE, 1 }, { FE_SASS_S2UR, FE_SASS_S2R, 1 },
-        { FE_SASS_FSEL, FE_SASS_SEL, 0 }, { FE_SASS_I2F_MUFU, FE_SASS_I2F, 0 },
+        { FE_SASS_FSEL, FE_SASS_SEL, 0 }, { FE_SASS_I2F_MUFU, FE_SASS_I2F, 0 }, { FE_SASS_UFLO, FE_SASS_FLO, 1 },
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (map[i].u == op) {

@@ -183,8 +183,31 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
         }
         return 0;
     }
+    if (bank == 4) { /* the addresses of __device__ variables, relocated */
+        if (off % width)
+            return unsupported(L, "misaligned c[0x4][0x%x] of %u bytes", off, width);
+        for (uint32_t i = 0; i < L->c->nrelocs; i++)
+            if (L->c->relocs[i].offset == (off & ~7u)) {
+                emit(L, "mov.u64 %%x3, %s", L->c->globals[L->c->relocs[i].global].name);
+                if (L->c->relocs[i].addend)
+                    emit(L, "add.u64 %%x3, %%x3, %" PRIu64, L->c->relocs[i].addend);
+                if (width == 8) {
+                    snprintf(o, 16, "%%x3");
+                    return 0;
+                }
+                /* one word of the address (IMAD R4, RZ, RZ, c[0x4][0x0] and
+                   R5 from c[0x4][0x4]) */
+                char lo[16], hi[16];
+                tmp(L, lo);
+                tmp(L, hi);
+                emit(L, "mov.b64 {%s, %s}, %%x3", lo, hi);
+                snprintf(o, 16, "%s", off & 4 ? hi : lo);
+                return 0;
+            }
+        return unsupported(L, "c[0x4][0x%x] is not a relocated address", off);
+    }
     if (bank != 0)
-        return unsupported(L, "constant bank %u (only banks 0, the parameters, 2 and 3 are mapped)", bank);
+        return unsupported(L, "constant bank %u (only banks 0, the parameters, 2, 3 and 4 are mapped)", bank);
     if (off % width)
         return unsupported(L, "misaligned constant c[0x0][0x%x] of %u bytes", off, width);
     if (off >= k->param_base && off + width <= k->param_base + k->param_size) {
@@ -317,7 +340,7 @@ static uint64_t uniform_bit(const struct lower *L)
 {
     unsigned op = L->s->op;
     int alu = op == FE_SASS_UIADD3 || op == FE_SASS_ULOP3 || op == FE_SASS_UISETP || op == FE_SASS_USEL ||
-              op == FE_SASS_ULEA || op == FE_SASS_UIMAD || op == FE_SASS_UIMAD_WIDE;
+              op == FE_SASS_ULEA || op == FE_SASS_UIMAD || op == FE_SASS_UIMAD_WIDE || op == FE_SASS_UFLO;
     return L->s->form >= 6 || alu ? 1ull << 27 : 0;
 }
 
@@ -1681,7 +1704,7 @@ static int l_bits(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char b[16], d[16];
-    int flo = s->op == FE_SASS_FLO;
+    int flo = s->op == FE_SASS_FLO || s->op == FE_SASS_UFLO; /* UFLO (0x0bd): on URs, fill2d's leader lane */
     if (need_hi(L, flo ? 0x200 : 0, (flo ? 0xe0000 : 0) | uniform_bit(L)) || B(s, 24, 8) || s->form == 2 || s->form == 3 ||
         s->form == 7 || opd_b(L, b, NULL))
         return L->rc ? -1 : unsupported(L, "FLO/POPC operand bits or form");
@@ -2001,6 +2024,20 @@ char *fe_sass_lower_text(const struct fe_cubin *c, const char *file, char *err, 
     struct lower L = { .c = c, .file = file, .err = err, .errlen = errlen };
     sb_put(&L.out, "// lowered from %s (sm_%u) by the Morpheus SASS front end\n.version 9.0\n.target sm_%u\n"
            ".address_size 64\n.file 1 \"%s\"\n", file, c->arch, c->arch, file);
+    for (uint32_t i = 0; i < c->nglobals; i++) {
+        const struct fe_cubin_global *v = &c->globals[i];
+        sb_put(&L.out, "\n.visible .global .align %u .b8 %s[%u]", align_of(v->offset, v->size), v->name, v->size);
+        int nonzero = 0;
+        for (uint32_t j = 0; v->init && j < v->size; j++)
+            nonzero |= v->init[j];
+        if (nonzero) {
+            sb_put(&L.out, " = {");
+            for (uint32_t j = 0; j < v->size; j++)
+                sb_put(&L.out, "%s%u", j ? (j % 32 ? ", " : ",\n\t") : "", v->init[j]);
+            sb_put(&L.out, "}");
+        }
+        sb_put(&L.out, ";\n");
+    }
     for (uint32_t i = 0; i < c->nconsts; i++) {
         const struct fe_cubin_const *v = &c->consts[i];
         int nonzero = 0;

@@ -654,3 +654,16 @@ extern "C" __global__ void c_cvt8(float *o, const unsigned *a)
     o[4 * t + 2] = (float)(v & 0xffff);
     o[4 * t + 3] = (float)(short)v;
 }
+// __device__ variables: their addresses come from constant bank 4, which
+// the loader relocates (64-bit loads and single words of it)
+__device__ int g_tab[16] = { 5, -3, 8, 13, 21, -34, 55, 89, 144, 233, -377, 610, 987, 1597, 2584, 4181 };
+__device__ unsigned g_cnt[2];
+extern "C" __global__ void g_vars(int *o, const int *a)
+{
+    int i = threadIdx.x;
+    int k = a[i] & 15;
+    atomicAdd(&g_cnt[k & 1], 1u);
+    g_tab[(i + 1) & 15] += 0; /* a store through the same address */
+    __syncthreads();
+    o[i] = g_tab[k] * 3 + (int)g_cnt[(k >> 1) & 1];
+}
