@@ -33,6 +33,7 @@
     SOP(PLOP3, "PLOP3.LUT", 0x01c)       \
     SOP(I2F, "I2F", 0x045)               \
     SOP(FLO, "FLO", 0x100)               \
+    SOP(BREV, "BREV", 0x101)             \
     SOP(POPC, "POPC", 0x109)             \
     SOP(FCHK, "FCHK", 0x102)             \
     SOP(F2F, "F2F", 0x110)               \

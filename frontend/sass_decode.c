@@ -126,8 +126,8 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
             put(&b, ".SX32");
         if (op == FE_SASS_SHF) {
             static const char *const ty[] = { ".S64", ".U64", ".S32", ".U32" };
-            put(&b, "%s%s%s", fe_sass_bits(s, 76, 1) ? ".R" : ".L", ty[fe_sass_bits(s, 73, 2)],
-                fe_sass_bits(s, 80, 1) ? ".HI" : "");
+            put(&b, "%s%s%s%s", fe_sass_bits(s, 76, 1) ? ".R" : ".L", fe_sass_bits(s, 75, 1) ? ".W" : "",
+                ty[fe_sass_bits(s, 73, 2)], fe_sass_bits(s, 80, 1) ? ".HI" : "");
         }
         put(&b, " ");
         reg(&b, d);
@@ -292,7 +292,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
     }
     case FE_SASS_BSYNC: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
     case FE_SASS_WARPSYNC: put(&b, " "); srcb(&b, s); break;
-    case FE_SASS_FLO: case FE_SASS_POPC:
+    case FE_SASS_FLO: case FE_SASS_POPC: case FE_SASS_BREV:
         put(&b, "%s ", op == FE_SASS_FLO ? (fe_sass_bits(s, 73, 1) ? "" : ".U32") : "");
         reg(&b, d);
         put(&b, ", ");

@@ -752,7 +752,7 @@ static int l_shf(struct lower *L)
     const struct fe_sass_insn *s = L->s;
     int u = s->op == FE_SASS_USHF;
     char a[16], b[16], c[16], d[16], t[16], lo[16], hi[16];
-    if (need_hi(L, 0x11600 | (u ? 0x3f : 0xff), (u ? 1ull << 27 : 0) | uniform_bit(L)))
+    if (need_hi(L, 0x11600 | 0x800 | (u ? 0x3f : 0xff), (u ? 1ull << 27 : 0) | uniform_bit(L)))
         return -1;
     if (s->form == 2 || s->form == 3 || s->form == 7 || (u && s->form != 4 && s->form != 1))
         return unsupported(L, "SHF operand form %u", s->form);
@@ -776,7 +776,12 @@ static int l_shf(struct lower *L)
         rdst(L, d, B(s, 16, 8));
     }
     emit(L, "mov.b64 %%x0, {%s, %s}", a, c);
-    emit(L, "min.u32 %s, %s, %u", tmp(L, t), b, ty >= 2 ? 32 : 64);
+    if (B(s, 75, 1)) { /* .W: the amount wraps (mod 32) instead of clamping: shf.{l,r}.wrap.b32, __funnelshift_l */
+        if (ty < 2)
+            return unsupported(L, "SHF.W of a 64-bit type");
+        emit(L, "and.b32 %s, %s, 31", tmp(L, t), b);
+    } else
+        emit(L, "min.u32 %s, %s, %u", tmp(L, t), b, ty >= 2 ? 32 : 64);
     if (!right)
         emit(L, "shl.b64 %%x0, %%x0, %s", t);
     else if (ty == 0 || ty == 2)  /* .S64 / .S32: the sign is that of the high word */
@@ -1698,7 +1703,8 @@ static int l_voteu(struct lower *L)
 }
 
 /* FLO{.U32} Rd, Rb (0x100): the highest set bit, 73 signed (ptxas on
- * bfind.{u32,s32}); POPC Rd, Rb (0x109): popc.b32.  Operand forms 1, 4, 5,
+ * bfind.{u32,s32}); POPC Rd, Rb (0x109): popc.b32; BREV Rd, Rb (0x101):
+ * brev.b32 (__brev, kernel b_bits).  Operand forms 1, 4, 5,
  * 6 (a UR: FLO.U32 R12, UR8 on a ballot). */
 static int l_bits(struct lower *L)
 {
@@ -1712,7 +1718,7 @@ static int l_bits(struct lower *L)
     if (flo)
         emit(L, "bfind.%s32 %s, %s", B(s, 73, 1) ? "s" : "u", d, b);
     else
-        emit(L, "popc.b32 %s, %s", d, b);
+        emit(L, "%s.b32 %s, %s", s->op == FE_SASS_BREV ? "brev" : "popc", d, b);
     return 0;
 }
 
@@ -1936,7 +1942,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_MUFU: return l_mufu(L);
     case FE_SASS_DADD: case FE_SASS_DMUL: case FE_SASS_DFMA: case FE_SASS_DSETP: case FE_SASS_F2F: return l_dfp(L);
     case FE_SASS_VOTEU: return l_voteu(L);
-    case FE_SASS_FLO: case FE_SASS_POPC: return l_bits(L);
+    case FE_SASS_FLO: case FE_SASS_POPC: case FE_SASS_BREV: return l_bits(L);
     case FE_SASS_ATOMG: case FE_SASS_ATOMG_CAS: case FE_SASS_ATOMS_CAS: return l_atomg(L);
     case FE_SASS_SHFL: return l_shfl(L);
     case FE_SASS_VOTE: return l_vote(L);

@@ -667,3 +667,22 @@ extern "C" __global__ void g_vars(int *o, const int *a)
     __syncthreads();
     o[i] = g_tab[k] * 3 + (int)g_cnt[(k >> 1) & 1];
 }
+// a switch (a compare tree), __brev (BREV), __funnelshift_l (SHF.L.W: the
+// amount wraps mod 32) and a variable mask
+extern "C" __global__ void b_bits(int *o, const int *a)
+{
+    int i = threadIdx.x, r;
+    switch (a[i] & 7) {
+    case 0: r = a[i + 1] * 3; break;
+    case 1: r = a[i + 2] ^ 5; break;
+    case 2: r = a[i + 3] - 7; break;
+    case 3: r = a[i] << 2; break;
+    case 4: r = a[i + 4] + a[i + 5]; break;
+    case 5: r = ~a[i]; break;
+    case 6: r = a[i + 6] | 0x100; break;
+    default: r = -1;
+    }
+    o[i] = r;
+    int x = a[i + 7];
+    o[i + 64] = __brev(x) ^ __funnelshift_l(x, a[i], 5) ^ (x & ((1 << (a[i] & 31)) - 1));
+}

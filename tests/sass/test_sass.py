@@ -167,6 +167,7 @@ cases['a_glob/g'] = ('2', '64', ['u32[128]=zero', 'u32[40]=iota>OUT', 'u32[64]=f
 cases['a_glob/f'] = ('2', '64', ['u32[128]=zero', 'u32[40]=iota', 'u32[64]=file:%s' % sized(u32, 256), 'f32[4]=zero>OUT'])
 cases['c_cvt8'] = ('1', '64', ['f32[256]=zero>OUT', 'u32[64]=file:%s' % sized(i32, 256)])
 cases['g_vars'] = ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256)])
+cases['b_bits'] = ('1', '64', ['s32[128]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512)])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
