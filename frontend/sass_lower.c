@@ -678,9 +678,24 @@ static int l_imad(struct lower *L)
     if (nc && (hi || B(s, 75, 1)))
         return unsupported(L, "IMAD with a negated constant addend and .HI or bit 75");
     if (hi) {
-        if (strcmp(c, "0"))
-            return unsupported(L, "IMAD.HI with an addend");
-        emit(L, "mul.hi.%s %s, %s, %s", sg, d, a, b);
+        /* bits 32..63 of a * b + {Rc+1:Rc}: the addend is a register pair,
+           as IMAD.WIDE's (ptxas writes mad.hi.u32 d, a, b, c as MOV R2, RZ;
+           MOV R3, c; IMAD.HI d, a, b, R2, and the integer division's
+           reciprocal step as IMAD.HI R12, R13, R17, R12 with R12 = 0: rcp +
+           hi(rcp * e); kernel s_dyn) */
+        if (!strcmp(c, "0")) {
+            emit(L, "mul.hi.%s %s, %s, %s", sg, d, a, b);
+            return 0;
+        }
+        unsigned cr = B(s, 64, 8);
+        if (s->form != 1 && s->form != 4 && s->form != 5)
+            return unsupported(L, "IMAD.HI with an addend in operand form %u", s->form);
+        if (cr >= rz(L) - 1)
+            return unsupported(L, "IMAD.HI addend pair R%u", cr);
+        emit(L, "mov.b64 %%x3, {%%%s%u, %%%s%u}", rpfx(L), cr, rpfx(L), cr + 1);
+        emit(L, "mul.wide.%s %%x0, %s, %s", sg, a, b);
+        emit(L, "add.u64 %%x0, %%x0, %%x3");
+        emit(L, "mov.b64 {%s, %s}, %%x0", tmp(L, t), d);
         return 0;
     }
     if (B(s, 75, 1) || nc) { /* -c; in .X the complement, as IADD3.X (the high word of a 64-bit a - sext(b) in lbm) */
@@ -1876,7 +1891,7 @@ static int l_cvt(struct lower *L)
     /* I2F 84..85: the source's size, 0 8 bits, 1 16, 2 32 (the low byte or
        half of the register: (float)(v & 255) is I2F.U8 of v itself; kernel
        c_cvt8) */
-    uint64_t care = (i2f ? 0x400 | 0x300000 : 0x100) | 0xc000;
+    uint64_t care = (i2f ? 0x400 | 0x300000 : 0x100 | 0x10000) | 0xc000; /* F2I 80: .FTZ (the integer division's F2I.FTZ.U32.TRUNC) */
     if (need_hi(L, care, (i2f ? 0x201000 : 0x203000) | uniform_bit(L)) || B(s, 24, 8))
         return L->rc ? -1 : unsupported(L, "conversion operand bits");
     unsigned isz = i2f ? B(s, 84, 2) : 2;
@@ -1902,7 +1917,7 @@ static int l_cvt(struct lower *L)
     if (i2f)
         emit(L, "cvt%s.f32.%s %s, %s", ir[r], sg ? "s32" : "u32", d, b);
     else
-        emit(L, "cvt%s.%s.f32 %s, %s", fr[r], sg ? "s32" : "u32", d, !strcmp(b, "0") ? "0f00000000" : b);
+        emit(L, "cvt%s%s.%s.f32 %s, %s", fr[r], B(s, 80, 1) ? ".ftz" : "", sg ? "s32" : "u32", d, !strcmp(b, "0") ? "0f00000000" : b);
     return 0;
 }
 

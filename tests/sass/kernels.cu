@@ -686,3 +686,24 @@ extern "C" __global__ void b_bits(int *o, const int *a)
     int x = a[i + 7];
     o[i + 64] = __brev(x) ^ __funnelshift_l(x, a[i], 5) ^ (x & ((1 << (a[i] & 31)) - 1));
 }
+// dynamic shared memory after a static array, and 32-bit integer division
+// and remainder (I2F.U32.RP, MUFU.RCP, F2I.FTZ.U32.TRUNC, IMAD.HI with an
+// addend), signed and unsigned, by a parameter and by data
+extern "C" __global__ void s_dyn(int *o, const int *a, int n)
+{
+    extern __shared__ int buf[];
+    __shared__ int st[3];
+    int t = threadIdx.x;
+    if (t < 3)
+        st[t] = t * 7;
+    buf[t] = a[t] * 2;
+    buf[64 + t] = a[t] + 1;
+    __syncthreads();
+    int x = a[t], y = a[(t + 9) & 63] | 1;
+    unsigned ux = (unsigned)x, uy = (unsigned)y;
+    o[5 * t] = buf[(t + 1) % n] + buf[64 + (t + 5) % n] + st[t % 3];
+    o[5 * t + 1] = x / y;
+    o[5 * t + 2] = x % y;
+    o[5 * t + 3] = (int)(ux / uy);
+    o[5 * t + 4] = (int)(ux % (unsigned)n) + x / n;
+}

@@ -168,6 +168,8 @@ cases['a_glob/f'] = ('2', '64', ['u32[128]=zero', 'u32[40]=iota', 'u32[64]=file:
 cases['c_cvt8'] = ('1', '64', ['f32[256]=zero>OUT', 'u32[64]=file:%s' % sized(i32, 256)])
 cases['g_vars'] = ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256)])
 cases['b_bits'] = ('1', '64', ['s32[128]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512)])
+for tag, n in (('a', 64), ('b', 37), ('c', 1), ('d', 7), ('e', -5)):
+    cases['s_dyn/' + tag] = ('1', '64', ['s32[320]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % n])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
@@ -175,9 +177,14 @@ for k in micro:
     cases[k] = ('2', '128', ['s32[256]=zero>OUT', 's32[768]=file:%s' % i32, 'u32[512]=file:%s' % sized(u32, 2048)])
 
 
+dyn_smem = {'s_dyn': '512'}  # kernel -> bytes of dynamic shared memory
+
+
 def launch(path, name, grid, block, args, tag):
     out = os.path.join(tmp, '%s.%s.out' % (name.replace('/', '_'), tag))
-    run(['run', '-q', path, name.split('/')[0], '--grid', grid, '--block', block, '--'] + [a.replace('OUT', out) for a in args])
+    kernel = name.split('/')[0]
+    opts = ['--dyn-smem', dyn_smem[kernel]] if kernel in dyn_smem else []
+    run(['run', '-q', path, kernel, '--grid', grid, '--block', block] + opts + ['--'] + [a.replace('OUT', out) for a in args])
     return open(out, 'rb').read() if os.path.exists(out) else None
 
 
