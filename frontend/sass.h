@@ -37,6 +37,8 @@
     SOP(POPC, "POPC", 0x109)             \
     SOP(FCHK, "FCHK", 0x102)             \
     SOP(F2F, "F2F", 0x110)               \
+    SOP(F2I64, "F2I", 0x111)             \
+    SOP(I2F64, "I2F", 0x112)             \
     SOP(F2I, "F2I", 0x105)               \
     SOP(I2F_MUFU, "I2F", 0x106)          \
     SOP(FRND, "FRND", 0x107)             \

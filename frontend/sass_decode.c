@@ -292,6 +292,16 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
     }
     case FE_SASS_BSYNC: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
     case FE_SASS_WARPSYNC: put(&b, " "); srcb(&b, s); break;
+    case FE_SASS_F2I64: case FE_SASS_I2F64: {
+        static const char *const sz[] = { "8", "16", "32", "64" };
+        int i2f = op == FE_SASS_I2F64;
+        unsigned ds = fe_sass_bits(s, 75, 2), ss = fe_sass_bits(s, 84, 2), sg = fe_sass_bits(s, i2f ? 74 : 72, 1);
+        put(&b, ".%s%s.%s%s ", i2f ? "F" : sg ? "S" : "U", sz[ds], i2f ? (sg ? "S" : "U") : "F", sz[ss]);
+        reg(&b, d);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    }
     case FE_SASS_FLO: case FE_SASS_POPC: case FE_SASS_BREV:
         put(&b, "%s ", op == FE_SASS_FLO ? (fe_sass_bits(s, 73, 1) ? "" : ".U32") : "");
         reg(&b, d);

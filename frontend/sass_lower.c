@@ -1789,6 +1789,53 @@ static int l_atomg(struct lower *L)
     return 0;
 }
 
+/* I2F (0x112) and F2I (0x111) with a 64-bit side: 75..76 the
+ * destination's size and 84..85 the source's (2: 32 bits, 3: 64; for I2F
+ * the destination is f32 or f64, for F2I the source), the sign bit (I2F 74,
+ * F2I 72) and rounding 78..79 as in the 32-bit forms (ptxas on cvt between
+ * f32/f64 and s32/u32/s64/u64, one at a time; kernel c_cvt64). */
+static int l_cvt64(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const ir[] = { ".rn", ".rm", ".rp", ".rz" };
+    static const char *const fr[] = { ".rni", ".rmi", ".rpi", ".rzi" };
+    int i2f = s->op == FE_SASS_I2F64;
+    unsigned sgbit = i2f ? 74 : 72;
+    if (need_hi(L, (1u << (sgbit - 64)) | 0x1800 | 0xc000 | 0x300000, 0) || s->form != 1 || B(s, 24, 8) || B(s, 40, 24))
+        return L->rc ? -1 : unsupported(L, "conversion operand bits or form");
+    unsigned ds = B(s, 75, 2), ss = B(s, 84, 2), sg = B(s, sgbit, 1), r = B(s, 78, 2);
+    unsigned rb = B(s, 32, 8), rd = B(s, 16, 8);
+    if (ds < 2 || ss < 2)
+        return unsupported(L, "conversion of %u-bit values", ds < 2 ? 8u << ds : 8u << ss);
+    char src[16], dst[16];
+    if (ss == 3) {
+        if (rb != 255 && rb >= 254)
+            return unsupported(L, "register pair R%u", rb);
+        if (rb == 255)
+            emit(L, "mov.b64 %%x1, 0");
+        else
+            emit(L, "mov.b64 %%x1, {%%r%u, %%r%u}", rb, rb + 1);
+        snprintf(src, sizeof src, "%%x1");
+    } else
+        rsrc(L, src, rb);
+    if (ss == 2 && !i2f && !strcmp(src, "0"))
+        snprintf(src, sizeof src, "0f00000000");
+    int wide = ds == 3;
+    if (wide && rd != 255 && rd >= 254)
+        return unsupported(L, "register pair R%u", rd);
+    if (wide)
+        snprintf(dst, sizeof dst, "%%x0");
+    else
+        rdst(L, dst, rd);
+    if (i2f)
+        emit(L, "cvt%s.%s.%s%u %s, %s", ir[r], wide ? "f64" : "f32", sg ? "s" : "u", ss == 3 ? 64 : 32, dst, src);
+    else
+        emit(L, "cvt%s.%s%u.%s %s, %s", fr[r], sg ? "s" : "u", wide ? 64 : 32, ss == 3 ? "f64" : "f32", dst, src);
+    if (wide && rd != 255)
+        emit(L, "mov.b64 {%%r%u, %%r%u}, %%x0", rd, rd + 1);
+    return 0;
+}
+
 /* SHFL.MODE Pu, Rd, Ra, lane, clamp (0x189): mode 58..59 (IDX UP DOWN
  * BFLY); form 1 lane R (32..39) and clamp R (64..71), 2 lane R and clamp
  * imm (40..52), 4 lane imm (53..57) and clamp R, 7 both immediate (ptxas on
@@ -1955,6 +2002,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_LDL: case FE_SASS_STL:
         return l_mem(L);
     case FE_SASS_MUFU: return l_mufu(L);
+    case FE_SASS_F2I64: case FE_SASS_I2F64: return l_cvt64(L);
     case FE_SASS_DADD: case FE_SASS_DMUL: case FE_SASS_DFMA: case FE_SASS_DSETP: case FE_SASS_F2F: return l_dfp(L);
     case FE_SASS_VOTEU: return l_voteu(L);
     case FE_SASS_FLO: case FE_SASS_POPC: case FE_SASS_BREV: return l_bits(L);

@@ -707,3 +707,23 @@ extern "C" __global__ void s_dyn(int *o, const int *a, int n)
     o[5 * t + 3] = (int)(ux / uy);
     o[5 * t + 4] = (int)(ux % (unsigned)n) + x / n;
 }
+// conversions with a 64-bit side: I2F.F32.S64/U64, I2F.F64.S32/U32/S64,
+// F2I.S64/U64 from f32, F2I.S32/S64 from f64
+extern "C" __global__ void c_cvt64(long long *o, const long long *a, const float *f, const double *d)
+{
+    int i = threadIdx.x;
+    long long x = a[i];
+    float y = f[i];
+    double z = d[i];
+    long long *r = o + 10 * i;
+    r[0] = __float_as_int(__ll2float_rn(x));
+    r[1] = __float_as_int(__ll2float_rz(x)) + ((long long)__float_as_int(__ull2float_rn((unsigned long long)x)) << 32);
+    r[2] = __double_as_longlong((double)x);
+    r[3] = __double_as_longlong((double)(int)x) ^ __double_as_longlong((double)(unsigned)x);
+    r[4] = __float2ll_rz(y);
+    r[5] = __float2ll_rn(y * 1e10f);
+    r[6] = (long long)__float2ull_rz(y * 3e9f);
+    r[7] = __double2int_rz(z);
+    r[8] = __double2ll_rz(z * 1e12);
+    r[9] = __double2ll_rd(z) ^ __double2ll_ru(z);
+}

@@ -170,6 +170,12 @@ cases['g_vars'] = ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32
 cases['b_bits'] = ('1', '64', ['s32[128]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512)])
 for tag, n in (('a', 64), ('b', 37), ('c', 1), ('d', 7), ('e', -5)):
     cases['s_dyn/' + tag] = ('1', '64', ['s32[320]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % n])
+llv = [rng.choice([0, 1, -1, 2**63 - 1, -2**63, 2**53 + 1, -(2**31), 2**32 + 5, rng.randrange(-2**63, 2**63)]) for _ in range(64)]
+ffv = [rng.choice([0.0, -0.0, inf, nan, 1e-40, -2.5, 2.5, 3.5, 1e20, -1e20, rng.uniform(-100, 100)]) for _ in range(64)]
+ddv = [rng.choice([0.0, -0.0, inf, nan, 5e-324, -2.5, 2.5, 1e300, -1e19, rng.uniform(-1e10, 1e10)]) for _ in range(64)]
+cases['c_cvt64'] = ('1', '64', ['s64[640]=zero>OUT', 's64[64]=file:%s' % wfile('ll', struct.pack('<64q', *llv)),
+                                'f32[64]=file:%s' % wfile('ff', struct.pack('<64f', *ffv)),
+                                'f64[64]=file:%s' % wfile('dd', struct.pack('<64d', *ddv))])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
