@@ -1022,7 +1022,9 @@ static int l_fp(struct lower *L)
         return 0;
     }
     if (s->op == FE_SASS_FADD) {
-        if (na && nb) { /* (-a) - b: negating the sum instead would flip a NaN result's sign */
+        if (na && nb && B(s, 24, 8) == 255) /* -RZ - b: neg (see DADD) */
+            emit(L, "neg.f32 %s, %s", d, b);
+        else if (na && nb) { /* (-a) - b: negating the sum instead would flip a NaN result's sign */
             emit(L, "neg.f32 %s, %s", tmp(L, t), a);
             emit(L, "sub%s.f32 %s, %s, %s", md, d, t, b);
         } else if (na)
@@ -1123,7 +1125,9 @@ static int l_dfp(struct lower *L)
         return 0;
     }
     int setp = op == FE_SASS_DSETP;
-    uint64_t care = setp ? 0x07fe0c00ull | 0xf000 | 0x300 : 0x100 | 0xc000 | (op != FE_SASS_DMUL ? 0x800 : 0) |
+    /* DMUL's 72 (-a) has not been seen (ptxas negates the product with
+       DADD -RZ, -R instead): refused, as FMUL's */
+    uint64_t care = setp ? 0x07fe0c00ull | 0xf000 | 0x300 : (op != FE_SASS_DMUL ? 0x100 | 0x800 : 0) | 0xc000 |
                                                                (op == FE_SASS_DFMA || (op == FE_SASS_DADD && f == 1) ? 0xff : 0);
     if (need_hi(L, care, 0))
         return -1;
@@ -1170,7 +1174,11 @@ static int l_dfp(struct lower *L)
     }
     if (op == FE_SASS_DADD) {
         const char *r = rnd[B(s, 78, 2)];
-        if (nega && negb) {
+        if (nega && negb && B(s, 24, 8) == 255) {
+            /* -RZ - b: ptxas's neg.f64 (equal for every non-NaN b; a NaN
+               keeps the sign flip neg gives, as on the PTX path; kernel d_neg) */
+            emit(L, "neg.f64 %%x0, %s", b);
+        } else if (nega && negb) {
             dneg(L, a, "%x0", 1);
             emit(L, "sub%s.f64 %%x0, %s, %s", r, a, b);
         } else if (nega)
@@ -1703,7 +1711,7 @@ static int l_voteu(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char pr[20];
-    if (need_hi(L, 0x300 | 0xe0000 | 0x07800000, 0) || s->form != 4 || B(s, 24, 40) || B(s, 16, 2 + 6) > 63)
+    if (need_hi(L, 0x300 | 0xe0000 | 0x07800000, 0) || s->form != 4 || B(s, 24, 40) || B(s, 16, 8) > 63)
         return L->rc ? -1 : unsupported(L, "VOTEU operand bits");
     if (B(s, 72, 2) != 1)
         return unsupported(L, "VOTEU mode %u", B(s, 72, 2));

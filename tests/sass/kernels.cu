@@ -727,3 +727,11 @@ extern "C" __global__ void c_cvt64(long long *o, const long long *a, const float
     r[8] = __double2ll_rz(z * 1e12);
     r[9] = __double2ll_rd(z) ^ __double2ll_ru(z);
 }
+// DMUL and DSETP with a negated first operand
+extern "C" __global__ void d_neg(double *o, const double *a)
+{
+    int i = threadIdx.x;
+    double x = a[2 * i], y = a[2 * i + 1];
+    o[2 * i] = -x * y;
+    o[2 * i + 1] = -x < y ? x : -fabs(y) >= x ? y : 7.0;
+}

@@ -176,6 +176,7 @@ ddv = [rng.choice([0.0, -0.0, inf, nan, 5e-324, -2.5, 2.5, 1e300, -1e19, rng.uni
 cases['c_cvt64'] = ('1', '64', ['s64[640]=zero>OUT', 's64[64]=file:%s' % wfile('ll', struct.pack('<64q', *llv)),
                                 'f32[64]=file:%s' % wfile('ff', struct.pack('<64f', *ffv)),
                                 'f64[64]=file:%s' % wfile('dd', struct.pack('<64d', *ddv))])
+cases['d_neg'] = ('1', '64', ['f64[128]=zero>OUT', 'f64[128]=file:%s' % sized(d192, 1024)])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
