@@ -1855,7 +1855,9 @@ static int l_shfl(struct lower *L)
     static const char *const md[] = { "idx", "up", "down", "bfly" };
     char a[16], b[16], c[16], d[16], pd[16];
     int creg = s->form == 1 || s->form == 4, lreg = s->form == 1 || s->form == 2;
-    if (s->form != 1 && s->form != 2 && s->form != 4 && s->form != 7)
+    /* seen: 2, 4 with clamp RZ (shfl.up), 7; form 1 and a clamp register
+       other than RZ have not been, and are refused */
+    if ((s->form != 2 && s->form != 4 && s->form != 7) || (s->form == 4 && B(s, 64, 8) != 255))
         return unsupported(L, "SHFL operand form %u", s->form);
     if (need_hi(L, 0xe0000 | (creg ? 0xff : 0), 0) || B(s, 60, 4) || (lreg && B(s, 53, 5)) || (creg && B(s, 40, 13)) ||
         (!lreg && B(s, 32, 8)))
