@@ -1384,6 +1384,25 @@ static int l_mem(struct lower *L)
         fixed |= 1ull << 27;
     if (ur > 63 || (ur && B(s, 24, 8) != 255 && B(s, 78, 2)))
         return unsupported(L, "LDS with a UR and a scaled register");
+    /* LDG / STG cache and ordering variants: the hi bits other than the
+       UR descriptor, size and .E, compared with what ptxas emits for
+       __ldg (.nc), volatile, __ldcs / __stcs (.cs), __ldlu (.lu), __ldcv
+       (the volatile word), __ldca (.ca), __stwt (the volatile word); each
+       becomes the PTX qualifier it came from, the same access on the
+       emulator (kernel m_hints) */
+    const char *cop = "";
+    if (global) {
+        static const struct { int st; uint64_t bits; const char *q; } hint[] = {
+            { 0, 0x0c1e9100, ".nc" }, { 0, 0x0c1f5100, ".volatile" }, { 0, 0x0c0e1100, ".cs" }, { 0, 0x0c3e1100, ".lu" },
+            { 0, 0x0c1eb100, ".ca" }, { 1, 0x0c115100, ".volatile" }, { 1, 0x0c001100, ".cs" },
+        };
+        uint64_t v = s->hi & ((1ull << 41) - 1) & ~care;
+        for (size_t i = 0; i < sizeof hint / sizeof hint[0]; i++)
+            if (hint[i].st == !load && v == hint[i].bits) {
+                cop = hint[i].q;
+                fixed = v;
+            }
+    }
     if (need_hi(L, care, fixed))
         return -1;
     unsigned expect_form = s->op == FE_SASS_STS || s->op == FE_SASS_STL ? 1 : 4;
@@ -1442,10 +1461,12 @@ static int l_mem(struct lower *L)
     }
     const char *sp = global ? "global" : local ? "local" : "shared";
     const char *v = nvec[sz] == 2 ? ".v2" : nvec[sz] == 4 ? ".v4" : "";
+    int vol = !strcmp(cop, ".volatile");
     if (load)
-        emit(L, "ld.%s%s.%s %s, %s", sp, v, ty[sz], data, addr);
+        emit(L, "ld%s.%s%s%s.%s %s, %s", vol ? ".volatile" : "", sp, vol ? "" : cop, v, ty[sz], data, addr);
     else
-        emit(L, "st.%s%s.%s %s, %s", sp, v, sz < 4 ? (sz < 2 ? "u8" : "u16") : ty[sz], addr, data);
+        emit(L, "st%s.%s%s%s.%s %s, %s", vol ? ".volatile" : "", sp, vol ? "" : cop, v, sz < 4 ? (sz < 2 ? "u8" : "u16") : ty[sz],
+             addr, data);
     return 0;
 }
 

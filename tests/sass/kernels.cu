@@ -735,3 +735,16 @@ extern "C" __global__ void d_neg(double *o, const double *a)
     o[2 * i] = -x * y;
     o[2 * i + 1] = -x < y ? x : -fabs(y) >= x ? y : 7.0;
 }
+// global loads and stores with cache and ordering hints: __ldg (.nc), volatile,
+// __ldcs/__stcs (.cs), __ldlu, __ldcv, __ldca, __stwt
+extern "C" __global__ void m_hints(int *__restrict__ o, const int *__restrict__ a, volatile int *v, const int *b)
+{
+    int i = threadIdx.x;
+    int x = __ldg(&a[i]) + a[i + 64];
+    int y = v[i];
+    v[i + 64] = x;
+    int z = __ldcs(&b[i]) + __ldlu(&b[i + 1]) + __ldcv(&b[i + 2]) + __ldca(&b[i + 3]);
+    __stcs(&o[i + 128], z);
+    __stwt(&o[i + 192], y);
+    o[i] = x + y + z;
+}

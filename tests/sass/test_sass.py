@@ -177,6 +177,10 @@ cases['c_cvt64'] = ('1', '64', ['s64[640]=zero>OUT', 's64[64]=file:%s' % wfile('
                                 'f32[64]=file:%s' % wfile('ff', struct.pack('<64f', *ffv)),
                                 'f64[64]=file:%s' % wfile('dd', struct.pack('<64d', *ddv))])
 cases['d_neg'] = ('1', '64', ['f64[128]=zero>OUT', 'f64[128]=file:%s' % sized(d192, 1024)])
+cases['m_hints'] = ('1', '64', ['s32[256]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512), 's32[128]=rand:2',
+                                's32[128]=file:%s' % sized(u32, 512)])
+cases['m_hints/v'] = ('1', '64', ['s32[256]=zero', 's32[128]=file:%s' % sized(i32, 512), 's32[128]=rand:2>OUT',
+                                  's32[128]=file:%s' % sized(u32, 512)])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
