@@ -46,6 +46,10 @@
     SOP(CALL, "CALL.REL.NOINC", 0x144)   \
     SOP(RET, "RET.REL.NODEC", 0x150)     \
     SOP(FMUL, "FMUL", 0x020)             \
+    SOP(HADD2, "HADD2", 0x030)           \
+    SOP(HFMA2, "HFMA2", 0x031)           \
+    SOP(HMUL2, "HMUL2", 0x032)           \
+    SOP(F2FP, "F2FP.PACK_AB", 0x03e)     \
     SOP(HFMA2_MMA, "HFMA2.MMA", 0x035)   \
     SOP(FADD, "FADD", 0x021)             \
     SOP(FFMA, "FFMA", 0x023)             \

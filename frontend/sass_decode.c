@@ -302,6 +302,26 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         srcb(&b, s);
         break;
     }
+    case FE_SASS_HADD2: case FE_SASS_HMUL2: case FE_SASS_HFMA2: case FE_SASS_F2FP: {
+        static const char *const sw[] = { "", ".F32?", ".H0_H0", ".H1_H1" };
+        if (op != FE_SASS_F2FP)
+            put(&b, "%s%s", fe_sass_bits(s, 78, 1) ? ".F32" : "", fe_sass_bits(s, 80, 1) ? ".FTZ" : "");
+        put(&b, " ");
+        reg(&b, d);
+        put(&b, ", %s", op != FE_SASS_F2FP && fe_sass_bits(s, 72, 1) ? "-" : "");
+        reg(&b, a);
+        if (op != FE_SASS_F2FP)
+            put(&b, "%s", sw[fe_sass_bits(s, 74, 2)]);
+        put(&b, ", %s", fe_sass_bits(s, 63, 1) ? "-" : "");
+        reg(&b, fe_sass_bits(s, 32, 8));
+        if (op != FE_SASS_F2FP)
+            put(&b, "%s", sw[fe_sass_bits(s, 60, 2)]);
+        if (op == FE_SASS_HFMA2) {
+            put(&b, ", ");
+            reg(&b, c);
+        }
+        break;
+    }
     case FE_SASS_FLO: case FE_SASS_POPC: case FE_SASS_BREV:
         put(&b, "%s ", op == FE_SASS_FLO ? (fe_sass_bits(s, 73, 1) ? "" : ".U32") : "");
         reg(&b, d);

@@ -1224,12 +1224,88 @@ static int l_dfp(struct lower *L)
     return 0;
 }
 
+/* One half-precision pair operand: register r with swizzle sw (0 both
+ * halves as they are, 2 H0_H0, 3 H1_H1; 1 is the .F32 form's) and
+ * negation, into a .b32 value written to o. */
+static int hpair(struct lower *L, unsigned r, unsigned sw, unsigned neg, char *o)
+{
+    char t[16], src[16];
+    rsrc(L, src, r);
+    if (sw == 1)
+        return unsupported(L, "half-precision operand swizzle 1");
+    if (!sw && !neg) {
+        snprintf(o, 16, "%s", src);
+        return 0;
+    }
+    tmp(L, t);
+    if (sw)
+        emit(L, "prmt.b32 %s, %s, 0, 0x%s", t, src, sw == 2 ? "1010" : "3232");
+    else
+        emit(L, "mov.b32 %s, %s", t, src);
+    if (neg)
+        emit(L, "neg.f16x2 %s, %s", t, t);
+    snprintf(o, 16, "%s", t);
+    return 0;
+}
+
+/* HADD2 / HMUL2 (0x030, 0x032) Rd, Ra.sw, Rb.sw: f16x2 arithmetic, A's
+ * swizzle 74..75 and negation 72, B's 60..61 and 63 (register form only),
+ * .FTZ 80; .F32 (78) only as ptxas's f16 -> f32 conversion HADD2.F32 Rd,
+ * -RZ, Rb.Hx_Hx (cvt.f32.f16).  HFMA2 (0x031) Rd, Ra, Rb, Rc without
+ * swizzles.  F2FP.PACK_AB (0x03e) Rd, Ra, Rb: cvt.rn.f16x2.f32 (Ra to the
+ * high half).  ptxas on {add,sub,mul,fma}.f16x2, add.f16 of halves, cvt
+ * between f16 and f32, one at a time; kernel h_ops. */
+static int l_half(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], c[16], d[16];
+    rdst(L, d, B(s, 16, 8));
+    if (s->op == FE_SASS_F2FP) {
+        if (need_hi(L, 0, 0xff) || s->form != 1 || B(s, 40, 24))
+            return L->rc ? -1 : unsupported(L, "F2FP operand bits");
+        rsrc(L, a, B(s, 24, 8));
+        rsrc(L, b, B(s, 32, 8));
+        emit(L, "cvt.rn.f16x2.f32 %s, %s, %s", d, !strcmp(a, "0") ? "0f00000000" : a, !strcmp(b, "0") ? "0f00000000" : b);
+        return 0;
+    }
+    if (s->form != 1 || B(s, 40, 20) || B(s, 62, 1))
+        return unsupported(L, "half-precision operand form %u", s->form);
+    if (s->op == FE_SASS_HFMA2 || s->op == FE_SASS_HFMA2_MMA) {
+        if (need_hi(L, 0xff, 0) || B(s, 60, 4))
+            return L->rc ? -1 : unsupported(L, "HFMA2 with swizzles or negations");
+        rsrc(L, a, B(s, 24, 8));
+        rsrc(L, b, B(s, 32, 8));
+        rsrc(L, c, B(s, 64, 8));
+        emit(L, "fma.rn.f16x2 %s, %s, %s, %s", d, a, b, c);
+        return 0;
+    }
+    if (need_hi(L, 0x100 | 0xc00 | 0x4000 | 0x10000, 0))
+        return -1;
+    if (B(s, 78, 1)) { /* .F32: only the conversion idiom */
+        if (s->op != FE_SASS_HADD2 || B(s, 24, 8) != 255 || !B(s, 72, 1) || B(s, 63, 1) || B(s, 74, 2) || B(s, 80, 1) ||
+            B(s, 60, 2) < 2)
+            return unsupported(L, "HADD2.F32 other than -RZ + Rb.H0_H0 / .H1_H1");
+        char t[16];
+        rsrc(L, b, B(s, 32, 8));
+        emit(L, "mov.b32 {%%h0, %%h1}, %s", !strcmp(b, "0") ? "%zero" : b);
+        emit(L, "cvt.f32.f16 %s, %%h%u", tmp(L, t), B(s, 60, 2) == 3);
+        emit(L, "mov.b32 %s, %s", d, t);
+        return 0;
+    }
+    if (hpair(L, B(s, 24, 8), B(s, 74, 2), B(s, 72, 1), a) || hpair(L, B(s, 32, 8), B(s, 60, 2), B(s, 63, 1), b))
+        return -1;
+    emit(L, "%s.rn%s.f16x2 %s, %s, %s", s->op == FE_SASS_HADD2 ? "add" : "mul", B(s, 80, 1) ? ".ftz" : "", d, a, b);
+    return 0;
+}
+
 /* HFMA2.MMA Rd, -RZ, RZ, imm: ptxas's way of writing a 32-bit constant on
  * sm_80 ((-0) * 0 + h = h for both halves, -0 included); only that idiom. */
 static int l_hfma2(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char d[16];
+    if (s->form == 1) /* registers, no swizzle: __hfma2 on sm_80 (kernel h_ops), as HFMA2 */
+        return l_half(L);
     if (need_hi(L, 0, 0x1ff) || s->form != 2 || B(s, 24, 8) != 255)
         return L->rc ? -1 : unsupported(L, "HFMA2.MMA other than the constant idiom -RZ * RZ + imm");
     rdst(L, d, B(s, 16, 8));
@@ -2033,6 +2109,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_LDL: case FE_SASS_STL:
         return l_mem(L);
     case FE_SASS_MUFU: return l_mufu(L);
+    case FE_SASS_HADD2: case FE_SASS_HMUL2: case FE_SASS_HFMA2: case FE_SASS_F2FP: return l_half(L);
     case FE_SASS_F2I64: case FE_SASS_I2F64: return l_cvt64(L);
     case FE_SASS_DADD: case FE_SASS_DMUL: case FE_SASS_DFMA: case FE_SASS_DSETP: case FE_SASS_F2F: return l_dfp(L);
     case FE_SASS_VOTEU: return l_voteu(L);
@@ -2066,7 +2143,7 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
         sb_put(o, "%s\n\t.param .align %u .b8 %s_p%u[%u]", i ? "," : "", align_of(k->params[i].offset, k->params[i].size),
                k->name, i, k->params[i].size);
     sb_put(o, ")\n{\n");
-    sb_put(o, "\t.reg .b32 %%sc<255>;\n");
+    sb_put(o, "\t.reg .b32 %%sc<255>;\n\t.reg .b16 %%h<2>;\n");
     sb_put(o, "\t.reg .b32 %%r<255>;\n\t.reg .b32 %%ur<63>;\n\t.reg .pred %%p<7>;\n\t.reg .pred %%up<7>;\n");
     sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg, %%pr;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
     if (k->shared_size)

@@ -748,3 +748,17 @@ extern "C" __global__ void m_hints(int *__restrict__ o, const int *__restrict__ 
     __stwt(&o[i + 192], y);
     o[i] = x + y + z;
 }
+// half precision: HADD2 / HMUL2 / HFMA2 (HFMA2.MMA on sm_80) with swizzles and
+// negations, HADD2.F32 (f16 -> f32), F2FP.PACK_AB (f32 -> f16x2)
+#include <cuda_fp16.h>
+extern "C" __global__ void h_ops(__half2 *o, const __half2 *a, const float *f, float *of)
+{
+    int i = threadIdx.x;
+    __half2 x = a[2 * i], y = a[2 * i + 1];
+    o[4 * i] = __hadd2(x, y);
+    o[4 * i + 1] = __hmul2(x, y);
+    o[4 * i + 2] = __hfma2(x, y, x);
+    o[4 * i + 3] = __floats2half2_rn(f[i], f[i] * 2.0f);
+    of[2 * i] = __low2float(x) + __high2float(y);
+    of[2 * i + 1] = __half2float(__hsub(__low2half(x), __high2half(y)));
+}

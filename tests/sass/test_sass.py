@@ -181,6 +181,10 @@ cases['m_hints'] = ('1', '64', ['s32[256]=zero>OUT', 's32[128]=file:%s' % sized(
                                 's32[128]=file:%s' % sized(u32, 512)])
 cases['m_hints/v'] = ('1', '64', ['s32[256]=zero', 's32[128]=file:%s' % sized(i32, 512), 's32[128]=rand:2>OUT',
                                   's32[128]=file:%s' % sized(u32, 512)])
+hv = [rng.choice([0, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x3c00, 0xbc00, 0x7bff, rng.randrange(65536)]) for _ in range(256)]
+h256 = wfile('h256', struct.pack('<256H', *hv))
+cases['h_ops'] = ('1', '64', ['u32[256]=zero>OUT', 'u32[128]=file:%s' % h256, 'f32[64]=file:%s' % sized(f32, 256), 'f32[128]=zero'])
+cases['h_ops/f'] = ('1', '64', ['u32[256]=zero', 'u32[128]=file:%s' % h256, 'f32[64]=file:%s' % sized(f32, 256), 'f32[128]=zero>OUT'])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
