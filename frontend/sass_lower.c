@@ -578,8 +578,55 @@ static int l_iadd3(struct lower *L)
             emit(L, "mov.b32 %s, 0", d);
         return 0;
     }
+    if (x && pu == 7) {
+        /* .X without a carry out: the low word of the sum, in 32-bit
+           arithmetic (a negated term is its complement) */
+        char acc[16], t[16], pr[20];
+        snprintf(acc, sizeof acc, "0");
+        for (int i = 0; i < 3; i++) {
+            if (!neg[i] && !strcmp(term[i], "0"))
+                continue;
+            const char *v = term[i];
+            char tn[16];
+            if (neg[i]) {
+                emit(L, "not.b32 %s, %s", tmp(L, tn), v);
+                v = tn;
+            }
+            if (!strcmp(acc, "0"))
+                snprintf(acc, sizeof acc, "%s", v);
+            else {
+                emit(L, "add.u32 %s, %s, %s", tmp(L, t), acc, v);
+                snprintf(acc, sizeof acc, "%s", t);
+            }
+        }
+        unsigned cp[2][2] = { { pp, ppn }, { pq, pqn } };
+        for (int i = 0; i < 2; i++) {
+            if (cp[i][0] == 7 && cp[i][1])
+                continue; /* !PT adds nothing */
+            psrc(L, pr, cp[i][0], cp[i][1]);
+            emit(L, "selp.u32 %s, 1, 0, %s", tmp(L, t), pr);
+            char t2[16];
+            emit(L, "add.u32 %s, %s, %s", tmp(L, t2), acc, t);
+            snprintf(acc, sizeof acc, "%s", t2);
+        }
+        emit(L, "mov.b32 %s, %s", d, acc);
+        return 0;
+    }
     if (pu != 7 && pv == 7 && n > 2)
         return unsupported(L, "IADD3 carry-out of three operands");
+    if (!x && pu != 7 && pv == 7 && !neg[0] && !neg[1] && !neg[2]) {
+        /* two terms and a carry out: the PTX carry flag */
+        const char *u = NULL, *w = NULL;
+        for (int i = 0; i < 3; i++)
+            if (strcmp(term[i], "0"))
+                u ? (void)(w = term[i]) : (void)(u = term[i]);
+        char t[16], pd[16];
+        emit(L, "add.cc.u32 %s, %s, %s", d, u ? u : "0", w ? w : "0");
+        emit(L, "addc.u32 %s, 0, 0", tmp(L, t));
+        pdst(L, pd, pu);
+        emit(L, "setp.ne.u32 %s, %s, 0", pd, t);
+        return 0;
+    }
     /* 64-bit sum of the zero-extended terms: bit 32 is the carry */
     unsigned ones = 0;
     char t[16], pr[20];
@@ -790,6 +837,19 @@ static int l_shf(struct lower *L)
         rvec(L, c, B(s, 64, 8));
         rdst(L, d, B(s, 16, 8));
     }
+    if (ty >= 2 && !B(s, 75, 1)) {
+        /* 32-bit types, clamped amount: one PTX instruction.  Left: the low
+           word is a << n, the high a funnel shift; right: the low word a
+           funnel shift (the sign of {c:a} never reaches it for n <= 32),
+           the high word c >> n, arithmetic for .S32 */
+        if (!right)
+            high ? emit(L, "shf.l.clamp.b32 %s, %s, %s, %s", d, a, c, b) : emit(L, "shl.b32 %s, %s, %s", d, a, b);
+        else if (!high)
+            emit(L, "shf.r.clamp.b32 %s, %s, %s, %s", d, a, c, b);
+        else
+            emit(L, "shr.%s32 %s, %s, %s", ty == 2 ? "s" : "u", d, c, b);
+        return 0;
+    }
     emit(L, "mov.b64 %%x0, {%s, %s}", a, c);
     if (B(s, 75, 1)) { /* .W: the amount wraps (mod 32) instead of clamping: shf.{l,r}.wrap.b32, __funnelshift_l */
         if (ty < 2)
@@ -838,6 +898,29 @@ static int l_lea(struct lower *L)
         snprintf(b, 16, "%s", tn);
     }
     rdst(L, d, B(s, 16, 8));
+    if (pu == 7) {
+        /* no carry out: 32-bit arithmetic, the high word by a funnel shift */
+        if (high)
+            emit(L, "shf.l.clamp.b32 %s, %s, %s, %u", tmp(L, t), a, c, sh);
+        else
+            emit(L, "shl.b32 %s, %s, %u", tmp(L, t), a, sh);
+        if (x) {
+            psrc(L, pr, pp, ppn);
+            emit(L, "selp.u32 %s, 1, 0, %s", tmp(L, t2), pr);
+            emit(L, "add.u32 %s, %s, %s", t, t, t2);
+        }
+        emit(L, "add.u32 %s, %s, %s", d, t, b);
+        return 0;
+    }
+    if (!x && !high) { /* (a << s) + b with a carry out: the PTX carry flag */
+        char pd[16];
+        emit(L, "shl.b32 %s, %s, %u", tmp(L, t), a, sh);
+        emit(L, "add.cc.u32 %s, %s, %s", d, t, b);
+        emit(L, "addc.u32 %s, 0, 0", tmp(L, t2));
+        pdst(L, pd, pu);
+        emit(L, "setp.ne.u32 %s, %s, 0", pd, t2);
+        return 0;
+    }
     emit(L, "mov.b64 %%x0, {%s, %s}", a, c);
     emit(L, "shl.b64 %%x0, %%x0, %u", sh);
     tmp(L, t);
