@@ -14,6 +14,7 @@
 #define EM_CUDA 190
 #define SHT_SYMTAB 2
 #define SHT_NOBITS 8
+#define STT_OBJECT 1
 #define STT_FUNC 2
 #define STO_CUDA_ENTRY 0x10        /* st_other of a __global__ function */
 
@@ -70,6 +71,12 @@ static const struct shdr *find_sec(const uint8_t *buf, const struct shdr *sh, ui
             return &sh[i];
     }
     return NULL;
+}
+
+static int cmp_const(const void *a, const void *b)
+{
+    const struct fe_cubin_const *x = a, *y = b;
+    return (x->offset > y->offset) - (x->offset < y->offset);
 }
 
 static int cmp_param(const void *a, const void *b)
@@ -257,6 +264,21 @@ int fe_cubin_read(const uint8_t *buf, size_t len, const char *file, struct fe_cu
                       k->param_base, k->param_size, secname);
             break;
         }
+        /* bank 2: literals ptxas moved out of the code (a 64-bit addend in
+           spmv); read-only, no relocation section names it (checked below) */
+        snprintf(secname, sizeof secname, ".nv.constant2.%s", name);
+        cb = find_sec(buf, sh, shnum, shstr, secname);
+        if (cb && cb->type != SHT_NOBITS) {
+            k->cbank2 = buf + cb->offset;
+            k->cbank2_size = cb->size > 0x10000 ? 0x10000 : (uint32_t)cb->size;
+            snprintf(secname, sizeof secname, ".rel.nv.constant2.%s", name);
+            char rela[512];
+            snprintf(rela, sizeof rela, ".rela.nv.constant2.%s", name);
+            if (find_sec(buf, sh, shnum, shstr, secname) || find_sec(buf, sh, shnum, shstr, rela)) {
+                rc = fail(err, errlen, MX_EUNSUPPORTED, file, "kernel %s: relocations in constant bank 2 are not applied", name);
+                break;
+            }
+        }
         snprintf(secname, sizeof secname, ".nv.shared.%s", name);
         const struct shdr *shm = find_sec(buf, sh, shnum, shstr, secname);
         if (shm) {
@@ -276,6 +298,99 @@ int fe_cubin_read(const uint8_t *buf, size_t len, const char *file, struct fe_cu
             k->frame_size = mi.frame;
         }
     }
+    /* bank 3: the module's __constant__ variables, one OBJECT symbol each */
+    const struct shdr *c3 = find_sec(buf, sh, shnum, shstr, ".nv.constant3");
+    if (rc == MX_OK && c3 && c3->type != SHT_NOBITS) {
+        if (c3->size > 0x10000 || find_sec(buf, sh, shnum, shstr, ".rel.nv.constant3") ||
+            find_sec(buf, sh, shnum, shstr, ".rela.nv.constant3"))
+            rc = fail(err, errlen, MX_EUNSUPPORTED, file, ".nv.constant3 larger than 64 KiB or relocated");
+        c->cbank3 = buf + c3->offset;
+        c->cbank3_size = (uint32_t)c3->size;
+        c->consts = calloc(nsyms ? nsyms : 1, sizeof *c->consts);
+        if (!c->consts && rc == MX_OK)
+            rc = fail(err, errlen, MX_ENOMEM, file, "out of memory");
+        uint32_t c3idx = (uint32_t)(c3 - sh);
+        for (uint64_t s = 0; s < nsyms && rc == MX_OK; s++) {
+            const uint8_t *p = buf + symtab->offset + s * 24;
+            if ((p[4] & 0xf) != STT_OBJECT || rd16(p + 6) != c3idx || rd64(p + 16) == 0)
+                continue;
+            const char *name = sec_str(buf, strtab, rd32(p));
+            uint64_t off = rd64(p + 8), size = rd64(p + 16);
+            if (!name || strlen(name) > 400 || off > c3->size || size > c3->size - off) {
+                rc = fail(err, errlen, MX_EPARSE, file, "corrupt ELF: constant symbol %llu outside .nv.constant3",
+                          (unsigned long long)s);
+                break;
+            }
+            c->consts[c->nconsts++] = (struct fe_cubin_const){ name, (uint32_t)off, (uint32_t)size };
+        }
+        qsort(c->consts, c->nconsts, sizeof *c->consts, cmp_const);
+        for (uint32_t i = 1; i < c->nconsts && rc == MX_OK; i++)
+            if (c->consts[i].offset < c->consts[i - 1].offset + c->consts[i - 1].size)
+                rc = fail(err, errlen, MX_EPARSE, file, "constant symbols %s and %s overlap", c->consts[i - 1].name,
+                          c->consts[i].name);
+    }
+    /* __device__ variables (.nv.global, .nv.global.init) and bank 4, whose
+       64-bit slots .rel.nv.constant4 relocates to their addresses (type 2:
+       64-bit absolute, the slot's bytes the addend) */
+    const struct shdr *gz = find_sec(buf, sh, shnum, shstr, ".nv.global");
+    const struct shdr *gi = find_sec(buf, sh, shnum, shstr, ".nv.global.init");
+    uint32_t gzi = gz ? (uint32_t)(gz - sh) : 0xffffffffu, gii = gi ? (uint32_t)(gi - sh) : 0xffffffffu;
+    if (rc == MX_OK && (gz || gi)) {
+        c->globals = calloc(nsyms ? nsyms : 1, sizeof *c->globals);
+        if (!c->globals)
+            rc = fail(err, errlen, MX_ENOMEM, file, "out of memory");
+        for (uint64_t s = 0; s < nsyms && rc == MX_OK; s++) {
+            const uint8_t *p = buf + symtab->offset + s * 24;
+            uint32_t ndx = rd16(p + 6);
+            if ((p[4] & 0xf) != STT_OBJECT || (ndx != gzi && ndx != gii) || rd64(p + 16) == 0)
+                continue;
+            const struct shdr *g = ndx == gzi ? gz : gi;
+            const char *name = sec_str(buf, strtab, rd32(p));
+            uint64_t off = rd64(p + 8), size = rd64(p + 16);
+            if (!name || strlen(name) > 400 || off > g->size || size > g->size - off || (g == gi && gi->type == SHT_NOBITS)) {
+                rc = fail(err, errlen, MX_EPARSE, file, "corrupt ELF: __device__ variable symbol %llu outside its section",
+                          (unsigned long long)s);
+                break;
+            }
+            c->globals[c->nglobals++] = (struct fe_cubin_global){ name, (uint32_t)off, (uint32_t)size,
+                                                                  g == gi ? buf + gi->offset + off : NULL };
+        }
+    }
+    const struct shdr *c4 = find_sec(buf, sh, shnum, shstr, ".nv.constant4");
+    const struct shdr *r4 = find_sec(buf, sh, shnum, shstr, ".rel.nv.constant4");
+    if (rc == MX_OK && find_sec(buf, sh, shnum, shstr, ".rela.nv.constant4"))
+        rc = fail(err, errlen, MX_EUNSUPPORTED, file, ".rela.nv.constant4 is not read");
+    if (rc == MX_OK && c4 && c4->type != SHT_NOBITS && c4->size <= 0x10000) {
+        c->cbank4 = buf + c4->offset;
+        c->cbank4_size = (uint32_t)c4->size;
+        if (r4 && r4->type != SHT_NOBITS) {
+            uint64_t n = r4->entsize == 16 ? r4->size / 16 : 0;
+            c->relocs = calloc(n ? n : 1, sizeof *c->relocs);
+            if (!c->relocs || r4->entsize != 16)
+                rc = fail(err, errlen, c->relocs ? MX_EPARSE : MX_ENOMEM, file, "bad .rel.nv.constant4");
+            for (uint64_t i = 0; i < n && rc == MX_OK; i++) {
+                const uint8_t *p = buf + r4->offset + i * 16;
+                uint64_t off = rd64(p), info = rd64(p + 8);
+                uint32_t sym = (uint32_t)(info >> 32), type = (uint32_t)info;
+                if (type != 2 || off + 8 > c4->size || sym >= nsyms) {
+                    rc = fail(err, errlen, MX_EUNSUPPORTED, file, "relocation %llu of constant bank 4 (type %u) is not read",
+                              (unsigned long long)i, type);
+                    break;
+                }
+                const uint8_t *q = buf + symtab->offset + (uint64_t)sym * 24;
+                const char *name = sec_str(buf, strtab, rd32(q));
+                uint32_t g = 0;
+                while (name && g < c->nglobals && strcmp(c->globals[g].name, name))
+                    g++;
+                if (!name || g == c->nglobals) {
+                    rc = fail(err, errlen, MX_EUNSUPPORTED, file, "constant bank 4 holds the address of %s, not a __device__ variable",
+                              name ? name : "a nameless symbol");
+                    break;
+                }
+                c->relocs[c->nrelocs++] = (struct fe_cubin_reloc){ (uint32_t)off, g, rd64(c->cbank4 + off) };
+            }
+        }
+    }
     free(sh);
     if (rc == MX_OK && c->nkernels == 0)
         rc = fail(err, errlen, MX_ENOTFOUND, file, "no kernel (.text.NAME with an entry symbol) in the cubin");
@@ -289,5 +404,8 @@ void fe_cubin_free(struct fe_cubin *c)
     for (uint32_t i = 0; i < c->nkernels; i++)
         free(c->kernels[i].params);
     free(c->kernels);
+    free(c->consts);
+    free(c->globals);
+    free(c->relocs);
     memset(c, 0, sizeof *c);
 }

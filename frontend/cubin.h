@@ -29,14 +29,48 @@ struct fe_cubin_kernel {
     struct fe_cubin_param *params; /* nparams entries, sorted by ordinal (malloc'd) */
     const uint8_t *cbank0;       /* initial contents of constant bank 0 (.nv.constant0.NAME), or NULL */
     uint32_t cbank0_size;
+    const uint8_t *cbank2;       /* constant bank 2, literals ptxas placed there (.nv.constant2.NAME), or NULL */
+    uint32_t cbank2_size;
     uint32_t shared_size;        /* static shared memory bytes (.nv.shared.NAME) */
     uint32_t frame_size;         /* local memory (stack frame) bytes per thread (EIATTR_FRAME_SIZE) */
+};
+
+/* A __constant__ variable: a symbol in the module's constant bank 3. */
+struct fe_cubin_const {
+    const char *name;
+    uint32_t offset, size;       /* in bank 3 */
+};
+
+/* A __device__ variable: a symbol in .nv.global (zero-initialised) or
+ * .nv.global.init (init points at its initial bytes). */
+struct fe_cubin_global {
+    const char *name;
+    uint32_t offset, size;       /* in its section */
+    const uint8_t *init;         /* NULL for .nv.global */
+};
+
+/* One 64-bit slot of constant bank 4 that the loader relocates to the
+ * address of a __device__ variable plus addend. */
+struct fe_cubin_reloc {
+    uint32_t offset;             /* in bank 4 */
+    uint32_t global;             /* index in globals */
+    uint64_t addend;
 };
 
 struct fe_cubin {
     uint32_t arch;               /* 80 for sm_80, 86 for sm_86 */
     uint32_t nkernels;
     struct fe_cubin_kernel *kernels; /* malloc'd */
+    const uint8_t *cbank3;       /* .nv.constant3: the __constant__ variables' initial bytes, or NULL */
+    uint32_t cbank3_size;
+    uint32_t nconsts;
+    struct fe_cubin_const *consts; /* sorted by offset, non-overlapping (malloc'd) */
+    uint32_t nglobals;
+    struct fe_cubin_global *globals; /* malloc'd */
+    const uint8_t *cbank4;       /* .nv.constant4: 64-bit addresses of __device__ variables, or NULL */
+    uint32_t cbank4_size;
+    uint32_t nrelocs;
+    struct fe_cubin_reloc *relocs; /* malloc'd */
 };
 
 /* Is buf an ELF file (the four magic bytes)? */

@@ -17,7 +17,10 @@
 #define FE_SASS_OPS(SOP)                 \
     SOP(MOV, "MOV", 0x002)               \
     SOP(CS2R, "CS2R", 0x005)             \
+    SOP(VOTE, "VOTE", 0x006)             \
     SOP(SEL, "SEL", 0x007)               \
+    SOP(FSEL, "FSEL", 0x008)             \
+    SOP(FMNMX, "FMNMX", 0x009)           \
     SOP(FSETP, "FSETP", 0x00b)           \
     SOP(ISETP, "ISETP", 0x00c)           \
     SOP(IADD3, "IADD3", 0x010)           \
@@ -26,28 +29,73 @@
     SOP(IABS, "IABS", 0x013)             \
     SOP(IMNMX, "IMNMX", 0x017)           \
     SOP(SHF, "SHF", 0x019)               \
+    SOP(PRMT, "PRMT", 0x016)             \
     SOP(PLOP3, "PLOP3.LUT", 0x01c)       \
+    SOP(I2F, "I2F", 0x045)               \
+    SOP(FLO, "FLO", 0x100)               \
+    SOP(BREV, "BREV", 0x101)             \
+    SOP(POPC, "POPC", 0x109)             \
+    SOP(FCHK, "FCHK", 0x102)             \
+    SOP(F2F, "F2F", 0x110)               \
+    SOP(F2I64, "F2I", 0x111)             \
+    SOP(I2F64, "I2F", 0x112)             \
+    SOP(F2I, "F2I", 0x105)               \
+    SOP(I2F_MUFU, "I2F", 0x106)          \
+    SOP(FRND, "FRND", 0x107)             \
+    SOP(MUFU, "MUFU", 0x108)             \
+    SOP(CALL, "CALL.REL.NOINC", 0x144)   \
+    SOP(RET, "RET.REL.NODEC", 0x150)     \
     SOP(FMUL, "FMUL", 0x020)             \
+    SOP(HADD2, "HADD2", 0x030)           \
+    SOP(HFMA2, "HFMA2", 0x031)           \
+    SOP(HMUL2, "HMUL2", 0x032)           \
+    SOP(F2FP, "F2FP.PACK_AB", 0x03e)     \
     SOP(HFMA2_MMA, "HFMA2.MMA", 0x035)   \
     SOP(FADD, "FADD", 0x021)             \
     SOP(FFMA, "FFMA", 0x023)             \
+    SOP(DMUL, "DMUL", 0x028)             \
+    SOP(DADD, "DADD", 0x029)             \
+    SOP(DSETP, "DSETP", 0x02a)           \
+    SOP(DFMA, "DFMA", 0x02b)             \
     SOP(IMAD, "IMAD", 0x024)             \
     SOP(IMAD_WIDE, "IMAD.WIDE", 0x025)   \
     SOP(IMAD_HI, "IMAD.HI", 0x027)       \
+    SOP(UMOV, "UMOV", 0x082)             \
+    SOP(VOTEU, "VOTEU", 0x086)           \
+    SOP(USEL, "USEL", 0x087)             \
+    SOP(UISETP, "UISETP", 0x08c)         \
+    SOP(UIADD3, "UIADD3", 0x090)         \
+    SOP(ULEA, "ULEA", 0x091)             \
+    SOP(ULOP3, "ULOP3.LUT", 0x092)       \
+    SOP(UIMAD, "UIMAD", 0x0a4)           \
+    SOP(UIMAD_WIDE, "UIMAD.WIDE", 0x0a5) \
     SOP(USHF, "USHF", 0x099)             \
     SOP(ULDC, "ULDC", 0x0b9)             \
+    SOP(ULDC_IDX, "ULDC", 0x0bb)         \
+    SOP(UFLO, "UFLO", 0x0bd)             \
     SOP(NOP, "NOP", 0x118)               \
     SOP(S2R, "S2R", 0x119)               \
+    SOP(S2UR, "S2UR", 0x1c3)             \
     SOP(BAR, "BAR.SYNC", 0x11d)          \
     SOP(BSYNC, "BSYNC", 0x141)           \
     SOP(BSSY, "BSSY", 0x145)             \
+    SOP(YIELD, "YIELD", 0x146)           \
     SOP(BRA, "BRA", 0x147)               \
+    SOP(WARPSYNC, "WARPSYNC", 0x148)     \
     SOP(EXIT, "EXIT", 0x14d)             \
+    SOP(LDL, "LDL", 0x183)               \
+    SOP(STL, "STL", 0x187)               \
+    SOP(SHFL, "SHFL", 0x189)             \
     SOP(LDG, "LDG", 0x181)               \
     SOP(LDC, "LDC", 0x182)               \
     SOP(LDS, "LDS", 0x184)               \
     SOP(STG, "STG", 0x186)               \
-    SOP(STS, "STS", 0x188)
+    SOP(STS, "STS", 0x188)               \
+    SOP(ATOMS, "ATOMS", 0x18c)           \
+    SOP(ATOMS_CAS, "ATOMS.CAS", 0x18d)   \
+    SOP(ATOMG, "ATOMG", 0x1a8)           \
+    SOP(ATOMG_CAS, "ATOMG.CAS", 0x1a9)   \
+    SOP(RED, "RED", 0x18e)
 
 enum fe_sass_op {
 #define SOP(id, mn, major) FE_SASS_##id,
@@ -55,6 +103,27 @@ enum fe_sass_op {
 #undef SOP
     FE_SASS__COUNT
 };
+
+/* The instruction whose fields and lowering op shares: the vector one a
+ * uniform-datapath instruction mirrors (with UR0..UR62/URZ = 63 and
+ * UP0..UP6 in place of R and P; *uniform set), a twin with the same fields
+ * (FSEL as SEL, I2F 0x106 as I2F 0x045), or op itself. */
+static inline unsigned fe_sass_vector_op(unsigned op, int *uniform)
+{
+    static const struct { uint8_t u, v, uni; } map[] = {
+        { FE_SASS_UMOV, FE_SASS_MOV, 1 }, { FE_SASS_USEL, FE_SASS_SEL, 1 }, { FE_SASS_UISETP, FE_SASS_ISETP, 1 },
+        { FE_SASS_UIADD3, FE_SASS_IADD3, 1 }, { FE_SASS_ULEA, FE_SASS_LEA, 1 }, { FE_SASS_ULOP3, FE_SASS_LOP3, 1 },
+        { FE_SASS_UIMAD, FE_SASS_IMAD, 1 }, { FE_SASS_UIMAD_WIDE, FE_SASS_IMAD_WIDE, 1 }, { FE_SASS_S2UR, FE_SASS_S2R, 1 },
+        { FE_SASS_FSEL, FE_SASS_SEL, 0 }, { FE_SASS_I2F_MUFU, FE_SASS_I2F, 0 }, { FE_SASS_UFLO, FE_SASS_FLO, 1 },
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (map[i].u == op) {
+            *uniform = map[i].uni;
+            return map[i].v;
+        }
+    *uniform = 0;
+    return op;
+}
 
 /* One decoded instruction word.  The operand fields stay in the raw words
  * (lo = bits 0..63, hi = bits 64..127); the accessors below name them. */

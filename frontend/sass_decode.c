@@ -57,7 +57,7 @@ int fe_sass_decode(const uint8_t w[16], uint32_t addr, const char *kernel, struc
 
 /* ---- rendering ---- */
 
-struct buf { char *p; size_t len, n; };
+struct buf { char *p; size_t len, n; int uni; };
 
 static void put(struct buf *b, const char *fmt, ...)
 {
@@ -71,9 +71,14 @@ static void put(struct buf *b, const char *fmt, ...)
     va_end(ap);
 }
 
-static void reg(struct buf *b, unsigned r) { r == 255 ? put(b, "RZ") : put(b, "R%u", r); }
 static void ureg(struct buf *b, unsigned r) { r == 63 ? put(b, "URZ") : put(b, "UR%u", r); }
-static void pred(struct buf *b, unsigned p, unsigned neg) { put(b, "%s%s", neg ? "!" : "", p == 7 ? "PT" : ""); if (p != 7) put(b, "P%u", p); }
+static void reg(struct buf *b, unsigned r) { b->uni ? ureg(b, r) : r == 255 ? put(b, "RZ") : put(b, "R%u", r); }
+static void pred(struct buf *b, unsigned p, unsigned neg)
+{
+    put(b, "%s%s%s", neg ? "!" : "", b->uni ? "U" : "", p == 7 ? "PT" : "");
+    if (p != 7)
+        put(b, "P%u", p);
+}
 static void cbank(struct buf *b, const struct fe_sass_insn *s) { put(b, "c[0x%x][0x%x]", fe_sass_bits(s, 54, 5), fe_sass_bits(s, 38, 16)); }
 
 /* The second source by form: 1 R[32], 2/4 imm32, 3/5 c[][], 6 UR[32]. */
@@ -82,85 +87,93 @@ static void srcb(struct buf *b, const struct fe_sass_insn *s)
     switch (s->form) {
     case 1: if (fe_sass_bits(s, 63, 1)) put(b, "-"); reg(b, fe_sass_bits(s, 32, 8)); break;
     case 2: case 4: put(b, "0x%x", fe_sass_bits(s, 32, 32)); break;
-    case 3: case 5: cbank(b, s); break;
-    case 6: ureg(b, fe_sass_bits(s, 32, 6)); break;
+    case 3: case 5: if (fe_sass_bits(s, 63, 1)) put(b, "-"); cbank(b, s); break;
+    case 6: case 7: ureg(b, fe_sass_bits(s, 32, 6)); break;
     default: put(b, "?form%u", s->form);
     }
 }
 
 void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
 {
-    struct buf b = { out, len, 0 };
+    struct buf b = { out, len, 0, 0 };
     if (len)
         out[0] = 0;
     if (s->guard != 7 || s->guard_neg) {
         put(&b, "@");
+        fe_sass_vector_op(s->op, &b.uni); /* a uniform instruction's guard is a UP */
         pred(&b, s->guard, s->guard_neg);
+        b.uni = 0;
         put(&b, " ");
     }
     put(&b, "%s", fe_sass_name(s->op));
     unsigned d = fe_sass_bits(s, 16, 8), a = fe_sass_bits(s, 24, 8), c = fe_sass_bits(s, 64, 8);
-    switch (s->op) {
+    unsigned op = fe_sass_vector_op(s->op, &b.uni);
+    switch (op) {
     case FE_SASS_MOV: put(&b, " "); reg(&b, d); put(&b, ", "); srcb(&b, s); break;
     case FE_SASS_S2R: put(&b, " "); reg(&b, d); put(&b, ", SR_0x%02x", fe_sass_bits(s, 72, 8)); break;
     case FE_SASS_CS2R: put(&b, " "); reg(&b, d); put(&b, ", SRZ"); break;
     case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: case FE_SASS_IMAD_HI: case FE_SASS_IADD3: case FE_SASS_LOP3:
     case FE_SASS_SHF: case FE_SASS_LEA: case FE_SASS_FFMA: {
-        if (s->op == FE_SASS_IMAD_WIDE && !fe_sass_bits(s, 73, 1))
+        if (op == FE_SASS_IMAD_WIDE && !fe_sass_bits(s, 73, 1))
             put(&b, ".U32");
-        if (s->op == FE_SASS_IMAD && fe_sass_bits(s, 75, 1))
+        if (op == FE_SASS_IMAD && fe_sass_bits(s, 75, 1))
             put(&b, ".NEGC");
-        if (fe_sass_bits(s, 74, 1) && s->op != FE_SASS_SHF && s->op != FE_SASS_FFMA && s->op != FE_SASS_LOP3)
+        if (fe_sass_bits(s, 74, 1) && op != FE_SASS_SHF && op != FE_SASS_FFMA && op != FE_SASS_LOP3)
             put(&b, ".X");
-        if (s->op == FE_SASS_LEA && fe_sass_bits(s, 80, 1))
+        if (op == FE_SASS_LEA && fe_sass_bits(s, 80, 1))
             put(&b, ".HI");
-        if (s->op == FE_SASS_SHF) {
+        if (op == FE_SASS_LEA && fe_sass_bits(s, 73, 1))
+            put(&b, ".SX32");
+        if (op == FE_SASS_SHF) {
             static const char *const ty[] = { ".S64", ".U64", ".S32", ".U32" };
-            put(&b, "%s%s%s", fe_sass_bits(s, 76, 1) ? ".R" : ".L", ty[fe_sass_bits(s, 73, 2)],
-                fe_sass_bits(s, 80, 1) ? ".HI" : "");
+            put(&b, "%s%s%s%s", fe_sass_bits(s, 76, 1) ? ".R" : ".L", fe_sass_bits(s, 75, 1) ? ".W" : "",
+                ty[fe_sass_bits(s, 73, 2)], fe_sass_bits(s, 80, 1) ? ".HI" : "");
         }
         put(&b, " ");
         reg(&b, d);
-        if (s->op == FE_SASS_IADD3 || s->op == FE_SASS_LEA || s->op == FE_SASS_LOP3) {
+        if (op == FE_SASS_IADD3 || op == FE_SASS_LEA || op == FE_SASS_LOP3) {
             unsigned pu = fe_sass_bits(s, 81, 3);
             if (pu != 7) { put(&b, ", "); pred(&b, pu, 0); }
         }
         put(&b, ", ");
-        if ((s->op == FE_SASS_IADD3 || s->op == FE_SASS_FFMA) && fe_sass_bits(s, 72, 1))
+        if ((op == FE_SASS_IADD3 || op == FE_SASS_FFMA) && fe_sass_bits(s, 72, 1))
             put(&b, "-");
         reg(&b, a);
         put(&b, ", ");
         /* forms 2 and 3 keep the register operand in bits 64..71 and the
            immediate / constant third */
-        if (s->form == 2 || s->form == 3) {
+        if (s->form == 2 || s->form == 3 || s->form == 7) {
+            if (op == FE_SASS_FFMA && fe_sass_bits(s, 75, 1))
+                put(&b, "-");
             reg(&b, c);
             put(&b, ", ");
             srcb(&b, s);
         } else {
             srcb(&b, s);
-            if (s->op != FE_SASS_LEA || fe_sass_bits(s, 80, 1)) {
+            if (op != FE_SASS_LEA || fe_sass_bits(s, 80, 1)) {
                 put(&b, ", ");
-                if ((s->op == FE_SASS_IADD3 || s->op == FE_SASS_FFMA) && fe_sass_bits(s, 75, 1))
+                if ((op == FE_SASS_IADD3 || op == FE_SASS_FFMA) && fe_sass_bits(s, 75, 1))
                     put(&b, "-");
                 reg(&b, c);
             }
         }
-        if (s->op == FE_SASS_LOP3)
+        if (op == FE_SASS_LOP3)
             put(&b, ", 0x%x", fe_sass_bits(s, 72, 8));
-        if (s->op == FE_SASS_LEA)
+        if (op == FE_SASS_LEA)
             put(&b, ", 0x%x", fe_sass_bits(s, 75, 5));
-        if (fe_sass_bits(s, 74, 1) && (s->op == FE_SASS_IADD3 || s->op == FE_SASS_LEA || s->op == FE_SASS_IMAD)) {
+        if (fe_sass_bits(s, 74, 1) && (op == FE_SASS_IADD3 || op == FE_SASS_LEA || op == FE_SASS_IMAD)) {
             put(&b, ", ");
             pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
         }
         break;
     }
-    case FE_SASS_ISETP: case FE_SASS_FSETP: {
+    case FE_SASS_ISETP: case FE_SASS_FSETP: case FE_SASS_DSETP: {
         static const char *const cmp[] = { ".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU",
                                            ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T" };
         static const char *const bop[] = { ".AND", ".OR", ".XOR", ".?" };
-        unsigned cc = s->op == FE_SASS_ISETP ? fe_sass_bits(s, 76, 3) : fe_sass_bits(s, 76, 4);
-        put(&b, "%s%s%s ", cmp[cc], s->op == FE_SASS_ISETP && !fe_sass_bits(s, 73, 1) ? ".U32" : "",
+        unsigned cc = op == FE_SASS_ISETP ? fe_sass_bits(s, 76, 3) : fe_sass_bits(s, 76, 4);
+        put(&b, "%s%s%s%s ", cmp[cc], op == FE_SASS_ISETP && !fe_sass_bits(s, 73, 1) ? ".U32" : "",
+            op == FE_SASS_ISETP && fe_sass_bits(s, 72, 1) ? ".EX" : "",
             bop[fe_sass_bits(s, 74, 2)]);
         pred(&b, fe_sass_bits(s, 81, 3), 0);
         put(&b, ", ");
@@ -173,27 +186,53 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
         break;
     }
-    case FE_SASS_SEL: case FE_SASS_IMNMX: case FE_SASS_FADD: case FE_SASS_FMUL:
+    case FE_SASS_SEL: case FE_SASS_IMNMX: case FE_SASS_FMNMX: case FE_SASS_FADD: case FE_SASS_FMUL:
         put(&b, " ");
         reg(&b, d);
         put(&b, ", ");
-        if (s->op == FE_SASS_FADD && fe_sass_bits(s, 72, 1))
+        if (op == FE_SASS_FADD && fe_sass_bits(s, 72, 1))
             put(&b, "-");
         reg(&b, a);
         put(&b, ", ");
         srcb(&b, s);
-        if (s->op == FE_SASS_SEL || s->op == FE_SASS_IMNMX) {
+        if (op == FE_SASS_SEL || op == FE_SASS_IMNMX || op == FE_SASS_FMNMX) {
             put(&b, ", ");
             pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
         }
         break;
     case FE_SASS_IABS: put(&b, " "); reg(&b, d); put(&b, ", "); srcb(&b, s); break;
+    case FE_SASS_PRMT: {
+        static const char *const mode[] = { "", ".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16", ".?" };
+        put(&b, "%s ", mode[fe_sass_bits(s, 72, 3)]);
+        reg(&b, d);
+        put(&b, ", ");
+        reg(&b, a);
+        put(&b, ", ");
+        if (s->form == 2 || s->form == 3 || s->form == 7) {
+            reg(&b, c);
+            put(&b, ", ");
+            srcb(&b, s);
+        } else {
+            srcb(&b, s);
+            put(&b, ", ");
+            reg(&b, c);
+        }
+        break;
+    }
     case FE_SASS_PLOP3:
         put(&b, " ");
         pred(&b, fe_sass_bits(s, 81, 3), 0);
         put(&b, ", ");
         pred(&b, fe_sass_bits(s, 84, 3), 0);
-        put(&b, ", (lut bits 0x%02x)", fe_sass_bits(s, 72, 5));
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 77, 3), fe_sass_bits(s, 80, 1));
+        put(&b, ", ");
+        b.uni = (int)fe_sass_bits(s, 67, 1);
+        pred(&b, fe_sass_bits(s, 68, 3), fe_sass_bits(s, 71, 1));
+        b.uni = 0;
+        put(&b, ", 0x%02x", fe_sass_bits(s, 64, 3) | fe_sass_bits(s, 72, 5) << 3);
         break;
     case FE_SASS_USHF: {
         static const char *const ty[] = { ".S64", ".U64", ".S32", ".U32" };
@@ -214,17 +253,18 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, ", ");
         cbank(&b, s);
         break;
-    case FE_SASS_LDC:
-        put(&b, " ");
+    case FE_SASS_LDC: case FE_SASS_ULDC_IDX:
+        b.uni = op == FE_SASS_ULDC_IDX;
+        put(&b, "%s ", fe_sass_bits(s, 73, 3) == 5 ? ".64" : "");
         reg(&b, d);
         put(&b, ", c[0x%x][", fe_sass_bits(s, 54, 5));
         reg(&b, a);
         put(&b, "+0x%x]", fe_sass_bits(s, 38, 16));
         break;
-    case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: {
+    case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_LDL: case FE_SASS_STL: {
         static const char *const sz[] = { ".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".?" };
         static const char *const sc[] = { "", ".X4", ".X8", ".X16" };
-        int global = s->op == FE_SASS_LDG || s->op == FE_SASS_STG, load = s->op == FE_SASS_LDG || s->op == FE_SASS_LDS;
+        int global = op == FE_SASS_LDG || op == FE_SASS_STG, load = op == FE_SASS_LDG || op == FE_SASS_LDS || op == FE_SASS_LDL;
         int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
         put(&b, "%s%s ", global && fe_sass_bits(s, 72, 1) ? ".E" : "", sz[fe_sass_bits(s, 73, 3)]);
         if (load) { reg(&b, d); put(&b, ", "); }
@@ -240,12 +280,224 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
     case FE_SASS_BRA: case FE_SASS_BSSY: {
         int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
         int64_t t = (int64_t)s->addr + 16 + off;
-        if (s->op == FE_SASS_BSSY)
+        if (op == FE_SASS_BSSY)
             put(&b, " B%u,", fe_sass_bits(s, 16, 4));
+        if (op == FE_SASS_BRA && (fe_sass_bits(s, 87, 3) != 7 || fe_sass_bits(s, 90, 1))) {
+            put(&b, " ");
+            pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+            put(&b, ",");
+        }
         put(&b, " 0x%" PRIx64, (uint64_t)t);
         break;
     }
     case FE_SASS_BSYNC: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
+    case FE_SASS_WARPSYNC: put(&b, " "); srcb(&b, s); break;
+    case FE_SASS_F2I64: case FE_SASS_I2F64: {
+        static const char *const sz[] = { "8", "16", "32", "64" };
+        int i2f = op == FE_SASS_I2F64;
+        unsigned ds = fe_sass_bits(s, 75, 2), ss = fe_sass_bits(s, 84, 2), sg = fe_sass_bits(s, i2f ? 74 : 72, 1);
+        put(&b, ".%s%s.%s%s ", i2f ? "F" : sg ? "S" : "U", sz[ds], i2f ? (sg ? "S" : "U") : "F", sz[ss]);
+        reg(&b, d);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    }
+    case FE_SASS_HADD2: case FE_SASS_HMUL2: case FE_SASS_HFMA2: case FE_SASS_F2FP: {
+        static const char *const sw[] = { "", ".F32?", ".H0_H0", ".H1_H1" };
+        if (op != FE_SASS_F2FP)
+            put(&b, "%s%s", fe_sass_bits(s, 78, 1) ? ".F32" : "", fe_sass_bits(s, 80, 1) ? ".FTZ" : "");
+        put(&b, " ");
+        reg(&b, d);
+        put(&b, ", %s", op != FE_SASS_F2FP && fe_sass_bits(s, 72, 1) ? "-" : "");
+        reg(&b, a);
+        if (op != FE_SASS_F2FP)
+            put(&b, "%s", sw[fe_sass_bits(s, 74, 2)]);
+        put(&b, ", %s", fe_sass_bits(s, 63, 1) ? "-" : "");
+        reg(&b, fe_sass_bits(s, 32, 8));
+        if (op != FE_SASS_F2FP)
+            put(&b, "%s", sw[fe_sass_bits(s, 60, 2)]);
+        if (op == FE_SASS_HFMA2) {
+            put(&b, ", ");
+            reg(&b, c);
+        }
+        break;
+    }
+    case FE_SASS_FLO: case FE_SASS_POPC: case FE_SASS_BREV:
+        put(&b, "%s ", op == FE_SASS_FLO ? (fe_sass_bits(s, 73, 1) ? "" : ".U32") : "");
+        reg(&b, d);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    case FE_SASS_ATOMG: case FE_SASS_ATOMG_CAS: case FE_SASS_ATOMS_CAS: {
+        static const char *const aop[16] = { ".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", ".?9",
+                                             ".?10", ".?11", ".?12", ".?13", ".?14", ".?15" };
+        static const char *const ty[4] = { "", ".S32", ".?", ".F32" };
+        int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
+        if (op == FE_SASS_ATOMG)
+            put(&b, ".E%s%s ", aop[fe_sass_bits(s, 87, 4)], ty[fe_sass_bits(s, 73, 2)]);
+        else
+            put(&b, "%s ", op == FE_SASS_ATOMG_CAS ? ".E" : "");
+        reg(&b, d);
+        put(&b, ", [");
+        reg(&b, a);
+        put(&b, "%s", op == FE_SASS_ATOMS_CAS ? "" : ".64");
+        if (off)
+            put(&b, "%s0x%x", off < 0 ? "-" : "+", off < 0 ? (unsigned)-(int64_t)off : (unsigned)off);
+        put(&b, "], ");
+        reg(&b, fe_sass_bits(s, 32, 8));
+        if (op != FE_SASS_ATOMG) {
+            put(&b, ", ");
+            reg(&b, c);
+        }
+        break;
+    }
+    case FE_SASS_DADD: case FE_SASS_DMUL: case FE_SASS_DFMA: case FE_SASS_F2F: {
+        static const char *const rnd[] = { "", ".RM", ".RP", ".RZ" };
+        put(&b, "%s ", rnd[fe_sass_bits(s, 78, 2)]);
+        reg(&b, d);
+        put(&b, ", ");
+        if (fe_sass_bits(s, 72, 1) && op != FE_SASS_F2F)
+            put(&b, "-");
+        if (op != FE_SASS_F2F) {
+            reg(&b, a);
+            put(&b, ", ");
+        }
+        if (op == FE_SASS_DADD && s->form == 1) {
+            if (fe_sass_bits(s, 75, 1))
+                put(&b, "-");
+            reg(&b, c);
+        } else if (s->form == 2 || (op == FE_SASS_DADD && s->form == 3)) {
+            if (op == FE_SASS_DFMA) {
+                if (fe_sass_bits(s, 75, 1))
+                    put(&b, "-");
+                reg(&b, c);
+                put(&b, ", ");
+            }
+            srcb(&b, s);
+        } else {
+            srcb(&b, s);
+            if (op == FE_SASS_DFMA) {
+                put(&b, ", ");
+                if (fe_sass_bits(s, 75, 1))
+                    put(&b, "-");
+                reg(&b, c);
+            }
+        }
+        break;
+    }
+    case FE_SASS_SHFL: {
+        static const char *const md[] = { ".IDX", ".UP", ".DOWN", ".BFLY" };
+        put(&b, "%s ", md[fe_sass_bits(s, 58, 2)]);
+        pred(&b, fe_sass_bits(s, 81, 3), 0);
+        put(&b, ", ");
+        reg(&b, d);
+        put(&b, ", ");
+        reg(&b, a);
+        put(&b, ", ");
+        if (s->form == 1 || s->form == 2)
+            reg(&b, fe_sass_bits(s, 32, 8));
+        else
+            put(&b, "0x%x", fe_sass_bits(s, 53, 5));
+        put(&b, ", ");
+        if (s->form == 1 || s->form == 4)
+            reg(&b, c);
+        else
+            put(&b, "0x%x", fe_sass_bits(s, 40, 13));
+        break;
+    }
+    case FE_SASS_VOTE:
+        put(&b, "%s ", fe_sass_bits(s, 72, 2) == 1 ? ".ANY" : fe_sass_bits(s, 72, 2) == 0 ? ".ALL" : ".?");
+        reg(&b, d);
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 81, 3), 0);
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+        break;
+    case FE_SASS_VOTEU:
+        put(&b, "%s ", fe_sass_bits(s, 72, 2) == 1 ? ".ANY" : fe_sass_bits(s, 72, 2) == 0 ? ".ALL" : ".?");
+        b.uni = 1;
+        reg(&b, d);
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 81, 3), 0);
+        b.uni = 0;
+        put(&b, ", ");
+        pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+        break;
+    case FE_SASS_ATOMS: case FE_SASS_RED: {
+        static const char *const aop[16] = { ".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", ".?9",
+                                             ".POPC.INC", ".?11", ".?12", ".?13", ".?14", ".?15" };
+        static const char *const sc[] = { "", ".X4", ".X8", ".X16" };
+        int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
+        if (op == FE_SASS_ATOMS)
+            put(&b, "%s%s ", aop[fe_sass_bits(s, 87, 4)], fe_sass_bits(s, 73, 1) ? ".S32" : "");
+        else
+            put(&b, ".E.ADD%s ", fe_sass_bits(s, 73, 2) == 3 ? ".F32" : "");
+        if (op == FE_SASS_ATOMS) {
+            reg(&b, d);
+            put(&b, ", ");
+        }
+        put(&b, "[");
+        reg(&b, a);
+        put(&b, "%s", op == FE_SASS_ATOMS ? sc[fe_sass_bits(s, 78, 2)] : ".64");
+        if (off)
+            put(&b, "%s0x%x", off < 0 ? "-" : "+", off < 0 ? (unsigned)-(int64_t)off : (unsigned)off);
+        put(&b, "]");
+        if (s->form == 1 || op == FE_SASS_RED) {
+            put(&b, ", ");
+            reg(&b, fe_sass_bits(s, 32, 8));
+        }
+        break;
+    }
+    case FE_SASS_CALL: {
+        int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
+        put(&b, " 0x%" PRIx64, (uint64_t)((int64_t)s->addr + 16 + off));
+        break;
+    }
+    case FE_SASS_RET: {
+        int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
+        put(&b, " ");
+        reg(&b, a);
+        put(&b, " 0x%" PRIx64, (uint64_t)((int64_t)s->addr + 16 + off));
+        break;
+    }
+    case FE_SASS_MUFU: {
+        static const char *const fn[] = { ".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", ".RCP64H", ".RSQ64H", ".SQRT",
+                                          ".TANH", ".?", ".?", ".?", ".?", ".?", ".?" };
+        put(&b, "%s ", fn[fe_sass_bits(s, 74, 4)]);
+        reg(&b, d);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    }
+    case FE_SASS_FCHK:
+        put(&b, " ");
+        pred(&b, fe_sass_bits(s, 81, 3), 0);
+        put(&b, ", ");
+        reg(&b, a);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    case FE_SASS_FRND: {
+        static const char *const rnd[] = { "", ".FLOOR", ".CEIL", ".TRUNC" };
+        put(&b, "%s%s ", rnd[fe_sass_bits(s, 78, 2)], fe_sass_bits(s, 80, 1) ? ".FTZ" : "");
+        reg(&b, d);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    }
+    case FE_SASS_I2F: case FE_SASS_F2I: {
+        static const char *const rnd[] = { "", ".RM", ".RP", ".RZ" };
+        int sgn = (int)fe_sass_bits(s, op == FE_SASS_I2F ? 74 : 72, 1);
+        if (op == FE_SASS_I2F)
+            put(&b, "%s%s ", sgn ? "" : ".U32", rnd[fe_sass_bits(s, 78, 2)]);
+        else
+            put(&b, "%s%s ", sgn ? "" : ".U32", fe_sass_bits(s, 78, 2) == 3 ? ".TRUNC" : fe_sass_bits(s, 78, 2) == 1 ? ".FLOOR" :
+                fe_sass_bits(s, 78, 2) == 2 ? ".CEIL" : "");
+        reg(&b, d);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    }
     case FE_SASS_BAR: put(&b, " 0x%x", fe_sass_bits(s, 54, 4)); break;
     default: break;
     }

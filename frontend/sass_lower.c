@@ -57,12 +57,14 @@ static void sb_put(struct sb *b, const char *fmt, ...)
 
 struct lower {
     struct sb out;
+    const struct fe_cubin *c;
     const struct fe_cubin_kernel *k;
     const struct fe_sass_insn *s;
     const char *file;
     char guard[16];       /* "@%p0 " etc., prefixed to every emitted instruction */
     int ntmp;             /* next scratch register %tN (reset per instruction) */
     unsigned kidx;        /* kernel index: labels are L<kidx>_<address> */
+    int uni;              /* the instruction is a uniform-datapath one: UR and UP registers */
     char *err;
     size_t errlen;
     int rc;
@@ -121,20 +123,91 @@ static const char *tmp(struct lower *L, char buf[16])
 #define B(s, pos, n) fe_sass_bits((s), (pos), (n))
 
 /* A 32-bit register as a source ("0" for RZ) or for a {vector} ("%zero"). */
-static void rsrc(char *o, unsigned r) { r == 255 ? snprintf(o, 16, "0") : snprintf(o, 16, "%%r%u", r); }
-static void rvec(char *o, unsigned r) { r == 255 ? snprintf(o, 16, "%%zero") : snprintf(o, 16, "%%r%u", r); }
-static void rdst(char *o, unsigned r) { r == 255 ? snprintf(o, 16, "%%rz") : snprintf(o, 16, "%%r%u", r); }
+/* Registers by number: R0..R254 (255 = RZ) or, in a uniform instruction,
+ * UR0..UR62 (63 = URZ); predicates P0..P6 or UP0..UP6 (7 = PT / UPT). */
+static unsigned rz(const struct lower *L) { return L->uni ? 63 : 255; }
+static const char *rpfx(const struct lower *L) { return L->uni ? "ur" : "r"; }
+static void rsrc(const struct lower *L, char *o, unsigned r) { r == rz(L) ? snprintf(o, 16, "0") : snprintf(o, 16, "%%%s%u", rpfx(L), r); }
+static void rvec(const struct lower *L, char *o, unsigned r) { r == rz(L) ? snprintf(o, 16, "%%zero") : snprintf(o, 16, "%%%s%u", rpfx(L), r); }
+static void rdst(const struct lower *L, char *o, unsigned r) { r == rz(L) ? snprintf(o, 16, "%%rz") : snprintf(o, 16, "%%%s%u", rpfx(L), r); }
 static void usrc(char *o, unsigned r) { r == 63 ? snprintf(o, 16, "0") : snprintf(o, 16, "%%ur%u", r); }
-static void pname(char *o, unsigned p) { p == 7 ? snprintf(o, 16, "%%pt") : snprintf(o, 16, "%%p%u", p); }
-static void pdst(char *o, unsigned p) { p == 7 ? snprintf(o, 16, "%%pz") : snprintf(o, 16, "%%p%u", p); }
+static void pname(const struct lower *L, char *o, unsigned p) { p == 7 ? snprintf(o, 16, "%%pt") : snprintf(o, 16, "%%%sp%u", L->uni ? "u" : "", p); }
+static void pdst(const struct lower *L, char *o, unsigned p) { p == 7 ? snprintf(o, 16, "%%pz") : snprintf(o, 16, "%%%sp%u", L->uni ? "u" : "", p); }
+
+/* The __constant__ variable holding bytes off..off+width-1 of bank 3. */
+static const struct fe_cubin_const *const_at(const struct lower *L, uint32_t off, uint32_t width)
+{
+    for (uint32_t i = 0; i < L->c->nconsts; i++) {
+        const struct fe_cubin_const *v = &L->c->consts[i];
+        if (off >= v->offset && (uint64_t)off + width <= (uint64_t)v->offset + v->size)
+            return v;
+    }
+    return NULL;
+}
+
+#define SASS_INV_2PI 0x3e22f983u /* 1/(2 pi) as f32: FMUL.RZ before MUFU.SIN/COS */
 
 /* c[bank][off] of width bytes (4 or 8) into a register written to o. */
 static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, char *o)
 {
     const struct fe_cubin_kernel *k = L->k;
     char t[16];
+    if (bank == 2) { /* read-only literals: their value */
+        if (!k->cbank2 || (uint64_t)off + width > k->cbank2_size)
+            return unsupported(L, "c[0x2][0x%x] (%u bytes) lies outside the kernel's constant bank 2 (%u bytes)", off, width,
+                               k->cbank2 ? k->cbank2_size : 0);
+        if (off % width)
+            return unsupported(L, "misaligned constant c[0x2][0x%x] of %u bytes", off, width);
+        uint64_t v = 0;
+        for (unsigned i = width; i-- > 0;)
+            v = v << 8 | k->cbank2[off + i];
+        if (width == 8) {
+            snprintf(o, 16, "%%x3");
+            emit(L, "mov.b64 %%x3, 0x%016" PRIx64, v);
+        } else {
+            snprintf(o, 16, "%s", tmp(L, t));
+            emit(L, "mov.b32 %s, 0x%08x", o, (unsigned)v);
+        }
+        return 0;
+    }
+    if (bank == 3) { /* __constant__ variables: the symbol holding the bytes */
+        const struct fe_cubin_const *v = const_at(L, off, width);
+        if (!v)
+            return unsupported(L, "c[0x3][0x%x] (%u bytes) is not inside one __constant__ variable", off, width);
+        if (width == 8) {
+            snprintf(o, 16, "%%x3");
+            emit(L, "ld.const.b64 %%x3, [%s+%u]", v->name, off - v->offset);
+        } else {
+            snprintf(o, 16, "%s", tmp(L, t));
+            emit(L, "ld.const.b32 %s, [%s+%u]", o, v->name, off - v->offset);
+        }
+        return 0;
+    }
+    if (bank == 4) { /* the addresses of __device__ variables, relocated */
+        if (off % width)
+            return unsupported(L, "misaligned c[0x4][0x%x] of %u bytes", off, width);
+        for (uint32_t i = 0; i < L->c->nrelocs; i++)
+            if (L->c->relocs[i].offset == (off & ~7u)) {
+                emit(L, "mov.u64 %%x3, %s", L->c->globals[L->c->relocs[i].global].name);
+                if (L->c->relocs[i].addend)
+                    emit(L, "add.u64 %%x3, %%x3, %" PRIu64, L->c->relocs[i].addend);
+                if (width == 8) {
+                    snprintf(o, 16, "%%x3");
+                    return 0;
+                }
+                /* one word of the address (IMAD R4, RZ, RZ, c[0x4][0x0] and
+                   R5 from c[0x4][0x4]) */
+                char lo[16], hi[16];
+                tmp(L, lo);
+                tmp(L, hi);
+                emit(L, "mov.b64 {%s, %s}, %%x3", lo, hi);
+                snprintf(o, 16, "%s", off & 4 ? hi : lo);
+                return 0;
+            }
+        return unsupported(L, "c[0x4][0x%x] is not a relocated address", off);
+    }
     if (bank != 0)
-        return unsupported(L, "constant bank %u (only bank 0, the parameters, is mapped)", bank);
+        return unsupported(L, "constant bank %u (only banks 0, the parameters, 2, 3 and 4 are mapped)", bank);
     if (off % width)
         return unsupported(L, "misaligned constant c[0x0][0x%x] of %u bytes", off, width);
     if (off >= k->param_base && off + width <= k->param_base + k->param_size) {
@@ -146,6 +219,15 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
                 emit(L, "ld.param.b%u %s, [%s_p%u+%u]", width * 8, o, k->name, i, rel - p->offset);
                 return 0;
             }
+        }
+        /* 8 bytes over two 4-byte parameters (ULDC.64 of two ints in hotsp) */
+        if (width == 8) {
+            char lo[16], hi[16];
+            if (cload(L, bank, off, 4, lo) || cload(L, bank, off + 4, 4, hi))
+                return -1;
+            snprintf(o, 16, "%%x3");
+            emit(L, "mov.b64 %%x3, {%s, %s}", lo, hi);
+            return 0;
         }
         return unsupported(L, "c[0x0][0x%x] (%u bytes) straddles kernel parameters", off, width);
     }
@@ -159,6 +241,14 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
        descriptor that LDG/STG name in a uniform register.  Neither has a
        meaning here: no local memory instruction is in the subset, and the
        descriptor is ignored (docs/sass.md). */
+    if (width == 4 && off == 0x28 && k->frame_size) {
+        /* the initial stack pointer: the top of the kernel's local frame
+           (the code subtracts the frame size from it first) */
+        snprintf(o, 16, "%s", tmp(L, t));
+        emit(L, "mov.u32 %s, %s_frame", o, k->name);
+        emit(L, "add.u32 %s, %s, %u", o, o, k->frame_size);
+        return 0;
+    }
     if ((width == 4 && off == 0x28) || (width == 8 && off == 0x118)) {
         snprintf(o, 16, "0");
         return 0;
@@ -182,33 +272,77 @@ static int opd_b(struct lower *L, char *o, int *neg)
             *neg = (int)B(s, 63, 1);
         else if (B(s, 63, 1))
             return unsupported(L, "negated register operand");
-        rsrc(o, B(s, 32, 8));
+        rsrc(L, o, B(s, 32, 8));
         return 0;
-    case 2: case 3: rsrc(o, B(s, 64, 8)); return 0;
+    case 2: case 3: rsrc(L, o, B(s, 64, 8)); return 0;
     case 4: snprintf(o, 16, "0x%08x", B(s, 32, 32)); return 0;
-    case 5: return cload(L, B(s, 54, 5), B(s, 38, 16), 4, o);
-    case 6:
-        if (B(s, 38, 26))
-            return unsupported(L, "bits 38..63 set in a uniform register operand form");
+    case 5:
+        /* bit 63 negates a constant operand as it does a register (IADD3
+           R2, R2, -c[0x0][0x178] in nw's d - nb) */
+        if (B(s, 59, 4))
+            return unsupported(L, "bits 59..62 set in a constant operand form");
+        if (neg)
+            *neg = (int)B(s, 63, 1);
+        else if (B(s, 63, 1))
+            return unsupported(L, "negated constant operand");
+        return cload(L, B(s, 54, 5), B(s, 38, 16), 4, o);
+    case 6: /* bit 63 negates the UR as a register (IADD3 R24, P6, R22, -UR10 in stencil) */
+        if (B(s, 38, 25))
+            return unsupported(L, "bits 38..62 set in a uniform register operand form");
+        if (neg)
+            *neg = (int)B(s, 63, 1);
+        else if (B(s, 63, 1))
+            return unsupported(L, "negated uniform register operand");
         usrc(o, B(s, 32, 6));
         return 0;
+    case 7: rsrc(L, o, B(s, 64, 8)); return 0;
     default: return unsupported(L, "operand form %u", s->form);
     }
 }
 
 /* The operand in the "C" position: 1/4/5/6 R[64:71], 2 imm32, 3 c[][]. */
-static int opd_c(struct lower *L, char *o, unsigned width)
+static int opd_c(struct lower *L, char *o, unsigned width, int *neg)
 {
     const struct fe_sass_insn *s = L->s;
+    if (neg)
+        *neg = 0;
     switch (s->form) {
-    case 1: case 4: case 5: case 6: rsrc(o, B(s, 64, 8)); return 0;
+    case 1: case 4: case 5: case 6: rsrc(L, o, B(s, 64, 8)); return 0;
+    case 7: /* R, R, UR: the register second source in 64..71, the UR third;
+               bit 63 negates it as in form 3 (IMAD.X R26, RZ, RZ, -UR23 in stencil) */
+        if (B(s, 38, 25))
+            return unsupported(L, "bits 38..62 set in a uniform register operand form");
+        if (neg)
+            *neg = (int)B(s, 63, 1);
+        else if (B(s, 63, 1))
+            return unsupported(L, "negated uniform register operand");
+        usrc(o, B(s, 32, 6));
+        return 0;
     case 2: snprintf(o, 16, "0x%08x", B(s, 32, 32)); return 0;
-    case 3: return cload(L, B(s, 54, 5), B(s, 38, 16), width, o);
+    case 3:
+        /* bit 63 negates the constant (IMAD R9, R0, R9, -c[0x0][0x174] for
+           x * 5 - q, kernel e_madc) */
+        if (B(s, 59, 4))
+            return unsupported(L, "bits 59..62 set in a constant operand form");
+        if (neg)
+            *neg = (int)B(s, 63, 1);
+        else if (B(s, 63, 1))
+            return unsupported(L, "negated constant operand");
+        return cload(L, B(s, 54, 5), B(s, 38, 16), width, o);
     default: return unsupported(L, "operand form %u", s->form);
     }
 }
 
-static uint64_t uniform_bit(const struct fe_sass_insn *s) { return s->form == 6 ? 1ull << 27 : 0; }
+/* Bit 91: set by ptxas when an operand is a UR (forms 6 and 7) and in the
+ * uniform ALU instructions (UIADD3, ULOP3, UISETP, USEL, ULEA, UIMAD), not
+ * in UMOV with an immediate or S2UR. */
+static uint64_t uniform_bit(const struct lower *L)
+{
+    unsigned op = L->s->op;
+    int alu = op == FE_SASS_UIADD3 || op == FE_SASS_ULOP3 || op == FE_SASS_UISETP || op == FE_SASS_USEL ||
+              op == FE_SASS_ULEA || op == FE_SASS_UIMAD || op == FE_SASS_UIMAD_WIDE || op == FE_SASS_UFLO;
+    return L->s->form >= 6 || alu ? 1ull << 27 : 0;
+}
 
 /* ---- one function per instruction family ---- */
 
@@ -216,9 +350,11 @@ static int l_mov(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char b[16], d[16];
-    if (need_hi(L, 0, 0xf00 | uniform_bit(s)) || opd_b(L, b, NULL))
+    if (s->form == 2 || s->form == 3 || s->form == 7)
+        return unsupported(L, "MOV operand form %u", s->form);
+    if (need_hi(L, 0, (L->uni ? 0 : 0xf00) | uniform_bit(L)) || opd_b(L, b, NULL))
         return -1;
-    rdst(d, B(s, 16, 8));
+    rdst(L, d, B(s, 16, 8));
     emit(L, "mov.b32 %s, %s", d, b);
     return 0;
 }
@@ -229,12 +365,15 @@ static int l_s2r(struct lower *L)
     static const struct { unsigned code; const char *sreg; } sr[] = {
         { 0x00, "%laneid" }, { 0x21, "%tid.x" }, { 0x22, "%tid.y" }, { 0x23, "%tid.z" },
         { 0x25, "%ctaid.x" }, { 0x26, "%ctaid.y" }, { 0x27, "%ctaid.z" },
+        /* 0x38..0x3c: lanemask_eq, _lt, _le, _gt, _ge (ptxas on mov.u32 of each) */
+        { 0x38, "%lanemask_eq" }, { 0x39, "%lanemask_lt" }, { 0x3a, "%lanemask_le" }, { 0x3b, "%lanemask_gt" },
+        { 0x3c, "%lanemask_ge" },
     };
     char d[16];
     if (need_hi(L, 0xff00, 0) || s->form != 4 || B(s, 24, 40))
         return L->rc ? -1 : unsupported(L, "S2R operand bits");
     unsigned code = B(s, 72, 8);
-    rdst(d, B(s, 16, 8));
+    rdst(L, d, B(s, 16, 8));
     for (size_t i = 0; i < sizeof sr / sizeof sr[0]; i++)
         if (sr[i].code == code) {
             emit(L, "mov.u32 %s, %s", d, sr[i].sreg);
@@ -255,23 +394,25 @@ static int l_cs2r(struct lower *L)
 }
 
 /* Predicate source with its negation: "%p0" or "!%p0". */
-static void psrc(char *o, unsigned p, unsigned neg)
+static void psrc(const struct lower *L, char *o, unsigned p, unsigned neg)
 {
     if (p == 7)
         snprintf(o, 20, "%s%%pt", neg ? "!" : "");
     else
-        snprintf(o, 20, "%s%%p%u", neg ? "!" : "", p);
+        snprintf(o, 20, "%s%%%sp%u", neg ? "!" : "", L->uni ? "u" : "", p);
 }
 
 static int l_sel(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], d[16], p[20];
-    if (need_hi(L, 0x07800000, 0) || opd_b(L, b, NULL))
+    if (s->form == 2 || s->form == 3 || s->form == 7) /* two sources: the second is in 32..63 */
+        return unsupported(L, "SEL operand form %u", s->form);
+    if (need_hi(L, 0x07800000, uniform_bit(L)) || opd_b(L, b, NULL))
         return -1;
-    rsrc(a, B(s, 24, 8));
-    rdst(d, B(s, 16, 8));
-    pname(p, B(s, 87, 3));
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
+    pname(L, p, B(s, 87, 3));
     if (B(s, 90, 1))
         emit(L, "selp.b32 %s, %s, %s, %s", d, b, a, p);
     else
@@ -283,17 +424,19 @@ static int l_imnmx(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], d[16], p[20], t1[16], t2[16];
-    if (need_hi(L, 0x07800200, 0) || opd_b(L, b, NULL))
+    if (s->form == 2 || s->form == 3 || s->form == 7)
+        return unsupported(L, "IMNMX operand form %u", s->form);
+    if (need_hi(L, 0x07800200, uniform_bit(L)) || opd_b(L, b, NULL))
         return -1;
     const char *ty = B(s, 73, 1) ? "s32" : "u32";
-    rsrc(a, B(s, 24, 8));
-    rdst(d, B(s, 16, 8));
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
     unsigned pp = B(s, 87, 3), pn = B(s, 90, 1);
     if (pp == 7) {
         emit(L, "%s.%s %s, %s, %s", pn ? "max" : "min", ty, d, a, b);
         return 0;
     }
-    pname(p, pp);
+    pname(L, p, pp);
     tmp(L, t1);
     tmp(L, t2);
     emit(L, "min.%s %s, %s, %s", ty, t1, a, b);
@@ -302,14 +445,86 @@ static int l_imnmx(struct lower *L)
     return 0;
 }
 
+/* FMNMX d, a, b, p: PT min, !PT max (as IMNMX), PTX min.f32 / max.f32
+ * (ptxas maps fminf / fmaxf to it one to one; kernel m_lds_ur). */
+static int l_fmnmx(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], d[16], p[20], t1[16], t2[16];
+    if (need_hi(L, 0x07800000, uniform_bit(L)))
+        return -1;
+    if (s->form == 4)
+        snprintf(b, 16, "0f%08X", B(s, 32, 32));
+    else if (s->form != 1 && s->form != 5 && s->form != 6)
+        return unsupported(L, "FMNMX operand form %u", s->form);
+    else if (opd_b(L, b, NULL))
+        return -1;
+    if (!strcmp(b, "0"))
+        snprintf(b, 16, "0f00000000");
+    rsrc(L, a, B(s, 24, 8));
+    if (!strcmp(a, "0"))
+        snprintf(a, 16, "0f00000000");
+    rdst(L, d, B(s, 16, 8));
+    unsigned pp = B(s, 87, 3), pn = B(s, 90, 1);
+    if (pp == 7) {
+        emit(L, "%s.f32 %s, %s, %s", pn ? "max" : "min", d, a, b);
+        return 0;
+    }
+    pname(L, p, pp);
+    emit(L, "min.f32 %s, %s, %s", tmp(L, t1), a, b);
+    emit(L, "max.f32 %s, %s, %s", tmp(L, t2), a, b);
+    emit(L, "selp.b32 %s, %s, %s, %s", d, pn ? t2 : t1, pn ? t1 : t2, p);
+    return 0;
+}
+
 static int l_iabs(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char b[16], d[16];
-    if (need_hi(L, 0, 0) || B(s, 24, 8) || opd_b(L, b, NULL))
-        return L->rc ? -1 : unsupported(L, "IABS operand bits");
-    rdst(d, B(s, 16, 8));
+    if (s->form == 2 || s->form == 3 || s->form == 7 || need_hi(L, 0, uniform_bit(L)) || B(s, 24, 8) || opd_b(L, b, NULL))
+        return L->rc ? -1 : unsupported(L, "IABS operand bits or form");
+    rdst(L, d, B(s, 16, 8));
     emit(L, "abs.s32 %s, %s", d, b);
+    return 0;
+}
+
+/* Whether the carry pair (pu, pv) an IADD3 writes is read as a pair: the
+ * first of the next 16 words that reads either is an IADD3.X whose two
+ * carry-ins are exactly pu and pv, not negated, and the words before it are
+ * ones whose predicate fields are known and touch neither (guards
+ * included); anything else refuses the pair. */
+static int pair_consumed(const struct lower *L, unsigned pu, unsigned pv)
+{
+    for (uint32_t a = L->s->addr + 16, n = 0; a < L->k->text_size && n < 16; a += 16, n++) {
+        struct fe_sass_insn w;
+        if (fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0))
+            return 0;
+        if (w.guard == pu || w.guard == pv)
+            return 0;
+        unsigned f[4] = { fe_sass_bits(&w, 87, 3), fe_sass_bits(&w, 77, 3), fe_sass_bits(&w, 81, 3), fe_sass_bits(&w, 84, 3) };
+        unsigned nf = 0; /* how many of f[] the instruction uses */
+        switch (w.op) {
+        case FE_SASS_IADD3:
+            if (fe_sass_bits(&w, 74, 1) && ((f[0] == pu && f[1] == pv) || (f[0] == pv && f[1] == pu)) &&
+                !fe_sass_bits(&w, 90, 1) && !fe_sass_bits(&w, 80, 1))
+                return 1;
+            nf = 4;
+            break;
+        case FE_SASS_LEA: case FE_SASS_ISETP: nf = 4; break;    /* 87..89 read, 81..83 (84..86) written */
+        case FE_SASS_LOP3: f[0] = f[2]; nf = 1; break;          /* 81..83 written */
+        case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: nf = 1; break; /* 87..89 read */
+        case FE_SASS_MOV: case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_SHF:
+        case FE_SASS_NOP: case FE_SASS_FADD: case FE_SASS_FMUL: case FE_SASS_FFMA: case FE_SASS_S2R: case FE_SASS_PRMT:
+            break;
+        default:
+            return 0;
+        }
+        if (w.op == FE_SASS_ISETP && fe_sass_bits(&w, 72, 1))
+            return 0; /* .EX reads 68..70 as well */
+        for (unsigned i = 0; i < nf; i++)
+            if (f[i] == pu || f[i] == pv)
+                return 0;
+    }
     return 0;
 }
 
@@ -321,16 +536,16 @@ static int l_iadd3(struct lower *L)
     char a[16], b[16], c[16], d[16];
     int nb;
     /* care: nega 72, X 74, negc 75, Pq 77..80, Pu 81..83, Pv 84..86, Pp 87..90, Rc 64..71 */
-    if (need_hi(L, 0x07ffedff, uniform_bit(s)) || opd_b(L, b, &nb) || opd_c(L, c, 4))
+    if (need_hi(L, 0x07ffedff, uniform_bit(L)) || opd_b(L, b, &nb) || opd_c(L, c, 4, NULL))
         return -1;
-    if (s->form == 2 || s->form == 3)
+    if (s->form == 2 || s->form == 3 || s->form == 7)
         return unsupported(L, "IADD3 operand form %u", s->form);
-    rsrc(a, B(s, 24, 8));
-    rdst(d, B(s, 16, 8));
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
     int x = (int)B(s, 74, 1);
     unsigned pu = B(s, 81, 3), pv = B(s, 84, 3), pp = B(s, 87, 3), ppn = B(s, 90, 1), pq = B(s, 77, 3), pqn = B(s, 80, 1);
-    if (pv != 7)
-        return unsupported(L, "IADD3 with a second carry-out predicate");
+    if (pv != 7 && (pu == 7 || x || !pair_consumed(L, pu, pv)))
+        return unsupported(L, "IADD3 with a second carry-out predicate not consumed as a pair by the next IADD3.X");
     if (!x && !(pp == 7 && ppn && pq == 7 && pqn))
         return unsupported(L, "IADD3 without .X names carry-in predicates");
     const char *term[3] = { a, b, c };
@@ -363,8 +578,55 @@ static int l_iadd3(struct lower *L)
             emit(L, "mov.b32 %s, 0", d);
         return 0;
     }
-    if (pu != 7 && n > 2)
+    if (x && pu == 7) {
+        /* .X without a carry out: the low word of the sum, in 32-bit
+           arithmetic (a negated term is its complement) */
+        char acc[16], t[16], pr[20];
+        snprintf(acc, sizeof acc, "0");
+        for (int i = 0; i < 3; i++) {
+            if (!neg[i] && !strcmp(term[i], "0"))
+                continue;
+            const char *v = term[i];
+            char tn[16];
+            if (neg[i]) {
+                emit(L, "not.b32 %s, %s", tmp(L, tn), v);
+                v = tn;
+            }
+            if (!strcmp(acc, "0"))
+                snprintf(acc, sizeof acc, "%s", v);
+            else {
+                emit(L, "add.u32 %s, %s, %s", tmp(L, t), acc, v);
+                snprintf(acc, sizeof acc, "%s", t);
+            }
+        }
+        unsigned cp[2][2] = { { pp, ppn }, { pq, pqn } };
+        for (int i = 0; i < 2; i++) {
+            if (cp[i][0] == 7 && cp[i][1])
+                continue; /* !PT adds nothing */
+            psrc(L, pr, cp[i][0], cp[i][1]);
+            emit(L, "selp.u32 %s, 1, 0, %s", tmp(L, t), pr);
+            char t2[16];
+            emit(L, "add.u32 %s, %s, %s", tmp(L, t2), acc, t);
+            snprintf(acc, sizeof acc, "%s", t2);
+        }
+        emit(L, "mov.b32 %s, %s", d, acc);
+        return 0;
+    }
+    if (pu != 7 && pv == 7 && n > 2)
         return unsupported(L, "IADD3 carry-out of three operands");
+    if (!x && pu != 7 && pv == 7 && !neg[0] && !neg[1] && !neg[2]) {
+        /* two terms and a carry out: the PTX carry flag */
+        const char *u = NULL, *w = NULL;
+        for (int i = 0; i < 3; i++)
+            if (strcmp(term[i], "0"))
+                u ? (void)(w = term[i]) : (void)(u = term[i]);
+        char t[16], pd[16];
+        emit(L, "add.cc.u32 %s, %s, %s", d, u ? u : "0", w ? w : "0");
+        emit(L, "addc.u32 %s, 0, 0", tmp(L, t));
+        pdst(L, pd, pu);
+        emit(L, "setp.ne.u32 %s, %s, 0", pd, t);
+        return 0;
+    }
     /* 64-bit sum of the zero-extended terms: bit 32 is the carry */
     unsigned ones = 0;
     char t[16], pr[20];
@@ -383,17 +645,30 @@ static int l_iadd3(struct lower *L)
     if (ones)
         emit(L, "add.u64 %%x0, %%x0, %u", ones);
     if (x) {
-        psrc(pr, pp, ppn);
+        psrc(L, pr, pp, ppn);
         emit(L, "selp.u64 %%x1, 1, 0, %s", pr);
         emit(L, "add.u64 %%x0, %%x0, %%x1");
-        psrc(pr, pq, pqn);
+        psrc(L, pr, pq, pqn);
         emit(L, "selp.u64 %%x1, 1, 0, %s", pr);
         emit(L, "add.u64 %%x0, %%x0, %%x1");
     }
     emit(L, "mov.b64 {%s, %s}, %%x0", d, tmp(L, t));
+    if (pv != 7) {
+        /* the carry (0..2) over two predicates: Pu = carry >= 1, Pv =
+           carry >= 2; only their sum is observable to the IADD3.X that
+           pair_consumed found (docs/sass.md) */
+        char pd[16];
+        pdst(L, pd, pu);
+        emit(L, "setp.ge.u32 %s, %s, 1", pd, t);
+        pdst(L, pd, pv);
+        emit(L, "setp.ge.u32 %s, %s, 2", pd, t);
+        return 0;
+    }
     if (pu != 7) {
         emit(L, "and.b32 %s, %s, 1", t, t);
-        emit(L, "setp.ne.u32 %%p%u, %s, 0", pu, t);
+        char pd[16];
+        pdst(L, pd, pu);
+        emit(L, "setp.ne.u32 %s, %s, 0", pd, t);
     }
     return 0;
 }
@@ -403,8 +678,8 @@ static int l_imad(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], c[16], d[16], t[16], pr[20];
-    int wide = s->op == FE_SASS_IMAD_WIDE, hi = s->op == FE_SASS_IMAD_HI;
-    if (need_hi(L, 0x07800000 | 0xe00 | 0xff, 0x000e0000 | uniform_bit(s)) || opd_b(L, b, NULL))
+    int wide = s->op == FE_SASS_IMAD_WIDE || s->op == FE_SASS_UIMAD_WIDE, hi = s->op == FE_SASS_IMAD_HI;
+    if (need_hi(L, 0x07800000 | 0xe00 | 0xff, 0x000e0000 | uniform_bit(L)) || opd_b(L, b, NULL))
         return -1;
     int x = (int)B(s, 74, 1);
     unsigned pp = B(s, 87, 3), ppn = B(s, 90, 1);
@@ -414,45 +689,65 @@ static int l_imad(struct lower *L)
         return unsupported(L, "IMAD.X with .WIDE or .HI");
     if (B(s, 75, 1) && (wide || hi))
         return unsupported(L, "IMAD.WIDE or .HI with a negated addend");
+    /* in forms 2, 3 and 7 bit 75 belongs to the register in 64..71, the
+       multiplier (as FFMA shows): not seen for IMAD, refused */
+    if (B(s, 75, 1) && (s->form == 2 || s->form == 3 || s->form == 7))
+        return unsupported(L, "IMAD with bit 75 in operand form %u", s->form);
     const char *sg = B(s, 73, 1) ? "s32" : "u32";
-    rsrc(a, B(s, 24, 8));
+    rsrc(L, a, B(s, 24, 8));
     unsigned dr = B(s, 16, 8);
-    rdst(d, dr);
+    rdst(L, d, dr);
     if (wide) {
         if (s->form == 2)
             return unsupported(L, "IMAD.WIDE with an immediate addend");
-        if (dr != 255 && dr >= 254)
+        if (dr != rz(L) && dr >= rz(L) - 1)
             return unsupported(L, "IMAD.WIDE destination pair R%u", dr);
-        if (opd_c(L, c, 8))
+        if (opd_c(L, c, 8, NULL))
             return -1;
         if (!strcmp(c, "0"))
             emit(L, "mov.b64 %%x3, 0");
         else if (s->form != 3) { /* form 3: cload put the constant in %x3 */
             unsigned cr = B(s, 64, 8);
-            if (cr >= 254)
+            if (cr >= rz(L) - 1)
                 return unsupported(L, "IMAD.WIDE addend pair R%u", cr);
-            emit(L, "mov.b64 %%x3, {%%r%u, %%r%u}", cr, cr + 1);
+            emit(L, "mov.b64 %%x3, {%%%s%u, %%%s%u}", rpfx(L), cr, rpfx(L), cr + 1);
         }
         emit(L, "mul.wide.%s %%x0, %s, %s", sg, a, b);
         emit(L, "add.u64 %%x0, %%x0, %%x3");
-        if (dr == 255)
+        if (dr == rz(L))
             return 0;
-        emit(L, "mov.b64 {%%r%u, %%r%u}, %%x0", dr, dr + 1);
+        emit(L, "mov.b64 {%%%s%u, %%%s%u}, %%x0", rpfx(L), dr, rpfx(L), dr + 1);
         return 0;
     }
-    if (opd_c(L, c, 4))
+    int nc;
+    if (opd_c(L, c, 4, &nc))
         return -1;
+    if (nc && (hi || B(s, 75, 1)))
+        return unsupported(L, "IMAD with a negated constant addend and .HI or bit 75");
     if (hi) {
-        if (strcmp(c, "0"))
-            return unsupported(L, "IMAD.HI with an addend");
-        emit(L, "mul.hi.%s %s, %s, %s", sg, d, a, b);
+        /* bits 32..63 of a * b + {Rc+1:Rc}: the addend is a register pair,
+           as IMAD.WIDE's (ptxas writes mad.hi.u32 d, a, b, c as MOV R2, RZ;
+           MOV R3, c; IMAD.HI d, a, b, R2, and the integer division's
+           reciprocal step as IMAD.HI R12, R13, R17, R12 with R12 = 0: rcp +
+           hi(rcp * e); kernel s_dyn) */
+        if (!strcmp(c, "0")) {
+            emit(L, "mul.hi.%s %s, %s, %s", sg, d, a, b);
+            return 0;
+        }
+        unsigned cr = B(s, 64, 8);
+        if (s->form != 1 && s->form != 4 && s->form != 5)
+            return unsupported(L, "IMAD.HI with an addend in operand form %u", s->form);
+        if (cr >= rz(L) - 1)
+            return unsupported(L, "IMAD.HI addend pair R%u", cr);
+        emit(L, "mov.b64 %%x3, {%%%s%u, %%%s%u}", rpfx(L), cr, rpfx(L), cr + 1);
+        emit(L, "mul.wide.%s %%x0, %s, %s", sg, a, b);
+        emit(L, "add.u64 %%x0, %%x0, %%x3");
+        emit(L, "mov.b64 {%s, %s}, %%x0", tmp(L, t), d);
         return 0;
     }
-    if (B(s, 75, 1)) { /* -c */
-        if (x)
-            return unsupported(L, "IMAD.X with a negated addend");
+    if (B(s, 75, 1) || nc) { /* -c; in .X the complement, as IADD3.X (the high word of a 64-bit a - sext(b) in lbm) */
         char tn[16];
-        emit(L, "neg.s32 %s, %s", tmp(L, tn), c);
+        emit(L, "%s %s, %s", x ? "not.b32" : "neg.s32", tmp(L, tn), c);
         snprintf(c, 16, "%s", tn);
     }
     const char *res = x ? tmp(L, t) : d;
@@ -464,7 +759,7 @@ static int l_imad(struct lower *L)
         emit(L, "mad.lo.u32 %s, %s, %s, %s", res, a, b, c);
     if (x) {
         char t2[16];
-        psrc(pr, pp, ppn);
+        psrc(L, pr, pp, ppn);
         emit(L, "selp.u32 %s, 1, 0, %s", tmp(L, t2), pr);
         emit(L, "add.u32 %s, %s, %s", d, t, t2);
     }
@@ -475,16 +770,39 @@ static int l_lop3(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], c[16], d[16];
-    if (need_hi(L, 0xe0000 | 0xff00 | 0xff, 0x07800000 | uniform_bit(s)) || opd_b(L, b, NULL) || opd_c(L, c, 4))
+    if (need_hi(L, 0xe0000 | 0xff00 | 0xff, 0x07800000 | uniform_bit(L)) || opd_b(L, b, NULL) || opd_c(L, c, 4, NULL))
         return -1;
-    if (s->form == 2 || s->form == 3)
+    if (s->form == 2 || s->form == 3 || s->form == 7)
         return unsupported(L, "LOP3 operand form %u", s->form);
-    rsrc(a, B(s, 24, 8));
-    rdst(d, B(s, 16, 8));
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
     emit(L, "lop3.b32 %s, %s, %s, %s, 0x%02x", d, a, b, c, B(s, 72, 8));
     unsigned pu = B(s, 81, 3);
-    if (pu != 7)
-        emit(L, "setp.ne.u32 %%p%u, %s, 0", pu, d);
+    if (pu != 7) {
+        char pd[16];
+        pdst(L, pd, pu);
+        emit(L, "setp.ne.u32 %s, %s, 0", pd, d);
+    }
+    return 0;
+}
+
+/* PRMT d, a, sel, c: the bytes of {c:a} (a bytes 0..3, c bytes 4..7) chosen
+ * by sel, in mode 72..74 (0 plain, 1 F4E, 2 B4E, 3 RC8, 4 ECL, 5 ECR, 6 RC16:
+ * ptxas for prmt.b32.MODE) — PTX prmt.b32 d, a, c, sel. */
+static int l_prmt(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const mode[] = { "", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16", NULL };
+    char a[16], b[16], c[16], d[16];
+    if (need_hi(L, 0x7ff, uniform_bit(L)) || opd_b(L, b, NULL) || opd_c(L, c, 4, NULL))
+        return -1;
+    if (!mode[B(s, 72, 3)])
+        return unsupported(L, "PRMT mode 7");
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
+    if (s->form == 3 || s->form == 7)  /* forms 1, 2 (selector in 64..71, c immediate), 4, 5, 6 seen */
+        return unsupported(L, "PRMT operand form %u", s->form);
+    emit(L, "prmt.b32%s %s, %s, %s, %s", mode[B(s, 72, 3)], d, a, c, b);
     return 0;
 }
 
@@ -496,11 +814,15 @@ static int l_shf(struct lower *L)
     const struct fe_sass_insn *s = L->s;
     int u = s->op == FE_SASS_USHF;
     char a[16], b[16], c[16], d[16], t[16], lo[16], hi[16];
-    if (need_hi(L, 0x11600 | (u ? 0x3f : 0xff), (u ? 1ull << 27 : 0) | uniform_bit(s)))
+    if (need_hi(L, 0x11600 | 0x800 | (u ? 0x3f : 0xff), (u ? 1ull << 27 : 0) | uniform_bit(L)))
         return -1;
-    if (s->form == 2 || s->form == 3 || (u && s->form != 4))
+    if (s->form == 2 || s->form == 3 || s->form == 7 || (u && s->form != 4 && s->form != 1))
         return unsupported(L, "SHF operand form %u", s->form);
-    if (opd_b(L, b, NULL))
+    if (u && s->form == 1) { /* USHF with the shift amount in a UR (lbm) */
+        if (B(s, 38, 26))
+            return unsupported(L, "USHF register bits");
+        usrc(b, B(s, 32, 6));
+    } else if (opd_b(L, b, NULL))
         return -1;
     unsigned ty = B(s, 73, 2), right = B(s, 76, 1), high = B(s, 80, 1);
     if (u) {
@@ -511,12 +833,30 @@ static int l_shf(struct lower *L)
         rc == 63 ? snprintf(c, 16, "%%zero") : snprintf(c, 16, "%%ur%u", rc);
         rd == 63 ? snprintf(d, 16, "%%rz") : snprintf(d, 16, "%%ur%u", rd);
     } else {
-        rvec(a, B(s, 24, 8));
-        rvec(c, B(s, 64, 8));
-        rdst(d, B(s, 16, 8));
+        rvec(L, a, B(s, 24, 8));
+        rvec(L, c, B(s, 64, 8));
+        rdst(L, d, B(s, 16, 8));
+    }
+    if (ty >= 2 && !B(s, 75, 1)) {
+        /* 32-bit types, clamped amount: one PTX instruction.  Left: the low
+           word is a << n, the high a funnel shift; right: the low word a
+           funnel shift (the sign of {c:a} never reaches it for n <= 32),
+           the high word c >> n, arithmetic for .S32 */
+        if (!right)
+            high ? emit(L, "shf.l.clamp.b32 %s, %s, %s, %s", d, a, c, b) : emit(L, "shl.b32 %s, %s, %s", d, a, b);
+        else if (!high)
+            emit(L, "shf.r.clamp.b32 %s, %s, %s, %s", d, a, c, b);
+        else
+            emit(L, "shr.%s32 %s, %s, %s", ty == 2 ? "s" : "u", d, c, b);
+        return 0;
     }
     emit(L, "mov.b64 %%x0, {%s, %s}", a, c);
-    emit(L, "min.u32 %s, %s, %u", tmp(L, t), b, ty >= 2 ? 32 : 64);
+    if (B(s, 75, 1)) { /* .W: the amount wraps (mod 32) instead of clamping: shf.{l,r}.wrap.b32, __funnelshift_l */
+        if (ty < 2)
+            return unsupported(L, "SHF.W of a 64-bit type");
+        emit(L, "and.b32 %s, %s, 31", tmp(L, t), b);
+    } else
+        emit(L, "min.u32 %s, %s, %u", tmp(L, t), b, ty >= 2 ? 32 : 64);
     if (!right)
         emit(L, "shl.b64 %%x0, %%x0, %s", t);
     else if (ty == 0 || ty == 2)  /* .S64 / .S32: the sign is that of the high word */
@@ -533,18 +873,54 @@ static int l_lea(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], c[16], d[16], t[16], t2[16], pr[20];
-    if (need_hi(L, 0xff | 0x400 | 0xf800 | 0x10000 | 0xe0000 | 0x07800000, uniform_bit(s)))
+    if (need_hi(L, 0xff | 0x200 | 0x400 | 0xf800 | 0x10000 | 0xe0000 | 0x07800000, uniform_bit(L)))
         return -1;
-    if (s->form == 2 || s->form == 3)
+    if (s->form == 2 || s->form == 3 || s->form == 7)
         return unsupported(L, "LEA operand form %u", s->form);
-    if (opd_b(L, b, NULL))
+    int nb;
+    if (opd_b(L, b, &nb))
         return -1;
     unsigned sh = B(s, 75, 5), high = B(s, 80, 1), x = B(s, 74, 1), pu = B(s, 81, 3), pp = B(s, 87, 3), ppn = B(s, 90, 1);
+    unsigned sx = B(s, 73, 1); /* .SX32: the high word is a's sign (Rc is RZ) */
     if (!x && !(pp == 7 && ppn))
         return unsupported(L, "LEA without .X names a carry-in predicate");
-    rvec(a, B(s, 24, 8));
-    rvec(c, high ? B(s, 64, 8) : 255);
-    rdst(d, B(s, 16, 8));
+    if (sx && (!high || B(s, 64, 8) != rz(L)))
+        return unsupported(L, "LEA.SX32 without .HI or with a high-word register");
+    rvec(L, a, B(s, 24, 8));
+    rvec(L, c, high ? B(s, 64, 8) : rz(L));
+    if (sx)
+        emit(L, "shr.s32 %s, %s, 31", tmp(L, c), a);
+    if (nb) { /* (a << s) - b: only without carries (u_ops: LEA R4, R4, -c[0x0][0x17c], 0x1) */
+        if (x || pu != 7 || high)
+            return unsupported(L, "LEA with a negated operand and a carry or .HI");
+        char tn[16];
+        emit(L, "neg.s32 %s, %s", tmp(L, tn), b);
+        snprintf(b, 16, "%s", tn);
+    }
+    rdst(L, d, B(s, 16, 8));
+    if (pu == 7) {
+        /* no carry out: 32-bit arithmetic, the high word by a funnel shift */
+        if (high)
+            emit(L, "shf.l.clamp.b32 %s, %s, %s, %u", tmp(L, t), a, c, sh);
+        else
+            emit(L, "shl.b32 %s, %s, %u", tmp(L, t), a, sh);
+        if (x) {
+            psrc(L, pr, pp, ppn);
+            emit(L, "selp.u32 %s, 1, 0, %s", tmp(L, t2), pr);
+            emit(L, "add.u32 %s, %s, %s", t, t, t2);
+        }
+        emit(L, "add.u32 %s, %s, %s", d, t, b);
+        return 0;
+    }
+    if (!x && !high) { /* (a << s) + b with a carry out: the PTX carry flag */
+        char pd[16];
+        emit(L, "shl.b32 %s, %s, %u", tmp(L, t), a, sh);
+        emit(L, "add.cc.u32 %s, %s, %s", d, t, b);
+        emit(L, "addc.u32 %s, 0, 0", tmp(L, t2));
+        pdst(L, pd, pu);
+        emit(L, "setp.ne.u32 %s, %s, 0", pd, t2);
+        return 0;
+    }
     emit(L, "mov.b64 %%x0, {%s, %s}", a, c);
     emit(L, "shl.b64 %%x0, %%x0, %u", sh);
     tmp(L, t);
@@ -554,13 +930,16 @@ static int l_lea(struct lower *L)
     emit(L, "cvt.u64.u32 %%x1, %s", b);
     emit(L, "add.u64 %%x0, %%x0, %%x1");
     if (x) {
-        psrc(pr, pp, ppn);
+        psrc(L, pr, pp, ppn);
         emit(L, "selp.u64 %%x1, 1, 0, %s", pr);
         emit(L, "add.u64 %%x0, %%x0, %%x1");
     }
     emit(L, "mov.b64 {%s, %s}, %%x0", d, t2);
-    if (pu != 7)
-        emit(L, "setp.ne.u32 %%p%u, %s, 0", pu, t2);
+    if (pu != 7) {
+        char pd[16];
+        pdst(L, pd, pu);
+        emit(L, "setp.ne.u32 %s, %s, 0", pd, t2);
+    }
     return 0;
 }
 
@@ -573,105 +952,432 @@ static int l_isetp(struct lower *L)
     static const char *const bop[] = { "and", "or", "xor", NULL };
     char a[16], b[16], pu[16], pv[16], pp[20];
     int f = s->op == FE_SASS_FSETP;
-    uint64_t care = 0x07fe0c00ull | (f ? 0xf000 : 0x7200);
-    if (need_hi(L, care, (f ? 0 : 0x70) | uniform_bit(s)) || opd_b(L, b, NULL))
+    /* FSETP: 72 -a, 73 |a|, 80 .FTZ; form 1: 62 |b|, 63 -b (ptxas on
+       setp.CMP{.ftz}.f32 of abs.f32 / neg.f32 operands, kernel f_setp) */
+    uint64_t care = 0x07fe0c00ull | (f ? 0xf000 | 0x100 | 0x200 | 0x10000 : 0x7200);
+    unsigned absb = 0, negb = 0, ex = !f && B(s, 72, 1);
+    /* ISETP.EX (72): the high words of a 64-bit compare, Pq (68..70, ! 71)
+       the low words' unsigned compare (ptxas on long long <, <=, >, >=,
+       ==, != and their unsigned forms, kernel w_cmp) */
+    if (ex)
+        care |= 0x1f0;
+    if (need_hi(L, care, (f ? 0 : 0x70) | uniform_bit(L)))
         return -1;
-    if (s->form == 2 || s->form == 3)
+    if (f && s->form == 1) {
+        if (B(s, 40, 22))
+            return unsupported(L, "bits 40..61 set in a register operand form");
+        absb = B(s, 62, 1);
+        negb = B(s, 63, 1);
+        rsrc(L, b, B(s, 32, 8));
+    } else if (opd_b(L, b, NULL))
+        return -1;
+    if (s->form == 2 || s->form == 3 || s->form == 7)
         return unsupported(L, "SETP operand form %u", s->form);
     const char *cmp = f ? fcmp[B(s, 76, 4)] : icmp[B(s, 76, 3)];
     const char *op = bop[B(s, 74, 2)];
     if (!cmp || !op)
         return unsupported(L, "comparison or boolean operation outside the subset");
-    rsrc(a, B(s, 24, 8));
-    pdst(pu, B(s, 81, 3));
-    pdst(pv, B(s, 84, 3));
-    psrc(pp, B(s, 87, 3), B(s, 90, 1));
+    rsrc(L, a, B(s, 24, 8));
+    pdst(L, pu, B(s, 81, 3));
+    pdst(L, pv, B(s, 84, 3));
+    psrc(L, pp, B(s, 87, 3), B(s, 90, 1));
     if (f && s->form == 4)
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
     else if (f && !strcmp(b, "0"))
         snprintf(b, 16, "0f00000000");
     if (f && !strcmp(a, "0"))
         snprintf(a, 16, "0f00000000");
-    emit(L, "setp.%s.%s.%s %s|%s, %s, %s, %s", cmp, f ? "f32" : B(s, 73, 1) ? "s32" : "u32", op, pu, pv, a, b, pp);
+    if (f) {
+        char t[16];
+        if (B(s, 73, 1))
+            emit(L, "abs.f32 %s, %s", tmp(L, t), a), snprintf(a, 16, "%s", t);
+        if (B(s, 72, 1))
+            emit(L, "neg.f32 %s, %s", tmp(L, t), a), snprintf(a, 16, "%s", t);
+        if (absb)
+            emit(L, "abs.f32 %s, %s", tmp(L, t), b), snprintf(b, 16, "%s", t);
+        if (negb)
+            emit(L, "neg.f32 %s, %s", tmp(L, t), b), snprintf(b, 16, "%s", t);
+    }
+    if (ex) {
+        /* LT/LE: hi < || (hi == && Pq); GT/GE: hi > || (hi == && Pq);
+           EQ: hi == && Pq; NE: hi != || Pq */
+        const char *ty = B(s, 73, 1) ? "s32" : "u32";
+        unsigned cc = B(s, 76, 3);
+        const char *strict = cc == 1 || cc == 3 ? "lt" : cc == 4 || cc == 6 ? "gt" : cc == 5 ? "ne" : "eq";
+        char t1[16], t2[16], t3[16], pq[20];
+        psrc(L, pq, B(s, 68, 3), B(s, 71, 1));
+        emit(L, "setp.%s.%s %%pr, %s, %s", strict, ty, a, b);
+        emit(L, "selp.u32 %s, 1, 0, %%pr", tmp(L, t1));
+        emit(L, "setp.eq.%s %%pr, %s, %s", ty, a, b);
+        emit(L, "selp.u32 %s, 1, 0, %%pr", tmp(L, t2));
+        emit(L, "selp.u32 %s, 1, 0, %s", tmp(L, t3), pq);
+        if (cc == 2)
+            emit(L, "and.b32 %s, %s, %s", t1, t2, t3);
+        else if (cc == 5)
+            emit(L, "or.b32 %s, %s, %s", t1, t1, t3);
+        else {
+            emit(L, "and.b32 %s, %s, %s", t2, t2, t3);
+            emit(L, "or.b32 %s, %s, %s", t1, t1, t2);
+        }
+        emit(L, "setp.ne.u32.%s %s|%s, %s, 0, %s", op, pu, pv, t1, pp);
+        return 0;
+    }
+    emit(L, "setp.%s%s.%s.%s %s|%s, %s, %s, %s", cmp, f && B(s, 80, 1) ? ".ftz" : "", f ? "f32" : B(s, 73, 1) ? "s32" : "u32",
+         op, pu, pv, a, b, pp);
     return 0;
 }
 
+/* PLOP3.LUT Pu, PT, Pa, Pb, Pc, lut: Pu = lut[a<<2 | b<<1 | c] (LOP3's
+ * convention), the 8-bit table split over bits 64..66 (low three) and 72..76
+ * (high five); Pa 87..89 (!: 90), Pb 77..79 (!: 80), Pc 68..70 (!: 71; bit
+ * 67: Pc is a uniform UP).  The second output (84..86, table in 16..23) is
+ * PT in everything seen and required so. */
 static int l_plop3(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
-    /* only the constant idiom: all three inputs PT, second output PT */
-    if (need_hi(L, 0xe0000 | 0x1f00, 0x03f0e070) || (s->lo >> 16))
-        return L->rc ? -1 : unsupported(L, "PLOP3 with operands other than PT");
-    unsigned pu = B(s, 81, 3);
-    if (pu != 7)
-        emit(L, "setp.%s.u32 %%p%u, %%zero, 0", B(s, 76, 1) ? "eq" : "ne", pu);
+    uint64_t care = 0x7 | 0x8 | 0x70 | 0x80 | 0x1f00 | 0xe000 | 0x10000 | 0xe0000 | 0x03800000 | 0x04000000;
+    if (need_hi(L, care, 0x03f0e070) || (s->lo >> 16))
+        return L->rc ? -1 : unsupported(L, "PLOP3 operand bits");
+    unsigned lut = B(s, 64, 3) | B(s, 72, 5) << 3, pu = B(s, 81, 3);
+    if (pu == 7)
+        return 0;
+    struct { unsigned p, neg, uni; } in[3] = {
+        { B(s, 87, 3), B(s, 90, 1), 0 }, { B(s, 77, 3), B(s, 80, 1), 0 }, { B(s, 68, 3), B(s, 71, 1), B(s, 67, 1) } };
+    char m[3][16], pr[20], pd[16];
+    for (int i = 0; i < 3; i++) {
+        int save = L->uni;
+        L->uni = (int)in[i].uni;
+        psrc(L, pr, in[i].p, in[i].neg);
+        L->uni = save;
+        emit(L, "selp.b32 %s, -1, 0, %s", tmp(L, m[i]), pr);
+    }
+    emit(L, "lop3.b32 %s, %s, %s, %s, 0x%02x", m[0], m[0], m[1], m[2], lut);
+    pdst(L, pd, pu);
+    emit(L, "setp.ne.u32 %s, %s, 0", pd, m[0]);
     return 0;
 }
 
-/* FADD / FMUL / FFMA, round to nearest even, no flush to zero. */
+/* FADD / FMUL / FFMA: rounding 78..79 (RN RM RP RZ), .SAT 77, .FTZ 80 (ptxas
+ * on {add,mul,fma}.{rn,rm,rp,rz}{.ftz}{.sat}.f32, one at a time). */
 static int l_fp(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
-    char a[16], b[16], c[16], d[16], t[16];
+    static const char *const rnd[] = { ".rn", ".rm", ".rp", ".rz" };
+    char a[16], b[16], c[16], d[16], t[16], md[24];
     int nb = 0;
-    uint64_t care = (1u << 8) | (s->op == FE_SASS_FFMA ? (1u << 11) | 0xff : 0);
-    if (need_hi(L, care, s->op == FE_SASS_FMUL ? 0x00400000 : 0))
+    uint64_t care = (1u << 8) | 0x2000 | 0xc000 | 0x10000 | (s->op == FE_SASS_FFMA ? (1u << 11) | 0xff : 0);
+    if (need_hi(L, care, (s->op == FE_SASS_FMUL ? 0x00400000 : 0) | uniform_bit(L)))
         return -1;
+    snprintf(md, sizeof md, "%s%s%s", rnd[B(s, 78, 2)], B(s, 80, 1) ? ".ftz" : "", B(s, 77, 1) ? ".sat" : "");
     if (s->op == FE_SASS_FADD && s->form == 2) {
         if (B(s, 64, 8))
             return unsupported(L, "FADD form 2 with a register in bits 64..71");
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
+    } else if (s->op == FE_SASS_FADD && s->form == 3) {
+        /* FADD R, R, [-]c[][]: the constant in the third slot, bit 63 its
+           negation (x - p in kernel f_addc) */
+        if (B(s, 64, 8) || B(s, 59, 4))
+            return unsupported(L, "FADD form 3 with bits 64..71 or 59..62 set");
+        nb = (int)B(s, 63, 1);
+        if (cload(L, B(s, 54, 5), B(s, 38, 16), 4, b))
+            return -1;
     } else if (s->form == 4)
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
-    else if (s->form == 1 || s->form == 5 || (s->op == FE_SASS_FFMA && (s->form == 2 || s->form == 3))) {
+    else if (s->form == 1 || s->form == 5 || (s->op != FE_SASS_FADD && s->form == 6) ||
+             (s->op == FE_SASS_FFMA && (s->form == 2 || s->form == 3 || s->form == 7))) {
         if (opd_b(L, b, s->op == FE_SASS_FMUL ? NULL : &nb))
             return -1;
     } else
         return unsupported(L, "floating-point operand form %u", s->form);
     if (!strcmp(b, "0"))
         snprintf(b, 16, "0f00000000");
-    rvec(a, B(s, 24, 8));
+    rvec(L, a, B(s, 24, 8));
     if (!strcmp(a, "%zero"))
         snprintf(a, 16, "0f00000000");
-    rdst(d, B(s, 16, 8));
+    rdst(L, d, B(s, 16, 8));
     int na = (int)B(s, 72, 1);
     if (s->op == FE_SASS_FMUL) {
         if (na)
             return unsupported(L, "FMUL with a negated operand");
-        emit(L, "mul.rn.f32 %s, %s, %s", d, a, b);
+        if (s->form == 4 && B(s, 32, 32) == SASS_INV_2PI && B(s, 78, 2) == 3 && !B(s, 80, 1) && B(s, 16, 8) != 255)
+            emit(L, "mov.b32 %%sc%u, %s", B(s, 16, 8), a); /* the angle, for a MUFU.SIN/COS reading d (l_mufu) */
+        emit(L, "mul%s.f32 %s, %s, %s", md, d, a, b);
         return 0;
     }
     if (s->op == FE_SASS_FADD) {
-        if (na && nb) {
-            emit(L, "add.rn.f32 %s, %s, %s", tmp(L, t), a, b);
-            emit(L, "neg.f32 %s, %s", d, t);
+        if (na && nb && B(s, 24, 8) == 255) /* -RZ - b: neg (see DADD) */
+            emit(L, "neg.f32 %s, %s", d, b);
+        else if (na && nb) { /* (-a) - b: negating the sum instead would flip a NaN result's sign */
+            emit(L, "neg.f32 %s, %s", tmp(L, t), a);
+            emit(L, "sub%s.f32 %s, %s, %s", md, d, t, b);
         } else if (na)
-            emit(L, "sub.rn.f32 %s, %s, %s", d, b, a);
+            emit(L, "sub%s.f32 %s, %s, %s", md, d, b, a);
         else
-            emit(L, "%s.rn.f32 %s, %s, %s", nb ? "sub" : "add", d, a, b);
+            emit(L, "%s%s.f32 %s, %s, %s", nb ? "sub" : "add", md, d, a, b);
         return 0;
     }
     /* FFMA */
     if (s->form == 2)
         snprintf(c, 16, "0f%08X", B(s, 32, 32));
-    else if (opd_c(L, c, 4))
+    else if (opd_c(L, c, 4, NULL))
         return -1;
     if (!strcmp(c, "0"))
         snprintf(c, 16, "0f00000000");
-    if (s->form == 2 || s->form == 3) { /* the register operand sits in 64..71, the immediate/constant third */
+    /* bit 75 negates the operand in 64..71: Rc in forms 1, 4, 5, 6 but the
+       multiplier B in forms 2, 3 and 7, where B sits there (lbm's
+       fmaf(-1.5f, usq, 1.0f) is FFMA R32, R16, R21, 0x3f800000 with bit 75
+       and R21 = 1.5; kernel f_negb) */
+    int negc = (int)B(s, 75, 1);
+    if (s->form == 2 || s->form == 3 || s->form == 7) {
         if (nb)
             return unsupported(L, "FFMA negation in form %u", s->form);
+        nb = negc;
+        negc = 0;
     }
     if (na != nb) {
         emit(L, "neg.f32 %s, %s", tmp(L, t), a);
         snprintf(a, 16, "%s", t);
     }
-    if (B(s, 75, 1)) {
+    if (negc) {
         char t2[16];
         emit(L, "neg.f32 %s, %s", tmp(L, t2), c);
         snprintf(c, 16, "%s", t2);
     }
-    emit(L, "fma.rn.f32 %s, %s, %s, %s", d, a, b, c);
+    emit(L, "fma%s.f32 %s, %s, %s, %s", md, d, a, b, c);
+    return 0;
+}
+
+/* A register pair as an f64 in the .b64 scratch register x ("%xN"), or an
+ * immediate's high word (the low word is 0) as 0dHHHHHHHH00000000. */
+static int d64(struct lower *L, unsigned r, const char *x, char *o)
+{
+    if (r == 255) {
+        snprintf(o, 24, "0d0000000000000000");
+        return 0;
+    }
+    if (r >= 254)
+        return unsupported(L, "f64 register pair R%u", r);
+    emit(L, "mov.b64 %s, {%%r%u, %%r%u}", x, r, r + 1);
+    snprintf(o, 24, "%s", x);
+    return 0;
+}
+
+static void dneg(struct lower *L, char *o, const char *x, int neg)
+{
+    if (!neg)
+        return;
+    emit(L, "neg.f64 %s, %s", x, o);
+    snprintf(o, 24, "%s", x);
+}
+
+/* DADD / DMUL / DFMA (0x029, 0x028, 0x02b): the f32 instructions' fields on
+ * register pairs, rounding 78..79, 72 -a, 75 -(the operand in 64..71), 63
+ * -(the operand in 32..63); DADD keeps its second operand in 64..71 (form
+ * 1) or a constant (form 3), DMUL in 32..39 (1), an immediate's high word
+ * (4) or a constant (5), DFMA as FFMA (1, 2, 5).  DSETP (0x02a): FSETP's
+ * fields, B in 32..39 (1), an immediate (2) or a constant (3).  F2F (0x110)
+ * F64 -> F32 (hi 0x301000) and F32 -> F64 (0x201800), rounding 78..79.
+ * ptxas on {add,sub,mul,fma}.RND.f64, setp.CMP.f64 with abs / neg, cvt
+ * between f32 and f64, one at a time; kernel d_ops. */
+static int l_dfp(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const rnd[] = { ".rn", ".rm", ".rp", ".rz" };
+    char a[24], b[24], c[24];
+    unsigned op = s->op, f = s->form, rd = B(s, 16, 8);
+    if (op == FE_SASS_F2F) {
+        uint64_t v = s->hi & ((1ull << 41) - 1) & ~0xc000ull;
+        if (f != 1 || B(s, 24, 8) || B(s, 40, 24) || (v != 0x301000 && v != 0x201800))
+            return unsupported(L, "F2F other than F64<->F32 in a register");
+        unsigned rb = B(s, 32, 8);
+        if (v == 0x301000) { /* F64 -> F32 */
+            if (d64(L, rb, "%x1", b))
+                return -1;
+            rdst(L, c, rd);
+            emit(L, "cvt%s.f32.f64 %s, %s", rnd[B(s, 78, 2)], c, b);
+        } else {
+            if (B(s, 78, 2))
+                return unsupported(L, "F2F.F64.F32 with a rounding mode");
+            if (rd != 255 && rd >= 254)
+                return unsupported(L, "f64 register pair R%u", rd);
+            rsrc(L, b, rb);
+            emit(L, "cvt.f64.f32 %%x0, %s", !strcmp(b, "0") ? "0f00000000" : b);
+            if (rd != 255)
+                emit(L, "mov.b64 {%%r%u, %%r%u}, %%x0", rd, rd + 1);
+        }
+        return 0;
+    }
+    int setp = op == FE_SASS_DSETP;
+    /* DMUL's 72 (-a) has not been seen (ptxas negates the product with
+       DADD -RZ, -R instead): refused, as FMUL's */
+    uint64_t care = setp ? 0x07fe0c00ull | 0xf000 | 0x300 : (op != FE_SASS_DMUL ? 0x100 | 0x800 : 0) | 0xc000 |
+                                                               (op == FE_SASS_DFMA || (op == FE_SASS_DADD && f == 1) ? 0xff : 0);
+    if (need_hi(L, care, 0))
+        return -1;
+    if (d64(L, B(s, 24, 8), "%x0", a))
+        return -1;
+    int nega = (int)B(s, 72, 1) && !setp;
+    if (op != FE_SASS_DADD) /* DADD folds its negations into sub (NaN signs as the PTX path's sub.f64) */
+        dneg(L, a, "%x0", nega);
+    int negb = 0, negc = 0;
+    /* the second operand */
+    int bhi = (op == FE_SASS_DADD && f == 1) || (op == FE_SASS_DFMA && f == 2);
+    if (bhi) {
+        if (B(s, 32, 32) && !(op == FE_SASS_DFMA && f == 2))
+            return unsupported(L, "DADD form 1 with bits 32..63 set");
+        if (d64(L, B(s, 64, 8), "%x1", b))
+            return -1;
+        negb = (int)B(s, 75, 1);
+    } else if (f == 1) {
+        if (B(s, 40, 22) || (setp ? 0 : B(s, 62, 1)))
+            return unsupported(L, "bits 40..62 set in a register operand form");
+        if (d64(L, B(s, 32, 8), "%x1", b))
+            return -1;
+        if (setp && B(s, 62, 1))
+            emit(L, "abs.f64 %%x1, %s", b), snprintf(b, 24, "%%x1");
+        negb = (int)B(s, 63, 1);
+    } else if ((op == FE_SASS_DMUL && f == 4) || (setp && f == 2)) {
+        snprintf(b, 24, "0d%08X00000000", B(s, 32, 32));
+    } else if ((op == FE_SASS_DADD && f == 3) || ((op == FE_SASS_DMUL || op == FE_SASS_DFMA) && f == 5) || (setp && f == 3)) {
+        if (B(s, 59, 4) || (op == FE_SASS_DFMA ? 0 : B(s, 64, 8)))
+            return unsupported(L, "constant operand bits");
+        negb = (int)B(s, 63, 1);
+        if (cload(L, B(s, 54, 5), B(s, 38, 16), 8, b))
+            return -1;
+    } else
+        return unsupported(L, "f64 operand form %u", f);
+    if (op == FE_SASS_DFMA) {
+        if (f == 2)
+            snprintf(c, 24, "0d%08X00000000", B(s, 32, 32));
+        else {
+            if (d64(L, B(s, 64, 8), "%x2", c))
+                return -1;
+            negc = (int)B(s, 75, 1);
+        }
+    }
+    if (op == FE_SASS_DADD) {
+        const char *r = rnd[B(s, 78, 2)];
+        if (nega && negb && B(s, 24, 8) == 255) {
+            /* -RZ - b: ptxas's neg.f64 (equal for every non-NaN b; a NaN
+               keeps the sign flip neg gives, as on the PTX path; kernel d_neg) */
+            emit(L, "neg.f64 %%x0, %s", b);
+        } else if (nega && negb) {
+            dneg(L, a, "%x0", 1);
+            emit(L, "sub%s.f64 %%x0, %s, %s", r, a, b);
+        } else if (nega)
+            emit(L, "sub%s.f64 %%x0, %s, %s", r, b, a);
+        else
+            emit(L, "%s%s.f64 %%x0, %s, %s", negb ? "sub" : "add", r, a, b);
+        if (rd != 255 && rd >= 254)
+            return unsupported(L, "f64 register pair R%u", rd);
+        if (rd != 255)
+            emit(L, "mov.b64 {%%r%u, %%r%u}, %%x0", rd, rd + 1);
+        return 0;
+    }
+    dneg(L, b, "%x1", negb);
+    if (negc)
+        dneg(L, c, "%x2", 1);
+    if (setp) {
+        static const char *const fcmp[] = { NULL, "lt", "eq", "le", "gt", "ne", "ge", "num", "nan", "ltu", "equ", "leu",
+                                            "gtu", "neu", "geu", NULL };
+        static const char *const bop[] = { "and", "or", "xor", NULL };
+        char pu[16], pv[16], pp[20];
+        const char *cmp = fcmp[B(s, 76, 4)], *bo = bop[B(s, 74, 2)];
+        if (!cmp || !bo)
+            return unsupported(L, "comparison or boolean operation outside the subset");
+        if (B(s, 73, 1))
+            emit(L, "abs.f64 %%x0, %s", a), snprintf(a, 24, "%%x0");
+        if (B(s, 72, 1))
+            emit(L, "neg.f64 %%x0, %s", a), snprintf(a, 24, "%%x0");
+        pdst(L, pu, B(s, 81, 3));
+        pdst(L, pv, B(s, 84, 3));
+        psrc(L, pp, B(s, 87, 3), B(s, 90, 1));
+        emit(L, "setp.%s.f64.%s %s|%s, %s, %s, %s", cmp, bo, pu, pv, a, b, pp);
+        return 0;
+    }
+    if (op == FE_SASS_DFMA)
+        emit(L, "fma%s.f64 %%x0, %s, %s, %s", rnd[B(s, 78, 2)], a, b, c);
+    else
+        emit(L, "%s%s.f64 %%x0, %s, %s", op == FE_SASS_DADD ? "add" : "mul", rnd[B(s, 78, 2)], a, b);
+    if (rd == 255)
+        return 0;
+    if (rd >= 254)
+        return unsupported(L, "f64 register pair R%u", rd);
+    emit(L, "mov.b64 {%%r%u, %%r%u}, %%x0", rd, rd + 1);
+    return 0;
+}
+
+/* One half-precision pair operand: register r with swizzle sw (0 both
+ * halves as they are, 2 H0_H0, 3 H1_H1; 1 is the .F32 form's) and
+ * negation, into a .b32 value written to o. */
+static int hpair(struct lower *L, unsigned r, unsigned sw, unsigned neg, char *o)
+{
+    char t[16], src[16];
+    rsrc(L, src, r);
+    if (sw == 1)
+        return unsupported(L, "half-precision operand swizzle 1");
+    if (!sw && !neg) {
+        snprintf(o, 16, "%s", src);
+        return 0;
+    }
+    tmp(L, t);
+    if (sw)
+        emit(L, "prmt.b32 %s, %s, 0, 0x%s", t, src, sw == 2 ? "1010" : "3232");
+    else
+        emit(L, "mov.b32 %s, %s", t, src);
+    if (neg)
+        emit(L, "neg.f16x2 %s, %s", t, t);
+    snprintf(o, 16, "%s", t);
+    return 0;
+}
+
+/* HADD2 / HMUL2 (0x030, 0x032) Rd, Ra.sw, Rb.sw: f16x2 arithmetic, A's
+ * swizzle 74..75 and negation 72, B's 60..61 and 63 (register form only),
+ * .FTZ 80; .F32 (78) only as ptxas's f16 -> f32 conversion HADD2.F32 Rd,
+ * -RZ, Rb.Hx_Hx (cvt.f32.f16).  HFMA2 (0x031) Rd, Ra, Rb, Rc without
+ * swizzles.  F2FP.PACK_AB (0x03e) Rd, Ra, Rb: cvt.rn.f16x2.f32 (Ra to the
+ * high half).  ptxas on {add,sub,mul,fma}.f16x2, add.f16 of halves, cvt
+ * between f16 and f32, one at a time; kernel h_ops. */
+static int l_half(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], c[16], d[16];
+    rdst(L, d, B(s, 16, 8));
+    if (s->op == FE_SASS_F2FP) {
+        if (need_hi(L, 0, 0xff) || s->form != 1 || B(s, 40, 24))
+            return L->rc ? -1 : unsupported(L, "F2FP operand bits");
+        rsrc(L, a, B(s, 24, 8));
+        rsrc(L, b, B(s, 32, 8));
+        emit(L, "cvt.rn.f16x2.f32 %s, %s, %s", d, !strcmp(a, "0") ? "0f00000000" : a, !strcmp(b, "0") ? "0f00000000" : b);
+        return 0;
+    }
+    if (s->form != 1 || B(s, 40, 20) || B(s, 62, 1))
+        return unsupported(L, "half-precision operand form %u", s->form);
+    if (s->op == FE_SASS_HFMA2 || s->op == FE_SASS_HFMA2_MMA) {
+        if (need_hi(L, 0xff, 0) || B(s, 60, 4))
+            return L->rc ? -1 : unsupported(L, "HFMA2 with swizzles or negations");
+        rsrc(L, a, B(s, 24, 8));
+        rsrc(L, b, B(s, 32, 8));
+        rsrc(L, c, B(s, 64, 8));
+        emit(L, "fma.rn.f16x2 %s, %s, %s, %s", d, a, b, c);
+        return 0;
+    }
+    if (need_hi(L, 0x100 | 0xc00 | 0x4000 | 0x10000, 0))
+        return -1;
+    if (B(s, 78, 1)) { /* .F32: only the conversion idiom */
+        if (s->op != FE_SASS_HADD2 || B(s, 24, 8) != 255 || !B(s, 72, 1) || B(s, 63, 1) || B(s, 74, 2) || B(s, 80, 1) ||
+            B(s, 60, 2) < 2)
+            return unsupported(L, "HADD2.F32 other than -RZ + Rb.H0_H0 / .H1_H1");
+        char t[16];
+        rsrc(L, b, B(s, 32, 8));
+        emit(L, "mov.b32 {%%h0, %%h1}, %s", !strcmp(b, "0") ? "%zero" : b);
+        emit(L, "cvt.f32.f16 %s, %%h%u", tmp(L, t), B(s, 60, 2) == 3);
+        emit(L, "mov.b32 %s, %s", d, t);
+        return 0;
+    }
+    if (hpair(L, B(s, 24, 8), B(s, 74, 2), B(s, 72, 1), a) || hpair(L, B(s, 32, 8), B(s, 60, 2), B(s, 63, 1), b))
+        return -1;
+    emit(L, "%s.rn%s.f16x2 %s, %s, %s", s->op == FE_SASS_HADD2 ? "add" : "mul", B(s, 80, 1) ? ".ftz" : "", d, a, b);
     return 0;
 }
 
@@ -681,9 +1387,11 @@ static int l_hfma2(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char d[16];
+    if (s->form == 1) /* registers, no swizzle: __hfma2 on sm_80 (kernel h_ops), as HFMA2 */
+        return l_half(L);
     if (need_hi(L, 0, 0x1ff) || s->form != 2 || B(s, 24, 8) != 255)
         return L->rc ? -1 : unsupported(L, "HFMA2.MMA other than the constant idiom -RZ * RZ + imm");
-    rdst(d, B(s, 16, 8));
+    rdst(L, d, B(s, 16, 8));
     emit(L, "mov.b32 %s, 0x%08x", d, B(s, 32, 32));
     return 0;
 }
@@ -711,18 +1419,152 @@ static int l_uldc(struct lower *L)
     return 0;
 }
 
+/* LDC Rd, c[bank][Ra + off] and ULDC (0x0bb) URd, c[bank][URa + off]: size
+ * 73..75 as ULDC (4: 32 bits, 5: 64).  With an index register only bank 3,
+ * the __constant__ variables, is mapped: the variable holding off is the
+ * base (kmeans' c_centroids[k], mri-q's c_k[i]). */
+static int l_ldc(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    int u = s->op == FE_SASS_ULDC_IDX;
+    char o[16], d0[16], d1[16], ra[16];
+    if (need_hi(L, 0xe00, u ? 1ull << 27 : 0) || s->form != 5 || B(s, 59, 5))
+        return L->rc ? -1 : unsupported(L, "LDC operand bits");
+    L->uni = u;
+    unsigned sz = B(s, 73, 3), d = B(s, 16, 8), a = B(s, 24, 8), bank = B(s, 54, 5), off = B(s, 38, 16);
+    unsigned width = sz == 5 ? 8 : 4;
+    if ((sz != 4 && sz != 5) || (u && (d > 63 || a > 63)) || (width == 8 && d != rz(L) && d >= rz(L) - 1))
+        return unsupported(L, "LDC size, destination or index");
+    rdst(L, d0, d);
+    rdst(L, d1, d == rz(L) ? d : d + 1);
+    if (a == rz(L)) {
+        if (cload(L, bank, off, width, o))
+            return -1;
+        if (d == rz(L))
+            return 0;
+        if (width == 4)
+            emit(L, "mov.b32 %s, %s", d0, o);
+        else if (!strcmp(o, "0")) {
+            emit(L, "mov.b32 %s, 0", d0);
+            emit(L, "mov.b32 %s, 0", d1);
+        }
+        else
+            emit(L, "mov.b64 {%s, %s}, %s", d0, d1, o);
+        return 0;
+    }
+    if (bank != 3)
+        return unsupported(L, "indexed constant bank %u (only bank 3 is mapped)", bank);
+    /* the offset is signed with an index (LDC R9, c[0x3][R11-0x4] in lib):
+       the base is the variable holding it, or the only variable of the bank */
+    int32_t soff = (int16_t)off;
+    const struct fe_cubin_const *v = soff >= 0 ? const_at(L, (uint32_t)soff, width) : NULL;
+    if (!v && L->c->nconsts == 1)
+        v = &L->c->consts[0];
+    if (!v)
+        return unsupported(L, "c[0x3][%d] with an index is not inside one __constant__ variable", soff);
+    rsrc(L, ra, a);
+    emit(L, "mov.u64 %%x1, %s", v->name);
+    emit(L, "cvt.u64.u32 %%x2, %s", ra);
+    emit(L, "add.u64 %%x1, %%x1, %%x2");
+    if (width == 4)
+        emit(L, "ld.const.b32 %s, [%%x1%+d]", d0, soff - (int32_t)v->offset);
+    else
+        emit(L, "ld.const.v2.b32 {%s, %s}, [%%x1%+d]", d0, d1, soff - (int32_t)v->offset);
+    return 0;
+}
+
+/* ATOMS Rd, [Ra.scale + off], Rb (0x18c): op 87..90 (0 ADD, 1 MIN, 2 MAX, 3
+ * INC, 4 DEC, 5 AND, 6 OR, 7 XOR, 8 EXCH: ptxas on atom.shared.OP, one at a
+ * time), 73 signed, 78..79 address scale as LDS; form 7 with op 10 and no
+ * data register is POPC.INC, ptxas's atomicAdd(p, 1) with the result
+ * unused: one increment per active lane.  RED.E.ADD [Ra.64 + off], Rb
+ * (0x18e): the one form seen (global, 73..74: 0 U32, 3 F32). */
+static int l_atom(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const aop[] = { "add.u32", "min", "max", "inc.u32", "dec.u32", "and.b32", "or.b32", "xor.b32", "exch.b32" };
+    static const unsigned scale[] = { 1, 4, 8, 16 };
+    char d[16], a[16], b[16], t[16], op[16];
+    int32_t off = (int32_t)(B(s, 40, 24) << 8) / 256;
+    unsigned ra = B(s, 24, 8);
+    if (s->op == FE_SASS_RED) {
+        if (need_hi(L, 0xff | 0x600, 0x000c10e100) || s->form != 4 || B(s, 16, 8))
+            return L->rc ? -1 : unsupported(L, "RED form");
+        unsigned ty = B(s, 73, 2);
+        if (ty != 0 && ty != 3)
+            return unsupported(L, "RED type %u", ty);
+        if (ra >= 254)
+            return unsupported(L, "RED address register R%u", ra);
+        rsrc(L, b, B(s, 32, 8));
+        emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", ra, ra + 1);
+        emit(L, "red.global.add.%s [%%x0%+d], %s", ty ? "f32" : "u32", off, !strcmp(b, "0") && ty ? "0f00000000" : b);
+        return 0;
+    }
+    unsigned o = B(s, 87, 4), sg = B(s, 73, 1);
+    if (s->form == 7) { /* POPC.INC */
+        if (need_hi(L, 0xc000, 0x0d00003f) || B(s, 16, 8) != 255 || B(s, 32, 8))
+            return L->rc ? -1 : unsupported(L, "ATOMS form 7 other than POPC.INC RZ");
+        snprintf(op, sizeof op, "add.u32");
+        snprintf(b, sizeof b, "1");
+    } else {
+        if (need_hi(L, 0x200 | 0xc000 | 0x07800000, 0) || s->form != 1)
+            return L->rc ? -1 : unsupported(L, "ATOMS form");
+        if (o > 8 || (sg && o != 1 && o != 2))
+            return unsupported(L, "ATOMS operation %u%s", o, sg ? " (signed)" : "");
+        snprintf(op, sizeof op, "%s", o == 1 || o == 2 ? (sg ? (o == 1 ? "min.s32" : "max.s32") : (o == 1 ? "min.u32" : "max.u32")) : aop[o]);
+        rsrc(L, b, B(s, 32, 8));
+    }
+    rsrc(L, a, ra);
+    rdst(L, d, B(s, 16, 8));
+    if (ra == 255)
+        emit(L, "mov.b32 %s, %%sb", tmp(L, t));
+    else
+        emit(L, "mad.lo.u32 %s, %s, %u, %%sb", tmp(L, t), a, scale[B(s, 78, 2)]);
+    emit(L, "atom.shared.%s %s, [%s%+d], %s", op, d, t, off, b);
+    return 0;
+}
+
 /* LDG / STG / LDS / STS: size code 0 U8, 1 S8, 2 U16, 3 S16, 4 32, 5 64, 6 128. */
 static int l_mem(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     static const char *const ty[] = { "u8", "s8", "u16", "s16", "b32", "b32", "b32" };
     static const unsigned nvec[] = { 1, 1, 1, 1, 1, 2, 4 };
-    int global = s->op == FE_SASS_LDG || s->op == FE_SASS_STG, load = s->op == FE_SASS_LDG || s->op == FE_SASS_LDS;
-    uint64_t care = 0xe00 | (global ? 0 : 0xc000) | (s->op == FE_SASS_STG ? 0xff : 0);
-    uint64_t fixed = s->op == FE_SASS_LDG ? 0x0c1e1100 : s->op == FE_SASS_STG ? 0x0c101100 : 0;
+    int global = s->op == FE_SASS_LDG || s->op == FE_SASS_STG;
+    int local = s->op == FE_SASS_LDL || s->op == FE_SASS_STL;
+    int load = s->op == FE_SASS_LDG || s->op == FE_SASS_LDS || s->op == FE_SASS_LDL;
+    uint64_t care = 0xe00 | (global || local ? 0 : 0xc000) | (s->op == FE_SASS_STG ? 0xff : 0);
+    /* LDL / STL: the LDS / STS fields, bit 84 set, a 32-bit local address */
+    uint64_t fixed = s->op == FE_SASS_LDG ? 0x0c1e1100 : s->op == FE_SASS_STG ? 0x0c101100 : local ? 0x100000 : 0;
+    /* LDS with bit 91: a UR (32..37) added to the address (LDS.128 R4,
+       [UR4] in mri-gri's loop over a shared array; kernel m_lds_ur) */
+    unsigned ur = s->op == FE_SASS_LDS && B(s, 91, 1) ? B(s, 32, 8) : 0;
+    if (ur)
+        fixed |= 1ull << 27;
+    if (ur > 63 || (ur && B(s, 24, 8) != 255 && B(s, 78, 2)))
+        return unsupported(L, "LDS with a UR and a scaled register");
+    /* LDG / STG cache and ordering variants: the hi bits other than the
+       UR descriptor, size and .E, compared with what ptxas emits for
+       __ldg (.nc), volatile, __ldcs / __stcs (.cs), __ldlu (.lu), __ldcv
+       (the volatile word), __ldca (.ca), __stwt (the volatile word); each
+       becomes the PTX qualifier it came from, the same access on the
+       emulator (kernel m_hints) */
+    const char *cop = "";
+    if (global) {
+        static const struct { int st; uint64_t bits; const char *q; } hint[] = {
+            { 0, 0x0c1e9100, ".nc" }, { 0, 0x0c1f5100, ".volatile" }, { 0, 0x0c0e1100, ".cs" }, { 0, 0x0c3e1100, ".lu" },
+            { 0, 0x0c1eb100, ".ca" }, { 1, 0x0c115100, ".volatile" }, { 1, 0x0c001100, ".cs" },
+        };
+        uint64_t v = s->hi & ((1ull << 41) - 1) & ~care;
+        for (size_t i = 0; i < sizeof hint / sizeof hint[0]; i++)
+            if (hint[i].st == !load && v == hint[i].bits) {
+                cop = hint[i].q;
+                fixed = v;
+            }
+    }
     if (need_hi(L, care, fixed))
         return -1;
-    unsigned expect_form = s->op == FE_SASS_STS ? 1 : 4;
+    unsigned expect_form = s->op == FE_SASS_STS || s->op == FE_SASS_STL ? 1 : 4;
     if (s->form != expect_form)
         return unsupported(L, "memory operand form %u", s->form);
     unsigned sz = B(s, 73, 3);
@@ -732,7 +1574,7 @@ static int l_mem(struct lower *L)
     unsigned ra = B(s, 24, 8), r = load ? B(s, 16, 8) : B(s, 32, 8);
     if (!global && !load && B(s, 16, 8))
         return unsupported(L, "STS with bits 16..23 set");
-    if (!global && load && B(s, 32, 8))
+    if (!global && load && B(s, 32, 8) && !B(s, 91, 1))
         return unsupported(L, "LDS with bits 32..39 set");
     if (r != 255 && r + nvec[sz] > 255)
         return unsupported(L, "register group R%u..R%u", r, r + nvec[sz] - 1);
@@ -747,35 +1589,43 @@ static int l_mem(struct lower *L)
         else
             emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", ra, ra + 1);
         snprintf(addr, sizeof addr, "[%%x0%+d]", off);
+    } else if (local) {
+        if (ra == 255)
+            return unsupported(L, "local access without an address register");
+        snprintf(addr, sizeof addr, "[%%r%u%+d]", ra, off);
     } else {
         static const unsigned scale[] = { 1, 4, 8, 16 };
         char a[16];
-        rsrc(a, ra);
+        rsrc(L, a, ra);
         tmp(L, t);
         if (ra == 255)
             emit(L, "mov.b32 %s, %%sb", t);
         else
             emit(L, "mad.lo.u32 %s, %s, %u, %%sb", t, a, scale[B(s, 78, 2)]);
+        if (ur && ur != 63)
+            emit(L, "add.u32 %s, %s, %%ur%u", t, t, ur);
         snprintf(addr, sizeof addr, "[%s%+d]", t, off);
     }
     if (nvec[sz] == 1)
-        load ? rdst(data, r) : rvec(data, r);
+        load ? rdst(L, data, r) : rvec(L, data, r);
     else {
         size_t n = 0;
         n += (size_t)snprintf(data + n, sizeof data - n, "{");
         for (unsigned i = 0; i < nvec[sz]; i++) {
             char e[16];
-            load ? rdst(e, r == 255 ? 255 : r + i) : rvec(e, r == 255 ? 255 : r + i);
+            load ? rdst(L, e, r == 255 ? 255 : r + i) : rvec(L, e, r == 255 ? 255 : r + i);
             n += (size_t)snprintf(data + n, sizeof data - n, "%s%s", i ? ", " : "", e);
         }
         snprintf(data + n, sizeof data - n, "}");
     }
-    const char *sp = global ? "global" : "shared";
+    const char *sp = global ? "global" : local ? "local" : "shared";
     const char *v = nvec[sz] == 2 ? ".v2" : nvec[sz] == 4 ? ".v4" : "";
+    int vol = !strcmp(cop, ".volatile");
     if (load)
-        emit(L, "ld.%s%s.%s %s, %s", sp, v, ty[sz], data, addr);
+        emit(L, "ld%s.%s%s%s.%s %s, %s", vol ? ".volatile" : "", sp, vol ? "" : cop, v, ty[sz], data, addr);
     else
-        emit(L, "st.%s%s.%s %s, %s", sp, v, sz < 4 ? (sz < 2 ? "u8" : "u16") : ty[sz], addr, data);
+        emit(L, "st%s.%s%s%s.%s %s, %s", vol ? ".volatile" : "", sp, vol ? "" : cop, v, sz < 4 ? (sz < 2 ? "u8" : "u16") : ty[sz],
+             addr, data);
     return 0;
 }
 
@@ -783,6 +1633,29 @@ static int64_t branch_target(const struct fe_sass_insn *s)
 {
     int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) / (1 << 14);
     return (int64_t)s->addr + 16 + off;
+}
+
+/* RET's dispatch over the sorted return addresses sites[lo..hi): a binary
+ * search down to four, then compares; a value that is none of them traps
+ * (a guarded trap, so the CFG's edges are the return sites only). */
+static void ret_tree(struct lower *L, unsigned ra, const uint32_t *sites, uint32_t lo, uint32_t hi)
+{
+    if (hi - lo > 4) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        emit(L, "setp.lt.u32 %%pr, %%r%u, %u", ra, sites[mid]);
+        emit(L, "@%%pr bra L%u_%04x_r%u", L->kidx, L->s->addr, mid);
+        ret_tree(L, ra, sites, mid, hi);
+        sb_put(&L->out, "L%u_%04x_r%u:\n", L->kidx, L->s->addr, mid);
+        ret_tree(L, ra, sites, lo, mid);
+        return;
+    }
+    for (uint32_t i = lo; i + 1 < hi; i++) {
+        emit(L, "setp.eq.u32 %%pr, %%r%u, %u", ra, sites[i]);
+        emit(L, "@%%pr bra L%u_%04x", L->kidx, sites[i]);
+    }
+    emit(L, "setp.ne.u32 %%pr, %%r%u, %u", ra, sites[hi - 1]);
+    emit(L, "@%%pr trap");
+    emit(L, "bra L%u_%04x", L->kidx, sites[hi - 1]);
 }
 
 static int l_ctrl(struct lower *L)
@@ -811,12 +1684,93 @@ static int l_ctrl(struct lower *L)
             return L->rc ? -1 : unsupported(L, "convergence barrier form");
         return 0;
     case FE_SASS_BRA: {
-        if (need_hi(L, 0x3ffff, 0x03800000) || B(s, 16, 16))
+        /* 87..90: a second predicate, taken only when it holds too
+           (@!P1 BRA !P2 in the division's slow path: to the NaN result
+           when both operands are infinite; kernel b_pred) */
+        if (need_hi(L, 0x3ffff | 0x07800000, 0x03800000) || B(s, 16, 16))
             return L->rc ? -1 : unsupported(L, "BRA form");
         int64_t t = branch_target(s);
         if (t < 0 || t >= L->k->text_size || t % 16)
             return unsupported(L, "branch target 0x%" PRIx64 " outside the kernel", (uint64_t)t);
+        unsigned pp = B(s, 87, 3), ppn = B(s, 90, 1);
+        if (pp == 7 && ppn)
+            return 0;                          /* BRA !PT: never taken */
+        if (pp == 7) {
+            emit(L, "bra L%u_%04x", L->kidx, (unsigned)t);
+            return 0;
+        }
+        char g[16];
+        snprintf(g, sizeof g, "%s", L->guard);
+        L->guard[0] = 0;
+        if (g[0]) /* "@%pN " or "@!%pN ": skip when the guard fails */
+            emit(L, "@%s%s bra L%u_%04x_b", g[1] == '!' ? "" : "!", g + (g[1] == '!' ? 2 : 1), L->kidx, s->addr);
+        emit(L, "@%s%%p%u bra L%u_%04x", ppn ? "!" : "", pp, L->kidx, (unsigned)t);
+        if (g[0])
+            sb_put(&L->out, "L%u_%04x_b:\n", L->kidx, s->addr);
+        return 0;
+    }
+    case FE_SASS_YIELD: /* a scheduling hint at loop heads */
+        if (need_hi(L, 0, 0x03800000) || (s->lo >> 16))
+            return L->rc ? -1 : unsupported(L, "YIELD form");
+        return 0;
+    case FE_SASS_WARPSYNC:
+        /* all lanes: the decoded program reconverges at immediate
+           post-dominators, so the warp is converged here already */
+        if (need_hi(L, 0, 0x03800000) || s->form != 4 || B(s, 16, 16) || B(s, 32, 32) != 0xffffffffu)
+            return L->rc ? -1 : unsupported(L, "WARPSYNC with a mask other than 0xffffffff");
+        return 0;
+    case FE_SASS_CALL: {
+        /* CALL.REL.NOINC: a jump to a subroutine of the same .text whose
+           return address ptxas has put in a register (MOV R4, 0x1e0); no
+           call stack is involved, so it is a branch */
+        if (need_hi(L, 0x3ffff, 0x03c00000) || B(s, 16, 16))
+            return L->rc ? -1 : unsupported(L, "CALL form");
+        int64_t t = branch_target(s);
+        if (t < 0 || t >= L->k->text_size || t % 16)
+            return unsupported(L, "call target 0x%" PRIx64 " outside the kernel", (uint64_t)t);
         emit(L, "bra L%u_%04x", L->kidx, (unsigned)t);
+        return 0;
+    }
+    case FE_SASS_RET: {
+        /* RET.REL.NODEC Ra, base: to Ra:Ra+1 + base (base = the function's
+           start in everything seen).  The return addresses a CALL can have
+           set are the words after the kernel's CALLs: the register is
+           compared with each (a value that is none of them traps), so the
+           CFG sees the real return edges. */
+        if (need_hi(L, 0x3ffff, 0x03c00000) || B(s, 16, 8))
+            return L->rc ? -1 : unsupported(L, "RET form");
+        if (L->guard[0])
+            return unsupported(L, "guarded RET");
+        if (branch_target(s) != 0)
+            return unsupported(L, "RET relative to 0x%" PRIx64 " rather than the function start", (uint64_t)branch_target(s));
+        unsigned ra = B(s, 24, 8);
+        if (ra >= 254)
+            return unsupported(L, "RET through register R%u", ra);
+        /* the subroutine holding this RET starts at the greatest CALL
+           target not after it; its callers are the CALLs to that target */
+        uint32_t *sites = malloc((L->k->text_size / 16 + 1) * sizeof *sites), n = 0;
+        int64_t sub = -1;
+        if (!sites)
+            return unsupported(L, "out of memory");
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t a = 0; a + 16 < L->k->text_size; a += 16) {
+                struct fe_sass_insn w;
+                if (fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0) || w.op != FE_SASS_CALL)
+                    continue;
+                int64_t t = branch_target(&w);
+                if (pass == 0 && t <= (int64_t)s->addr && t > sub)
+                    sub = t;
+                if (pass == 1 && t == sub)
+                    sites[n++] = a + 16;
+            }
+        if (!n) {
+            free(sites);
+            return unsupported(L, "RET in a kernel without a CALL to its subroutine");
+        }
+        emit(L, "setp.ne.u32 %%pr, %%r%u, 0", ra + 1);
+        emit(L, "@%%pr trap");
+        ret_tree(L, ra, sites, 0, n);
+        free(sites);
         return 0;
     }
     default:
@@ -824,9 +1778,400 @@ static int l_ctrl(struct lower *L)
     }
 }
 
+/* Registers an instruction writes, for sincos_angle's backward scan: the
+ * count from bit 16 (*d), 0 for none; -1 when the instruction is not one
+ * whose destinations are known. */
+static int writes(const struct fe_sass_insn *w, unsigned *d)
+{
+    static const unsigned nvec[8] = { 1, 1, 1, 1, 1, 2, 4, 0 };
+    *d = fe_sass_bits(w, 16, 8);
+    switch (w->op) {
+    case FE_SASS_FMUL: case FE_SASS_FADD: case FE_SASS_FFMA: case FE_SASS_MOV: case FE_SASS_IMAD: case FE_SASS_IMAD_HI:
+    case FE_SASS_IADD3: case FE_SASS_LOP3: case FE_SASS_SHF: case FE_SASS_MUFU: case FE_SASS_FSEL: case FE_SASS_SEL:
+    case FE_SASS_I2F: case FE_SASS_I2F_MUFU: case FE_SASS_F2I: case FE_SASS_FRND: case FE_SASS_PRMT: case FE_SASS_LEA:
+    case FE_SASS_IMNMX: case FE_SASS_FMNMX: case FE_SASS_S2R: case FE_SASS_HFMA2_MMA: case FE_SASS_IABS:
+        return 1;
+    case FE_SASS_IMAD_WIDE: case FE_SASS_CS2R: return 2;
+    case FE_SASS_LDG: case FE_SASS_LDS: case FE_SASS_LDL: return (int)nvec[fe_sass_bits(w, 73, 3)];
+    case FE_SASS_ISETP: case FE_SASS_FSETP: case FE_SASS_PLOP3: case FE_SASS_STG: case FE_SASS_STS: case FE_SASS_STL:
+    case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_FCHK:
+    case FE_SASS_UMOV: case FE_SASS_UIADD3: case FE_SASS_ULDC: case FE_SASS_ULDC_IDX: case FE_SASS_S2UR: case FE_SASS_YIELD:
+    case FE_SASS_USHF: case FE_SASS_ULOP3: case FE_SASS_UIMAD: case FE_SASS_UIMAD_WIDE: case FE_SASS_UISETP:
+    case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: /* uniform registers only */
+        return 0;
+    default: return -1;
+    }
+}
+
+/* MUFU.SIN / MUFU.COS Rd, Rt: ptxas writes sin.approx / cos.approx x as
+ * FMUL.RZ Rt, Rx, 1/(2 pi) then MUFU on Rt (the unit takes turns, not
+ * radians).  The PTX instruction's meaning, sin x within its bound, is what
+ * the lowering keeps: FMUL.RZ by 0x3e22f983 saves x in %scT, and MUFU reads
+ * it back, provided a backward scan within the basic block finds that FMUL
+ * as Rt's last writer (no branch target in between, every instruction on
+ * the way one whose destinations are known).  Otherwise refused. */
+static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a)
+{
+    for (uint32_t b = 0; b < k->text_size; b += 16) {
+        struct fe_sass_insn w;
+        if (fe_sass_decode(k->text + b, b, k->name, &w, NULL, 0))
+            continue;
+        if ((w.op == FE_SASS_BRA || w.op == FE_SASS_CALL || w.op == FE_SASS_BSSY) && branch_target(&w) == (int64_t)a)
+            return 1;
+        if (w.op == FE_SASS_CALL && b + 16 == a)
+            return 1; /* a return site */
+    }
+    return 0;
+}
+
+static int sincos_angle(struct lower *L, unsigned t)
+{
+    const struct fe_cubin_kernel *k = L->k;
+    for (uint32_t a = L->s->addr;;) {
+        if (a < 16 || is_jump_target(k, a))
+            return -1;
+        a -= 16;
+        struct fe_sass_insn w;
+        unsigned d;
+        if (fe_sass_decode(k->text + a, a, k->name, &w, NULL, 0))
+            return -1;
+        int n = writes(&w, &d);
+        if (n < 0)
+            return -1;
+        if (w.op == FE_SASS_FMUL && d == t && w.form == 4 && fe_sass_bits(&w, 32, 32) == SASS_INV_2PI && w.guard == 7 &&
+            !w.guard_neg && (w.hi & ((1ull << 41) - 1)) == 0x40c000)
+            return 0;
+        if (n && d != 255 && t >= d && t < d + (unsigned)n)
+            return -1;
+    }
+}
+
+/* MUFU (0x108): function 74..77 (ptxas on {rcp,sqrt,rsqrt,ex2,lg2,sin,cos}.
+ * approx.ftz.f32 and tanh.approx.f32: 0 COS, 1 SIN, 2 EX2, 3 LG2, 4 RCP, 5
+ * RSQ, 8 SQRT, 9 TANH), the operand in the B slot.  MUFU is the .ftz form.
+ * SIN and COS: sincos_angle. */
+static int l_mufu(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const fn[16] = { [2] = "ex2.approx.ftz", [3] = "lg2.approx.ftz", [4] = "rcp.approx.ftz",
+                                        [5] = "rsqrt.approx.ftz", [8] = "sqrt.approx.ftz", [9] = "tanh.approx" };
+    char b[16], d[16];
+    if (need_hi(L, 0x3c00, uniform_bit(L)) || B(s, 24, 8))
+        return L->rc ? -1 : unsupported(L, "MUFU operand bits");
+    unsigned f = B(s, 74, 4);
+    if (f <= 1) {
+        if (s->form != 1 || B(s, 40, 24) || B(s, 32, 8) == 255)
+            return unsupported(L, "MUFU.%s form", f ? "SIN" : "COS");
+        if (sincos_angle(L, B(s, 32, 8)))
+            return unsupported(L, "MUFU.%s whose operand is not FMUL.RZ R, R, 1/(2 pi) in the same block", f ? "SIN" : "COS");
+        rdst(L, d, B(s, 16, 8));
+        emit(L, "%s.approx.f32 %s, %%sc%u", f ? "sin" : "cos", d, B(s, 32, 8));
+        return 0;
+    }
+    if (!fn[f])
+        return unsupported(L, "MUFU function %u", f);
+    if (s->form == 4)
+        snprintf(b, 16, "0f%08X", B(s, 32, 32));
+    else if (s->form != 1 && s->form != 5)
+        return unsupported(L, "MUFU operand form %u", s->form);
+    else if (opd_b(L, b, NULL))
+        return -1;
+    if (!strcmp(b, "0"))
+        snprintf(b, 16, "0f00000000");
+    rdst(L, d, B(s, 16, 8));
+    emit(L, "%s.f32 %s, %s", fn[B(s, 74, 4)], d, b);
+    return 0;
+}
+
+/* VOTEU.ANY URd, UPu, Pp (0x086; 72..73 mode, 1 ANY): whether Pp holds in
+ * any active lane, into a uniform predicate (stencil: then @UP0 UIMAD),
+ * and the ballot of Pp into URd (ptxas's warp-aggregated atomics: VOTEU.ANY
+ * UR8, UPT, PT, the mask of active lanes). */
+static int l_voteu(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char pr[20];
+    if (need_hi(L, 0x300 | 0xe0000 | 0x07800000, 0) || s->form != 4 || B(s, 24, 40) || B(s, 16, 8) > 63)
+        return L->rc ? -1 : unsupported(L, "VOTEU operand bits");
+    if (B(s, 72, 2) != 1)
+        return unsupported(L, "VOTEU mode %u", B(s, 72, 2));
+    unsigned pu = B(s, 81, 3), rd = B(s, 16, 8);
+    psrc(L, pr, B(s, 87, 3), B(s, 90, 1));
+    emit(L, "activemask.b32 %%t0");
+    if (rd != 63)
+        emit(L, "vote.sync.ballot.b32 %%ur%u, %s, %%t0", rd, pr);
+    if (pu != 7)
+        emit(L, "vote.sync.any.pred %%up%u, %s, %%t0", pu, pr);
+    return 0;
+}
+
+/* FLO{.U32} Rd, Rb (0x100): the highest set bit, 73 signed (ptxas on
+ * bfind.{u32,s32}); POPC Rd, Rb (0x109): popc.b32; BREV Rd, Rb (0x101):
+ * brev.b32 (__brev, kernel b_bits).  Operand forms 1, 4, 5,
+ * 6 (a UR: FLO.U32 R12, UR8 on a ballot). */
+static int l_bits(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char b[16], d[16];
+    int flo = s->op == FE_SASS_FLO || s->op == FE_SASS_UFLO; /* UFLO (0x0bd): on URs, fill2d's leader lane */
+    if (need_hi(L, flo ? 0x200 : 0, (flo ? 0xe0000 : 0) | uniform_bit(L)) || B(s, 24, 8) || s->form == 2 || s->form == 3 ||
+        s->form == 7 || opd_b(L, b, NULL))
+        return L->rc ? -1 : unsupported(L, "FLO/POPC operand bits or form");
+    rdst(L, d, B(s, 16, 8));
+    if (flo)
+        emit(L, "bfind.%s32 %s, %s", B(s, 73, 1) ? "s" : "u", d, b);
+    else
+        emit(L, "%s.b32 %s, %s", s->op == FE_SASS_BREV ? "brev" : "popc", d, b);
+    return 0;
+}
+
+/* ATOMG.E.OP Rd, [Ra.64 + off], Rb (0x1a8): op 87..90 as ATOMS, 73..74 type
+ * (0 U32, 1 S32, 3 F32 with ADD), the memory order bits of the plain form
+ * (hi 0x00081ee100, UR descriptor in 64..71).  ATOMG.CAS (0x1a9) Rd,
+ * [Ra.64 + off], Rb (compare), Rc (new value), hi 0x00001ee100; ATOMS.CAS
+ * (0x18d) likewise on shared memory, hi 0.  32-bit only.  ptxas on
+ * atom.{global,shared}.OP, one at a time; kernel a_glob. */
+static int l_atomg(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const aop[] = { "add", "min", "max", "inc", "dec", "and", "or", "xor", "exch" };
+    char d[16], b[16], c[16], t[16], op[24];
+    int32_t off = (int32_t)(B(s, 40, 24) << 8) / 256;
+    unsigned ra = B(s, 24, 8), o = B(s, 87, 4), ty = B(s, 73, 2);
+    if (s->op == FE_SASS_ATOMG) {
+        if (need_hi(L, 0xff | 0x600 | 0x07800000, 0x00081ee100) || s->form != 4)
+            return L->rc ? -1 : unsupported(L, "ATOMG form");
+        if (o > 8 || ty == 2 || (ty == 3 && o != 0) || (ty == 1 && o != 1 && o != 2))
+            return unsupported(L, "ATOMG operation %u type %u", o, ty);
+        snprintf(op, sizeof op, "%s.%s", aop[o], ty == 3 ? "f32" : ty == 1 ? "s32" : o >= 5 ? "b32" : "u32");
+    } else if (s->op == FE_SASS_ATOMG_CAS) {
+        if (need_hi(L, 0xff, 0x00001ee100) || s->form != 1)
+            return L->rc ? -1 : unsupported(L, "ATOMG.CAS form");
+        snprintf(op, sizeof op, "cas.b32");
+    } else {
+        if (need_hi(L, 0xff, 0) || s->form != 1)
+            return L->rc ? -1 : unsupported(L, "ATOMS.CAS form");
+        snprintf(op, sizeof op, "cas.b32");
+    }
+    rsrc(L, b, B(s, 32, 8));
+    rdst(L, d, B(s, 16, 8));
+    if (s->op != FE_SASS_ATOMG)
+        rsrc(L, c, B(s, 64, 8));
+    char addr[40];
+    if (s->op == FE_SASS_ATOMS_CAS) {
+        char a[16];
+        rsrc(L, a, ra);
+        emit(L, "add.u32 %s, %s, %%sb", tmp(L, t), a);
+        snprintf(addr, sizeof addr, "[%s%+d]", t, off);
+    } else {
+        if (ra >= 254)
+            return unsupported(L, "address register pair R%u", ra);
+        emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", ra, ra + 1);
+        snprintf(addr, sizeof addr, "[%%x0%+d]", off);
+    }
+    const char *sp = s->op == FE_SASS_ATOMS_CAS ? "shared" : "global";
+    if (s->op == FE_SASS_ATOMG)
+        emit(L, "atom.%s.%s %s, %s, %s", sp, op, d, addr, ty == 3 && !strcmp(b, "0") ? "0f00000000" : b);
+    else
+        emit(L, "atom.%s.%s %s, %s, %s, %s", sp, op, d, addr, b, c);
+    return 0;
+}
+
+/* I2F (0x112) and F2I (0x111) with a 64-bit side: 75..76 the
+ * destination's size and 84..85 the source's (2: 32 bits, 3: 64; for I2F
+ * the destination is f32 or f64, for F2I the source), the sign bit (I2F 74,
+ * F2I 72) and rounding 78..79 as in the 32-bit forms (ptxas on cvt between
+ * f32/f64 and s32/u32/s64/u64, one at a time; kernel c_cvt64). */
+static int l_cvt64(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const ir[] = { ".rn", ".rm", ".rp", ".rz" };
+    static const char *const fr[] = { ".rni", ".rmi", ".rpi", ".rzi" };
+    int i2f = s->op == FE_SASS_I2F64;
+    unsigned sgbit = i2f ? 74 : 72;
+    if (need_hi(L, (1u << (sgbit - 64)) | 0x1800 | 0xc000 | 0x300000, 0) || s->form != 1 || B(s, 24, 8) || B(s, 40, 24))
+        return L->rc ? -1 : unsupported(L, "conversion operand bits or form");
+    unsigned ds = B(s, 75, 2), ss = B(s, 84, 2), sg = B(s, sgbit, 1), r = B(s, 78, 2);
+    unsigned rb = B(s, 32, 8), rd = B(s, 16, 8);
+    if (ds < 2 || ss < 2)
+        return unsupported(L, "conversion of %u-bit values", ds < 2 ? 8u << ds : 8u << ss);
+    char src[16], dst[16];
+    if (ss == 3) {
+        if (rb != 255 && rb >= 254)
+            return unsupported(L, "register pair R%u", rb);
+        if (rb == 255)
+            emit(L, "mov.b64 %%x1, 0");
+        else
+            emit(L, "mov.b64 %%x1, {%%r%u, %%r%u}", rb, rb + 1);
+        snprintf(src, sizeof src, "%%x1");
+    } else
+        rsrc(L, src, rb);
+    if (ss == 2 && !i2f && !strcmp(src, "0"))
+        snprintf(src, sizeof src, "0f00000000");
+    int wide = ds == 3;
+    if (wide && rd != 255 && rd >= 254)
+        return unsupported(L, "register pair R%u", rd);
+    if (wide)
+        snprintf(dst, sizeof dst, "%%x0");
+    else
+        rdst(L, dst, rd);
+    if (i2f)
+        emit(L, "cvt%s.%s.%s%u %s, %s", ir[r], wide ? "f64" : "f32", sg ? "s" : "u", ss == 3 ? 64 : 32, dst, src);
+    else
+        emit(L, "cvt%s.%s%u.%s %s, %s", fr[r], sg ? "s" : "u", wide ? 64 : 32, ss == 3 ? "f64" : "f32", dst, src);
+    if (wide && rd != 255)
+        emit(L, "mov.b64 {%%r%u, %%r%u}, %%x0", rd, rd + 1);
+    return 0;
+}
+
+/* SHFL.MODE Pu, Rd, Ra, lane, clamp (0x189): mode 58..59 (IDX UP DOWN
+ * BFLY); form 1 lane R (32..39) and clamp R (64..71), 2 lane R and clamp
+ * imm (40..52), 4 lane imm (53..57) and clamp R, 7 both immediate (ptxas on
+ * shfl.sync.MODE.b32 with each operand register or immediate; kernel
+ * w_shfl).  The SASS word has no member mask: the active lanes are it. */
+static int l_shfl(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const md[] = { "idx", "up", "down", "bfly" };
+    char a[16], b[16], c[16], d[16], pd[16];
+    int creg = s->form == 1 || s->form == 4, lreg = s->form == 1 || s->form == 2;
+    /* seen: 2, 4 with clamp RZ (shfl.up), 7; form 1 and a clamp register
+       other than RZ have not been, and are refused */
+    if ((s->form != 2 && s->form != 4 && s->form != 7) || (s->form == 4 && B(s, 64, 8) != 255))
+        return unsupported(L, "SHFL operand form %u", s->form);
+    if (need_hi(L, 0xe0000 | (creg ? 0xff : 0), 0) || B(s, 60, 4) || (lreg && B(s, 53, 5)) || (creg && B(s, 40, 13)) ||
+        (!lreg && B(s, 32, 8)))
+        return L->rc ? -1 : unsupported(L, "SHFL operand bits");
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
+    if (lreg)
+        rsrc(L, b, B(s, 32, 8));
+    else
+        snprintf(b, 16, "%u", B(s, 53, 5));
+    if (creg)
+        rsrc(L, c, B(s, 64, 8));
+    else
+        snprintf(c, 16, "0x%x", B(s, 40, 13));
+    pdst(L, pd, B(s, 81, 3));
+    emit(L, "activemask.b32 %%t11");
+    if (!strcmp(pd, "%pz"))
+        emit(L, "shfl.sync.%s.b32 %s, %s, %s, %s, %%t11", md[B(s, 58, 2)], d, a, b, c);
+    else
+        emit(L, "shfl.sync.%s.b32 %s|%s, %s, %s, %s, %%t11", md[B(s, 58, 2)], d, pd, a, b, c);
+    return 0;
+}
+
+/* VOTE.MODE Rd, Pu, Pp (0x006): 72..73 mode (0 ALL, 1 ANY), Rd the ballot
+ * of Pp, Pu the vote (ptxas on __ballot_sync, __any_sync, __all_sync;
+ * kernel w_shfl), over the active lanes. */
+static int l_vote(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char d[16], pr[20], pd[16];
+    if (need_hi(L, 0x300 | 0xe0000 | 0x07800000, 0) || s->form != 4 || B(s, 24, 40))
+        return L->rc ? -1 : unsupported(L, "VOTE operand bits");
+    unsigned mode = B(s, 72, 2), rd = B(s, 16, 8), pu = B(s, 81, 3);
+    if (mode > 1)
+        return unsupported(L, "VOTE mode %u", mode);
+    psrc(L, pr, B(s, 87, 3), B(s, 90, 1));
+    emit(L, "activemask.b32 %%t11");
+    if (rd != 255) {
+        rdst(L, d, rd);
+        emit(L, "vote.sync.ballot.b32 %s, %s, %%t11", d, pr);
+    }
+    if (pu != 7) {
+        pdst(L, pd, pu);
+        emit(L, "vote.sync.%s.pred %s, %s, %%t11", mode ? "any" : "all", pd, pr);
+    }
+    return 0;
+}
+
+/* FCHK Pu, a, b: whether a / b must take the division's slow path.  Lowered
+ * as always true: the slow path ptxas emits (a subroutine called when Pu is
+ * set) is a complete IEEE division, correct for every input, so only the
+ * speed differs (docs/sass.md). */
+static int l_fchk(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char pd[16];
+    /* 72: -a (FCHK P0, -R146, R183 before a negated quotient in lib); no
+       effect on an always-true check */
+    if (need_hi(L, 0xe0000 | 0x100, 0) || s->form != 1 || B(s, 16, 8) || B(s, 40, 24))
+        return L->rc ? -1 : unsupported(L, "FCHK form");
+    pdst(L, pd, B(s, 81, 3));
+    if (strcmp(pd, "%pz"))
+        emit(L, "setp.eq.u32 %s, %%zero, 0", pd);
+    return 0;
+}
+
+/* I2F (0x045): signed 74, rounding 78..79 (RN RM RP RZ); F2I (0x105): signed
+ * 72, rounding 78..79 (RNI RMI RPI RZI).  32-bit integers and f32 only
+ * (ptxas on cvt.RND.f32.{s32,u32} and cvt.RNDi.{s32,u32}.f32). */
+static int l_cvt(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const ir[] = { ".rn", ".rm", ".rp", ".rz" };
+    static const char *const fr[] = { ".rni", ".rmi", ".rpi", ".rzi" };
+    int i2f = s->op == FE_SASS_I2F || s->op == FE_SASS_I2F_MUFU;
+    char b[16], d[16];
+    if (s->op == FE_SASS_FRND) { /* FRND (0x107): 78..79 RNI RMI RPI RZI, 80 .FTZ: cvt.RNDi{.ftz}.f32.f32 */
+        if (need_hi(L, 0xc000 | 0x10000, 0x201000 | uniform_bit(L)) || B(s, 24, 8))
+            return L->rc ? -1 : unsupported(L, "FRND operand bits");
+        if (s->form != 1 && s->form != 5 && s->form != 6)
+            return unsupported(L, "FRND operand form %u", s->form);
+        if (opd_b(L, b, NULL))
+            return -1;
+        rdst(L, d, B(s, 16, 8));
+        emit(L, "cvt%s%s.f32.f32 %s, %s", fr[B(s, 78, 2)], B(s, 80, 1) ? ".ftz" : "", d, !strcmp(b, "0") ? "0f00000000" : b);
+        return 0;
+    }
+    /* I2F 84..85: the source's size, 0 8 bits, 1 16, 2 32 (the low byte or
+       half of the register: (float)(v & 255) is I2F.U8 of v itself; kernel
+       c_cvt8) */
+    uint64_t care = (i2f ? 0x400 | 0x300000 : 0x100 | 0x10000) | 0xc000; /* F2I 80: .FTZ (the integer division's F2I.FTZ.U32.TRUNC) */
+    if (need_hi(L, care, (i2f ? 0x201000 : 0x203000) | uniform_bit(L)) || B(s, 24, 8))
+        return L->rc ? -1 : unsupported(L, "conversion operand bits");
+    unsigned isz = i2f ? B(s, 84, 2) : 2;
+    if (isz == 3)
+        return unsupported(L, "I2F of a 64-bit integer");
+    if (s->form != 1 && s->form != 5 && s->form != 6)
+        return unsupported(L, "conversion operand form %u", s->form);
+    if (opd_b(L, b, NULL))
+        return -1;
+    rdst(L, d, B(s, 16, 8));
+    unsigned sg = B(s, i2f ? 74 : 72, 1), r = B(s, 78, 2);
+    if (i2f && isz < 2) {
+        char t[16];
+        unsigned bits = isz ? 16 : 8;
+        tmp(L, t);
+        if (sg) {
+            emit(L, "shl.b32 %s, %s, %u", t, b, 32 - bits);
+            emit(L, "shr.s32 %s, %s, %u", t, t, 32 - bits);
+        } else
+            emit(L, "and.b32 %s, %s, 0x%x", t, b, (1u << bits) - 1);
+        snprintf(b, 16, "%s", t);
+    }
+    if (i2f)
+        emit(L, "cvt%s.f32.%s %s, %s", ir[r], sg ? "s32" : "u32", d, b);
+    else
+        emit(L, "cvt%s%s.%s.f32 %s, %s", fr[r], B(s, 80, 1) ? ".ftz" : "", sg ? "s32" : "u32", d, !strcmp(b, "0") ? "0f00000000" : b);
+    return 0;
+}
+
 static int lower_insn(struct lower *L)
 {
-    switch (L->s->op) {
+    const struct fe_sass_insn *s = L->s;
+    unsigned op = fe_sass_vector_op(s->op, &L->uni);
+    if (L->uni) {
+        /* uniform datapath: 6-bit register numbers in the 8-bit fields; the
+           guard is a UP (lower_kernel) */
+        if (B(s, 16, 8) > 63 || B(s, 24, 8) > 63 || (op != FE_SASS_ISETP && B(s, 64, 8) > 63) ||
+            (s->form == 1 && B(s, 32, 8) > 63))
+            return unsupported(L, "uniform register number above 63");
+        if (s->form != 1 && s->form != 4 && !(s->op == FE_SASS_UMOV && s->form == 6))
+            return unsupported(L, "uniform instruction in operand form %u", s->form);
+    }
+    switch (op) {
     case FE_SASS_MOV: return l_mov(L);
     case FE_SASS_S2R: return l_s2r(L);
     case FE_SASS_CS2R: return l_cs2r(L);
@@ -836,6 +2181,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_IADD3: return l_iadd3(L);
     case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: case FE_SASS_IMAD_HI: return l_imad(L);
     case FE_SASS_LOP3: return l_lop3(L);
+    case FE_SASS_PRMT: return l_prmt(L);
     case FE_SASS_SHF: case FE_SASS_USHF: return l_shf(L);
     case FE_SASS_LEA: return l_lea(L);
     case FE_SASS_ISETP: case FE_SASS_FSETP: return l_isetp(L);
@@ -843,7 +2189,22 @@ static int lower_insn(struct lower *L)
     case FE_SASS_FADD: case FE_SASS_FMUL: case FE_SASS_FFMA: return l_fp(L);
     case FE_SASS_ULDC: return l_uldc(L);
     case FE_SASS_HFMA2_MMA: return l_hfma2(L);
-    case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: return l_mem(L);
+    case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_LDL: case FE_SASS_STL:
+        return l_mem(L);
+    case FE_SASS_MUFU: return l_mufu(L);
+    case FE_SASS_HADD2: case FE_SASS_HMUL2: case FE_SASS_HFMA2: case FE_SASS_F2FP: return l_half(L);
+    case FE_SASS_F2I64: case FE_SASS_I2F64: return l_cvt64(L);
+    case FE_SASS_DADD: case FE_SASS_DMUL: case FE_SASS_DFMA: case FE_SASS_DSETP: case FE_SASS_F2F: return l_dfp(L);
+    case FE_SASS_VOTEU: return l_voteu(L);
+    case FE_SASS_FLO: case FE_SASS_POPC: case FE_SASS_BREV: return l_bits(L);
+    case FE_SASS_ATOMG: case FE_SASS_ATOMG_CAS: case FE_SASS_ATOMS_CAS: return l_atomg(L);
+    case FE_SASS_SHFL: return l_shfl(L);
+    case FE_SASS_VOTE: return l_vote(L);
+    case FE_SASS_FMNMX: return l_fmnmx(L);
+    case FE_SASS_ATOMS: case FE_SASS_RED: return l_atom(L);
+    case FE_SASS_LDC: case FE_SASS_ULDC_IDX: return l_ldc(L);
+    case FE_SASS_FCHK: return l_fchk(L);
+    case FE_SASS_I2F: case FE_SASS_F2I: case FE_SASS_FRND: return l_cvt(L);
     default: return l_ctrl(L);
     }
 }
@@ -865,10 +2226,13 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
         sb_put(o, "%s\n\t.param .align %u .b8 %s_p%u[%u]", i ? "," : "", align_of(k->params[i].offset, k->params[i].size),
                k->name, i, k->params[i].size);
     sb_put(o, ")\n{\n");
-    sb_put(o, "\t.reg .b32 %%r<255>;\n\t.reg .b32 %%ur<63>;\n\t.reg .pred %%p<7>;\n");
-    sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
+    sb_put(o, "\t.reg .b32 %%sc<255>;\n\t.reg .b16 %%h<2>;\n");
+    sb_put(o, "\t.reg .b32 %%r<255>;\n\t.reg .b32 %%ur<63>;\n\t.reg .pred %%p<7>;\n\t.reg .pred %%up<7>;\n");
+    sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg, %%pr;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
     if (k->shared_size)
         sb_put(o, "\t.shared .align 16 .b8 %s_smem[%u];\n", k->name, k->shared_size);
+    if (k->frame_size)
+        sb_put(o, "\t.local .align 16 .b8 %s_frame[%u];\n", k->name, k->frame_size);
     sb_put(o, "\tmov.b32 %%zero, 0;\n\tsetp.eq.u32 %%pt, %%zero, 0;\n");
     if (k->shared_size)
         sb_put(o, "\tmov.u32 %%sb, %s_smem;\n", k->name);
@@ -892,10 +2256,20 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
         if (s.guard == 7 && s.guard_neg)
             continue;                    /* @!PT: never runs */
         if (s.guard != 7) {
-            if (s.op == FE_SASS_BRA || s.op == FE_SASS_EXIT)
+            int uni;
+            fe_sass_vector_op(s.op, &uni);
+            /* a uniform instruction runs once per warp: its guard is a UP
+               (VOTEU.ANY UP0, P1 then @UP0 UIMAD in stencil); the other
+               uniform-register writers are refused with a guard */
+            if (s.op == FE_SASS_USHF || s.op == FE_SASS_ULDC || s.op == FE_SASS_ULDC_IDX || s.op == FE_SASS_VOTEU) {
+                L->s = &s;
+                unsupported(L, "guarded uniform instruction");
+                break;
+            }
+            if (!uni && (s.op == FE_SASS_BRA || s.op == FE_SASS_EXIT || s.op == FE_SASS_CALL))
                 snprintf(L->guard, sizeof L->guard, "@%s%%p%u ", s.guard_neg ? "!" : "", s.guard);
             else {
-                sb_put(o, "\tmov.pred %%pg, %%p%u;\n", s.guard);
+                sb_put(o, "\tmov.pred %%pg, %%%sp%u;\n", uni ? "u" : "", s.guard);
                 snprintf(L->guard, sizeof L->guard, "@%s%%pg ", s.guard_neg ? "!" : "");
             }
         }
@@ -907,9 +2281,37 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
 
 char *fe_sass_lower_text(const struct fe_cubin *c, const char *file, char *err, size_t errlen)
 {
-    struct lower L = { .file = file, .err = err, .errlen = errlen };
+    struct lower L = { .c = c, .file = file, .err = err, .errlen = errlen };
     sb_put(&L.out, "// lowered from %s (sm_%u) by the Morpheus SASS front end\n.version 9.0\n.target sm_%u\n"
            ".address_size 64\n.file 1 \"%s\"\n", file, c->arch, c->arch, file);
+    for (uint32_t i = 0; i < c->nglobals; i++) {
+        const struct fe_cubin_global *v = &c->globals[i];
+        sb_put(&L.out, "\n.visible .global .align %u .b8 %s[%u]", align_of(v->offset, v->size), v->name, v->size);
+        int nonzero = 0;
+        for (uint32_t j = 0; v->init && j < v->size; j++)
+            nonzero |= v->init[j];
+        if (nonzero) {
+            sb_put(&L.out, " = {");
+            for (uint32_t j = 0; j < v->size; j++)
+                sb_put(&L.out, "%s%u", j ? (j % 32 ? ", " : ",\n\t") : "", v->init[j]);
+            sb_put(&L.out, "}");
+        }
+        sb_put(&L.out, ";\n");
+    }
+    for (uint32_t i = 0; i < c->nconsts; i++) {
+        const struct fe_cubin_const *v = &c->consts[i];
+        int nonzero = 0;
+        for (uint32_t j = 0; j < v->size; j++)
+            nonzero |= c->cbank3[v->offset + j];
+        sb_put(&L.out, "\n.const .align %u .b8 %s[%u]", align_of(v->offset, v->size), v->name, v->size);
+        if (nonzero) {
+            sb_put(&L.out, " = {");
+            for (uint32_t j = 0; j < v->size; j++)
+                sb_put(&L.out, "%s%u", j ? (j % 32 ? ", " : ",\n\t") : "", c->cbank3[v->offset + j]);
+            sb_put(&L.out, "}");
+        }
+        sb_put(&L.out, ";\n");
+    }
     for (uint32_t i = 0; i < c->nkernels && !L.rc; i++) {
         L.kidx = i;
         lower_kernel(&L, &c->kernels[i]);

@@ -126,3 +126,639 @@ extern "C" __global__ void m_shared(int *o, const int *a)
     __syncthreads();
     o[i] = s[i ^ 1] + s[3] + (int)t[(i + 2) & 63];
 }
+
+// ---- second step: one kernel per newly lowered form (docs/sass.md) ----
+// a negated constant operand: IADD3 R, R, -c[0x0][..], R
+extern "C" __global__ void e_subp(int *o, const int *a, int d, int nb)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = a[i] + d - nb + 1; }
+// a gather loop that ptxas unrolls by four: its 64-bit stride comes from
+// constant bank 2 (IMAD.WIDE R, R, R, c[0x2][0x0], as in spmv)
+extern "C" __global__ void c_bank2(float *y, const int *rowptr, const int *col, const float *val, const float *x, int n)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= n)
+        return;
+    float sum = 0.0f;
+    int end = rowptr[row + 1];
+    for (int j = rowptr[row]; j < end; j++)
+        sum = fmaf(val[j], x[col[j]], sum);
+    y[row] = sum;
+}
+// PRMT: selector from a register, an immediate, a parameter, the immediate
+// as the high word, and every mode
+__device__ unsigned prmt_mode(unsigned a, unsigned b, unsigned c, int m)
+{
+    unsigned d;
+    switch (m) {
+    case 0: asm("prmt.b32.f4e %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); break;
+    case 1: asm("prmt.b32.b4e %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); break;
+    case 2: asm("prmt.b32.rc8 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); break;
+    case 3: asm("prmt.b32.ecl %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); break;
+    case 4: asm("prmt.b32.ecr %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); break;
+    default: asm("prmt.b32.rc16 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); break;
+    }
+    return d;
+}
+extern "C" __global__ void p_prmt(unsigned *o, const unsigned *u, unsigned sel)
+{
+    int i = threadIdx.x;
+    unsigned p = u[2 * i], q = u[2 * i + 1];
+    unsigned *r = o + 12 * i;
+    r[0] = __byte_perm(p, q, q);
+    r[1] = __byte_perm(p, q, 0x3140);
+    r[2] = __byte_perm(p, q, sel);
+    r[3] = __byte_perm(p, 0x12345678, q);
+    r[4] = __byte_perm(p, q, 0x9b8a);
+    r[5] = (unsigned)(int)(short)(p >> 8) + (unsigned)(signed char)q;
+    for (int m = 0; m < 6; m++)
+        r[6 + m] = prmt_mode(p, q, q >> (m * 2), m);
+}
+// uniform datapath: values that depend only on parameters and blockIdx
+extern "C" __global__ void u_ops(int *o, const int *a, int nx, int ny, int steps, int s)
+{
+    __shared__ int t[64];
+    int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x;
+    int r0 = by * steps * 2 - s, c0 = bx * 16 - (steps >> 1);
+    t[tx] = a[(tx + bx * 7) & 255];
+    __syncthreads();
+    int acc = 0;
+    for (int k = 0; k < steps; k++) {
+        int row = r0 + k, col = c0 + (tx & 15);
+        int rr = min(max(row, 0), ny - 1), cc = min(max(col, 0), nx - 1);
+        acc += t[(rr * nx + cc + k) & 63] * (k + 1);
+        acc ^= (steps - k) / 2;
+        __syncthreads();
+    }
+    long long w = (long long)(by * nx) * ny;
+    o[(by * gridDim.x + bx) * 64 + tx] = acc + (int)(w >> 5) + ((nx & ny) | (s ^ 0x5a)) + (nx < ny ? s : by) + (steps >= 3 ? 1 : 2);
+}
+// LEA.HI.SX32 (a signed shift folded into an add) and LEA.HI.X.SX32 (a
+// sign-extended 32-bit index into a 64-bit address)
+extern "C" __global__ void l_sx32(int *o, const short *a, const int *b, const signed char *c)
+{
+    int i = threadIdx.x;
+    int j = b[i] % 600;
+    const signed char *m = c + 2048;
+    o[i] = a[(j & 0x3ff) + 7] + m[j * 3];
+    o[i + 64] = ((b[i] + b[i + 1]) >> 2) + b[i + 2];
+}
+// FADD with a parameter, negated or not (FADD R, R, -c[0x0][..], form 3)
+extern "C" __global__ void f_addc(float *o, const float *a, float p, float q)
+{
+    int i = threadIdx.x;
+    float x = a[i];
+    o[i] = x + p;
+    o[i + 64] = q - x;
+    o[i + 128] = x - p;
+    o[i + 192] = -x - q;
+}
+// predicate logic that ptxas folds into PLOP3.LUT with three inputs
+extern "C" __global__ void p_logic(int *o, const int *a)
+{
+    int i = threadIdx.x;
+    int x = a[4 * i], y = a[4 * i + 1], z = a[4 * i + 2], w = a[4 * i + 3];
+    bool p1 = x < y, p2 = y < z, p3 = z < w;
+    bool p4 = p1 && p2, p5 = p1 || p3, p7 = (p2 != p3) && p5;
+    o[4 * i] = p4;
+    o[4 * i + 1] = p5;
+    o[4 * i + 2] = !p7 || p4;
+    o[4 * i + 3] = p7 ? x : w;
+}
+// a 2-D tile whose origin is uniform: S2UR, ULEA, UIMAD with a negated
+// addend, IADD3 with a UR operand
+extern "C" __global__ void u_tile(int *o, const int *a, int rows, int cols, int ph, int steps)
+{
+    __shared__ int s[16][16];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int inner = 16 - 2 * ph;
+    int r = (int)blockIdx.y * inner - ph + ty, c = (int)blockIdx.x * inner - ph + tx;
+    bool in = r >= 0 && r < rows && c >= 0 && c < cols;
+    s[ty][tx] = in ? a[r * cols + c] : 0;
+    __syncthreads();
+    for (int k = 0; k < steps; k++) {
+        int t = s[ty][tx] + s[(ty + 1) & 15][tx] * (k + 1);
+        __syncthreads();
+        s[ty][tx] = t;
+        __syncthreads();
+    }
+    if (in)
+        o[r * cols + c] = s[ty][tx];
+}
+// a negated constant addend: IMAD R, R, R, -c[0x0][..] (form 3, bit 63)
+extern "C" __global__ void e_madc(int *o, const int *a, int p, int q)
+{
+    int i = threadIdx.x;
+    int x = a[i], y = a[i + 64];
+    o[i] = x * y - p;
+    o[i + 64] = -q;
+    o[i + 128] = x * 5 - q;
+    o[i + 192] = (x - p) * 3;
+}
+// MUFU: the .approx.ftz functions ptxas maps to one MUFU each
+extern "C" __global__ void f_mufu(float *o, const float *a)
+{
+    int i = threadIdx.x;
+    float x = a[i], y;
+    float *r = o + 6 * i;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); r[0] = y;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); r[1] = y;
+    asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); r[2] = y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); r[3] = y;
+    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); r[4] = y;
+    asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); r[5] = y;
+}
+// IEEE division (MUFU.RCP, FCHK, the slow-path subroutine: CALL, RET,
+// FFMA with rounding modes, FSETP with |a|, BRA with a second predicate),
+// at two call sites
+extern "C" __global__ void f_div(float *o, const float *a, const float *b)
+{
+    int i = threadIdx.x;
+    float x = a[i], y = b[i];
+    o[2 * i] = x / y;
+    o[2 * i + 1] = (y + 1.0f) / (x * 0.5f);
+}
+// conversions: I2F and F2I with each rounding, signed and unsigned
+extern "C" __global__ void c_cvt(int *o, const int *a, const float *f)
+{
+    int i = threadIdx.x;
+    int x = a[i];
+    float y = f[i] * 1000.0f;
+    int *r = o + 12 * i;
+    r[0] = __float_as_int(__int2float_rn(x));
+    r[1] = __float_as_int(__int2float_rz(x));
+    r[2] = __float_as_int(__int2float_rd(x));
+    r[3] = __float_as_int(__int2float_ru(x));
+    r[4] = __float_as_int(__uint2float_rn((unsigned)x));
+    r[5] = __float_as_int(__uint2float_rz((unsigned)x));
+    r[6] = __float2int_rn(y);
+    r[7] = __float2int_rz(y);
+    r[8] = __float2int_rd(y);
+    r[9] = __float2int_ru(y);
+    r[10] = (int)__float2uint_rz(y);
+    r[11] = (int)__float2uint_rn(y);
+}
+// rounding modes, .ftz and .sat of FADD / FMUL / FFMA; FSETP with |a|, -a, |b|, .ftz
+extern "C" __global__ void f_modes(float *o, const float *a)
+{
+    int i = threadIdx.x;
+    float x = a[4 * i], y = a[4 * i + 1], z = a[4 * i + 2], w = a[4 * i + 3];
+    float *r = o + 16 * i;
+    r[0] = __fmaf_rz(x, y, z);
+    r[1] = __fmaf_rd(x, y, w);
+    r[2] = __fmaf_ru(y, z, w);
+    r[3] = __fadd_rz(x, y);
+    r[4] = __fadd_rd(x, z);
+    r[5] = __fmul_ru(y, z);
+    r[6] = __fmul_rz(y, w);
+    r[7] = __saturatef(x + w);
+    float t;
+    asm("fma.rn.ftz.f32 %0, %1, %2, %3;" : "=f"(t) : "f"(x), "f"(y), "f"(z)); r[8] = t;
+    asm("add.rn.ftz.f32 %0, %1, %2;" : "=f"(t) : "f"(x), "f"(w)); r[9] = t;
+    asm("mul.rn.ftz.f32 %0, %1, %2;" : "=f"(t) : "f"(z), "f"(w)); r[10] = t;
+    asm("fma.rn.sat.f32 %0, %1, %2, %3;" : "=f"(t) : "f"(x), "f"(z), "f"(w)); r[11] = t;
+    unsigned p;
+    asm("{ .reg .pred q; setp.gtu.ftz.f32 q, %1, %2; selp.u32 %0, 1, 0, q; }" : "=r"(p) : "f"(x), "f"(y));
+    r[12] = __int_as_float(p);
+    r[13] = fabsf(z) < w ? 1.0f : 2.0f;
+    r[14] = -y < w ? 3.0f : 4.0f;
+    r[15] = x < fabsf(w) ? 5.0f : 6.0f;
+}
+// a while loop whose back edge ptxas guards with two predicates
+extern "C" __global__ void b_pred(int *o, const unsigned *u)
+{
+    int i = threadIdx.x;
+    unsigned v = u[i] % 100000 + 1, steps = 0;
+    while (v != 1 && steps < 500) {
+        v = (v & 1) ? 3 * v + 1 : v >> 1;
+        steps++;
+    }
+    o[i] = steps;
+}
+// __constant__ variables (constant bank 3): direct (c[0x3][..] operands),
+// indexed by a register (LDC) and by a uniform register in a loop (ULDC
+// 0x0bb), 32- and 64-bit
+__constant__ int c_tab[64] = { 3, -1, 7, 100, 5, 0x7fffffff, -8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                               23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44,
+                               45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, -63 };
+__constant__ long long c_w[4] = { 0x123456789abcdefLL, -5, 1LL << 40, 77 };
+__constant__ float c_f[16] = { 0.5f, 1.5f, -2.0f, 3.25f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f, 10.0f, 11.0f, 12.0f, 13.0f,
+                               14.0f, 15.0f };
+extern "C" __global__ void c_const(int *o, const int *a, int n)
+{
+    int i = threadIdx.x;
+    int k = a[i] & 63;
+    long long w = c_w[k & 3];
+    float acc = 0.0f;
+    for (int j = 0; j < n; j++)
+        acc += c_f[j & 15] * (float)(a[(i + j) & 63] & 255);
+    o[4 * i] = c_tab[k] + c_tab[3];
+    o[4 * i + 1] = (int)(w >> 7);
+    o[4 * i + 2] = (int)w + (int)c_w[1];
+    o[4 * i + 3] = __float_as_int(acc);
+}
+// 64-bit compares: ISETP.EX on the high words with the low words' result
+extern "C" __global__ void w_cmp(int *o, const long long *a)
+{
+    int i = threadIdx.x;
+    long long x = a[2 * i], y = a[2 * i + 1];
+    unsigned long long p = x, q = y;
+    int *r = o + 8 * i;
+    r[0] = x < y;
+    r[1] = x <= y;
+    r[2] = x > y;
+    r[3] = x >= y;
+    r[4] = p < q;
+    r[5] = p >= q;
+    r[6] = x == y;
+    r[7] = (x > -1) + 2 * (p <= q) + 4 * (x != y) + 8 * (p > q);
+}
+// shared-memory atomics: ATOMS.POPC.INC (atomicAdd(p, 1) unused), ATOMS.ADD,
+// ATOMS.MAX.S32; global RED.E.ADD
+extern "C" __global__ void a_shared(unsigned *o, const unsigned *a, int n)
+{
+    __shared__ unsigned s[64];
+    int t = threadIdx.x;
+    s[t] = 0;
+    __syncthreads();
+    for (int i = t; i < n; i += blockDim.x) {
+        unsigned b = a[i] & 63;
+        atomicAdd(&s[b], 1u);
+        atomicAdd(&s[(b * 7) & 63], a[i] >> 20);
+        atomicMax((int *)&s[(b + 5) & 63], (int)(a[i] >> 28));
+    }
+    __syncthreads();
+    if (s[t])
+        atomicAdd(&o[t], s[t]);
+}
+// every ATOMS operation, addresses and values from the data; the old values
+// are kept (lanes run in order on both paths, so they are deterministic)
+extern "C" __global__ void a_ops(unsigned *o, const unsigned *a, float *g)
+{
+    __shared__ unsigned s[64];
+    int t = threadIdx.x;
+    s[t] = a[t + 64];
+    __syncthreads();
+    unsigned v = a[t], b = v & 63, r = 0;
+    r += atomicMin(&s[b], v);
+    r += atomicMax(&s[(b + 1) & 63], v >> 3);
+    r += atomicMin((int *)&s[(b + 2) & 63], (int)v);
+    r += atomicMax((int *)&s[(b + 3) & 63], (int)(v << 5));
+    r ^= atomicInc(&s[(b + 4) & 63], v & 0xff);
+    r ^= atomicDec(&s[(b + 5) & 63], v & 0xff);
+    r += atomicAnd(&s[(b + 6) & 63], v | 0x0f0f0f0f);
+    r += atomicOr(&s[(b + 7) & 63], v & 0x00ff00ff);
+    r += atomicXor(&s[(b + 8) & 63], v);
+    r += atomicExch(&s[(b + 9) & 63], v + 1);
+    r += atomicAdd(&s[(b + 10) & 63], v);
+    __syncthreads();
+    o[t] = r;
+    o[t + 64] = s[t];
+    atomicAdd(&g[b & 7], __int_as_float((int)(v & 0x3fffffff)) * 0.0f + (float)(v & 1023));
+}
+// a loop over a shared array with a uniform index: LDS R, [UR] (the UR
+// added to the address), as mri-gri's gather
+extern "C" __global__ void m_lds_ur(float *o, const float4 *p, const float2 *v, int n)
+{
+    __shared__ float4 sp[64];
+    __shared__ float2 sv[64];
+    int t = threadIdx.x;
+    sp[t] = p[t];
+    sv[t] = v[t];
+    __syncthreads();
+    float x = (float)t * 0.25f, acc = 0.0f, acc2 = 0.0f;
+    for (int j = 0; j < n; j++) {
+        float d = x - sp[j].x;
+        float w = fmaxf(0.0f, 1.0f - d * d * sp[j].w) + sp[j].y * sp[j].z;
+        acc = fmaf(w, sv[j].x, acc);
+        acc2 = fmaf(w, sv[j].y, acc2);
+    }
+    o[2 * t] = acc;
+    o[2 * t + 1] = acc2;
+}
+// FMNMX: fminf / fmaxf with registers, an immediate and a parameter
+extern "C" __global__ void f_mnmx(float *o, const float *a, float p)
+{
+    int i = threadIdx.x;
+    float x = a[2 * i], y = a[2 * i + 1];
+    o[4 * i] = fminf(x, y);
+    o[4 * i + 1] = fmaxf(x, 2.0f);
+    o[4 * i + 2] = fmaxf(y, p);
+    o[4 * i + 3] = fminf(fmaxf(x, -1.0f), 1.0f);
+}
+// FFMA R, R, -R, imm: bit 75 negates the multiplier held in 64..71 in
+// forms 2 and 3 (lbm's fmaf(-1.5f, usq, 1.0f))
+extern "C" __global__ void f_negb(float *o, const float *a, float p)
+{
+    int i = threadIdx.x;
+    float x = a[3 * i], y = a[3 * i + 1], z = a[3 * i + 2];
+    float usq = fmaf(x, x, fmaf(y, y, z * z));
+    o[3 * i] = fmaf(-1.5f, usq, 1.0f);
+    o[3 * i + 1] = fmaf(-p, usq, 2.0f);
+    o[3 * i + 2] = fmaf(-x, 3.0f, p);
+}
+// 64-bit index arithmetic with a sign-extended int subtracted (IMAD.X with
+// a negated addend, IADD3 with two carry-outs read by one IADD3.X)
+extern "C" __global__ void w_subx(long long *o, const int *a, long long base, int n, int m)
+{
+    long long i = threadIdx.x;
+    o[i] = base + i * 3 - n;
+    o[i + 64] = base + i + (long long)m - n;
+    o[i + 128] = base + (long long)a[i] * 3 - m;
+}
+// a per-thread array indexed by data: the local frame (LDL / STL through
+// the stack pointer c[0x0][0x28])
+extern "C" __global__ void m_local(int *o, const int *a)
+{
+    int i = threadIdx.x;
+    int buf[40];
+    for (int k = 0; k < 40; k++)
+        buf[k] = a[(i + k) & 63] * (k + 1);
+    int s = 0;
+    for (int k = 0; k < 8; k++)
+        s += buf[(a[(i * 7 + k) & 63] & 0x7fffffff) % 40];
+    buf[a[i] & 31] = s;
+    o[2 * i] = s;
+    o[2 * i + 1] = buf[(i * 3) % 40];
+}
+// FRND: rintf, floorf, ceilf, truncf
+extern "C" __global__ void f_rnd(float *o, const float *a)
+{
+    int i = threadIdx.x;
+    float x = a[i] * 3.7f;
+    o[4 * i] = rintf(x);
+    o[4 * i + 1] = floorf(x);
+    o[4 * i + 2] = ceilf(x);
+    o[4 * i + 3] = truncf(x);
+}
+// six divisions: the slow-path subroutine's RET dispatches over six return
+// sites (a binary search), one of them a negated quotient (FCHK -a)
+extern "C" __global__ void f_div6(float *o, const float *a, const float *b)
+{
+    int i = threadIdx.x;
+    float x = a[i], y = b[i], z = a[(i + 1) & 63];
+    o[6 * i] = x / y;
+    o[6 * i + 1] = -(z * 1.5f) / y;
+    o[6 * i + 2] = (x + z) / (y - 1.0f);
+    o[6 * i + 3] = z / x;
+    o[6 * i + 4] = 1.0f / (x * y + 2.0f);
+    o[6 * i + 5] = (z - x) / (z + y);
+}
+// a 7-point stencil sweep in z (the shape of workloads/stencil): VOTEU.ANY and
+// UIMAD guarded by its uniform predicate, IMAD.X and IADD3 with a negated UR
+#define ST_TX 32
+#define ST_TY 4
+extern "C" __global__ void u_stencil(const float *in, float *out, int nx, int ny, int nz, float c0, float c1)
+{
+    __shared__ float plane[ST_TY + 2][ST_TX + 2]; /* current z plane of the tile, with halo */
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int x = blockIdx.x * ST_TX + tx, y = blockIdx.y * ST_TY + ty;
+    size_t nxy = (size_t)nx * ny;
+    size_t at = (size_t)y * nx + x; /* index in plane 0 */
+    bool interior = x > 0 && x < nx - 1 && y > 0 && y < ny - 1;
+
+    float below = in[at], cur = in[at + nxy];
+    for (int z = 1; z < nz - 1; z++) {
+        size_t c = at + (size_t)z * nxy;
+        float above = in[c + nxy];
+        __syncthreads(); /* everyone is done with the previous plane */
+        plane[ty + 1][tx + 1] = cur;
+        if (tx == 0 && x > 0)
+            plane[ty + 1][0] = in[c - 1];
+        if (tx == ST_TX - 1 && x < nx - 1)
+            plane[ty + 1][ST_TX + 1] = in[c + 1];
+        if (ty == 0 && y > 0)
+            plane[0][tx + 1] = in[c - nx];
+        if (ty == ST_TY - 1 && y < ny - 1)
+            plane[ST_TY + 1][tx + 1] = in[c + nx];
+        __syncthreads();
+        if (interior) {
+            float sum = plane[ty + 1][tx] + plane[ty + 1][tx + 2];
+            sum = sum + plane[ty][tx + 1];
+            sum = sum + plane[ty + 2][tx + 1];
+            sum = sum + below;
+            sum = sum + above;
+            out[c] = fmaf(c1, sum, -(c0 * cur));
+        }
+        below = cur;
+        cur = above;
+    }
+}
+// __sinf / __cosf: FMUL.RZ by 1/(2 pi) then MUFU.SIN / MUFU.COS, the
+// angle kept for the PTX instruction's meaning
+extern "C" __global__ void f_sincos(float *o, const float *a, float k)
+{
+    int i = threadIdx.x;
+    float x = a[i], y = x * k;
+    float s, c;
+    __sincosf(y, &s, &c);
+    o[4 * i] = __sinf(x);
+    o[4 * i + 1] = __cosf(x);
+    o[4 * i + 2] = s;
+    o[4 * i + 3] = c + __sinf(2.0f * y);
+}
+// bin ranges clamped by block index (mri-gri's gather): USEL, UISETP,
+// IMNMX with a UR operand, I2F of a UR
+extern "C" __global__ void u_clamp(float *o, const int *start, const float *v, int nb)
+{
+    __shared__ float sv[64];
+    const int t = threadIdx.y * 8 + threadIdx.x;
+    const int bx = (int)blockIdx.x * 4, by = (int)blockIdx.y * 4;
+    const int xlo = max(bx - 1, 0), xhi = min(bx + 4, nb - 1);
+    const int ylo = max(by - 1, 0), yhi = min(by + 4, nb - 1);
+    float acc = 0.0f;
+    for (int yb = ylo; yb <= yhi; yb++) {
+        const int row = yb * nb;
+        const int s0 = start[row + xlo], s1 = start[row + xhi + 1];
+        for (int c = s0; c < s1; c += 64) {
+            const int n = min(64, s1 - c);
+            if (t < n)
+                sv[t] = v[c + t];
+            __syncthreads();
+            for (int k = 0; k < n; k++)
+                acc = fmaf(sv[k], (float)(k + yb), acc);
+            __syncthreads();
+        }
+    }
+    o[(blockIdx.y * gridDim.x + blockIdx.x) * 64 + t] = acc;
+}
+// warp shuffles (SHFL.IDX/UP/DOWN/BFLY, lane and clamp from registers and
+// immediates) and votes (VOTE.ANY/ALL, the ballot)
+extern "C" __global__ void w_shfl(int *o, const int *a, int s)
+{
+    int i = threadIdx.x;
+    int x = a[i];
+    int r0 = __shfl_sync(0xffffffff, x, (i * 7) & 31);
+    int r1 = __shfl_up_sync(0xffffffff, x, 3);
+    int r2 = __shfl_down_sync(0xffffffff, x, s);
+    int r3 = __shfl_xor_sync(0xffffffff, x, 5);
+    int r4 = __shfl_sync(0xffffffff, x, 2, 16);
+    unsigned b = __ballot_sync(0xffffffff, x & 1);
+    int an = __any_sync(0xffffffff, x > 100), al = __all_sync(0xffffffff, x != 0);
+    o[8 * i] = r0; o[8 * i + 1] = r1; o[8 * i + 2] = r2; o[8 * i + 3] = r3; o[8 * i + 4] = r4;
+    o[8 * i + 5] = b; o[8 * i + 6] = an; o[8 * i + 7] = al;
+}
+// double precision: DADD, DMUL, DFMA (registers, immediates, parameters,
+// negations, rounding modes), DSETP, F2F between f32 and f64
+extern "C" __global__ void d_ops(double *o, const double *a, double k, float *f)
+{
+    int i = threadIdx.x;
+    double x = a[3 * i], y = a[3 * i + 1], z = a[3 * i + 2];
+    double *r = o + 12 * i;
+    r[0] = x + y;
+    r[1] = x * z;
+    r[2] = fma(x, y, z);
+    r[3] = y - z;
+    r[4] = x + k;
+    r[5] = __dadd_rz(y, z);
+    r[6] = fma(-z, y, x);
+    r[7] = y * 3.0;
+    r[8] = __dmul_rd(x, k);
+    r[9] = __fma_ru(x, k, y);
+    r[10] = fabs(y) < k ? x : z;
+    r[11] = x > 2.0 ? (double)(float)y : fma(x, y, 1.5);
+    f[2 * i] = __double2float_rz(x);
+    f[2 * i + 1] = (float)(y * k);
+}
+// global atomics with their old values (ATOMG, ATOMG.CAS), ptxas's
+// warp-aggregated form on one address (VOTEU ballot, FLO, POPC, lanemask,
+// SHFL), and ATOMS.CAS; lanes run in order on both paths, so every old
+// value is deterministic
+extern "C" __global__ void a_glob(unsigned *o, unsigned *g, const unsigned *a, float *gf)
+{
+    __shared__ unsigned s[64];
+    int t = threadIdx.x;
+    unsigned v = a[t], b = v & 15;
+    s[t] = v;
+    __syncthreads();
+    unsigned r = atomicAdd(&g[0], 3u);
+    r += atomicAdd(&g[1 + b], v);
+    r ^= atomicMax((int *)&g[17 + (b & 3)], (int)v);
+    r += atomicMin(&g[21 + (b & 3)], v >> 4);
+    r += atomicExch(&g[25 + (b & 7)], v);
+    r ^= atomicCAS(&g[33 + (b & 1)], v & 1, v);
+    r += atomicOr(&g[35], v) + atomicAnd(&g[36], ~v) + atomicXor(&g[37], v);
+    r += atomicInc(&g[38], 40u) + atomicDec(&g[39], 50u);
+    r += atomicCAS(&s[(t + 1) & 63], s[t], v + 7);
+    r += __float_as_uint(atomicAdd(&gf[b & 3], (float)(v & 255) * 0.5f));
+    __syncthreads();
+    o[t] = r;
+    o[t + 64] = s[t];
+}
+// I2F of a byte or half of a register: (float)(v & 255) is I2F.U8 of v
+extern "C" __global__ void c_cvt8(float *o, const unsigned *a)
+{
+    int t = threadIdx.x;
+    unsigned v = a[t];
+    o[4 * t] = (float)(v & 255);
+    o[4 * t + 1] = (float)(signed char)v;
+    o[4 * t + 2] = (float)(v & 0xffff);
+    o[4 * t + 3] = (float)(short)v;
+}
+// __device__ variables: their addresses come from constant bank 4, which
+// the loader relocates (64-bit loads and single words of it)
+__device__ int g_tab[16] = { 5, -3, 8, 13, 21, -34, 55, 89, 144, 233, -377, 610, 987, 1597, 2584, 4181 };
+__device__ unsigned g_cnt[2];
+extern "C" __global__ void g_vars(int *o, const int *a)
+{
+    int i = threadIdx.x;
+    int k = a[i] & 15;
+    atomicAdd(&g_cnt[k & 1], 1u);
+    g_tab[(i + 1) & 15] += 0; /* a store through the same address */
+    __syncthreads();
+    o[i] = g_tab[k] * 3 + (int)g_cnt[(k >> 1) & 1];
+}
+// a switch (a compare tree), __brev (BREV), __funnelshift_l (SHF.L.W: the
+// amount wraps mod 32) and a variable mask
+extern "C" __global__ void b_bits(int *o, const int *a)
+{
+    int i = threadIdx.x, r;
+    switch (a[i] & 7) {
+    case 0: r = a[i + 1] * 3; break;
+    case 1: r = a[i + 2] ^ 5; break;
+    case 2: r = a[i + 3] - 7; break;
+    case 3: r = a[i] << 2; break;
+    case 4: r = a[i + 4] + a[i + 5]; break;
+    case 5: r = ~a[i]; break;
+    case 6: r = a[i + 6] | 0x100; break;
+    default: r = -1;
+    }
+    o[i] = r;
+    int x = a[i + 7];
+    o[i + 64] = __brev(x) ^ __funnelshift_l(x, a[i], 5) ^ (x & ((1 << (a[i] & 31)) - 1));
+}
+// dynamic shared memory after a static array, and 32-bit integer division
+// and remainder (I2F.U32.RP, MUFU.RCP, F2I.FTZ.U32.TRUNC, IMAD.HI with an
+// addend), signed and unsigned, by a parameter and by data
+extern "C" __global__ void s_dyn(int *o, const int *a, int n)
+{
+    extern __shared__ int buf[];
+    __shared__ int st[3];
+    int t = threadIdx.x;
+    if (t < 3)
+        st[t] = t * 7;
+    buf[t] = a[t] * 2;
+    buf[64 + t] = a[t] + 1;
+    __syncthreads();
+    int x = a[t], y = a[(t + 9) & 63] | 1;
+    unsigned ux = (unsigned)x, uy = (unsigned)y;
+    o[5 * t] = buf[(t + 1) % n] + buf[64 + (t + 5) % n] + st[t % 3];
+    o[5 * t + 1] = x / y;
+    o[5 * t + 2] = x % y;
+    o[5 * t + 3] = (int)(ux / uy);
+    o[5 * t + 4] = (int)(ux % (unsigned)n) + x / n;
+}
+// conversions with a 64-bit side: I2F.F32.S64/U64, I2F.F64.S32/U32/S64,
+// F2I.S64/U64 from f32, F2I.S32/S64 from f64
+extern "C" __global__ void c_cvt64(long long *o, const long long *a, const float *f, const double *d)
+{
+    int i = threadIdx.x;
+    long long x = a[i];
+    float y = f[i];
+    double z = d[i];
+    long long *r = o + 10 * i;
+    r[0] = __float_as_int(__ll2float_rn(x));
+    r[1] = __float_as_int(__ll2float_rz(x)) + ((long long)__float_as_int(__ull2float_rn((unsigned long long)x)) << 32);
+    r[2] = __double_as_longlong((double)x);
+    r[3] = __double_as_longlong((double)(int)x) ^ __double_as_longlong((double)(unsigned)x);
+    r[4] = __float2ll_rz(y);
+    r[5] = __float2ll_rn(y * 1e10f);
+    r[6] = (long long)__float2ull_rz(y * 3e9f);
+    r[7] = __double2int_rz(z);
+    r[8] = __double2ll_rz(z * 1e12);
+    r[9] = __double2ll_rd(z) ^ __double2ll_ru(z);
+}
+// DMUL and DSETP with a negated first operand
+extern "C" __global__ void d_neg(double *o, const double *a)
+{
+    int i = threadIdx.x;
+    double x = a[2 * i], y = a[2 * i + 1];
+    o[2 * i] = -x * y;
+    o[2 * i + 1] = -x < y ? x : -fabs(y) >= x ? y : 7.0;
+}
+// global loads and stores with cache and ordering hints: __ldg (.nc), volatile,
+// __ldcs/__stcs (.cs), __ldlu, __ldcv, __ldca, __stwt
+extern "C" __global__ void m_hints(int *__restrict__ o, const int *__restrict__ a, volatile int *v, const int *b)
+{
+    int i = threadIdx.x;
+    int x = __ldg(&a[i]) + a[i + 64];
+    int y = v[i];
+    v[i + 64] = x;
+    int z = __ldcs(&b[i]) + __ldlu(&b[i + 1]) + __ldcv(&b[i + 2]) + __ldca(&b[i + 3]);
+    __stcs(&o[i + 128], z);
+    __stwt(&o[i + 192], y);
+    o[i] = x + y + z;
+}
+// half precision: HADD2 / HMUL2 / HFMA2 (HFMA2.MMA on sm_80) with swizzles and
+// negations, HADD2.F32 (f16 -> f32), F2FP.PACK_AB (f32 -> f16x2)
+#include <cuda_fp16.h>
+extern "C" __global__ void h_ops(__half2 *o, const __half2 *a, const float *f, float *of)
+{
+    int i = threadIdx.x;
+    __half2 x = a[2 * i], y = a[2 * i + 1];
+    o[4 * i] = __hadd2(x, y);
+    o[4 * i + 1] = __hmul2(x, y);
+    o[4 * i + 2] = __hfma2(x, y, x);
+    o[4 * i + 3] = __floats2half2_rn(f[i], f[i] * 2.0f);
+    of[2 * i] = __low2float(x) + __high2float(y);
+    of[2 * i + 1] = __half2float(__hsub(__low2half(x), __high2half(y)));
+}

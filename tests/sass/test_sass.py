@@ -87,6 +87,104 @@ cases = {
                             'u32[256]=file:%s' % sized(bytes_in, 1024)]),
     'm_shared': ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256)]),
 }
+cases['e_subp'] = ('2', '128', ['s32[256]=zero>OUT', 's32[256]=file:%s' % sized(i32, 1024), 's32:0x7ffffff0', 's32:-77'])
+rowlen = [rng.choice([0, 1, 3, 4, 5, 8, 13, 31]) for _ in range(200)]
+rowptr = [sum(rowlen[:r]) for r in range(201)]
+rp = wfile('rowptr', struct.pack('<201i', *rowptr))
+colv = wfile('col', struct.pack('<%di' % rowptr[-1], *[rng.randrange(256) for _ in range(rowptr[-1])]))
+cases['c_bank2'] = ('2', '128', ['f32[256]=zero>OUT', 's32[201]=file:%s' % rp, 's32[%d]=file:%s' % (rowptr[-1], colv),
+                                 'f32[%d]=rand:3' % rowptr[-1], 'f32[256]=rand:4', 's32:200'])
+cases['p_prmt'] = ('1', '64', ['u32[768]=zero>OUT', 'u32[128]=file:%s' % sized(u32, 512), 'u32:0x7531'])
+for tag, prm in (('a', ['13', '7', '5', '3']), ('b', ['7', '13', '0', '-4']), ('c', ['9', '9', '2', '100'])):
+    cases['u_ops/' + tag] = ('3,2', '64', ['s32[384]=zero>OUT', 's32[256]=file:%s' % sized(i32, 1024)] + ['s32:' + v for v in prm])
+cases['l_sx32'] = ('1', '64', ['s32[128]=zero>OUT', 's16[1040]=file:%s' % sized(bytes_in, 2080), 's32[768]=file:%s' % i32,
+                               's8[4096]=file:%s' % bytes_in])
+cases['f_addc'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % sized(f32, 256), 'f32:1.25', 'f32:-3.5'])
+cases['p_logic'] = ('1', '64', ['s32[256]=zero>OUT', 's32[256]=file:%s' % sized(i32, 1024)])
+for tag, ph in (('a', 2), ('b', 0)):
+    cases['u_tile/' + tag] = ('3,2', '16,16', ['s32[1200]=zero>OUT', 's32[1200]=rand:5', 's32:30', 's32:40', 's32:%d' % ph, 's32:4'])
+cases['e_madc'] = ('1', '64', ['s32[256]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512), 's32:-77', 's32:0x7fffff00'])
+inf, nan = float('inf'), float('nan')
+dv = [0.0, -0.0, inf, -inf, nan, 1e-40, -1e-40, 1e38, -3e38, 1e-38, 3.0, 7.0, 0.1, -1.5, 2.0**-126, 2.0**127]
+dv += [rng.uniform(-50, 50) for _ in range(64 - len(dv))]
+nv = [1.0, 0.0, inf, 2.5, 1.0, 1e-40, 5.0, 1e38, 3e38, -1e-38, 2.0**-149, -0.0, 1e30, 6.0, 1e-30, 2.0**127]
+nv += [rng.uniform(-1e6, 1e6) for _ in range(64 - len(nv))]
+fdiv_a = wfile('fdiv_a', struct.pack('<64f', *nv))
+fdiv_b = wfile('fdiv_b', struct.pack('<64f', *dv))
+cases['f_mufu'] = ('1', '64', ['f32[384]=zero>OUT', 'f32[64]=file:%s' % sized(f32, 256)])
+cases['f_mufu/b'] = ('1', '64', ['f32[384]=zero>OUT', 'f32[64]=file:%s' % fdiv_b])
+cases['f_div'] = ('1', '64', ['f32[128]=zero>OUT', 'f32[64]=file:%s' % fdiv_a, 'f32[64]=file:%s' % fdiv_b])
+cases['f_div/b'] = ('1', '64', ['f32[128]=zero>OUT', 'f32[64]=file:%s' % fdiv_b, 'f32[64]=file:%s' % sized(f32, 256)])
+cases['c_cvt'] = ('1', '64', ['s32[768]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 'f32[64]=file:%s' % sized(f32, 256)])
+cases['c_cvt/b'] = ('1', '64', ['s32[768]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 'f32[64]=file:%s' % fdiv_b])
+cases['f_modes'] = ('1', '64', ['f32[1024]=zero>OUT', 'f32[256]=file:%s' % f32])
+cases['b_pred'] = ('1', '64', ['s32[64]=zero>OUT', 'u32[64]=file:%s' % sized(u32, 256)])
+wv = []
+for _ in range(64):  # pairs with equal high words, equal low words, both equal, and random
+    x = rng.choice(i64v)
+    kind = rng.randrange(4)
+    y = (x & ~0xffffffff) | rng.randrange(2**32) if kind == 0 else (x & 0xffffffff) | (rng.randrange(2**32) << 32) if kind == 1 \
+        else x if kind == 2 else rng.choice(i64v)
+    wv += [x, ((y + 2**63) % 2**64) - 2**63]
+w128 = wfile('w128', struct.pack('<128q', *wv))
+cases['w_cmp'] = ('1', '64', ['s32[512]=zero>OUT', 's64[128]=file:%s' % w128])
+cases['c_const'] = ('1', '64', ['s32[256]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:37'])
+cases['c_const/b'] = ('1', '64', ['s32[256]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:0'])
+cases['a_shared'] = ('1', '64', ['u32[64]=zero>OUT', 'u32[1000]=file:%s' % u32, 's32:1000'])
+cases['a_ops'] = ('1', '64', ['u32[128]=zero>OUT', 'u32[128]=file:%s' % sized(u32, 512), 'f32[8]=zero'])
+cases['a_ops/g'] = ('1', '64', ['u32[128]=zero', 'u32[128]=file:%s' % sized(u32, 512), 'f32[8]=zero>OUT'])
+cases['m_lds_ur'] = ('1', '64', ['f32[128]=zero>OUT', 'f32[256]=file:%s' % f32, 'f32[128]=file:%s' % sized(fa300, 512), 's32:61'])
+cases['f_mnmx'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[128]=file:%s' % sized(f32, 512), 'f32:-0.0'])
+cases['f_negb'] = ('1', '64', ['f32[192]=zero>OUT', 'f32[192]=file:%s' % sized(f32, 768), 'f32:0.75'])
+for tag, prm in (('a', ['1000', '5', '3']), ('b', ['-1', '-7', '100']), ('c', ['0x7fffffff00000000', '0x7fffffff', '-5']),
+                 ('d', ['5', '-2147483648', '7']), ('e', ['0xffffffff', '1', '-1'])):
+    cases['w_subx/' + tag] = ('1', '64', ['s64[192]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's64:' + prm[0],
+                                          's32:' + prm[1], 's32:' + prm[2]])
+cases['m_local'] = ('1', '64', ['s32[128]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256)])
+cases['f_rnd'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % sized(f32, 256)])
+cases['f_div6'] = ('1', '64', ['f32[384]=zero>OUT', 'f32[64]=file:%s' % fdiv_a, 'f32[64]=file:%s' % fdiv_b])
+cases['f_div6/b'] = ('1', '64', ['f32[384]=zero>OUT', 'f32[64]=file:%s' % fdiv_b, 'f32[64]=file:%s' % sized(f32, 256)])
+for tag, nz in (('a', 6), ('b', 2), ('c', 9)):
+    cases['u_stencil/' + tag] = ('2,2', '32,4', ['f32[5184]=rand:7', 'f32[5184]=zero>OUT', 's32:64', 's32:8', 's32:%d' % nz,
+                                                 'f32:0.5', 'f32:0.125'])
+cases['f_sincos'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % sized(f32, 256), 'f32:37.5'])
+cases['f_sincos/b'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % fdiv_b, 'f32:-0.01'])
+binlen = [rng.choice([0, 1, 5, 30, 64, 65, 100]) for _ in range(64)]
+binstart = wfile('binstart', struct.pack('<65i', *[sum(binlen[:r]) for r in range(65)]))
+for tag, nb in (('a', 8), ('b', 5)):
+    cases['u_clamp/' + tag] = ('2,2', '8,8', ['f32[256]=zero>OUT', 's32[65]=file:%s' % binstart, 'f32[%d]=rand:9' % sum(binlen),
+                                              's32:%d' % nb])
+for tag, sh in (('a', 7), ('b', 0), ('c', 40)):
+    cases['w_shfl/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % sh])
+dv64 = [rng.choice([0.0, -0.0, inf, -inf, nan, 5e-324, 1e308, -2.5, 3.0, rng.uniform(-10, 10), rng.uniform(-1e10, 1e10)])
+        for _ in range(192)]
+d192 = wfile('d192', struct.pack('<192d', *dv64))
+for tag, k in (('a', '0.75'), ('b', '-1e300'), ('c', 'inf')):
+    cases['d_ops/' + tag] = ('1', '64', ['f64[768]=zero>OUT', 'f64[192]=file:%s' % d192, 'f64:' + k, 'f32[128]=zero'])
+    cases['d_ops/f' + tag] = ('1', '64', ['f64[768]=zero', 'f64[192]=file:%s' % d192, 'f64:' + k, 'f32[128]=zero>OUT'])
+cases['a_glob'] = ('2', '64', ['u32[128]=zero>OUT', 'u32[40]=iota', 'u32[64]=file:%s' % sized(u32, 256), 'f32[4]=zero'])
+cases['a_glob/g'] = ('2', '64', ['u32[128]=zero', 'u32[40]=iota>OUT', 'u32[64]=file:%s' % sized(u32, 256), 'f32[4]=zero'])
+cases['a_glob/f'] = ('2', '64', ['u32[128]=zero', 'u32[40]=iota', 'u32[64]=file:%s' % sized(u32, 256), 'f32[4]=zero>OUT'])
+cases['c_cvt8'] = ('1', '64', ['f32[256]=zero>OUT', 'u32[64]=file:%s' % sized(i32, 256)])
+cases['g_vars'] = ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256)])
+cases['b_bits'] = ('1', '64', ['s32[128]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512)])
+for tag, n in (('a', 64), ('b', 37), ('c', 1), ('d', 7), ('e', -5)):
+    cases['s_dyn/' + tag] = ('1', '64', ['s32[320]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % n])
+llv = [rng.choice([0, 1, -1, 2**63 - 1, -2**63, 2**53 + 1, -(2**31), 2**32 + 5, rng.randrange(-2**63, 2**63)]) for _ in range(64)]
+ffv = [rng.choice([0.0, -0.0, inf, nan, 1e-40, -2.5, 2.5, 3.5, 1e20, -1e20, rng.uniform(-100, 100)]) for _ in range(64)]
+ddv = [rng.choice([0.0, -0.0, inf, nan, 5e-324, -2.5, 2.5, 1e300, -1e19, rng.uniform(-1e10, 1e10)]) for _ in range(64)]
+cases['c_cvt64'] = ('1', '64', ['s64[640]=zero>OUT', 's64[64]=file:%s' % wfile('ll', struct.pack('<64q', *llv)),
+                                'f32[64]=file:%s' % wfile('ff', struct.pack('<64f', *ffv)),
+                                'f64[64]=file:%s' % wfile('dd', struct.pack('<64d', *ddv))])
+cases['d_neg'] = ('1', '64', ['f64[128]=zero>OUT', 'f64[128]=file:%s' % sized(d192, 1024)])
+cases['m_hints'] = ('1', '64', ['s32[256]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512), 's32[128]=rand:2',
+                                's32[128]=file:%s' % sized(u32, 512)])
+cases['m_hints/v'] = ('1', '64', ['s32[256]=zero', 's32[128]=file:%s' % sized(i32, 512), 's32[128]=rand:2>OUT',
+                                  's32[128]=file:%s' % sized(u32, 512)])
+hv = [rng.choice([0, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x3c00, 0xbc00, 0x7bff, rng.randrange(65536)]) for _ in range(256)]
+h256 = wfile('h256', struct.pack('<256H', *hv))
+cases['h_ops'] = ('1', '64', ['u32[256]=zero>OUT', 'u32[128]=file:%s' % h256, 'f32[64]=file:%s' % sized(f32, 256), 'f32[128]=zero'])
+cases['h_ops/f'] = ('1', '64', ['u32[256]=zero', 'u32[128]=file:%s' % h256, 'f32[64]=file:%s' % sized(f32, 256), 'f32[128]=zero>OUT'])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
@@ -94,9 +192,14 @@ for k in micro:
     cases[k] = ('2', '128', ['s32[256]=zero>OUT', 's32[768]=file:%s' % i32, 'u32[512]=file:%s' % sized(u32, 2048)])
 
 
+dyn_smem = {'s_dyn': '512'}  # kernel -> bytes of dynamic shared memory
+
+
 def launch(path, name, grid, block, args, tag):
     out = os.path.join(tmp, '%s.%s.out' % (name.replace('/', '_'), tag))
-    run(['run', '-q', path, name.split('/')[0], '--grid', grid, '--block', block, '--'] + [a.replace('OUT', out) for a in args])
+    kernel = name.split('/')[0]
+    opts = ['--dyn-smem', dyn_smem[kernel]] if kernel in dyn_smem else []
+    run(['run', '-q', path, kernel, '--grid', grid, '--block', block] + opts + ['--'] + [a.replace('OUT', out) for a in args])
     return open(out, 'rb').read() if os.path.exists(out) else None
 
 
