@@ -26,11 +26,3 @@ extern "C" __global__ void fill2d(int *m, int rows, int cols)
     if (r == 0 && c == 0)
         atomicAdd(&dk_launches[1], 1u);
 }
-
-/* out[y][x] = the texel (x, y) of a 2D texture object, read at its centre */
-extern "C" __global__ void tex_read(float *out, unsigned long long tex, int w, int h)
-{
-    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x < w && y < h)
-        out[y * w + x] = tex2D<float>((cudaTextureObject_t)tex, x + 0.5f, y + 0.5f);
-}

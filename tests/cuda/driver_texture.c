@@ -1,12 +1,12 @@
 /* tests/cuda/driver_texture.c — CUDA arrays and texture objects through the
- * driver API (plain C; tex_read of driver_kernel.ptx): cuArrayCreate of a
+ * driver API (plain C; tex_read of driver_texture_kernel.ptx): cuArrayCreate of a
  * 2D float array and of a 2D 8-bit one, filled by cuMemcpy2D from pitched
  * host rows and read back array -> host; cuTexObjectCreate with point
  * filtering (floats as they are; 8-bit integers as normalized floats, the
  * driver's default without CU_TRSF_READ_AS_INTEGER), checked texel by texel
  * against the host; an unsupported format and a destroyed array refused.
  *
- *   driver_texture PATH/driver_kernel.ptx */
+ *   driver_texture PATH/driver_texture_kernel.ptx */
 #define MX_TEST "driver_texture"
 #include "mx_cu_check.h"
 

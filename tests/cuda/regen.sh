@@ -3,6 +3,7 @@
 # from the sources beside them:
 #
 #   driver_kernel.ptx       nvcc -arch=compute_80 -ptx -O2 driver_kernel.cu
+#   driver_texture_kernel.ptx  the same for driver_texture_kernel.cu (driver_texture.c)
 #                           (loaded by driver_api.c through the driver API)
 #   rdc_link.ptx,           nvcc -arch=compute_80 -rdc=true -ptx -O2 (the two units
 #   rdc_link_lib.ptx        of rdc_link, linked by driver_link.c through cuLink*)
@@ -28,6 +29,8 @@ command -v "$CLANG" >/dev/null 2>&1 || { echo "regen.sh: clang not found as '$CL
 cd "$here"
 "$NVCC" -arch=compute_80 -ptx -O2 driver_kernel.cu -o driver_kernel.ptx
 echo "regen.sh: driver_kernel.ptx"
+"$NVCC" -arch=compute_80 -ptx -O2 driver_texture_kernel.cu -o driver_texture_kernel.ptx
+echo "regen.sh: driver_texture_kernel.ptx"
 for name in rdc_link rdc_link_lib; do
     "$NVCC" -arch=compute_80 -rdc=true -ptx -O2 $name.cu -o $name.ptx
     echo "regen.sh: $name.ptx"
