@@ -1917,17 +1917,28 @@ EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMod
     return cudaSuccess;
 }
 
+/* An executable graph and a stream to launch (or upload) it on, for the call fn: cudaSuccess, or why not (said). */
+static cudaError_t exec_on(const char *fn, cudaGraphExec_t x, cudaStream_t s)
+{
+    pthread_mutex_lock(&gr_lock);
+    int ok = exec_live(x);
+    pthread_mutex_unlock(&gr_lock);
+    if (!ok)
+        return rt_fail(fn, cudaErrorInvalidValue, "%p is not an executable graph (destroyed, or never instantiated)",
+                       (void *)x);
+    if (!rt_stream_ok(s))
+        return rt_fail(fn, cudaErrorInvalidResourceHandle, "stream %p is not a stream (destroyed, or never created)",
+                       (void *)s);
+    return cudaSuccess;
+}
+
 /* Launching a graph into a capturing stream captures it as a child graph
  * node; else its nodes are done in order on the stream. */
 EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
-    pthread_mutex_lock(&gr_lock);
-    int ok = exec_live(graphExec);
-    pthread_mutex_unlock(&gr_lock);
-    if (!ok)
-        return FAIL(cudaErrorInvalidValue, "%p is not an executable graph (destroyed, or never instantiated)", (void *)graphExec);
-    if (!rt_stream_ok(stream))
-        return FAIL(cudaErrorInvalidResourceHandle, "stream %p is not a stream (destroyed, or never created)", (void *)stream);
+    cudaError_t e0 = exec_on(__func__, graphExec, stream);
+    if (e0)
+        return e0;
     if (gr_capturing(stream)) {
         const char *fn = __func__;
         CAPTURE_NODE(n, cudaGraphNodeTypeGraph);
@@ -2037,12 +2048,5 @@ EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t h
 /* Nothing to upload: an executable graph is host data here. */
 EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
-    pthread_mutex_lock(&gr_lock);
-    int ok = exec_live(graphExec);
-    pthread_mutex_unlock(&gr_lock);
-    if (!ok)
-        return FAIL(cudaErrorInvalidValue, "%p is not an executable graph (destroyed, or never instantiated)", (void *)graphExec);
-    if (!rt_stream_ok(stream))
-        return FAIL(cudaErrorInvalidResourceHandle, "stream %p is not a stream (destroyed, or never created)", (void *)stream);
-    return cudaSuccess;
+    return exec_on(__func__, graphExec, stream);
 }

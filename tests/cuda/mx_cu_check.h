@@ -15,20 +15,6 @@
 
 #ifndef MX_TEST
 #error "define MX_TEST (the test's name) before including mx_cu_check.h"
-/* The start of a test on driver_kernel.ptx: argv[1] names it; cuInit, a
- * context on device 0 (*dev, *ctx) and the module loaded (*m). */
-static __attribute__((unused)) void mx_cu_start(int argc, char **argv, CUdevice *dev, CUcontext *ctx, CUmodule *m)
-{
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s driver_kernel.ptx\n", argv[0]);
-        exit(2);
-    }
-    CU(cuInit(0));
-    CU(cuDeviceGet(dev, 0));
-    CU(cuCtxCreate(ctx, NULL, 0, *dev));
-    CU(cuModuleLoad(m, argv[1]));
-}
-
 #endif
 
 /* Prints `FAIL name: reason` and exits 1. */
@@ -88,12 +74,12 @@ static __attribute__((unused)) char *read_text(const char *path)
     return t;
 }
 
-/* The start of a test on driver_kernel.ptx: argv[1] names it; cuInit, a
+/* The start of a test on a PTX file: argv[1] names it; cuInit, a
  * context on device 0 (*dev, *ctx) and the module loaded (*m). */
 static __attribute__((unused)) void mx_cu_start(int argc, char **argv, CUdevice *dev, CUcontext *ctx, CUmodule *m)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s driver_kernel.ptx\n", argv[0]);
+        fprintf(stderr, "usage: %s KERNELS.ptx\n", argv[0]);
         exit(2);
     }
     CU(cuInit(0));
