@@ -71,6 +71,12 @@ int emu_device_create(const struct emu_config *cfg, struct emu_device **out)
 void emu_device_set_cdp_pending(struct emu_device *d, uint32_t n) { d->cdp_max_pending = n ? n : 1; }
 uint32_t emu_device_cdp_pending(const struct emu_device *d) { return d->cdp_max_pending; }
 
+uint64_t emu_device_set_stack(struct emu_device *d, uint64_t bytes)
+{
+    d->cfg.local_per_thread = bytes < EMU_LOCAL_MAX ? bytes : EMU_LOCAL_MAX;
+    return d->cfg.local_per_thread;
+}
+
 void emu_device_destroy(struct emu_device *d)
 {
     if (!d)

@@ -211,6 +211,8 @@ struct emu_kernel {
     uint64_t *shared_off;         /* by symbol index: offset of a .shared variable in this kernel's layout */
     uint32_t shared_static;       /* bytes of static shared memory */
     uint64_t max_local;           /* bytes of local memory per thread: the deepest frame chain (estimate) */
+    uint8_t calls;                /* it makes calls: its threads get at least the configured stack
+                                     (emu_config.local_per_thread, as it is when a CTA starts) */
     uint32_t nsregs;              /* special registers the kernel reads: rows after each frame's registers */
     uint8_t sreg_row[SS__COUNT];  /* enum emu_sslot -> row + 1 (0: not read) */
     uint8_t sreg_list[SS__COUNT]; /* row -> enum emu_sslot */

@@ -108,6 +108,9 @@ void emu_device_destroy(struct emu_device *dev);
  * default EMU_CDP_PENDING_DEFAULT): more get cudaErrorLaunchPendingCountExceeded. */
 #define EMU_CDP_PENDING_DEFAULT 2048u
 void emu_device_set_cdp_pending(struct emu_device *dev, uint32_t n);
+/* Bytes of call stack per thread for the CTAs that start from now on
+ * (cudaLimitStackSize), at most EMU_LOCAL_MAX; the value in effect. */
+uint64_t emu_device_set_stack(struct emu_device *dev, uint64_t bytes);
 uint32_t emu_device_cdp_pending(const struct emu_device *dev);
 const struct emu_config *emu_device_config(const struct emu_device *dev);
 /* Between launches (no grid active, no helper kernel): the `cache_sms`

@@ -563,8 +563,7 @@ static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int 
         for (uint32_t fi = 0; fi < g->nfuncs; fi++)
             if (!(g->funcs[fi].flags & (MX_FUNCF_ENTRY | MX_FUNCF_DECL)))
                 chain += (g->funcs[fi].local_size + 15) & ~15ull;
-        if (chain && chain < m->dev->cfg.local_per_thread)
-            chain = m->dev->cfg.local_per_thread;
+        k->calls = chain != 0; /* (the configured stack is added when a CTA starts: sched.c) */
     }
     k->max_local = chain < EMU_LOCAL_MAX ? chain : EMU_LOCAL_MAX;
     const_row(&b, 0);

@@ -831,6 +831,8 @@ static int cta_start(struct emu_grid *g, struct emu_sm *sm, uint64_t id)
         w->red_ref = REF_NONE;
         memcpy(w->last_alloc, sm->last_alloc, sizeof w->last_alloc);
         w->local_size = k->max_local;
+        if (k->calls && w->local_size < d->cfg.local_per_thread) /* the stack cudaLimitStackSize sets, now */
+            w->local_size = d->cfg.local_per_thread < EMU_LOCAL_MAX ? d->cfg.local_per_thread : EMU_LOCAL_MAX;
         /* ready, at the kernel's first instruction; buffers, frame 0 and
          * special registers come at its first issue (warp_begin) */
         emu_warp_state(w, WS_READY);

@@ -1390,8 +1390,8 @@ EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
     if (ensure_device())
         return FAIL(cudaErrorInitializationError, "there is no emulated device (the reason was said when the program started)");
-    if (limit == cudaLimitStackSize) {
-        rt.cfg.local_per_thread = value < EMU_LOCAL_MAX ? value : EMU_LOCAL_MAX;
+    if (limit == cudaLimitStackSize) { /* for the blocks that start from now on */
+        rt.cfg.local_per_thread = emu_device_set_stack(rt.dev, value);
         return cudaSuccess;
     }
     if (limit == cudaLimitPrintfFifoSize || limit == cudaLimitMallocHeapSize)
