@@ -655,6 +655,9 @@ static int pinned_take(const void *p, int kind);
 
 cudaError_t rt_dev_free(const char *fn, void *devPtr)
 {
+    int g = gr_free_owned(fn, devPtr);
+    if (g) /* a graph's allocation: the launch's lifetime ends, the reservation stays */
+        return g < 0 ? cudaErrorInvalidValue : cudaSuccess;
     int t = pinned_take(devPtr, PIN_MANAGED);
     if (t < 0)
         return fail(fn, cudaErrorInvalidValue, "%p is pinned or registered host memory (cudaFreeHost/cudaHostUnregister "
@@ -662,6 +665,7 @@ cudaError_t rt_dev_free(const char *fn, void *devPtr)
     if (!t && mx_cuda_free((uint64_t)(uintptr_t)devPtr))
         return fail(fn, cudaErrorInvalidValue, "%p is not the start of a live allocation (freed already, interior, or "
                     "never allocated)", devPtr);
+    mp_forget(devPtr);
     return cudaSuccess;
 }
 
@@ -673,15 +677,7 @@ EXPORT cudaError_t cudaFree(void *devPtr)
     CHECK_STICKY();
     CHECK_DEVICE();
     DRAIN(0);
-    if (!devPtr)
-        return cudaSuccess;
-    int g = gr_free_owned(__func__, devPtr);
-    if (g)
-        return g < 0 ? cudaErrorInvalidValue : cudaSuccess;
-    cudaError_t e = rt_dev_free(__func__, devPtr);
-    if (!e)
-        mp_forget(devPtr);
-    return e;
+    return devPtr ? rt_dev_free(__func__, devPtr) : cudaSuccess;
 }
 
 /* Pinned host memory and managed memory are device memory the host uses at

@@ -539,15 +539,7 @@ static cudaError_t alloc_run(const char *fn, struct gr_alloc *a, int autofree)
 static cudaError_t free_run(const char *fn, void *p, cudaStream_t s)
 {
     cudaError_t e = rt_drain(fn, s);
-    if (e)
-        return e;
-    int g = gr_free_owned(fn, p);
-    if (g)
-        return g < 0 ? cudaErrorInvalidValue : cudaSuccess;
-    if ((e = rt_dev_free(fn, p)))
-        return e;
-    mp_forget(p);
-    return cudaSuccess;
+    return e ? e : rt_dev_free(fn, p);
 }
 
 /* The value of a conditional handle, after the work before it on s. */

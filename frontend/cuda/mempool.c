@@ -131,15 +131,7 @@ EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
     if (gr_capturing(hStream))
         return gr_capture_free(__func__, hStream, devPtr);
     cudaError_t e = rt_drain(__func__, hStream); /* after the stream's work before it */
-    if (e || !devPtr)
-        return e;
-    int g = gr_free_owned(__func__, devPtr);
-    if (g)
-        return g < 0 ? cudaErrorInvalidValue : cudaSuccess;
-    if ((e = rt_dev_free(__func__, devPtr)))
-        return e;
-    mp_forget(devPtr);
-    return cudaSuccess;
+    return e || !devPtr ? e : rt_dev_free(__func__, devPtr);
 }
 
 /* ------------------------------------------------------------ pools */

@@ -30,8 +30,9 @@ cudaError_t rt_memset(const char *fn, void *dst, int value, size_t count, cudaSt
 cudaError_t rt_host_func(const char *fn, cudaHostFn_t f, void *data, cudaStream_t s);
 /* Waits for stream s's work (the sticky error, said, if a kernel faulted). */
 cudaError_t rt_drain(const char *fn, cudaStream_t s);
-/* Device memory now, as cudaMalloc; and freed now, as cudaFree without
- * the graph and pool bookkeeping (said on failure, for the call fn). */
+/* Device memory now, as cudaMalloc; and freed now, as cudaFree (said on
+ * failure, for the call fn): a graph's allocation ends its launch's
+ * lifetime (gr_free_owned), a pool's leaves its pool (mp_forget). */
 cudaError_t rt_dev_alloc(const char *fn, size_t size, void **p);
 cudaError_t rt_dev_free(const char *fn, void *p);
 
