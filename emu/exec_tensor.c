@@ -376,6 +376,26 @@ static int h_wmma_store(struct emu_warp *w, const struct emu_xinsn *x, uint32_t 
 
 /* --------------------------------------------------------------- ldmatrix */
 
+/* ldmatrix/stmatrix: the memory hierarchy's request for the 8 x num rows of 16 bytes whose addresses lanes 0 ..
+ * 8 num - 1 give in memory operand slot s (op: MX_MOP_LD or MX_MOP_ST); 0, or the request's answer. */
+static int xmatrix_request(struct emu_warp *w, const struct emu_xinsn *x, int s, unsigned num, int op)
+{
+    if (__builtin_expect(w->dev->cfg.memif == NULL, 1) || w->completing)
+        return 0;
+    uint64_t addr[WARP];
+    for (unsigned l = 0; l < 8 * num; l++)
+        addr[l] = lane_addr(w, x, s, l);
+    return emu_mem_request(w, x, op, -1, (uint32_t)((1ull << (8 * num)) - 1), addr, 16, 0);
+}
+
+/* Where half h (0 low, 1 high) of lane l's register for 8x8 matrix i sits: row *r of the 8 num rows, column *c. */
+static inline void xmatrix_pos(unsigned i, unsigned l, unsigned h, unsigned trans, unsigned *r, unsigned *c)
+{
+    unsigned g = l >> 2, t = l & 3;
+    *r = 8 * i + (trans ? 2 * t + h : g);
+    *c = trans ? g : 2 * t + h;
+}
+
 /* Opcode: ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared}.b16 d, [p]
  * Synopsis: d[i] of lane l = elements (l/4, 2(l%4)) and (l/4, 2(l%4)+1) of 8x8 matrix i, whose row r lane 8i+r addresses
  * With .trans the lane gets elements (2(l%4), l/4) and (2(l%4)+1, l/4). */
@@ -384,14 +404,9 @@ static int h_ldmatrix(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     if (need_full(w, x, m))
         return EX_FAULT;
     unsigned num = x->aux & 7, trans = (x->aux >> 3) & 1;
-    if (__builtin_expect(w->dev->cfg.memif != NULL, 0) && !w->completing) {
-        uint64_t addr[WARP];
-        for (unsigned l = 0; l < 8 * num; l++)
-            addr[l] = lane_addr(w, x, 1, l);
-        int r = emu_mem_request(w, x, MX_MOP_LD, -1, (uint32_t)((1ull << (8 * num)) - 1), addr, 16, 0);
-        if (r)
-            return r;
-    }
+    int rq = xmatrix_request(w, x, 1, num, MX_MOP_LD);
+    if (rq)
+        return rq;
     /* the 8 * num rows, 16 bytes each, read first (a destination may be an address register) */
     uint16_t rowv[32][8];
     for (unsigned l = 0; l < 8 * num; l++) {
@@ -407,10 +422,10 @@ static int h_ldmatrix(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     const uint32_t *refs = opd_refs(w, x, 0);
     for (unsigned i = 0; i < num; i++)
         for (unsigned l = 0; l < WARP; l++) {
-            unsigned g = l >> 2, t = l & 3;
-            uint32_t lo = trans ? rowv[8 * i + 2 * t][g] : rowv[8 * i + g][2 * t];
-            uint32_t hi = trans ? rowv[8 * i + 2 * t + 1][g] : rowv[8 * i + g][2 * t + 1];
-            ref_set(w, refs[i], l, lo | hi << 16);
+            unsigned r0, c0, r1, c1;
+            xmatrix_pos(i, l, 0, trans, &r0, &c0);
+            xmatrix_pos(i, l, 1, trans, &r1, &c1);
+            ref_set(w, refs[i], l, rowv[r0][c0] | (uint32_t)rowv[r1][c1] << 16);
         }
     return EX_NEXT;
 }
@@ -423,24 +438,19 @@ static int h_stmatrix(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     if (need_full(w, x, m))
         return EX_FAULT;
     unsigned num = x->aux & 7, trans = (x->aux >> 3) & 1;
-    if (__builtin_expect(w->dev->cfg.memif != NULL, 0) && !w->completing) {
-        uint64_t addr[WARP];
-        for (unsigned l = 0; l < 8 * num; l++)
-            addr[l] = lane_addr(w, x, 0, l);
-        int r = emu_mem_request(w, x, MX_MOP_ST, -1, (uint32_t)((1ull << (8 * num)) - 1), addr, 16, 0);
-        if (r)
-            return r;
-    }
+    int rq = xmatrix_request(w, x, 0, num, MX_MOP_ST);
+    if (rq)
+        return rq;
     uint16_t rowv[32][8];
     const uint32_t *refs = opd_refs(w, x, 1);
     for (unsigned i = 0; i < num; i++)
         for (unsigned l = 0; l < WARP; l++) {
-            unsigned g = l >> 2, t = l & 3;
             uint32_t v = (uint32_t)ref_get(w, refs[i], l);
-            if (trans)
-                rowv[8 * i + 2 * t][g] = (uint16_t)v, rowv[8 * i + 2 * t + 1][g] = (uint16_t)(v >> 16);
-            else
-                rowv[8 * i + g][2 * t] = (uint16_t)v, rowv[8 * i + g][2 * t + 1] = (uint16_t)(v >> 16);
+            for (unsigned h = 0; h < 2; h++) {
+                unsigned r, c;
+                xmatrix_pos(i, l, h, trans, &r, &c);
+                rowv[r][c] = (uint16_t)(v >> 16 * h);
+            }
         }
     for (unsigned l = 0; l < 8 * num; l++) { /* every address checked before the first row is stored */
         uint64_t a = lane_addr(w, x, 0, l);
