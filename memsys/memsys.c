@@ -341,11 +341,12 @@ static void process(struct mx_memsys *m, const struct ms_ent *e, uint32_t sm, co
     } else if (e->out) {
         uint64_t ln = e->line >> m->line_shift, lp = ln / m->cfg.llc_partitions;
         uint32_t part = partition(m, ln), set = 0;
-        if (morpheus_route(m->mp, part, lp, &set) && m->xh) {
+        int ext = morpheus_route(m->mp, part, lp, &set); /* (address separation, once) */
+        if (ext && m->xh) {
             /* --xllc helper holds global memory only (const, texture and local lines stay in the LLC) */
             set = (uint32_t)(lp % m->cfg.llc_sets);
             served = llc_access(m, part, set, ln, e);
-        } else if (morpheus_route(m->mp, part, lp, &set)) {
+        } else if (ext) {
             struct morpheus_result res;
             morpheus_access_sm(m->mp, part, lp, e->line, e->out, e->op, e->clock, sm, mem, &res);
             /* its DRAM traffic is the line's, on the line's channel as for the LLC */
@@ -467,12 +468,13 @@ static uint8_t ms_probe(void *ctx, const struct mx_memreq *r, uint32_t *lines)
         }
         if (lv != MX_LV_L1) {
             uint32_t part = partition(m, ln), set = 0, g;
-            if (morpheus_route(m->mp, part, lp, &set) && !(m->xh && r->space != MX_MS_GLOBAL)) {
+            int ext = morpheus_route(m->mp, part, lp, &set);
+            if (ext && !(m->xh && r->space != MX_MS_GLOBAL)) {
                 lv = morpheus_holds(m->mp, part, lp, line[i], &g) ? MX_LV_XLLC
                    : r->op == MX_MOP_LD ? (morpheus_predicts(m->mp, g, line[i]) ? MX_LV_XLLC_DRAM : MX_LV_DRAM)
                    : MX_LV_XLLC; /* a store or atomic the extended LLC does not hold is allocated there */
             } else {
-                if (m->xh && morpheus_route(m->mp, part, lp, &set))
+                if (m->xh && ext)
                     set = (uint32_t)(lp % m->cfg.llc_sets);
                 else
                     set &= m->cfg.llc_sets - 1;
