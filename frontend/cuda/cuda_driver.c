@@ -1249,6 +1249,14 @@ EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx, unsigne
  * waits for that work and takes the time then. */
 struct cu_event { double t; int recorded; }; /* handle aux 1: the runtime's events (aux 0) are not the driver's */
 
+/* The driver event behind a live handle, or NULL. */
+static struct cu_event *event_of(CUevent e)
+{
+    void *p;
+    uint32_t drv;
+    return mx_cuda_handle_get(e, MX_CUDA_EVENT, &p, &drv) || drv != 1 ? NULL : p;
+}
+
 EXPORT CUresult cuEventCreate(CUevent *e, unsigned int flags)
 {
     (void)flags;
@@ -1267,9 +1275,8 @@ EXPORT CUresult cuEventCreate(CUevent *e, unsigned int flags)
 
 EXPORT CUresult cuEventDestroy_v2(CUevent e)
 {
-    void *ev;
-    uint32_t drv;
-    if (mx_cuda_handle_get(e, MX_CUDA_EVENT, &ev, &drv) || drv != 1 || mx_cuda_handle_free(e, MX_CUDA_EVENT, NULL, NULL))
+    struct cu_event *ev = event_of(e);
+    if (!ev || mx_cuda_handle_free(e, MX_CUDA_EVENT, NULL, NULL))
         return CUDA_ERROR_INVALID_HANDLE;
     free(ev);
     return CUDA_SUCCESS;
@@ -1278,14 +1285,12 @@ EXPORT CUresult cuEventDestroy_v2(CUevent e)
 EXPORT CUresult cuEventRecord(CUevent e, CUstream s)
 {
     READY();
-    uint32_t drv;
-    void *p;
-    if (mx_cuda_handle_get(e, MX_CUDA_EVENT, &p, &drv) || drv != 1 || !mx_cuda_stream_ok(s))
+    struct cu_event *ev = event_of(e);
+    if (!ev || !mx_cuda_stream_ok(s))
         return CUDA_ERROR_INVALID_HANDLE;
     SYNC(s, mx_cuda_is_legacy(s));
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    struct cu_event *ev = p;
     ev->t = (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
     ev->recorded = 1;
     return CUDA_SUCCESS;
@@ -1300,9 +1305,7 @@ EXPORT CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned int flags
 EXPORT CUresult cuEventSynchronize(CUevent e)
 {
     READY();
-    uint32_t drv;
-    void *p;
-    return mx_cuda_handle_get(e, MX_CUDA_EVENT, &p, &drv) || drv != 1 ? CUDA_ERROR_INVALID_HANDLE : CUDA_SUCCESS;
+    return event_of(e) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 EXPORT CUresult cuEventQuery(CUevent e) { return cuEventSynchronize(e); }
@@ -1310,14 +1313,11 @@ EXPORT CUresult cuEventQuery(CUevent e) { return cuEventSynchronize(e); }
 EXPORT CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end)
 {
     READY();
-    uint32_t d1, d2;
-    void *a, *b;
     if (!ms)
         return CUDA_ERROR_INVALID_VALUE;
-    if (mx_cuda_handle_get(start, MX_CUDA_EVENT, &a, &d1) || d1 != 1 || mx_cuda_handle_get(end, MX_CUDA_EVENT, &b, &d2) ||
-        d2 != 1)
+    const struct cu_event *x = event_of(start), *y = event_of(end);
+    if (!x || !y)
         return CUDA_ERROR_INVALID_HANDLE;
-    const struct cu_event *x = a, *y = b;
     if (!x->recorded || !y->recorded)
         return CUDA_ERROR_NOT_READY;
     *ms = (float)(y->t - x->t);
@@ -1338,11 +1338,7 @@ EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags)
 {
     (void)flags;
     READY();
-    uint32_t drv;
-    void *p;
-    if (!mx_cuda_stream_ok(s) || mx_cuda_handle_get(e, MX_CUDA_EVENT, &p, &drv) || drv != 1)
-        return CUDA_ERROR_INVALID_HANDLE;
-    return CUDA_SUCCESS;
+    return mx_cuda_stream_ok(s) && event_of(e) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 EXPORT CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s)
