@@ -117,6 +117,24 @@ static void stream_ordered(void)
     CK(cudaMemPoolDestroy(mine));
     CK_ERR(cudaMallocFromPoolAsync(&a, 8, mine, s), cudaErrorInvalidValue); /* destroyed */
     CK_ERR(cudaGetLastError(), cudaErrorInvalidValue); /* said, and the last error */
+    /* pools the emulator cannot make, access it cannot give, marks only reset to 0 */
+    cudaMemPoolProps bad = props;
+    bad.allocType = cudaMemAllocationTypeInvalid;
+    CK_ERR(cudaMemPoolCreate(&mine, &bad), cudaErrorInvalidValue);
+    CK_ERR(cudaGetLastError(), cudaErrorInvalidValue);
+    bad = props;
+    bad.handleTypes = cudaMemHandleTypePosixFileDescriptor;
+    CK_ERR(cudaMemPoolCreate(&mine, &bad), cudaErrorNotSupported);
+    CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
+    cudaMemAccessDesc ad = {};
+    ad.location.type = cudaMemLocationTypeDevice, ad.location.id = 1, ad.flags = cudaMemAccessFlagsProtReadWrite;
+    CK_ERR(cudaMemPoolSetAccess(pool, &ad, 1), cudaErrorInvalidDevice);
+    CK_ERR(cudaGetLastError(), cudaErrorInvalidDevice);
+    unsigned long long one = 1;
+    CK_ERR(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &one), cudaErrorInvalidValue);
+    CK_ERR(cudaGetLastError(), cudaErrorInvalidValue);
+    CK_ERR(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &one), cudaErrorInvalidValue);
+    CK_ERR(cudaGetLastError(), cudaErrorInvalidValue);
     CK(cudaStreamDestroy(s));
 }
 
@@ -368,6 +386,17 @@ static void conditionals(void)
     p.conditional.size = 2;
     CK_ERR(cudaGraphAddNode(&bad, g, NULL, NULL, 0, &p), cudaErrorInvalidValue);
     CK_ERR(cudaGetLastError(), cudaErrorInvalidValue); /* said, and the last error */
+    cudaGraphConditionalHandle h4;
+    CK_ERR(cudaGraphConditionalHandleCreate(&h4, other, 0, 2), cudaErrorInvalidValue); /* flags: only AssignDefault */
+    CK_ERR(cudaGetLastError(), cudaErrorInvalidValue);
+    cudaGraphNode_t e1;
+    CK(cudaGraphAddEmptyNode(&e1, other, NULL, 0));
+    cudaGraphEdgeData port = {};
+    port.from_port = cudaGraphKernelNodePortProgrammatic;
+    cudaGraphNodeParams ep = {};
+    ep.type = cudaGraphNodeTypeEmpty;
+    CK_ERR(cudaGraphAddNode(&bad, other, &e1, &port, 1, &ep), cudaErrorNotSupported); /* edges with ports */
+    CK_ERR(cudaGetLastError(), cudaErrorNotSupported);
     CK(cudaGraphDestroy(other));
     CK(cudaGraphDestroy(g));
 
