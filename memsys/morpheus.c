@@ -485,6 +485,10 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
         /* an atomic's block stays uncompressed: each lane's atomic rewrites it (docs/xllc-bdi.md) */
         segs = m->compress == MX_COMP_BDI && have && op != MX_MOP_ATOM ? bdi_xllc_segs(bytes) : 4;
         m->xx.level[segs == 1 ? 0 : segs == 2 ? 1 : 2]++;
+    } else if (m->compress == MX_COMP_BDI) {
+        /* a read hit: the epoch counts the held block's level too, so that the split follows the blocks the
+           set serves, not only the few it places (docs/xllc-bdi.md) */
+        xllc_asked(&m->x, g, have ? bdi_xllc_segs(bytes) : 4);
     }
     struct xllc_out ev;
     xllc_apply(&m->x, g, at, tag, segs, write, &ev);

@@ -120,6 +120,12 @@ void xllc_epoch(struct xllc *x, uint32_t set, struct xllc_out *out)
     d->n++;
 }
 
+void xllc_asked(struct xllc *x, uint32_t set, unsigned segs)
+{
+    if (x->bdi && segs)
+        x->bdi[set].cnt[segs == 1 ? 0 : segs == 2 ? 1 : 2]++;
+}
+
 void xllc_apply(struct xllc *x, uint32_t set, int idx, uint64_t tag, unsigned segs, int write, struct xllc_out *out)
 {
     struct xllc_blk *b = set_blocks(x, set);
@@ -127,7 +133,7 @@ void xllc_apply(struct xllc *x, uint32_t set, int idx, uint64_t tag, unsigned se
     if (!x->bdi)
         segs = segs ? 4 : 0;
     else if (segs)
-        x->bdi[set].cnt[segs == 1 ? 0 : segs == 2 ? 1 : 2]++;
+        xllc_asked(x, set, segs);
     if (idx < 0) {
         if (!segs)
             segs = 4;

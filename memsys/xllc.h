@@ -69,6 +69,11 @@ void xllc_fini(struct xllc *x);
 /* Index in the set of the block with this tag, or -1 (no state change). */
 int xllc_find(const struct xllc *x, uint32_t set, uint64_t tag);
 
+/* Counts a level the epoch asked for (compressed sets only): xllc_apply
+ * counts a placed or rewritten block's; a read hit counts the held
+ * block's compressibility with this (docs/xllc-bdi.md "An access"). */
+void xllc_asked(struct xllc *x, uint32_t set, unsigned segs);
+
 /* Uses block `tag` of `set`: idx from xllc_find.  A hit (idx >= 0) becomes
  * most recently used; a miss is inserted as most recently used.  segs: the
  * block's compressibility now in 32-byte segments (1, 2, 4: a miss or a

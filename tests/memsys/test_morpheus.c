@@ -541,7 +541,7 @@ static void compression_write_grows(void **st)
 /* The re-split's arithmetic (docs/xllc-bdi.md): an epoch of 10 high, 6
  * low and 4 uncompressed placements in a 32-register set asks for 10, 12
  * and 16 quarter registers: nH = 31*10/38 = 8, nL = 31*12/38 = 9, the other
- * 15 uncompressed; an epoch with no placement keeps the split. */
+ * 15 uncompressed; read hits count too. */
 static void bdi_resplit_arithmetic(void **st)
 {
     (void)st;
@@ -577,13 +577,25 @@ static void bdi_resplit_arithmetic(void **st)
     assert_int_equal(x.bdi[0].nh, 6);
     assert_int_equal(x.bdi[0].nl, 0);
     assert_int_equal(o.split_drops, 0); /* block 7 stays high in register 0, the others raw */
-    for (int i = 0; i < 20; i++) {   /* an epoch of read hits: no placement, the split stays */
-        xllc_apply(&x, 0, xllc_find(&x, 0, 7), 7, 0, 0, &o);
-        assert_int_equal(o.idx, 0);
+    /* an epoch of 19 read hits on raw block 8 and one high placement: a read hit counts the held block's
+     * level (xllc_asked, as morpheus.c does), so the epoch asked for 1 + 4 x 19 quarter registers, 1 of them
+     * high: nH = 31*1/77 = 0 (were only placements counted, the lone high block would turn 31 registers
+     * high and drop the raw blocks) */
+    for (int i = 0; i < 19; i++) {
+        xllc_apply(&x, 0, xllc_find(&x, 0, 8), 8, 0, 0, &o);
+        xllc_asked(&x, 0, 4);
+        assert_int_equal(o.idx, 4 * 20);
         xllc_epoch(&x, 0, &o);
+        assert_int_equal(o.split_drops, 0);
     }
-    assert_int_equal(x.bdi[0].nh, 6);
-    assert_int_equal(xllc_count(&x, 0), 5);
+    xllc_apply(&x, 0, -1, 9, 1, 0, &o);
+    assert_int_equal(o.idx, 1);      /* the next high slot of register 0 */
+    xllc_epoch(&x, 0, &o);
+    assert_int_equal(x.bdi[0].nh, 0);
+    assert_int_equal(x.bdi[0].nl, 0);
+    assert_int_equal(o.split_drops, 2); /* blocks 7 and 9: register 0 is uncompressed again */
+    assert_int_equal(xllc_count(&x, 0), 4);
+    assert_int_not_equal(xllc_find(&x, 0, 8), -1);
     xllc_fini(&x);
 }
 
