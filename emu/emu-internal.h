@@ -269,6 +269,7 @@ struct emu_grid {
     uint64_t clock_last;           /* SM clock its last CTA so far ended at */
     double t0;
     int finished;                  /* every CTA done, or stopped by a fault */
+    int announced;                 /* the timing model was told it started (tm_ops.on_launch) */
     int helper;                    /* a helper kernel on the cache-mode SMs (emu_helper_start): not on the
                                       device's list, never finishes, makes no memory requests */
     struct emu_grid *after;        /* starts once this grid finished (stream order), or NULL */

@@ -967,6 +967,28 @@ static int fill_all(struct emu_device *d, struct emu_fault *fault)
     return MX_OK;
 }
 
+/* Tells the timing model about the grids that got their first CTAs
+ * (TM_EV_LAUNCH): between quanta, one thread, no SM running. */
+static void announce(struct emu_device *d)
+{
+    const struct tm_ops *tm = d->cfg.timing;
+    if (!tm || !tm->on_launch || !(tm->events & TM_EV_LAUNCH))
+        return;
+    for (struct emu_grid *x = d->grids; x; x = x->next) {
+        if (x->announced)
+            continue;
+        uint64_t dealt = 0;
+        for (uint32_t i = 0; i < d->cfg.num_sms && !dealt; i++)
+            dealt = x->dealt[i];
+        if (!dealt)
+            continue;
+        x->announced = 1;
+        uint64_t n = x->ncta < UINT32_MAX ? x->ncta : UINT32_MAX;
+        tm->on_launch(d->cfg.timing_state, mx_str(x->k->prog, x->k->prog->funcs[x->k->entry].name), (uint32_t)n,
+                      x->threads_per_cta);
+    }
+}
+
 /* ------------------------------------------------------- the quantum's end */
 
 static int wait_cmp(const void *a, const void *b)
@@ -1281,6 +1303,8 @@ static void run_grid(struct emu_device *d, struct emu_grid *g)
             abort_all(d, NULL, fault.status, &fault);
             break;
         }
+        if (newly || first)
+            announce(d);
         first = 0;
         int resident = 0;
         for (uint32_t i = 0; i < d->cfg.num_sms && !resident; i++)

@@ -23,8 +23,9 @@
  * (icnt_flit_bytes per interconnect cycle each way: requests carry a
  * store's data, replies a load's), then the SM's shares of the LLC's,
  * DRAM's and the extended LLC's bandwidth (each bandwidth over the SMs that
- * can use it: the compute SMs, no more than the grid's CTAs), each a queue
- * of its own.  Share an SM left idle in the last row-buffer window (below:
+ * can use it: the compute SMs, no more than the grid's CTAs, when a grid
+ * starts; from a quantum's end on, in proportion to each SM's demand in it:
+ * the bytes it passed and those still queued), each a queue of its own.  Share an SM left idle in the last row-buffer window (below:
  * the time DRAM's scheduler queues take to drain) is still its own, so a
  * burst after a pause is not metered at 1/users of the bandwidth; over any
  * T cycles all SMs together pass at most (T + window) times the bandwidth.  A line counts 128 bytes times its resource's cost factor:
@@ -71,11 +72,14 @@ struct wsb {                  /* one warp slot's scoreboard */
 
 struct dline { uint64_t clock, line; };
 
+enum { RES_PART, RES_CHAN, RES_X }; /* the shared resources: LLC partitions, DRAM channels, cache-mode SMs */
+
 struct smst {                 /* one SM's state: touched by its host thread only while the quantum runs */
     uint64_t sched_free[NSCHED_MAX];
     uint64_t pipe_free[NSCHED_MAX][TM_UNITS];
     double l1_free, req_free, rep_free;
     double llc_free, dram_free, x_free;       /* its shares of the LLC's, DRAM's, the extended LLC's bandwidth */
+    double w[3];              /* those shares, per resource (RES_*): fractions of its bandwidth (quantum_end) */
     uint64_t *part_bytes, *chan_bytes, *x_bytes; /* this quantum's bytes to each partition, channel, cache SM */
     struct wsb *sb;
     struct dline *dlog;
@@ -92,6 +96,7 @@ struct cyc {
     double t_act;                  /* an activation's tRP + tRCD, core cycles */
     double window;                 /* core cycles of a row-buffer window */
     double credit;                 /* core cycles of idle share an SM keeps (credit=N; default: window) */
+    double *demand;                /* per SM: scratch of quantum_end */
     double *chan_eff;              /* per channel: row-buffer efficiency for this quantum (quantum_end) */
     double *part_f, *chan_f, *x_f; /* per resource: its cost factor for this quantum (quantum_end): how much
                                       more than an even share of the last quantum's bytes it had (DRAM: over
@@ -118,6 +123,7 @@ static void cyc_fini(void *state)
     }
     free(c->sm);
     free(c->chan_eff);
+    free(c->demand);
     free(c->part_f);
     free(c->chan_f);
     free(c->x_f);
@@ -171,12 +177,13 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     c->sm = calloc(q->num_sms, sizeof *c->sm);
     uint32_t nx = c->nx ? c->nx : 1;
     c->chan_eff = malloc(c->nchans * sizeof *c->chan_eff);
+    c->demand = malloc(q->num_sms * sizeof *c->demand);
     c->part_f = malloc(c->nparts * sizeof *c->part_f);
     c->chan_f = malloc(c->nchans * sizeof *c->chan_f);
     c->x_f = malloc(nx * sizeof *c->x_f);
     c->acts = calloc(c->nchans, sizeof *c->acts);
     c->reqs = calloc(c->nchans, sizeof *c->reqs);
-    if (!c->sm || !c->chan_eff || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->reqs)
+    if (!c->sm || !c->demand || !c->chan_eff || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->reqs)
         goto oom;
     for (uint32_t i = 0; i < c->nchans; i++)
         c->chan_eff[i] = c->chan_f[i] = 1;
@@ -192,6 +199,7 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
         s->sb = calloc(q->warp_slots, sizeof *s->sb); /* (cache-mode SMs: the helper kernel's warps) */
         if (!s->part_bytes || !s->chan_bytes || !s->x_bytes || !s->sb)
             goto oom;
+        s->w[RES_PART] = s->w[RES_CHAN] = s->w[RES_X] = 1.0 / c->compute_sms;
     }
     *state = c;
     return 0;
@@ -292,7 +300,7 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
     s->l1_free = l1_start + (double)n / (c->p.l1_lines_per_cycle ? c->p.l1_lines_per_cycle : 1);
     double ready = l1_start;
     if (lv == TM_LV_LLC || lv == TM_LV_XLLC || lv == TM_LV_DRAM || lv == TM_LV_XLLC_DRAM) {
-        double users = ev->grid_ctas && ev->grid_ctas < c->compute_sms ? ev->grid_ctas : c->compute_sms;
+        double grid = ev->grid_ctas ? ev->grid_ctas : c->compute_sms;
         /* the SM's port: a store's data goes out, a load's comes back (a request's header is a flit) */
         double out = store || ev->atomic ? (double)n * 128 : (double)n * c->p.icnt_flit_bytes;
         double t = queue(&s->req_free, l1_start, out, c->icnt_rate, 1, 0), w = t;
@@ -329,11 +337,11 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
             }
         }
         double u;
-        if (llc > 0 && (u = queue(&s->llc_free, t, llc, c->llc_rate, users, c->credit)) > w)
+        if (llc > 0 && (u = queue(&s->llc_free, t, llc, c->llc_rate, fmin(grid, 1 / s->w[RES_PART]), c->credit)) > w)
             w = u;
-        if (x > 0 && (u = queue(&s->x_free, t, x, c->x_rate, users, c->credit)) > w)
+        if (x > 0 && (u = queue(&s->x_free, t, x, c->x_rate, fmin(grid, 1 / s->w[RES_X]), c->credit)) > w)
             w = u;
-        if (dram > 0 && (u = queue(&s->dram_free, t, dram, c->dram_rate, users, c->credit)) > w)
+        if (dram > 0 && (u = queue(&s->dram_free, t, dram, c->dram_rate, fmin(grid, 1 / s->w[RES_CHAN]), c->credit)) > w)
             w = u;
         ready = w;
     }
@@ -352,7 +360,6 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
 /* The row-buffer analysis of the quantum's DRAM lines (every SM's, in any order: the result is a count of
  * distinct rows per channel, window and bank), and each channel's efficiency for the next quantum. */
 static void rows(struct cyc *c);
-enum { RES_PART, RES_CHAN, RES_X };
 
 static uint64_t *res_bytes(struct smst *s, int which)
 {
@@ -361,7 +368,7 @@ static uint64_t *res_bytes(struct smst *s, int which)
 
 /* Resource j's cost factor from the quantum's bytes D: D_j over an even share of their sum (floored at
  * 1/4: a resource idle last quantum is not free), over eff[j] when given; unchanged without bytes. */
-static void factors(struct cyc *c, int which, uint32_t n, double *f, const double *eff)
+static void factors(struct cyc *c, int which, uint32_t n, double *f, const double *eff, uint64_t clock)
 {
     double sum = 0;
     for (uint32_t j = 0; j < n; j++) {
@@ -375,6 +382,27 @@ static void factors(struct cyc *c, int which, uint32_t n, double *f, const doubl
         double v = sum > 0 ? f[j] * n / sum : 1;
         v = v < 0.25 ? 0.25 : v;
         f[j] = eff ? v / eff[j] : v;
+    }
+    /* each SM's share for the next quantum: its demand in this one (the bytes it passed and those still
+     * queued) over everyone's, at least an eighth of an even share (none: no news, the shares stay) */
+    double rate = which == RES_PART ? c->llc_rate : which == RES_CHAN ? c->dram_rate : c->x_rate, dsum = 0;
+    for (uint32_t i = 0; i < c->p.num_sms; i++) {
+        struct smst *s = &c->sm[i];
+        const uint64_t *b = res_bytes(s, which);
+        double d = 0, fr = which == RES_PART ? s->llc_free : which == RES_CHAN ? s->dram_free : s->x_free;
+        for (uint32_t j = 0; j < n; j++)
+            d += (double)b[j];
+        if (fr > (double)clock)
+            d += (fr - (double)clock) * rate * s->w[which];
+        c->demand[i] = d;
+        dsum += d;
+    }
+    if (dsum > 0) {
+        double floor = 1.0 / (8.0 * c->compute_sms), wsum = 0;
+        for (uint32_t i = 0; i < c->p.num_sms; i++)
+            wsum += c->demand[i] = fmax(c->demand[i] / dsum, floor);
+        for (uint32_t i = 0; i < c->p.num_sms; i++)
+            c->sm[i].w[which] = c->demand[i] / wsum;
     }
     for (uint32_t i = 0; i < c->p.num_sms; i++)
         memset(res_bytes(&c->sm[i], which), 0, n * sizeof(uint64_t));
@@ -409,10 +437,10 @@ static void cyc_quantum_end(void *state, uint64_t clock)
         return;
     c->last_end = clock;
     rows(c);
-    factors(c, RES_PART, c->nparts, c->part_f, NULL);
-    factors(c, RES_CHAN, c->nchans, c->chan_f, c->chan_eff);
+    factors(c, RES_PART, c->nparts, c->part_f, NULL, clock);
+    factors(c, RES_CHAN, c->nchans, c->chan_f, c->chan_eff, clock);
     if (c->nx)
-        factors(c, RES_X, c->nx, c->x_f, NULL);
+        factors(c, RES_X, c->nx, c->x_f, NULL, clock);
 }
 
 static void rows(struct cyc *c)
@@ -477,13 +505,23 @@ static void rows(struct cyc *c)
 }
 
 
+/* A grid starts: even shares among the compute SMs, until a quantum's end weighs each SM's demand. */
+static void cyc_launch(void *state, const char *kernel, uint32_t nctas, uint32_t threads_per_cta)
+{
+    struct cyc *c = state;
+    (void)kernel, (void)nctas, (void)threads_per_cta;
+    for (uint32_t i = 0; i < c->p.num_sms; i++)
+        c->sm[i].w[RES_PART] = c->sm[i].w[RES_CHAN] = c->sm[i].w[RES_X] = 1.0 / c->compute_sms;
+}
+
 const struct tm_ops tm_cycle_ops = {
     .version = TM_API_VERSION,
     .name = "cycle",
     .summary = "scheduler partitions, unit pipelines, a scoreboard, L1/interconnect/LLC/DRAM/extended-LLC queues, "
                "DRAM row buffers, clock domains (configuration timing.*)",
-    .events = TM_EV_ISSUE | TM_EV_MEM | TM_EV_DEPS,
+    .events = TM_EV_LAUNCH | TM_EV_ISSUE | TM_EV_MEM | TM_EV_DEPS,
     .init = cyc_init,
+    .on_launch = cyc_launch,
     .issue = cyc_issue,
     .mem = cyc_mem,
     .fini = cyc_fini,

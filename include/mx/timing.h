@@ -137,12 +137,13 @@ struct tm_ops {
      * controller changes the split between launches (--compute-sms auto), init() is called again with the
      * new tm_params.cache_sms, and the old state goes to fini() */
     int (*init)(void **state, const struct tm_params *p, const char *args, char *err, size_t errlen);
+    /* TM_EV_LAUNCH: a grid got its first CTAs; between quanta, on one thread (shared state may change) */
     void (*on_launch)(void *state, const char *kernel, uint32_t nctas, uint32_t threads_per_cta);
     /* cycles (>= 1) until warp ev->warp may issue its next instruction */
     uint32_t (*issue)(void *state, const struct tm_issue *ev);
     /* cycles from ev->clock until the access's data is back (the warp waits) */
     uint32_t (*mem)(void *state, const struct tm_mem *ev);
-    void (*on_kernel_end)(void *state, uint64_t *cycles);  /* may adjust the kernel's cycle count */
+    void (*on_kernel_end)(void *state, uint64_t *cycles);  /* reserved: not called in this version */
     void (*fini)(void *state);
     /* v4: between two quanta, on one host thread, while no SM runs (state shared among SMs may change
      * here and only here: what SMs see is then the same for every number of host threads); clock: the

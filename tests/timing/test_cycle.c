@@ -215,6 +215,47 @@ static void burst_credit(void **unused)
     assert_non_null(strstr(err, "credit=x"));
 }
 
+/* Shares follow demand: an SM's share of a bandwidth for the next quantum is its demand in the last one (bytes
+ * passed and still queued) over everyone's, at least an eighth of an even share; a launch makes them even. */
+static void demand_shares(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    assert_true(o->events & TM_EV_LAUNCH);
+    /* 4 SMs, 4 CTAs, 128 bytes a cycle of DRAM on one channel (no activations: efficiency 1), no credit */
+    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .dram_gbps = 128,
+                           .num_sms = 4, .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1,
+                           .icnt_mhz = 1000, .dram_mhz = 1000, .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1,
+                           .dram_banks = 4, .dram_row_bytes = 2048 };
+    p.level_latency[TM_LV_L1] = 10;
+    p.level_latency[TM_LV_DRAM] = 100;
+    for (int i = 0; i < TM_UNITS; i++)
+        p.unit_latency[i] = p.initiation[i] = 1;
+    static uint64_t addr[32];
+    struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .addr = addr, .grid_ctas = 4 };
+    char err[256];
+    void *st = NULL;
+    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+    /* SM 0 alone bursts 100 lines at T: its k-th line leaves its port at T + k; an even share (a quarter: 4
+     * cycles a line) from T + 1 passes the 100th at T + 401, its data back at T + 501 */
+    uint64_t T[3] = { 1000, 3000, 5000 };
+    uint32_t want[3] = { 501, 211, 501 };
+    for (int q = 0; q < 3; q++) {
+        uint32_t last = 0;
+        for (uint32_t k = 0; k < 100; k++) {
+            ev.sm = 0, ev.clock = T[q], addr[0] = 128 * k;
+            last = o->mem(st, &ev);
+        }
+        assert_int_equal(last, want[q]);
+        if (q == 0) /* its demand was all of it: 1 against the floor 1/32 of each other SM: a share of 32/35,
+                       35/32 cycles a line: the 100th passes at T + 1 + 109.375, back at T + 210.375 */
+            o->quantum_end(st, 2000);
+        if (q == 1) /* a launch: even shares again */
+            o->on_launch(st, "k", 4, 128);
+    }
+    o->fini(st);
+}
+
 static void bad_arguments(void **unused)
 {
     (void)unused;
@@ -238,6 +279,7 @@ int main(void)
         cmocka_unit_test(row_buffers),
         cmocka_unit_test(hot_channel),
         cmocka_unit_test(scoreboard),
+        cmocka_unit_test(demand_shares),
         cmocka_unit_test(helper_access),
         cmocka_unit_test(burst_credit),
         cmocka_unit_test(bad_arguments),

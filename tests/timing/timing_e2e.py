@@ -164,6 +164,8 @@ check("an extended-LLC miss costs xllc_dram with --predictor none, dram with per
 p, r = run("chain", 32, "--timing", example + ",3")
 check("a shared-object model (timing/example/example_model.c: 3 cycles per instruction) loads and times",
       r is not None and r["timing"] == "example-fixed" and r["cycles"] == 3 * (r["warp_instructions"] - 1), p.stderr, r)
+check("the emulator tells a model that subscribes to TM_EV_LAUNCH each kernel's start, once (on_launch)",
+      p.stderr.count("example-fixed: kernel chain starts: 1 CTAs of 32 threads") == 1, p.stderr)
 p, r = run("chain", 32, "--timing", old)
 check("a model built for API version 1 is refused, naming both versions",
       p.returncode != 0 and "version 1" in p.stderr and "version 5" in p.stderr, p.stderr)

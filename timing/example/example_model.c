@@ -1,6 +1,7 @@
 /* timing/example/example_model.c — the example of a timing model in a shared
  * object (docs/timing.md): every warp instruction keeps its warp busy for
- * N cycles (the argument, default 1), memory accesses add nothing.  Build
+ * N cycles (the argument, default 1), memory accesses add nothing, and
+ * each kernel's start is written to stderr.  Build
  * your own the same way:
  *
  *     cc -shared -fPIC -I include -o mymodel.so mymodel.c
@@ -43,14 +44,22 @@ static uint32_t fixed_issue(void *state, const struct tm_issue *ev)
     return ((const struct fixed *)state)->cycles;
 }
 
+/* A grid got its first CTAs (TM_EV_LAUNCH): between quanta, on one thread. */
+static void fixed_launch(void *state, const char *kernel, uint32_t nctas, uint32_t threads_per_cta)
+{
+    (void)state;
+    fprintf(stderr, "example-fixed: kernel %s starts: %u CTAs of %u threads\n", kernel, nctas, threads_per_cta);
+}
+
 static void fixed_fini(void *state) { free(state); }
 
 const struct tm_ops mx_timing_model = {
     .version = TM_API_VERSION,
     .name = "example-fixed",
     .summary = "every warp instruction takes N cycles (--timing PATH.so,N); an example",
-    .events = TM_EV_ISSUE,
+    .events = TM_EV_LAUNCH | TM_EV_ISSUE,
     .init = fixed_init,
+    .on_launch = fixed_launch,
     .issue = fixed_issue,
     .fini = fixed_fini,
 };
