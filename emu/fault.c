@@ -37,6 +37,7 @@ int emu_fault(struct emu_warp *w, const struct emu_xinsn *x, int status, int lan
     f->line = x && x->in ? x->in->line : 0;
     f->loc_file = x && x->in ? x->in->loc_file : 0;
     f->loc_line = x && x->in ? x->in->loc_line : 0;
+    f->sass = g->from_sass;
     f->addr = addr;
     f->size = size;
     va_list ap;
@@ -68,8 +69,12 @@ void emu_fault_print(FILE *out, const struct emu_fault *f)
         fprintf(out, "=========     kernel %s was not started\n", f->kernel);
         return;
     }
-    fprintf(out, "=========     at PTX line %u (pc %u) in kernel %s", f->line, f->pc, f->kernel);
-    if (f->loc_line)
+    if (f->sass) /* (its .loc line is the address; the PTX line is the lowered program's) */
+        fprintf(out, "=========     at SASS address 0x%04x (line %u, pc %u of the lowered program) in kernel %s",
+                f->loc_line, f->line, f->pc, f->kernel);
+    else
+        fprintf(out, "=========     at PTX line %u (pc %u) in kernel %s", f->line, f->pc, f->kernel);
+    if (f->loc_line && !f->sass)
         fprintf(out, " [source file %u line %u]", f->loc_file, f->loc_line);
     fputc('\n', out);
     fprintf(out, "=========     by thread (%u,%u,%u) in block (%u,%u,%u), warp %u", f->tid[0], f->tid[1], f->tid[2],
@@ -96,16 +101,28 @@ uint32_t emu_warp_pc(const struct emu_warp *w)
  * place, "warp 1 lanes 0x0000ffff wait at PTX line 20 (bar.warp.sync
  * 0xffffffff)" for one of its diverged paths; "warp 2 is parked at PTX line
  * 30" for a warp asleep (WS_PARKED, park.c). */
+/* "PTX line N", or for a program lowered from machine code "SASS address 0xA", of instruction pc. */
+static const char *place(const struct mx_program *g, uint32_t pc, char *buf, size_t n)
+{
+    const struct mx_insn *in = pc < g->ninsns ? &g->insns[pc] : NULL;
+    if (g->from_sass)
+        snprintf(buf, n, "SASS address 0x%04x", in ? in->loc_line : 0);
+    else
+        snprintf(buf, n, "PTX line %u", in ? in->line : 0);
+    return buf;
+}
+
 void emu_deadlock_detail(const struct emu_cta *c, char *p, size_t cap)
 {
     const struct emu_kernel *k = c->grid->k;
     size_t n = 0;
+    char at[48];
     for (uint32_t i = 0; i < c->nwarps && n + 120 < cap; i++) {
         const struct emu_warp *w = &c->warps[i];
         if (w->state == WS_PARKED) {
             uint32_t pc = emu_warp_pc(w);
-            n += (size_t)snprintf(p + n, cap - n, "%swarp %u is parked at PTX line %u", n ? "; " : "", i,
-                                  k->prog->insns[pc].line);
+            n += (size_t)snprintf(p + n, cap - n, "%swarp %u is parked at %s", n ? "; " : "", i,
+                                  place(k->prog, pc, at, sizeof at));
             continue;
         }
         if (w->state != WS_BARRIER)
@@ -116,19 +133,19 @@ void emu_deadlock_detail(const struct emu_cta *c, char *p, size_t cap)
             uint32_t lanes = e->mask & ~w->exited;
             if (!e->wait || !lanes)
                 continue;
-            uint32_t pc = e->pc > 0 ? e->pc - 1 : 0, line = pc < k->prog->ninsns ? k->prog->insns[pc].line : 0;
+            place(k->prog, e->pc > 0 ? e->pc - 1 : 0, at, sizeof at);
             n += (size_t)snprintf(p + n, cap - n, "%swarp %u ", n ? "; " : "", i);
             if (lanes != live)
                 n += (size_t)snprintf(p + n, cap - n, "lanes 0x%08x wait", lanes);
             else
                 n += (size_t)snprintf(p + n, cap - n, "waits");
             if (e->wait == WAIT_WARPSYNC)
-                n += (size_t)snprintf(p + n, cap - n, " at PTX line %u (bar.warp.sync 0x%08x)", line, e->need);
+                n += (size_t)snprintf(p + n, cap - n, " at %s (bar.warp.sync 0x%08x)", at, e->need);
             else if (e->wait == WAIT_MBAR)
-                n += (size_t)snprintf(p + n, cap - n, " at PTX line %u (mbarrier at shared offset 0x%x, phase of parity %u)",
-                                      line, e->need & ~1u, e->need & 1u);
+                n += (size_t)snprintf(p + n, cap - n, " at %s (mbarrier at shared offset 0x%x, phase of parity %u)",
+                                      at, e->need & ~1u, e->need & 1u);
             else
-                n += (size_t)snprintf(p + n, cap - n, " at PTX line %u (barrier %u)", line, e->wait - 1);
+                n += (size_t)snprintf(p + n, cap - n, " at %s (barrier %u)", at, e->wait - 1);
         }
     }
 }

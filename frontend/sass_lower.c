@@ -2348,6 +2348,7 @@ int fe_sass_load(const struct fe_cubin *c, const char *file, const struct fe_opt
     free(text);
     if (rc)
         return rc;
+    prog->from_sass = 1;
     /* the parameter layout the PTX declarations produced must be the cubin's */
     for (uint32_t i = 0; i < c->nkernels; i++) {
         const struct fe_cubin_kernel *k = &c->kernels[i];

@@ -8,9 +8,10 @@ buffers must be identical byte for byte.  vecadd, reduce and w_add are also
 checked against Python.  Then bad input: corrupt and truncated ELF files,
 a cubin for another architecture, an instruction outside the subset and
 random byte flips, each refused with a message naming the file (and the
-kernel, SASS address and word where there is one), never a crash.
+kernel, SASS address and word where there is one), never a crash; a
+memory fault on the SASS path names the faulting instruction's address.
 Skipped (exit 77) without ptxas; needs no GPU."""
-import os, random, shutil, struct, subprocess, sys, tempfile
+import os, random, re, shutil, struct, subprocess, sys, tempfile
 
 M = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -235,6 +236,18 @@ d = run(['dis', '--sass', c86])
 for want in ['.kernel vecadd', 'S2R R', 'ISETP.GE.AND', 'LDG.E', 'STG.E', 'BAR.SYNC', 'EXIT', 'stall']:
     if want not in d.stdout:
         fails.append('dis --sass: no %r in the output' % want)
+
+# a fault on the SASS path names the SASS address of the faulting instruction (a load of vecadd's past a 1-element
+# buffer), which the disassembly shows as an LDG
+r = run(['run', c86, 'vecadd', '--grid', '1', '--block', '64', '--', 'f32[1]=zero', 'f32[1]=zero', 'f32[1]=zero',
+         's32:64'], check=False)
+m = re.search(r'at SASS address 0x([0-9a-f]{4}) .*in kernel vecadd', r.stderr)
+vec = d.stdout[d.stdout.find('.kernel vecadd'):]
+vec = vec[:vec.find('.kernel', 1)] if vec.find('.kernel', 1) > 0 else vec
+if r.returncode != 1 or 'out of bounds' not in r.stderr or not m:
+    fails.append('an out-of-bounds load on the SASS path: exit %d, no SASS address: %s' % (r.returncode, r.stderr.strip()[-300:]))
+elif not re.search(r'/\*%s\*/\s+LDG' % m.group(1), vec):
+    fails.append('the fault names SASS address 0x%s, which is no LDG of vecadd: %s' % (m.group(1), r.stderr.strip()[-300:]))
 
 # ---- bad input ----
 def refused(path, *needles, args=('check',)):
