@@ -1424,8 +1424,9 @@ static int outputs(struct ev *e, int have_gnuplot)
                 fitting, nmem, e->llc_bytes / 1048576.0, e->size);
     if (!strncmp(e->timing, "cycle", 5) && (!e->timing[5] || e->timing[5] == ','))
         bprintf(&sm, "- Timing model `%s` (docs/timing.md): scheduler partitions, pipelines and a scoreboard; each "
-                     "SM has an even share of the LLC's, DRAM's and the extended LLC's bandwidth (what it left idle "
-                     "in the last row-buffer window still its own), weighted between "
+                     "SM has a share of the LLC's, DRAM's and the extended LLC's bandwidth in proportion to its "
+                     "demand in the last quantum (even when a grid starts; what it left idle in the last "
+                     "row-buffer window still its own), weighted between "
                      "quanta by how hot each partition and channel was, and DRAM row buffers set each channel's "
                      "efficiency. There are no MSHR limits, no interconnect arbitration beyond each SM's port, and "
                      "no bank conflicts. The paper uses Accel-Sim's cycle-level model.\n", e->timing);

@@ -398,9 +398,14 @@ static void factors(struct cyc *c, int which, uint32_t n, double *f, const doubl
         dsum += d;
     }
     if (dsum > 0) {
+        /* (a cache-mode SM without demand, whose helper kernel has not used it, keeps the floor outside the
+           sum: the compute SMs' shares add up to the whole) */
         double floor = 1.0 / (8.0 * c->compute_sms), wsum = 0;
-        for (uint32_t i = 0; i < c->p.num_sms; i++)
-            wsum += c->demand[i] = fmax(c->demand[i] / dsum, floor);
+        for (uint32_t i = 0; i < c->p.num_sms; i++) {
+            int idle_cache = i >= c->compute_sms && c->demand[i] == 0;
+            c->demand[i] = fmax(c->demand[i] / dsum, floor);
+            wsum += idle_cache ? 0 : c->demand[i];
+        }
         for (uint32_t i = 0; i < c->p.num_sms; i++)
             c->sm[i].w[which] = c->demand[i] / wsum;
     }

@@ -254,6 +254,22 @@ static void demand_shares(void **unused)
             o->on_launch(st, "k", 4, 128);
     }
     o->fini(st);
+    /* SMs 2 and 3 in cache mode (native: no demand of their own): the even share is a half (2 cycles a line: the
+     * 100th back at T + 301); then SM 0's 1 against SM 1's floor 1/16, the idle cache SMs' floors outside the
+     * sum: 17/16 cycles a line, the 100th passes at T + 1 + 106.25, back at T + 207.25 */
+    p.cache_sms = 2;
+    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+    uint32_t want2[2] = { 301, 208 };
+    for (int q = 0; q < 2; q++) {
+        uint32_t last = 0;
+        for (uint32_t k = 0; k < 100; k++) {
+            ev.sm = 0, ev.clock = T[q], addr[0] = 128 * k;
+            last = o->mem(st, &ev);
+        }
+        assert_int_equal(last, want2[q]);
+        o->quantum_end(st, 2000);
+    }
+    o->fini(st);
 }
 
 static void bad_arguments(void **unused)
