@@ -166,6 +166,21 @@ static void helper_access(void **unused)
     lat->fini(ls);
 }
 
+/* 4 SMs at 1000 MHz, 128 bytes a cycle of DRAM on one channel (no activations: efficiency 1); ports of 128
+ * bytes a cycle each way; L1 10, DRAM 100 cycles */
+static struct tm_params four_sms(void)
+{
+    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .dram_gbps = 128,
+                           .num_sms = 4, .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1,
+                           .icnt_mhz = 1000, .dram_mhz = 1000, .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1,
+                           .dram_banks = 4, .dram_row_bytes = 2048 };
+    p.level_latency[TM_LV_L1] = 10;
+    p.level_latency[TM_LV_DRAM] = 100;
+    for (int i = 0; i < TM_UNITS; i++)
+        p.unit_latency[i] = p.initiation[i] = 1;
+    return p;
+}
+
 /* An SM's share of a bandwidth it left idle in the last `credit` cycles (default: the row-buffer window, the
  * time a channel's 64-request queue takes to drain) is still its own: a burst after a pause is not metered at
  * the share, yet all SMs together never pass more than (T + credit) * rate bytes in T cycles. */
@@ -175,14 +190,7 @@ static void burst_credit(void **unused)
     const struct tm_ops *o = cycle();
     /* 4 SMs, 4 CTAs: 4 users of 128 bytes a cycle of DRAM on one channel: a share of 32 bytes a cycle, 4 cycles
      * a line; the window 64 * 128 / 128 = 64 cycles */
-    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .dram_gbps = 128,
-                           .num_sms = 4, .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1,
-                           .icnt_mhz = 1000, .dram_mhz = 1000, .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1,
-                           .dram_banks = 4, .dram_row_bytes = 2048 };
-    p.level_latency[TM_LV_L1] = 10;
-    p.level_latency[TM_LV_DRAM] = 100;
-    for (int i = 0; i < TM_UNITS; i++)
-        p.unit_latency[i] = p.initiation[i] = 1;
+    struct tm_params p = four_sms();
     static uint64_t addr[32];
     struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .addr = addr, .grid_ctas = 4 };
     char err[256];
@@ -215,6 +223,17 @@ static void burst_credit(void **unused)
     assert_non_null(strstr(err, "credit=x"));
 }
 
+/* SM 0 loads lines 0..99 at clock t (ev's one lane, whose address is addr[0]): the answer for the last */
+static uint32_t burst(const struct tm_ops *o, void *st, struct tm_mem *ev, uint64_t *addr, uint64_t t)
+{
+    uint32_t last = 0;
+    for (uint32_t k = 0; k < 100; k++) {
+        ev->sm = 0, ev->clock = t, addr[0] = 128 * k;
+        last = o->mem(st, ev);
+    }
+    return last;
+}
+
 /* Shares follow demand: an SM's share of a bandwidth for the next quantum is its demand in the last one (bytes
  * passed and still queued) over everyone's, at least an eighth of an even share; a launch makes them even. */
 static void demand_shares(void **unused)
@@ -223,14 +242,7 @@ static void demand_shares(void **unused)
     const struct tm_ops *o = cycle();
     assert_true(o->events & TM_EV_LAUNCH);
     /* 4 SMs, 4 CTAs, 128 bytes a cycle of DRAM on one channel (no activations: efficiency 1), no credit */
-    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .dram_gbps = 128,
-                           .num_sms = 4, .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1,
-                           .icnt_mhz = 1000, .dram_mhz = 1000, .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1,
-                           .dram_banks = 4, .dram_row_bytes = 2048 };
-    p.level_latency[TM_LV_L1] = 10;
-    p.level_latency[TM_LV_DRAM] = 100;
-    for (int i = 0; i < TM_UNITS; i++)
-        p.unit_latency[i] = p.initiation[i] = 1;
+    struct tm_params p = four_sms();
     static uint64_t addr[32];
     struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .addr = addr, .grid_ctas = 4 };
     char err[256];
@@ -241,12 +253,7 @@ static void demand_shares(void **unused)
     uint64_t T[3] = { 1000, 3000, 5000 };
     uint32_t want[3] = { 501, 211, 501 };
     for (int q = 0; q < 3; q++) {
-        uint32_t last = 0;
-        for (uint32_t k = 0; k < 100; k++) {
-            ev.sm = 0, ev.clock = T[q], addr[0] = 128 * k;
-            last = o->mem(st, &ev);
-        }
-        assert_int_equal(last, want[q]);
+        assert_int_equal(burst(o, st, &ev, addr, T[q]), want[q]);
         if (q == 0) /* its demand was all of it: 1 against the floor 1/32 of each other SM: a share of 32/35,
                        35/32 cycles a line: the 100th passes at T + 1 + 109.375, back at T + 210.375 */
             o->quantum_end(st, 2000);
@@ -261,12 +268,7 @@ static void demand_shares(void **unused)
     assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
     uint32_t want2[2] = { 301, 208 };
     for (int q = 0; q < 2; q++) {
-        uint32_t last = 0;
-        for (uint32_t k = 0; k < 100; k++) {
-            ev.sm = 0, ev.clock = T[q], addr[0] = 128 * k;
-            last = o->mem(st, &ev);
-        }
-        assert_int_equal(last, want2[q]);
+        assert_int_equal(burst(o, st, &ev, addr, T[q]), want2[q]);
         o->quantum_end(st, 2000);
     }
     o->fini(st);
