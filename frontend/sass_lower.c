@@ -2225,7 +2225,12 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
     for (uint32_t i = 0; i < k->nparams; i++)
         sb_put(o, "%s\n\t.param .align %u .b8 %s_p%u[%u]", i ? "," : "", align_of(k->params[i].offset, k->params[i].size),
                k->name, i, k->params[i].size);
-    sb_put(o, ")\n{\n");
+    sb_put(o, ")\n");
+    if (k->maxntid[0])
+        sb_put(o, ".maxntid %u, %u, %u\n", k->maxntid[0], k->maxntid[1], k->maxntid[2]);
+    if (k->reqntid[0])
+        sb_put(o, ".reqntid %u, %u, %u\n", k->reqntid[0], k->reqntid[1], k->reqntid[2]);
+    sb_put(o, "{\n");
     sb_put(o, "\t.reg .b32 %%sc<255>;\n\t.reg .b16 %%h<2>;\n");
     sb_put(o, "\t.reg .b32 %%r<255>;\n\t.reg .b32 %%ur<63>;\n\t.reg .pred %%p<7>;\n\t.reg .pred %%up<7>;\n");
     sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg, %%pr;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
