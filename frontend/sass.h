@@ -77,6 +77,7 @@
     SOP(S2R, "S2R", 0x119)               \
     SOP(S2UR, "S2UR", 0x1c3)             \
     SOP(BAR, "BAR.SYNC", 0x11d)          \
+    SOP(BPT, "BPT.TRAP", 0x15c)          \
     SOP(BSYNC, "BSYNC", 0x141)           \
     SOP(BSSY, "BSSY", 0x145)             \
     SOP(YIELD, "YIELD", 0x146)           \

@@ -431,7 +431,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         if (op == FE_SASS_ATOMS)
             put(&b, "%s%s ", aop[fe_sass_bits(s, 87, 4)], fe_sass_bits(s, 73, 1) ? ".S32" : "");
         else
-            put(&b, ".E.ADD%s ", fe_sass_bits(s, 73, 2) == 3 ? ".F32" : "");
+            put(&b, ".E.ADD%s ", (const char *const[]){ "", ".?1", ".64", ".F32" }[fe_sass_bits(s, 73, 2)]);
         if (op == FE_SASS_ATOMS) {
             reg(&b, d);
             put(&b, ", ");
@@ -499,6 +499,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         break;
     }
     case FE_SASS_BAR: put(&b, " 0x%x", fe_sass_bits(s, 54, 4)); break;
+    case FE_SASS_BPT: put(&b, " 0x%x", fe_sass_bits(s, 32, 32)); break;
     default: break;
     }
 }

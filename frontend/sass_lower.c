@@ -1490,13 +1490,25 @@ static int l_atom(struct lower *L)
     if (s->op == FE_SASS_RED) {
         if (need_hi(L, 0xff | 0x600, 0x000c10e100) || s->form != 4 || B(s, 16, 8))
             return L->rc ? -1 : unsupported(L, "RED form");
-        unsigned ty = B(s, 73, 2);
-        if (ty != 0 && ty != 3)
+        /* type 73..74: 0 U32, 2 U64 (Rb:Rb+1, low word first; ptxas on
+           red.global.add.u64, kernel a_red64), 3 F32 */
+        unsigned ty = B(s, 73, 2), rb = B(s, 32, 8);
+        if (ty == 1)
             return unsupported(L, "RED type %u", ty);
         if (ra >= 254)
             return unsupported(L, "RED address register R%u", ra);
-        rsrc(L, b, B(s, 32, 8));
         emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", ra, ra + 1);
+        if (ty == 2) {
+            if (rb != 255 && (rb & 1))
+                return unsupported(L, "RED.64 data register R%u (not an even pair)", rb);
+            if (rb == 255)
+                emit(L, "mov.b64 %%x1, 0");
+            else
+                emit(L, "mov.b64 %%x1, {%%r%u, %%r%u}", rb, rb + 1);
+            emit(L, "red.global.add.u64 [%%x0%+d], %%x1", off);
+            return 0;
+        }
+        rsrc(L, b, rb);
         emit(L, "red.global.add.%s [%%x0%+d], %s", ty ? "f32" : "u32", off, !strcmp(b, "0") && ty ? "0f00000000" : b);
         return 0;
     }
@@ -1671,6 +1683,13 @@ static int l_ctrl(struct lower *L)
             return L->rc ? -1 : unsupported(L, "EXIT operand bits");
         emit(L, "exit");
         return 0;
+    case FE_SASS_BPT:
+        /* BPT.TRAP 0x4 (form 4, immediate 4, 84..85 = 3): ptxas's `trap`
+           (__trap()), guarded or not; any other BPT is refused */
+        if (need_hi(L, 0, 0x00300000) || s->form != 4 || (s->lo >> 16) != 4ull << 16)
+            return L->rc ? -1 : unsupported(L, "BPT form other than BPT.TRAP 0x4");
+        emit(L, "trap");
+        return 0;
     case FE_SASS_BAR:
         if (need_hi(L, 0, 0x00010000) || (s->lo >> 16))
             return L->rc ? -1 : unsupported(L, "BAR form");
@@ -1794,7 +1813,7 @@ static int writes(const struct fe_sass_insn *w, unsigned *d)
     case FE_SASS_IMAD_WIDE: case FE_SASS_CS2R: return 2;
     case FE_SASS_LDG: case FE_SASS_LDS: case FE_SASS_LDL: return (int)nvec[fe_sass_bits(w, 73, 3)];
     case FE_SASS_ISETP: case FE_SASS_FSETP: case FE_SASS_PLOP3: case FE_SASS_STG: case FE_SASS_STS: case FE_SASS_STL:
-    case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_FCHK:
+    case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_FCHK: case FE_SASS_BPT:
     case FE_SASS_UMOV: case FE_SASS_UIADD3: case FE_SASS_ULDC: case FE_SASS_ULDC_IDX: case FE_SASS_S2UR: case FE_SASS_YIELD:
     case FE_SASS_USHF: case FE_SASS_ULOP3: case FE_SASS_UIMAD: case FE_SASS_UIMAD_WIDE: case FE_SASS_UISETP:
     case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: /* uniform registers only */

@@ -762,3 +762,23 @@ extern "C" __global__ void h_ops(__half2 *o, const __half2 *a, const float *f, f
     of[2 * i] = __low2float(x) + __high2float(y);
     of[2 * i + 1] = __half2float(__hsub(__low2half(x), __high2half(y)));
 }
+// 64-bit atomicAdd with the result unused: RED.E.ADD.64 [Ra.64 + off], Rb:Rb+1
+// (per-lane addresses, so ptxas does not aggregate over the warp; one lane per
+// warp, as in tests/cuda reduce_shfl), values that carry across the words
+extern "C" __global__ void a_red64(unsigned long long *o, const unsigned long long *a)
+{
+    int i = threadIdx.x;
+    atomicAdd(&o[i & 7], a[i]);
+    atomicAdd(&o[(i & 3) + 9], a[i] << 31);
+    if ((i & 31) == 0)
+        atomicAdd(&o[8], a[i] + a[i + 1]);
+}
+// __trap() (BPT.TRAP) where a lane's value equals bad; otherwise a plain result
+extern "C" __global__ void b_trap(int *o, const int *a, int bad)
+{
+    int i = threadIdx.x;
+    int v = a[i];
+    if (v == bad)
+        __trap();
+    o[i] = v * 3 + 1;
+}
