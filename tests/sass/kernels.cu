@@ -782,3 +782,25 @@ extern "C" __global__ void b_trap(int *o, const int *a, int bad)
         __trap();
     o[i] = v * 3 + 1;
 }
+// 8- and 16-bit constants: LDC / ULDC sizes 0 U8, 1 S8, 2 U16 (an s16 is U16
+// then a sign-extending PRMT) of parameters and of c_tab's bytes, at fixed
+// offsets and with an index
+extern "C" __global__ void c_narrow(int *o, const int *a, signed char sc, unsigned char uc, short ss, unsigned short us)
+{
+    int i = threadIdx.x;
+    const signed char *b = (const signed char *)c_tab;
+    const unsigned char *ub = (const unsigned char *)c_tab;
+    const short *h = (const short *)c_tab;
+    const unsigned short *uh = (const unsigned short *)c_tab;
+    int x = a[i], acc = 0;
+    for (int k = 0; k < (sc & 7) + (uc & 3); k++)
+        acc += k * ss + us;
+    o[8 * i] = x + sc;
+    o[8 * i + 1] = x * uc;
+    o[8 * i + 2] = x - ss;
+    o[8 * i + 3] = x ^ us;
+    o[8 * i + 4] = b[5] + ub[7] * 3 + b[23];
+    o[8 * i + 5] = h[3] + uh[2] * 5 + h[11];
+    o[8 * i + 6] = b[x & 255] + ub[(x >> 8) & 255] * 7;
+    o[8 * i + 7] = uh[x & 127] + h[(x >> 8) & 127] + acc;
+}

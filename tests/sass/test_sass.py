@@ -188,6 +188,10 @@ cases['h_ops'] = ('1', '64', ['u32[256]=zero>OUT', 'u32[128]=file:%s' % h256, 'f
 cases['h_ops/f'] = ('1', '64', ['u32[256]=zero', 'u32[128]=file:%s' % h256, 'f32[64]=file:%s' % sized(f32, 256), 'f32[128]=zero>OUT'])
 cases['a_red64'] = ('2', '64', ['s64[16]=zero>OUT', 's64[76]=file:%s' % i64])
 cases['b_trap'] = ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:12345'])
+for tag, prm in (('a', ['-128', '255', '-32768', '65535']), ('b', ['127', '0', '32767', '1']),
+                 ('c', ['-1', '133', '-2', '40000'])):
+    cases['c_narrow/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's8:' + prm[0],
+                                            'u8:' + prm[1], 's16:' + prm[2], 'u16:' + prm[3]])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
