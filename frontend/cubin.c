@@ -19,7 +19,9 @@
 #define STO_CUDA_ENTRY 0x10        /* st_other of a __global__ function */
 
 /* .nv.info attributes (EIATTR_*) we read: numbers seen in ptxas output. */
+#define EIATTR_MAX_THREADS 0x05    /* SVAL: u32 x, y, z of .maxntid (__launch_bounds__) */
 #define EIATTR_PARAM_CBANK 0x0a    /* SVAL: u32 symbol, u16 offset in bank 0, u16 size */
+#define EIATTR_REQNTID 0x10        /* SVAL: u32 x, y, z of .reqntid */
 #define EIATTR_FRAME_SIZE 0x11     /* SVAL: u32 symbol, u32 bytes (module .nv.info) */
 #define EIATTR_KPARAM_INFO 0x17    /* SVAL: u32 index, u16 ordinal, u16 offset, u32 flags (size in bits 18..31) */
 #define EIATTR_CBANK_PARAM_SIZE 0x19 /* HVAL: parameter bytes */
@@ -131,6 +133,15 @@ static int kinfo_fn(void *ctx, unsigned attr, const uint8_t *v, uint32_t n)
             return -1;
         k->param_base = rd16(v + 4);
         k->param_size = rd16(v + 6);
+    } else if (attr == EIATTR_MAX_THREADS || attr == EIATTR_REQNTID) {
+        if (n != 12)
+            return -1;
+        uint32_t *d = attr == EIATTR_MAX_THREADS ? k->maxntid : k->reqntid;
+        for (int i = 0; i < 3; i++) {
+            d[i] = rd32(v + 4 * i);
+            if (d[i] < 1 || d[i] > 1024)
+                return -1;
+        }
     } else if (attr == EIATTR_CBANK_PARAM_SIZE) {
         if (n < 2)
             return -1;

@@ -33,6 +33,8 @@ struct fe_cubin_kernel {
     uint32_t cbank2_size;
     uint32_t shared_size;        /* static shared memory bytes (.nv.shared.NAME) */
     uint32_t frame_size;         /* local memory (stack frame) bytes per thread (EIATTR_FRAME_SIZE) */
+    uint32_t maxntid[3];         /* .maxntid x, y, z (EIATTR_MAX_THREADS), or 0 */
+    uint32_t reqntid[3];         /* .reqntid x, y, z (EIATTR_REQNTID), or 0 */
 };
 
 /* A __constant__ variable: a symbol in the module's constant bank 3. */

@@ -67,6 +67,7 @@
     SOP(UIADD3, "UIADD3", 0x090)         \
     SOP(ULEA, "ULEA", 0x091)             \
     SOP(ULOP3, "ULOP3.LUT", 0x092)       \
+    SOP(UPRMT, "UPRMT", 0x096)           \
     SOP(UIMAD, "UIMAD", 0x0a4)           \
     SOP(UIMAD_WIDE, "UIMAD.WIDE", 0x0a5) \
     SOP(USHF, "USHF", 0x099)             \
@@ -77,6 +78,7 @@
     SOP(S2R, "S2R", 0x119)               \
     SOP(S2UR, "S2UR", 0x1c3)             \
     SOP(BAR, "BAR.SYNC", 0x11d)          \
+    SOP(BPT, "BPT.TRAP", 0x15c)          \
     SOP(BSYNC, "BSYNC", 0x141)           \
     SOP(BSSY, "BSSY", 0x145)             \
     SOP(YIELD, "YIELD", 0x146)           \
@@ -115,6 +117,7 @@ static inline unsigned fe_sass_vector_op(unsigned op, int *uniform)
         { FE_SASS_UIADD3, FE_SASS_IADD3, 1 }, { FE_SASS_ULEA, FE_SASS_LEA, 1 }, { FE_SASS_ULOP3, FE_SASS_LOP3, 1 },
         { FE_SASS_UIMAD, FE_SASS_IMAD, 1 }, { FE_SASS_UIMAD_WIDE, FE_SASS_IMAD_WIDE, 1 }, { FE_SASS_S2UR, FE_SASS_S2R, 1 },
         { FE_SASS_FSEL, FE_SASS_SEL, 0 }, { FE_SASS_I2F_MUFU, FE_SASS_I2F, 0 }, { FE_SASS_UFLO, FE_SASS_FLO, 1 },
+        { FE_SASS_UPRMT, FE_SASS_PRMT, 1 },
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (map[i].u == op) {

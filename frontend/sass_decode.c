@@ -71,6 +71,8 @@ static void put(struct buf *b, const char *fmt, ...)
     va_end(ap);
 }
 
+/* LDC / ULDC size 73..75 */
+static const char *const csize[8] = { ".U8", ".S8", ".U16", ".S16", "", ".64", ".?6", ".?7" };
 static void ureg(struct buf *b, unsigned r) { r == 63 ? put(b, "URZ") : put(b, "UR%u", r); }
 static void reg(struct buf *b, unsigned r) { b->uni ? ureg(b, r) : r == 255 ? put(b, "RZ") : put(b, "R%u", r); }
 static void pred(struct buf *b, unsigned p, unsigned neg)
@@ -248,14 +250,14 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         break;
     }
     case FE_SASS_ULDC:
-        put(&b, "%s ", fe_sass_bits(s, 73, 3) == 5 ? ".64" : "");
+        put(&b, "%s ", csize[fe_sass_bits(s, 73, 3)]);
         ureg(&b, d & 63);
         put(&b, ", ");
         cbank(&b, s);
         break;
     case FE_SASS_LDC: case FE_SASS_ULDC_IDX:
         b.uni = op == FE_SASS_ULDC_IDX;
-        put(&b, "%s ", fe_sass_bits(s, 73, 3) == 5 ? ".64" : "");
+        put(&b, "%s ", csize[fe_sass_bits(s, 73, 3)]);
         reg(&b, d);
         put(&b, ", c[0x%x][", fe_sass_bits(s, 54, 5));
         reg(&b, a);
@@ -431,7 +433,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         if (op == FE_SASS_ATOMS)
             put(&b, "%s%s ", aop[fe_sass_bits(s, 87, 4)], fe_sass_bits(s, 73, 1) ? ".S32" : "");
         else
-            put(&b, ".E.ADD%s ", fe_sass_bits(s, 73, 2) == 3 ? ".F32" : "");
+            put(&b, ".E.ADD%s ", (const char *const[]){ "", ".?1", ".64", ".F32" }[fe_sass_bits(s, 73, 2)]);
         if (op == FE_SASS_ATOMS) {
             reg(&b, d);
             put(&b, ", ");
@@ -499,6 +501,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         break;
     }
     case FE_SASS_BAR: put(&b, " 0x%x", fe_sass_bits(s, 54, 4)); break;
+    case FE_SASS_BPT: put(&b, " 0x%x", fe_sass_bits(s, 32, 32)); break;
     default: break;
     }
 }

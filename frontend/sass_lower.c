@@ -210,7 +210,8 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
         return unsupported(L, "constant bank %u (only banks 0, the parameters, 2, 3 and 4 are mapped)", bank);
     if (off % width)
         return unsupported(L, "misaligned constant c[0x0][0x%x] of %u bytes", off, width);
-    if (off >= k->param_base && off + width <= k->param_base + k->param_size) {
+    if (off >= k->param_base && off < k->param_base + k->param_size &&
+        (off + width <= k->param_base + k->param_size || width == 4)) {
         uint32_t rel = off - k->param_base;
         for (uint32_t i = 0; i < k->nparams; i++) {
             const struct fe_cubin_param *p = &k->params[i];
@@ -227,6 +228,36 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
                 return -1;
             snprintf(o, 16, "%%x3");
             emit(L, "mov.b64 %%x3, {%s, %s}", lo, hi);
+            return 0;
+        }
+        /* 4 bytes from a parameter of 1 or 2 bytes: the word as the buffer
+           holds it, each parameter starting in it zero-extended to its place
+           and padding or bytes past the buffer 0 (ptxas reads an unsigned
+           short that way and masks the word with 0xffff, kernel c_narrow) */
+        if (width == 4) {
+            char w[16], t2[16];
+            snprintf(o, 16, "%s", tmp(L, t));
+            tmp(L, w);
+            emit(L, "mov.b32 %s, 0", o);
+            for (uint32_t q = rel; q < rel + 4;) {
+                const struct fe_cubin_param *p = NULL;
+                uint32_t pi = 0;
+                for (uint32_t i = 0; i < k->nparams; i++)
+                    if (q >= k->params[i].offset && q < k->params[i].offset + k->params[i].size) {
+                        p = &k->params[i];
+                        pi = i;
+                    }
+                if (!p) {
+                    q++;
+                    continue;
+                }
+                if (p->offset != q || q + p->size > rel + 4 || p->size > 2)
+                    return unsupported(L, "c[0x0][0x%x] (%u bytes) straddles kernel parameters", off, width);
+                emit(L, "ld.param.u%u %s, [%s_p%u]", p->size * 8, w, k->name, pi);
+                emit(L, "shl.b32 %s, %s, %u", tmp(L, t2), w, (q - rel) * 8);
+                emit(L, "or.b32 %s, %s, %s", o, o, t2);
+                q += p->size;
+            }
             return 0;
         }
         return unsupported(L, "c[0x0][0x%x] (%u bytes) straddles kernel parameters", off, width);
@@ -254,6 +285,53 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
         return 0;
     }
     return unsupported(L, "constant c[0x0][0x%x] (%u bytes) is neither a kernel parameter nor a mapped launch value", off,
+                       width);
+}
+
+/* An 8- or 16-bit constant, size code sz 0 U8, 1 S8, 2 U16, 3 S16 (LDC /
+ * ULDC 73..75, LDG's codes: ptxas on ld.param / ld.const .u8 .s8 .u16, each
+ * used as loaded; .s16 is U16 then a sign-extending PRMT, or LDC size 3
+ * with an index, kernel c_narrow), widened to 32 bits in a scratch
+ * register: a kernel parameter, a __constant__ variable or a literal of
+ * bank 2.  Launch values and bank 4 hold no narrow values: refused. */
+static int cload_narrow(struct lower *L, unsigned bank, unsigned off, unsigned sz, char *o)
+{
+    static const char *const ty[] = { "u8", "s8", "u16", "s16" };
+    const struct fe_cubin_kernel *k = L->k;
+    unsigned width = sz >= 2 ? 2 : 1;
+    char t[16];
+    if (off % width)
+        return unsupported(L, "misaligned constant c[0x%x][0x%x] of %u bytes", bank, off, width);
+    snprintf(o, 16, "%s", tmp(L, t));
+    if (bank == 2) {
+        if (!k->cbank2 || (uint64_t)off + width > k->cbank2_size)
+            return unsupported(L, "c[0x2][0x%x] (%u bytes) lies outside the kernel's constant bank 2", off, width);
+        uint32_t v = width == 2 ? (uint32_t)(k->cbank2[off] | k->cbank2[off + 1] << 8) : k->cbank2[off];
+        if (sz == 1)
+            v = (uint32_t)(int32_t)(int8_t)v;
+        else if (sz == 3)
+            v = (uint32_t)(int32_t)(int16_t)v;
+        emit(L, "mov.b32 %s, 0x%08x", o, v);
+        return 0;
+    }
+    if (bank == 3) {
+        const struct fe_cubin_const *v = const_at(L, off, width);
+        if (!v)
+            return unsupported(L, "c[0x3][0x%x] (%u bytes) is not inside one __constant__ variable", off, width);
+        emit(L, "ld.const.%s %s, [%s+%u]", ty[sz], o, v->name, off - v->offset);
+        return 0;
+    }
+    if (bank == 0 && off >= k->param_base && off + width <= k->param_base + k->param_size) {
+        uint32_t rel = off - k->param_base;
+        for (uint32_t i = 0; i < k->nparams; i++) {
+            const struct fe_cubin_param *p = &k->params[i];
+            if (rel >= p->offset && rel + width <= p->offset + p->size) {
+                emit(L, "ld.param.%s %s, [%s_p%u+%u]", ty[sz], o, k->name, i, rel - p->offset);
+                return 0;
+            }
+        }
+    }
+    return unsupported(L, "c[0x%x][0x%x] (%u bytes) is not a kernel parameter, __constant__ variable or literal", bank, off,
                        width);
 }
 
@@ -340,7 +418,8 @@ static uint64_t uniform_bit(const struct lower *L)
 {
     unsigned op = L->s->op;
     int alu = op == FE_SASS_UIADD3 || op == FE_SASS_ULOP3 || op == FE_SASS_UISETP || op == FE_SASS_USEL ||
-              op == FE_SASS_ULEA || op == FE_SASS_UIMAD || op == FE_SASS_UIMAD_WIDE || op == FE_SASS_UFLO;
+              op == FE_SASS_ULEA || op == FE_SASS_UIMAD || op == FE_SASS_UIMAD_WIDE || op == FE_SASS_UFLO ||
+              op == FE_SASS_UPRMT;
     return L->s->form >= 6 || alu ? 1ull << 27 : 0;
 }
 
@@ -1403,13 +1482,13 @@ static int l_uldc(struct lower *L)
     if (need_hi(L, 0xe00, 0) || B(s, 24, 14))
         return L->rc ? -1 : unsupported(L, "ULDC operand bits");
     unsigned sz = B(s, 73, 3), d = B(s, 16, 6);
-    if ((sz != 4 && sz != 5) || B(s, 22, 2) || (sz == 5 && d != 63 && d >= 62))
+    if (sz > 5 || B(s, 22, 2) || (sz == 5 && d != 63 && d >= 62))
         return unsupported(L, "ULDC size or destination");
-    if (cload(L, B(s, 54, 5), B(s, 38, 16), sz == 5 ? 8 : 4, o))
+    if (sz < 4 ? cload_narrow(L, B(s, 54, 5), B(s, 38, 16), sz, o) : cload(L, B(s, 54, 5), B(s, 38, 16), sz == 5 ? 8 : 4, o))
         return -1;
     if (d == 63)
         return 0;
-    if (sz == 4)
+    if (sz != 5)
         emit(L, "mov.b32 %%ur%u, %s", d, o);
     else if (!strcmp(o, "0")) {
         emit(L, "mov.b32 %%ur%u, 0", d);
@@ -1432,17 +1511,19 @@ static int l_ldc(struct lower *L)
         return L->rc ? -1 : unsupported(L, "LDC operand bits");
     L->uni = u;
     unsigned sz = B(s, 73, 3), d = B(s, 16, 8), a = B(s, 24, 8), bank = B(s, 54, 5), off = B(s, 38, 16);
-    unsigned width = sz == 5 ? 8 : 4;
-    if ((sz != 4 && sz != 5) || (u && (d > 63 || a > 63)) || (width == 8 && d != rz(L) && d >= rz(L) - 1))
+    /* sizes 0 U8, 1 S8, 2 U16, 3 S16 (cload_narrow), 4 32 bits, 5 64 */
+    static const char *const nty[] = { "u8", "s8", "u16", "s16" };
+    unsigned width = sz == 5 ? 8 : sz == 4 ? 4 : sz >= 2 ? 2 : 1;
+    if (sz > 5 || (u && (d > 63 || a > 63)) || (width == 8 && d != rz(L) && d >= rz(L) - 1))
         return unsupported(L, "LDC size, destination or index");
     rdst(L, d0, d);
     rdst(L, d1, d == rz(L) ? d : d + 1);
     if (a == rz(L)) {
-        if (cload(L, bank, off, width, o))
+        if (sz < 4 ? cload_narrow(L, bank, off, sz, o) : cload(L, bank, off, width, o))
             return -1;
         if (d == rz(L))
             return 0;
-        if (width == 4)
+        if (width <= 4)
             emit(L, "mov.b32 %s, %s", d0, o);
         else if (!strcmp(o, "0")) {
             emit(L, "mov.b32 %s, 0", d0);
@@ -1466,7 +1547,9 @@ static int l_ldc(struct lower *L)
     emit(L, "mov.u64 %%x1, %s", v->name);
     emit(L, "cvt.u64.u32 %%x2, %s", ra);
     emit(L, "add.u64 %%x1, %%x1, %%x2");
-    if (width == 4)
+    if (sz < 4)
+        emit(L, "ld.const.%s %s, [%%x1%+d]", nty[sz], d0, soff - (int32_t)v->offset);
+    else if (width == 4)
         emit(L, "ld.const.b32 %s, [%%x1%+d]", d0, soff - (int32_t)v->offset);
     else
         emit(L, "ld.const.v2.b32 {%s, %s}, [%%x1%+d]", d0, d1, soff - (int32_t)v->offset);
@@ -1490,13 +1573,25 @@ static int l_atom(struct lower *L)
     if (s->op == FE_SASS_RED) {
         if (need_hi(L, 0xff | 0x600, 0x000c10e100) || s->form != 4 || B(s, 16, 8))
             return L->rc ? -1 : unsupported(L, "RED form");
-        unsigned ty = B(s, 73, 2);
-        if (ty != 0 && ty != 3)
+        /* type 73..74: 0 U32, 2 U64 (Rb:Rb+1, low word first; ptxas on
+           red.global.add.u64, kernel a_red64), 3 F32 */
+        unsigned ty = B(s, 73, 2), rb = B(s, 32, 8);
+        if (ty == 1)
             return unsupported(L, "RED type %u", ty);
         if (ra >= 254)
             return unsupported(L, "RED address register R%u", ra);
-        rsrc(L, b, B(s, 32, 8));
         emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", ra, ra + 1);
+        if (ty == 2) {
+            if (rb != 255 && (rb & 1))
+                return unsupported(L, "RED.64 data register R%u (not an even pair)", rb);
+            if (rb == 255)
+                emit(L, "mov.b64 %%x1, 0");
+            else
+                emit(L, "mov.b64 %%x1, {%%r%u, %%r%u}", rb, rb + 1);
+            emit(L, "red.global.add.u64 [%%x0%+d], %%x1", off);
+            return 0;
+        }
+        rsrc(L, b, rb);
         emit(L, "red.global.add.%s [%%x0%+d], %s", ty ? "f32" : "u32", off, !strcmp(b, "0") && ty ? "0f00000000" : b);
         return 0;
     }
@@ -1671,6 +1766,13 @@ static int l_ctrl(struct lower *L)
             return L->rc ? -1 : unsupported(L, "EXIT operand bits");
         emit(L, "exit");
         return 0;
+    case FE_SASS_BPT:
+        /* BPT.TRAP 0x4 (form 4, immediate 4, 84..85 = 3): ptxas's `trap`
+           (__trap()), guarded or not; any other BPT is refused */
+        if (need_hi(L, 0, 0x00300000) || s->form != 4 || (s->lo >> 16) != 4ull << 16)
+            return L->rc ? -1 : unsupported(L, "BPT form other than BPT.TRAP 0x4");
+        emit(L, "trap");
+        return 0;
     case FE_SASS_BAR:
         if (need_hi(L, 0, 0x00010000) || (s->lo >> 16))
             return L->rc ? -1 : unsupported(L, "BAR form");
@@ -1794,7 +1896,7 @@ static int writes(const struct fe_sass_insn *w, unsigned *d)
     case FE_SASS_IMAD_WIDE: case FE_SASS_CS2R: return 2;
     case FE_SASS_LDG: case FE_SASS_LDS: case FE_SASS_LDL: return (int)nvec[fe_sass_bits(w, 73, 3)];
     case FE_SASS_ISETP: case FE_SASS_FSETP: case FE_SASS_PLOP3: case FE_SASS_STG: case FE_SASS_STS: case FE_SASS_STL:
-    case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_FCHK:
+    case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_FCHK: case FE_SASS_BPT:
     case FE_SASS_UMOV: case FE_SASS_UIADD3: case FE_SASS_ULDC: case FE_SASS_ULDC_IDX: case FE_SASS_S2UR: case FE_SASS_YIELD:
     case FE_SASS_USHF: case FE_SASS_ULOP3: case FE_SASS_UIMAD: case FE_SASS_UIMAD_WIDE: case FE_SASS_UISETP:
     case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: /* uniform registers only */
@@ -2225,7 +2327,12 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
     for (uint32_t i = 0; i < k->nparams; i++)
         sb_put(o, "%s\n\t.param .align %u .b8 %s_p%u[%u]", i ? "," : "", align_of(k->params[i].offset, k->params[i].size),
                k->name, i, k->params[i].size);
-    sb_put(o, ")\n{\n");
+    sb_put(o, ")\n");
+    if (k->maxntid[0])
+        sb_put(o, ".maxntid %u, %u, %u\n", k->maxntid[0], k->maxntid[1], k->maxntid[2]);
+    if (k->reqntid[0])
+        sb_put(o, ".reqntid %u, %u, %u\n", k->reqntid[0], k->reqntid[1], k->reqntid[2]);
+    sb_put(o, "{\n");
     sb_put(o, "\t.reg .b32 %%sc<255>;\n\t.reg .b16 %%h<2>;\n");
     sb_put(o, "\t.reg .b32 %%r<255>;\n\t.reg .b32 %%ur<63>;\n\t.reg .pred %%p<7>;\n\t.reg .pred %%up<7>;\n");
     sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg, %%pr;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);

@@ -762,3 +762,45 @@ extern "C" __global__ void h_ops(__half2 *o, const __half2 *a, const float *f, f
     of[2 * i] = __low2float(x) + __high2float(y);
     of[2 * i + 1] = __half2float(__hsub(__low2half(x), __high2half(y)));
 }
+// 64-bit atomicAdd with the result unused: RED.E.ADD.64 [Ra.64 + off], Rb:Rb+1
+// (per-lane addresses, so ptxas does not aggregate over the warp; one lane per
+// warp, as in tests/cuda reduce_shfl), values that carry across the words
+extern "C" __global__ void a_red64(unsigned long long *o, const unsigned long long *a)
+{
+    int i = threadIdx.x;
+    atomicAdd(&o[i & 7], a[i]);
+    atomicAdd(&o[(i & 3) + 9], a[i] << 31);
+    if ((i & 31) == 0)
+        atomicAdd(&o[8], a[i] + a[i + 1]);
+}
+// __trap() (BPT.TRAP) where a lane's value equals bad; otherwise a plain result
+extern "C" __global__ void b_trap(int *o, const int *a, int bad)
+{
+    int i = threadIdx.x;
+    int v = a[i];
+    if (v == bad)
+        __trap();
+    o[i] = v * 3 + 1;
+}
+// 8- and 16-bit constants: LDC / ULDC sizes 0 U8, 1 S8, 2 U16 (an s16 is U16
+// then a sign-extending PRMT) of parameters and of c_tab's bytes, at fixed
+// offsets and with an index
+extern "C" __global__ void c_narrow(int *o, const int *a, signed char sc, unsigned char uc, short ss, unsigned short us)
+{
+    int i = threadIdx.x;
+    const signed char *b = (const signed char *)c_tab;
+    const unsigned char *ub = (const unsigned char *)c_tab;
+    const short *h = (const short *)c_tab;
+    const unsigned short *uh = (const unsigned short *)c_tab;
+    int x = a[i], acc = 0;
+    for (int k = 0; k < (sc & 7) + (uc & 3); k++)
+        acc += k * ss + us;
+    o[8 * i] = x + sc;
+    o[8 * i + 1] = x * uc;
+    o[8 * i + 2] = x - ss;
+    o[8 * i + 3] = x ^ us;
+    o[8 * i + 4] = b[5] + ub[7] * 3 + b[23];
+    o[8 * i + 5] = h[3] + uh[2] * 5 + h[11];
+    o[8 * i + 6] = b[x & 255] + ub[(x >> 8) & 255] * 7;
+    o[8 * i + 7] = uh[x & 127] + h[(x >> 8) & 127] + acc;
+}

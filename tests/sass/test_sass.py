@@ -186,6 +186,12 @@ hv = [rng.choice([0, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x3c00, 0xbc00, 0x7
 h256 = wfile('h256', struct.pack('<256H', *hv))
 cases['h_ops'] = ('1', '64', ['u32[256]=zero>OUT', 'u32[128]=file:%s' % h256, 'f32[64]=file:%s' % sized(f32, 256), 'f32[128]=zero'])
 cases['h_ops/f'] = ('1', '64', ['u32[256]=zero', 'u32[128]=file:%s' % h256, 'f32[64]=file:%s' % sized(f32, 256), 'f32[128]=zero>OUT'])
+cases['a_red64'] = ('2', '64', ['s64[16]=zero>OUT', 's64[76]=file:%s' % i64])
+cases['b_trap'] = ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:12345'])
+for tag, prm in (('a', ['-128', '255', '-32768', '65535']), ('b', ['127', '0', '32767', '1']),
+                 ('c', ['-1', '133', '-2', '40000'])):
+    cases['c_narrow/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's8:' + prm[0],
+                                            'u8:' + prm[1], 's16:' + prm[2], 'u16:' + prm[3]])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
@@ -248,6 +254,19 @@ if r.returncode != 1 or 'out of bounds' not in r.stderr or not m:
     fails.append('an out-of-bounds load on the SASS path: exit %d, no SASS address: %s' % (r.returncode, r.stderr.strip()[-300:]))
 elif not re.search(r'/\*%s\*/\s+LDG' % m.group(1), vec):
     fails.append('the fault names SASS address 0x%s, which is no LDG of vecadd: %s' % (m.group(1), r.stderr.strip()[-300:]))
+
+# __trap() where lane 5's value is the parameter: both paths fault with the trap, and the SASS path names the
+# address of a BPT.TRAP in the disassembly
+bt = d.stdout[d.stdout.find('.kernel b_trap'):]
+bt = bt[:bt.find('.kernel', 1)] if bt.find('.kernel', 1) > 0 else bt
+for path in (PTX, c86):
+    r = run(['run', path, 'b_trap', '--grid', '1', '--block', '64', '--', 's32[64]=zero', 's32[64]=file:%s' % sized(i32, 256),
+             's32:%d' % ints[5]], check=False)
+    m = re.search(r'at SASS address 0x([0-9a-f]{4}) .*in kernel b_trap', r.stderr)
+    if r.returncode != 1 or 'trap instruction executed' not in r.stderr:
+        fails.append('b_trap on %s: exit %d, no trap report: %s' % (path, r.returncode, r.stderr.strip()[-300:]))
+    elif path == c86 and not (m and re.search(r'/\*%s\*/\s+BPT\.TRAP' % m.group(1), bt)):
+        fails.append('b_trap: the fault names no BPT.TRAP of b_trap: %s' % r.stderr.strip()[-300:])
 
 # ---- bad input ----
 def refused(path, *needles, args=('check',)):
