@@ -77,7 +77,11 @@
     SOP(NOP, "NOP", 0x118)               \
     SOP(S2R, "S2R", 0x119)               \
     SOP(S2UR, "S2UR", 0x1c3)             \
-    SOP(BAR, "BAR.SYNC", 0x11d)          \
+    SOP(BAR, "BAR", 0x11d)               \
+    SOP(B2R, "B2R.RESULT", 0x11c)        \
+    SOP(MEMBAR, "MEMBAR", 0x192)         \
+    SOP(ERRBAR, "ERRBAR", 0x1ab)         \
+    SOP(CCTL, "CCTL.IVALL", 0x18f)       \
     SOP(BPT, "BPT.TRAP", 0x15c)          \
     SOP(BSYNC, "BSYNC", 0x141)           \
     SOP(BSSY, "BSSY", 0x145)             \

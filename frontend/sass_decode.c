@@ -500,7 +500,31 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         srcb(&b, s);
         break;
     }
-    case FE_SASS_BAR: put(&b, " 0x%x", fe_sass_bits(s, 54, 4)); break;
+    case FE_SASS_BAR: { /* .UNALIGNED (bit 80 clear): our name, after PTX barrier.sync without .aligned */
+        static const char *const mode[] = { ".SYNC", ".ARV", ".RED", ".?" }, *const rop[] = { ".POPC", ".AND", ".OR", ".?" };
+        put(&b, "%s%s%s 0x%x", mode[fe_sass_bits(s, 77, 2)], fe_sass_bits(s, 77, 2) == 2 ? rop[fe_sass_bits(s, 74, 2)] : "",
+            fe_sass_bits(s, 80, 1) ? "" : ".UNALIGNED", fe_sass_bits(s, 54, 4));
+        if (fe_sass_bits(s, 42, 12))
+            put(&b, ", 0x%x", fe_sass_bits(s, 42, 12));
+        if (fe_sass_bits(s, 77, 2) == 2) {
+            put(&b, ", ");
+            pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+        }
+        break;
+    }
+    case FE_SASS_B2R:
+        put(&b, " ");
+        reg(&b, d);
+        if (fe_sass_bits(s, 81, 3) != 7) {
+            put(&b, ", ");
+            pred(&b, fe_sass_bits(s, 81, 3), 0);
+        }
+        break;
+    case FE_SASS_MEMBAR: {
+        static const char *const sc[] = { ".CTA", ".?1", ".GPU", ".SYS" };
+        put(&b, "%s%s", fe_sass_bits(s, 79, 1) ? ".ALL" : ".SC", sc[fe_sass_bits(s, 76, 2)]);
+        break;
+    }
     case FE_SASS_BPT: put(&b, " 0x%x", fe_sass_bits(s, 32, 32)); break;
     default: break;
     }

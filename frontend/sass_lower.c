@@ -268,6 +268,41 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
         emit(L, "mov.u32 %s, %s", o, dims[off / 4]);
         return 0;
     }
+    /* 0x88 + 4 n: %envregN (ptxas on `mov.u32 r, %envregN`, N = 0..10 and
+       31; the cooperative launch's grid-sync workspace is %envreg1:2) */
+    if (width == 4 && off >= 0x88 && off <= 0x104) {
+        snprintf(o, 16, "%s", tmp(L, t));
+        emit(L, "mov.u32 %s, %%envreg%u", o, (off - 0x88) / 4);
+        return 0;
+    }
+    /* 8 bytes of two launch values (ULDC.64 UR10, c[0x0][0x10]: nctaid.y
+       and .z in coop_grid_sync; kernel b_launch) */
+    if (width == 8 && (off < 0x18 || (off >= 0x88 && off + 8 <= 0x108))) {
+        char lo[16], hi[16];
+        if (cload(L, bank, off, 4, lo) || cload(L, bank, off + 4, 4, hi))
+            return -1;
+        snprintf(o, 16, "%%x3");
+        emit(L, "mov.b64 %%x3, {%s, %s}", lo, hi);
+        return 0;
+    }
+    /* 0x18: the generic address of shared offset 0, which cvta.shared adds
+       and cvta.to.shared subtracts (ptxas on both; __cvta_generic_to_shared
+       in async_copy): the emulator's shared window is linear, so it is the
+       generic address of the kernel's shared block (kernel b_launch) */
+    if (off == 0x18 || (width == 4 && off == 0x1c)) {
+        emit(L, "cvt.u64.u32 %%x3, %%sb");
+        emit(L, "cvta.shared.u64 %%x3, %%x3");
+        if (width == 8) {
+            snprintf(o, 16, "%%x3");
+            return 0;
+        }
+        char lo[16], hi[16]; /* one word of it (IADD3 R6, P0, R4, c[0x0][0x18], RZ) */
+        tmp(L, lo);
+        tmp(L, hi);
+        emit(L, "mov.b64 {%s, %s}, %%x3", lo, hi);
+        snprintf(o, 16, "%s", off == 0x1c ? hi : lo);
+        return 0;
+    }
     /* 0x28: the initial stack pointer (R1); 0x118: the 64-bit global memory
        descriptor that LDG/STG name in a uniform register.  Neither has a
        meaning here: no local memory instruction is in the subset, and the
@@ -1724,6 +1759,8 @@ static int l_mem(struct lower *L)
     return 0;
 }
 
+static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a);
+
 static int64_t branch_target(const struct fe_sass_insn *s)
 {
     int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) / (1 << 14);
@@ -1773,10 +1810,84 @@ static int l_ctrl(struct lower *L)
             return L->rc ? -1 : unsupported(L, "BPT form other than BPT.TRAP 0x4");
         emit(L, "trap");
         return 0;
-    case FE_SASS_BAR:
-        if (need_hi(L, 0, 0x00010000) || (s->lo >> 16))
+    case FE_SASS_BAR: {
+        /* form 5: barrier 54..57, thread count 42..53 (0: the whole CTA);
+           77..78 mode 0 SYNC, 1 ARV, 2 RED with 74..75 the reduction (0
+           POPC, 1 AND, 2 OR) of the predicate 87..89 (! 90) whose result
+           B2R.RESULT reads next; 80 set for bar.sync / barrier.sync.aligned,
+           clear for bar.arrive and for barrier.sync, which is refused (ptxas
+           checks for a diverged warp before it with a BRA form not lowered)
+           (ptxas on each, one at a time; kernel b_bars) */
+        unsigned mode = B(s, 77, 2), rop = B(s, 74, 2), id = B(s, 54, 4), cnt = B(s, 42, 12), al = B(s, 80, 1);
+        uint64_t care = 0x10000 | 0x6000 | (mode == 2 ? 0x0f800c00 : 0);
+        if (need_hi(L, care, 0) || s->form != 5 || B(s, 16, 26) || B(s, 58, 6) || mode == 3 || (mode == 2 && (rop == 3 || !al)) ||
+            (mode == 1 && (al || !cnt)) || (mode == 0 && !al))
             return L->rc ? -1 : unsupported(L, "BAR form");
-        emit(L, "bar.sync 0");
+        char n[16] = "";
+        if (cnt)
+            snprintf(n, sizeof n, ", %u", cnt);
+        if (mode == 0)
+            emit(L, "bar.sync %u%s", id, n);
+        else if (mode == 1)
+            emit(L, "bar.arrive %u%s", id, n);
+        else {
+            char p[20];
+            psrc(L, p, B(s, 87, 3), B(s, 90, 1));
+            if (rop == 0)
+                emit(L, "bar.red.popc.u32 %%rbar, %u%s, %s", id, n, p);
+            else
+                emit(L, "bar.red.%s.pred %%pbar, %u%s, %s", rop == 1 ? "and" : "or", id, n, p);
+        }
+        return 0;
+    }
+    case FE_SASS_B2R: {
+        /* B2R.RESULT Rd, Pu: the result of the BAR.RED before it, the count
+           in Rd (POPC) or the predicate in Pu (AND, OR, with Rd = RZ);
+           ptxas puts it a few words after the BAR.RED in the same straight
+           line of code (bar.red.{popc,and,or}; kernel b_bars): the nearest
+           BAR before it, with no jump target on the way, must be that
+           BAR.RED */
+        struct fe_sass_insn w = { 0 };
+        unsigned d = B(s, 16, 8), pu = B(s, 81, 3);
+        int found = 0;
+        for (uint32_t a = s->addr; a >= 16 && a + 256 > s->addr && !found; a -= 16) {
+            if (is_jump_target(L->k, a) ||
+                fe_sass_decode(L->k->text + a - 16, a - 16, L->k->name, &w, NULL, 0) || w.op == FE_SASS_B2R)
+                break;
+            found = w.op == FE_SASS_BAR;
+        }
+        if (need_hi(L, 0xe0000, 0x4000) || s->form != 1 || B(s, 24, 40) != 0 || !found || B(&w, 77, 2) != 2 ||
+            (B(&w, 74, 2) == 0) != (d != 255 && pu == 7) || (B(&w, 74, 2) != 0 && (d != 255 || pu == 7)))
+            return L->rc ? -1 : unsupported(L, "B2R other than the result of a BAR.RED before it in straight-line code");
+        char o[16];
+        if (d != 255) {
+            rdst(L, o, d);
+            emit(L, "mov.b32 %s, %%rbar", o);
+        } else {
+            pdst(L, o, pu);
+            emit(L, "mov.pred %s, %%pbar", o);
+        }
+        return 0;
+    }
+    case FE_SASS_MEMBAR: {
+        /* 76..77 scope (0 CTA, 2 GPU, 3 SYS), 79 set for .acq_rel, clear for
+           .sc (ptxas on fence.{sc,acq_rel}.{cta,gpu,sys}; membar.cta, .gl
+           and .sys give the .sc words) */
+        static const char *const scope[] = { "cta", NULL, "gpu", "sys" };
+        if (need_hi(L, 0xb000, 0) || s->form != 4 || (s->lo >> 16) || !scope[B(s, 76, 2)])
+            return L->rc ? -1 : unsupported(L, "MEMBAR form");
+        emit(L, "fence.%s.%s", B(s, 79, 1) ? "acq_rel" : "sc", scope[B(s, 76, 2)]);
+        return 0;
+    }
+    case FE_SASS_ERRBAR: case FE_SASS_CCTL:
+        /* the two words ptxas puts after a MEMBAR of GPU or system scope
+           (0x1ab, then 0x18f with RZ and 0x2000000 in 64..104; named as in
+           NVIDIA's instruction list: an error barrier and an L1
+           invalidation): the fence is the MEMBAR's, and the emulator's
+           caches hold no data, so nothing to run */
+        if (s->form != 4 || need_hi(L, 0, s->op == FE_SASS_CCTL ? 0x2000000 : 0) ||
+            (s->lo >> 16) != (s->op == FE_SASS_CCTL ? 0xff00u : 0))
+            return L->rc ? -1 : unsupported(L, "%s form", s->op == FE_SASS_CCTL ? "CCTL" : "ERRBAR");
         return 0;
     case FE_SASS_BSSY: case FE_SASS_BSYNC:
         /* convergence barriers: the decoded program reconverges at immediate
@@ -2091,7 +2202,13 @@ static int l_cvt64(struct lower *L)
     static const char *const fr[] = { ".rni", ".rmi", ".rpi", ".rzi" };
     int i2f = s->op == FE_SASS_I2F64;
     unsigned sgbit = i2f ? 74 : 72;
-    if (need_hi(L, (1u << (sgbit - 64)) | 0x1800 | 0xc000 | 0x300000, 0) || s->form != 1 || B(s, 24, 8) || B(s, 40, 24))
+    /* a 32-bit source may also be a constant (form 5: `I2F.F64.S32 R2,
+       c[0x3][0x140]`, tests/cuda symbols) or a UR (form 6, bit 91; kernel
+       c_cvtc) */
+    unsigned f = s->form;
+    if (need_hi(L, (1u << (sgbit - 64)) | 0x1800 | 0xc000 | 0x300000, f == 6 ? 1u << 27 : 0) || B(s, 24, 8) ||
+        (f == 1 && B(s, 40, 24)) || (f == 5 && B(s, 59, 5)) || (f == 6 && B(s, 38, 26)) || (f != 1 && f != 5 && f != 6) ||
+        (f != 1 && B(s, 84, 2) != 2))
         return L->rc ? -1 : unsupported(L, "conversion operand bits or form");
     unsigned ds = B(s, 75, 2), ss = B(s, 84, 2), sg = B(s, sgbit, 1), r = B(s, 78, 2);
     unsigned rb = B(s, 32, 8), rd = B(s, 16, 8);
@@ -2106,7 +2223,12 @@ static int l_cvt64(struct lower *L)
         else
             emit(L, "mov.b64 %%x1, {%%r%u, %%r%u}", rb, rb + 1);
         snprintf(src, sizeof src, "%%x1");
-    } else
+    } else if (f == 5) {
+        if (cload(L, B(s, 54, 5), B(s, 38, 16), 4, src))
+            return -1;
+    } else if (f == 6)
+        usrc(src, B(s, 32, 6));
+    else
         rsrc(L, src, rb);
     if (ss == 2 && !i2f && !strcmp(src, "0"))
         snprintf(src, sizeof src, "0f00000000");
@@ -2198,7 +2320,8 @@ static int l_fchk(struct lower *L)
     char pd[16];
     /* 72: -a (FCHK P0, -R146, R183 before a negated quotient in lib); no
        effect on an always-true check */
-    if (need_hi(L, 0xe0000 | 0x100, 0) || s->form != 1 || B(s, 16, 8) || B(s, 40, 24))
+    /* form 4: an immediate divisor in 32..63 (x / 6.0f, kernel f_divk) */
+    if (need_hi(L, 0xe0000 | 0x100, 0) || (s->form != 1 && s->form != 4) || B(s, 16, 8) || (s->form == 1 && B(s, 40, 24)))
         return L->rc ? -1 : unsupported(L, "FCHK form");
     pdst(L, pd, B(s, 81, 3));
     if (strcmp(pd, "%pz"))
@@ -2335,7 +2458,7 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
     sb_put(o, "{\n");
     sb_put(o, "\t.reg .b32 %%sc<255>;\n\t.reg .b16 %%h<2>;\n");
     sb_put(o, "\t.reg .b32 %%r<255>;\n\t.reg .b32 %%ur<63>;\n\t.reg .pred %%p<7>;\n\t.reg .pred %%up<7>;\n");
-    sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg, %%pr;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
+    sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg, %%pr, %%pbar;\n\t.reg .b32 %%rbar;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
     if (k->shared_size)
         sb_put(o, "\t.shared .align 16 .b8 %s_smem[%u];\n", k->name, k->shared_size);
     if (k->frame_size)

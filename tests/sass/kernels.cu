@@ -804,3 +804,85 @@ extern "C" __global__ void c_narrow(int *o, const int *a, signed char sc, unsign
     o[8 * i + 6] = b[x & 255] + ub[(x >> 8) & 255] * 7;
     o[8 * i + 7] = uh[x & 127] + h[(x >> 8) & 127] + acc;
 }
+// barriers and fences: BAR.RED.POPC / .AND / .OR and B2R.RESULT
+// (__syncthreads_count, _and, _or), BAR.SYNC with a barrier number and a
+// thread count, BAR.ARV; MEMBAR of CTA, GPU
+// and system scope, .sc and .acq_rel (with ERRBAR and CCTL.IVALL after the
+// wider ones).  128 threads: warps 0 and 1 fill s and arrive on barrier 1,
+// warps 2 and 3 wait there and read it (guarded barriers: barrier.sync
+// without .aligned makes ptxas check for a diverged warp first with a BRA
+// form that is not lowered).
+extern "C" __global__ void b_bars(int *o, const int *a, int k)
+{
+    __shared__ int s[128];
+    int i = threadIdx.x, v = a[i];
+    o[8 * i] = __syncthreads_count(v > k);
+    o[8 * i + 1] = __syncthreads_and(v != k);
+    o[8 * i + 2] = __syncthreads_or(v == k);
+    o[8 * i + 3] = __syncthreads_or((v & 7) == (k & 7)) + 2 * __syncthreads_and(v < k);
+    if (i < 64)
+        s[i] = v * 3;
+    __threadfence_block();
+    asm volatile("{ .reg .pred p; setp.lt.u32 p, %0, 64; @p bar.arrive 1, 128; @!p bar.sync 1, 128; }" :: "r"(i) : "memory");
+    if (i >= 64)
+        o[8 * i + 4] = s[i - 64] + v;
+    __syncthreads();
+    s[i] = v ^ i;
+    __threadfence();
+    asm volatile("bar.sync 3, 128;" ::: "memory");
+    o[8 * i + 5] = s[127 - i];
+    __threadfence_system();
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    s[i] = o[8 * i + 5] - i;
+    asm volatile("fence.acq_rel.sys;" ::: "memory");
+    asm volatile("fence.acq_rel.cta;" ::: "memory");
+    __syncthreads();
+    o[8 * i + 6] = s[(i + 33) & 127] + __syncthreads_count(s[i] > v);
+}
+// division by a constant: FCHK with an immediate divisor before the slow path
+extern "C" __global__ void f_divk(float *o, const float *a)
+{
+    int i = threadIdx.x;
+    float x = a[i];
+    o[4 * i] = x / 6.0f;
+    o[4 * i + 1] = x / -3e-39f;
+    o[4 * i + 2] = x / 1.5e38f;
+    o[4 * i + 3] = 7.0f / x;
+}
+// conversions of a __constant__ int to double: I2F.F64.S32 / .U32 with a
+// constant operand (and a float to 64-bit integer likewise)
+extern "C" __global__ void c_cvtc(double *o, const int *a, int k)
+{
+    int i = threadIdx.x;
+    o[4 * i] = (double)c_tab[5] * a[i];
+    o[4 * i + 1] = (double)(unsigned)c_tab[6] + a[i];
+    o[4 * i + 2] = (double)c_tab[k & 63] - (double)c_tab[1];
+    o[4 * i + 3] = (double)(long long)c_f[2] + (double)(unsigned long long)c_f[3] * a[i];
+}
+// launch values in constant bank 0: 8-byte reads of gridDim / blockDim
+// pairs (cooperative_groups' grid size), %envreg1 / %envreg2 (0 outside a
+// cooperative launch, on both paths), and the shared window at c[0x0][0x18]
+// through __cvta_generic_to_shared / __cvta_shared_to_generic of pointers
+// read back from shared memory (loads through the converted addresses)
+#include <cooperative_groups.h>
+extern "C" __global__ void b_launch(int *o, const int *a)
+{
+    __shared__ int s[64];
+    __shared__ int *p[64];
+    unsigned t = threadIdx.x + blockDim.x * threadIdx.y, i = t + blockDim.x * blockDim.y * (blockIdx.x + gridDim.x * blockIdx.y);
+    unsigned e1, e2;
+    asm volatile("mov.u32 %0, %%envreg1;" : "=r"(e1));
+    asm volatile("mov.u32 %0, %%envreg2;" : "=r"(e2));
+    s[t] = a[i] ^ (int)t;
+    p[t] = &s[(t * 7 + 3) & 63];
+    __syncthreads();
+    int *q = p[(t + 1) & 63];
+    unsigned sa = (unsigned)__cvta_generic_to_shared(q), x;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(x) : "r"(sa));
+    const int *g = (const int *)__cvta_shared_to_generic(sa ^ 4);
+    unsigned long long n = cooperative_groups::this_grid().num_blocks();
+    o[4 * i] = (int)(n * 1000 + cooperative_groups::this_grid().dim_blocks().z * 10 + gridDim.y);
+    o[4 * i + 1] = (int)(e1 + 3 * e2);
+    o[4 * i + 2] = (int)x + *g;
+    o[4 * i + 3] = (int)(sa - (unsigned)__cvta_generic_to_shared(p[t]));
+}

@@ -192,6 +192,15 @@ for tag, prm in (('a', ['-128', '255', '-32768', '65535']), ('b', ['127', '0', '
                  ('c', ['-1', '133', '-2', '40000'])):
     cases['c_narrow/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's8:' + prm[0],
                                             'u8:' + prm[1], 's16:' + prm[2], 'u16:' + prm[3]])
+for tag, k in (('a', 0), ('b', -2**31), ('c', ints[5]), ('d', ints[70])):
+    cases['b_bars/' + tag] = ('1', '128', ['s32[1024]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512), 's32:%d' % k])
+cases['f_divk'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % fdiv_a])
+cases['f_divk/b'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % fdiv_b])
+cases['f_divk/c'] = ('1', '64', ['f32[256]=zero>OUT', 'f32[64]=file:%s' % sized(f32, 256)])
+for tag, grid in (('a', '3,2'), ('b', '1,2,3')):
+    cases['b_launch/' + tag] = (grid, '8,8', ['s32[1536]=zero>OUT', 's32[384]=file:%s' % sized(i32, 1536)])
+for tag, k in (('a', 5), ('b', 70)):
+    cases['c_cvtc/' + tag] = ('1', '64', ['f64[256]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % k])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
@@ -237,9 +246,17 @@ wantw = [((i64v[2 * i] + i64v[2 * i + 1] + 2**63) % 2**64) - 2**63 for i in rang
 if list(w) != wantw:
     fails.append('w_add: SASS path differs from Python')
 
+# the barrier reductions against Python: __syncthreads_count(v > k), _and(v != k), _or(v == k) in every thread
+for tag, k in (('c', ints[5]), ('d', ints[70])):
+    b = struct.unpack('<1024i', open(os.path.join(tmp, 'b_bars_%s.sm86.out' % tag), 'rb').read())
+    v = ints[:128]
+    want = [sum(x > k for x in v), int(all(x != k for x in v)), int(any(x == k for x in v))]
+    if any(list(b[8 * i:8 * i + 3]) != want for i in range(128)):
+        fails.append('b_bars/%s: SASS path %s, Python %s' % (tag, list(b[:3]), want))
+
 # disassembly names instructions, addresses and control bits
 d = run(['dis', '--sass', c86])
-for want in ['.kernel vecadd', 'S2R R', 'ISETP.GE.AND', 'LDG.E', 'STG.E', 'BAR.SYNC', 'EXIT', 'stall']:
+for want in ['.kernel vecadd', 'S2R R', 'ISETP.GE.AND', 'LDG.E', 'STG.E', 'BAR.SYNC 0x0', 'EXIT', 'stall']:
     if want not in d.stdout:
         fails.append('dis --sass: no %r in the output' % want)
 
