@@ -77,6 +77,7 @@
     SOP(NOP, "NOP", 0x118)               \
     SOP(S2R, "S2R", 0x119)               \
     SOP(S2UR, "S2UR", 0x1c3)             \
+    SOP(REDUX, "REDUX", 0x1c4)           \
     SOP(BAR, "BAR", 0x11d)               \
     SOP(B2R, "B2R.RESULT", 0x11c)        \
     SOP(MEMBAR, "MEMBAR", 0x192)         \

@@ -415,6 +415,16 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, ", ");
         pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
         break;
+    case FE_SASS_REDUX: {
+        static const char *const rop[8] = { ".AND", ".OR", ".XOR", ".SUM", ".MIN", ".MAX", ".?6", ".?7" };
+        put(&b, "%s%s ", rop[fe_sass_bits(s, 78, 3)], fe_sass_bits(s, 73, 1) ? ".S32" : "");
+        b.uni = 1;
+        reg(&b, d);
+        b.uni = 0;
+        put(&b, ", ");
+        reg(&b, a);
+        break;
+    }
     case FE_SASS_VOTEU:
         put(&b, "%s ", fe_sass_bits(s, 72, 2) == 1 ? ".ANY" : fe_sass_bits(s, 72, 2) == 0 ? ".ALL" : ".?");
         b.uni = 1;

@@ -2010,7 +2010,7 @@ static int writes(const struct fe_sass_insn *w, unsigned *d)
     case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_FCHK: case FE_SASS_BPT:
     case FE_SASS_UMOV: case FE_SASS_UIADD3: case FE_SASS_ULDC: case FE_SASS_ULDC_IDX: case FE_SASS_S2UR: case FE_SASS_YIELD:
     case FE_SASS_USHF: case FE_SASS_ULOP3: case FE_SASS_UIMAD: case FE_SASS_UIMAD_WIDE: case FE_SASS_UISETP:
-    case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: /* uniform registers only */
+    case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: case FE_SASS_REDUX: /* uniform registers only */
         return 0;
     default: return -1;
     }
@@ -2285,6 +2285,37 @@ static int l_shfl(struct lower *L)
     return 0;
 }
 
+/* REDUX.OP URd, Ra (0x1c4, form 1): the reduction of Ra over the warp into
+ * a uniform register; 78..80 the operation (0 AND, 1 OR, 2 XOR, 3 SUM, 4
+ * MIN, 5 MAX), 73 signed (ptxas on redux.sync.{and,or,xor}.b32 and
+ * redux.sync.{add,min,max}.{u32,s32}, one at a time; add.s32 sets 73 too).
+ * The word has no member mask: an immediate mask, full or partial, gives
+ * the same word, a mask in a register a WARPSYNC R before it and a partial
+ * one in diverged code ptxas's diverged-warp BRA and a WARPSYNC of that
+ * mask, all refused there; so the active lanes are the members (kernel
+ * w_redux).  Not seen guarded, nor signed with AND/OR/XOR: refused. */
+static int l_redux(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const rop[6] = { "and", "or", "xor", "add", "min", "max" };
+    char a[16], d[16];
+    unsigned op = B(s, 78, 3), sg = B(s, 73, 1), rd = B(s, 16, 8);
+    if (need_hi(L, 0x200 | 0x1c000, 0) || s->form != 1 || B(s, 32, 32) || rd > 63)
+        return L->rc ? -1 : unsupported(L, "REDUX operand bits");
+    if (op > 5 || (sg && op < 3))
+        return unsupported(L, "REDUX operation %u%s", op, sg ? " signed" : "");
+    if (L->guard[0])
+        return unsupported(L, "guarded REDUX");
+    rvec(L, a, B(s, 24, 8));
+    if (rd == 63)
+        snprintf(d, 16, "%%rz");
+    else
+        snprintf(d, 16, "%%ur%u", rd);
+    emit(L, "activemask.b32 %%t11");
+    emit(L, "redux.sync.%s.%s %s, %s, %%t11", rop[op], op < 3 ? "b32" : sg ? "s32" : "u32", d, a);
+    return 0;
+}
+
 /* VOTE.MODE Rd, Pu, Pp (0x006): 72..73 mode (0 ALL, 1 ANY), Rd the ballot
  * of Pp, Pu the vote (ptxas on __ballot_sync, __any_sync, __all_sync;
  * kernel w_shfl), over the active lanes. */
@@ -2425,6 +2456,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_ATOMG: case FE_SASS_ATOMG_CAS: case FE_SASS_ATOMS_CAS: return l_atomg(L);
     case FE_SASS_SHFL: return l_shfl(L);
     case FE_SASS_VOTE: return l_vote(L);
+    case FE_SASS_REDUX: return l_redux(L);
     case FE_SASS_FMNMX: return l_fmnmx(L);
     case FE_SASS_ATOMS: case FE_SASS_RED: return l_atom(L);
     case FE_SASS_LDC: case FE_SASS_ULDC_IDX: return l_ldc(L);

@@ -886,3 +886,23 @@ extern "C" __global__ void b_launch(int *o, const int *a)
     o[4 * i + 2] = (int)x + *g;
     o[4 * i + 3] = (int)(sa - (unsigned)__cvta_generic_to_shared(p[t]));
 }
+// warp reductions: REDUX (redux.sync) of every operation, AND OR XOR, SUM
+// unsigned and signed, MIN and MAX unsigned and signed, into a uniform
+// register; w_redux with the full mask (64 threads, two warps), w_redux16
+// with the mask 0xffff (launched with 16 threads: the mask is the warp, so
+// ptxas writes no diverged-warp check)
+#define REDUX_ALL(m)                                                                   \
+    {                                                                                  \
+        int i = blockIdx.x * blockDim.x + threadIdx.x, v = a[i];                       \
+        unsigned u = (unsigned)v;                                                      \
+        o[8 * i] = __reduce_add_sync(m, v);                                            \
+        o[8 * i + 1] = __reduce_min_sync(m, v);                                        \
+        o[8 * i + 2] = __reduce_max_sync(m, v);                                        \
+        o[8 * i + 3] = (int)__reduce_min_sync(m, u);                                   \
+        o[8 * i + 4] = (int)__reduce_max_sync(m, u);                                   \
+        o[8 * i + 5] = (int)__reduce_and_sync(m, u);                                   \
+        o[8 * i + 6] = (int)__reduce_or_sync(m, u);                                    \
+        o[8 * i + 7] = (int)(__reduce_xor_sync(m, u) + 3 * __reduce_add_sync(m, u ^ i)); \
+    }
+extern "C" __global__ void w_redux(int *o, const int *a) REDUX_ALL(0xffffffffu)
+extern "C" __global__ void w_redux16(int *o, const int *a) REDUX_ALL(0x0000ffffu)

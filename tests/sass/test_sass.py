@@ -11,7 +11,7 @@ random byte flips, each refused with a message naming the file (and the
 kernel, SASS address and word where there is one), never a crash; a
 memory fault on the SASS path names the faulting instruction's address.
 Skipped (exit 77) without ptxas; needs no GPU."""
-import os, random, re, shutil, struct, subprocess, sys, tempfile
+import functools, os, random, re, shutil, struct, subprocess, sys, tempfile
 
 M = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -201,6 +201,15 @@ for tag, grid in (('a', '3,2'), ('b', '1,2,3')):
     cases['b_launch/' + tag] = (grid, '8,8', ['s32[1536]=zero>OUT', 's32[384]=file:%s' % sized(i32, 1536)])
 for tag, k in (('a', 5), ('b', 70)):
     cases['c_cvtc/' + tag] = ('1', '64', ['f64[256]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % k])
+# warp reductions over edge values: warp 0 mixes signs, INT_MIN, INT_MAX and -1, warp 1 is non-negative (rv_a);
+# all -1, then INT_MIN but for one INT_MAX (rv_b); w_redux16 runs in 16-thread blocks (its mask is 0xffff)
+rv_a = [-2**31, 2**31 - 1, -1, 0, 1, -2, 0x12345678, -0x1234567] + [rng.randrange(-2**31, 2**31) for _ in range(24)]
+rv_a += [2**31 - 1, 0] + [rng.randrange(0, 2**31) for _ in range(30)]
+rv_b = [-1] * 32 + [-2**31] * 17 + [2**31 - 1] + [-2**31] * 14
+rv = {'a': wfile('rv_a', struct.pack('<64i', *rv_a)), 'b': wfile('rv_b', struct.pack('<64i', *rv_b))}
+for tag in 'ab':
+    cases['w_redux/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % rv[tag]])
+    cases['w_redux16/' + tag] = ('4', '16', ['s32[512]=zero>OUT', 's32[64]=file:%s' % rv[tag]])
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
@@ -253,6 +262,27 @@ for tag, k in (('c', ints[5]), ('d', ints[70])):
     want = [sum(x > k for x in v), int(all(x != k for x in v)), int(any(x == k for x in v))]
     if any(list(b[8 * i:8 * i + 3]) != want for i in range(128)):
         fails.append('b_bars/%s: SASS path %s, Python %s' % (tag, list(b[:3]), want))
+
+# the warp reductions against Python, per group of lanes (a warp of 32, or a block of 16)
+def redux_want(v, i0, n):
+    g = v[i0:i0 + n]
+    u = [x & 0xffffffff for x in g]
+    s32 = lambda x: ((x + 2**31) % 2**32) - 2**31
+    xr = 0
+    for x in u:
+        xr ^= x
+    return [s32(sum(g)), min(g), max(g), s32(min(u)), s32(max(u)), s32(functools.reduce(lambda p, q: p & q, u)),
+            s32(functools.reduce(lambda p, q: p | q, u)), s32(xr + 3 * sum(x ^ (i0 + k) for k, x in enumerate(u)))]
+
+
+for kern, n in (('w_redux', 32), ('w_redux16', 16)):
+    for tag, v in (('a', rv_a), ('b', rv_b)):
+        got = struct.unpack('<512i', open(os.path.join(tmp, '%s_%s.sm86.out' % (kern, tag)), 'rb').read())
+        for i in range(64):
+            want = redux_want(v, i // n * n, n)
+            if list(got[8 * i:8 * i + 8]) != want:
+                fails.append('%s/%s lane %d: SASS path %s, Python %s' % (kern, tag, i, list(got[8 * i:8 * i + 8]), want))
+                break
 
 # disassembly names instructions, addresses and control bits
 d = run(['dis', '--sass', c86])
