@@ -1439,6 +1439,11 @@ static int outputs(struct ev *e, int have_gnuplot)
         bprintf(&sm, "- Extended LLC `native`: every access costs `timing.level.xllc` cycles whatever the helper "
                      "kernel's instructions, so Indirect-MOV cannot change the time (its gain is in the helper "
                      "kernel's instruction count: morpheus xllc characterize); compression shows only as capacity.\n");
+    bprintf(&sm, "- The extended LLC gets its share of the lines by capacity (address separation, §4.1.1) but the "
+                 "bandwidth of `timing.bandwidth.xllc_gbps_per_sm` per cache-mode SM (the paper's §5 measurement): "
+                 "where it carries much traffic its bandwidth, not its capacity, sets the time; doubling it (-o "
+                 "timing.bandwidth.xllc_gbps_per_sm=74) changes the comparison most (docs/evaluate.md). Where the "
+                 "data nearly fits the LLC, its hits are slower than the LLC's.\n");
     bprintf(&sm, "- BL's LLC gets a whole 17th way (+320 KiB) for the paper's +210 KiB; Unified-SM-Mem takes half "
                  "the register file as unused; Frequency-Boost raises the memory side's clocks by 10-20 %% linearly "
                  "in the gated SMs (docs/systems.md).\n"
