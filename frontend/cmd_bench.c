@@ -10,6 +10,7 @@
 #include "frontend/msys.h"
 #include "frontend/numopt.h"
 #include "frontend/ptx.h"
+#include "frontend/sass.h"
 #include "emu/emu.h"
 #include "mx/status.h"
 
@@ -30,7 +31,9 @@ static const char bench_help[] =
     "\n"
     "Options:\n"
     "  --size small|default|large  problem sizes (small: for tests, < 1 s)\n"
-    "  --ptx FILE          benchmark PTX (default: workloads/bench/bench.nvcc.ptx)\n"
+    "  --ptx FILE          benchmark PTX (default: workloads/bench/bench.nvcc.ptx),\n"
+    "                      or an sm_80/sm_86 cubin of it (ptxas -arch=sm_86): the\n"
+    "                      SASS front end runs the machine code\n"
     "  --json FILE         also write the results as JSON\n"
     "  --repeat N          run each kernel N times on one device, 1 to 256, report\n"
     "                      the fastest (default 2: the first run also pays for\n"
@@ -420,7 +423,7 @@ static int run_bench(int argc, char **argv)
     diag.out = stderr;
     struct fe_options fopt = { 0 };
     fopt.ext_mask = conf.emu.ext_mask;
-    int rc = fe_parse_ptx(text, len, ptx, &fopt, &prog, &diag);
+    int rc = fe_parse_input(text, len, ptx, &fopt, &prog, &diag); /* (a cubin: the SASS front end) */
     free(text);
     if (rc) {
         mx_program_free(&prog);
