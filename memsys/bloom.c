@@ -60,9 +60,11 @@ int bloom_pred_query(const struct bloom_pred *p, const struct bloom_h3 *h, uint6
     return test(p->bf[p->active], h, block);
 }
 
-void bloom_pred_seed(struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block)
+void bloom_pred_seed(struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block, int both)
 {
     set(p->bf[!p->active], h, block);
+    if (both)
+        set(p->bf[p->active], h, block);
 }
 
 void bloom_pred_access(struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block)

@@ -32,8 +32,10 @@ void bloom_h3_init(struct bloom_h3 *h, unsigned k, uint64_t seed);
  * hash j owns bits [j*m/k, (j+1)*m/k)). */
 unsigned bloom_h3_bit(const struct bloom_h3 *h, unsigned j, uint64_t block);
 
-/* assoc: the most blocks the set can ever hold (with compression more
- * than its ways), or BF2 may be swapped in while missing some of them. */
+/* assoc: the most blocks the set can hold, or BF2 may be swapped in while
+ * missing some of them; a set whose blocks are not placed in set-wide LRU
+ * order (compressed) may instead be seeded at each swap (bloom_pred_seed)
+ * and use the blocks it can hold under its current split. */
 void bloom_pred_init(struct bloom_pred *p, unsigned assoc);
 /* 1 if the block may be in the set (predicted hit), 0 if certainly not. */
 int bloom_pred_query(const struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block);
@@ -41,8 +43,10 @@ int bloom_pred_query(const struct bloom_pred *p, const struct bloom_h3 *h, uint6
  * block left the set other than by LRU eviction (the host wrote its line),
  * the set may keep blocks older than the last `assoc` distinct ones, and
  * the controller seeds BF2 with the set's blocks at each swap until the
- * set is full again. */
-void bloom_pred_seed(struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block);
+ * set is full again.  both: into BF1 too (a compressed set whose blocks
+ * were not placed in set-wide LRU order since the last swap: BF1, which
+ * was BF2 until the swap, may lack some of them). */
+void bloom_pred_seed(struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block, int both);
 /* The block was inserted into or re-used in the set. */
 void bloom_pred_access(struct bloom_pred *p, const struct bloom_h3 *h, uint64_t block);
 #endif

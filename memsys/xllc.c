@@ -120,6 +120,11 @@ void xllc_epoch(struct xllc *x, uint32_t set, struct xllc_out *out)
     d->n++;
 }
 
+uint32_t xllc_capacity(const struct xllc *x, uint32_t set)
+{
+    return x->bdi ? x->ways + 3u * x->bdi[set].nh + x->bdi[set].nl : x->ways;
+}
+
 void xllc_asked(struct xllc *x, uint32_t set, unsigned segs)
 {
     if (x->bdi && segs)

@@ -69,6 +69,10 @@ void xllc_fini(struct xllc *x);
 /* Index in the set of the block with this tag, or -1 (no state change). */
 int xllc_find(const struct xllc *x, uint32_t set, uint64_t tag);
 
+/* Blocks the set can hold under its split now: its ways uncompressed, 3
+ * more per high register and 1 more per low one. */
+uint32_t xllc_capacity(const struct xllc *x, uint32_t set);
+
 /* Counts a level the epoch asked for (compressed sets only): xllc_apply
  * counts a placed or rewritten block's; a read hit counts the held
  * block's compressibility with this (docs/xllc-bdi.md "An access"). */
