@@ -597,6 +597,24 @@ extern "C" __global__ void w_shfl(int *o, const int *a, int s)
     o[8 * i] = r0; o[8 * i + 1] = r1; o[8 * i + 2] = r2; o[8 * i + 3] = r3; o[8 * i + 4] = r4;
     o[8 * i + 5] = b; o[8 * i + 6] = an; o[8 * i + 7] = al;
 }
+// SHFL with an immediate lane and the clamp/segment value c in a register
+// (form 4): widths from a parameter (c = (32 - w) << 8 | 0x1f, or (32 - w)
+// << 8 for up), then c straight from a parameter and, per lane, from data
+extern "C" __global__ void w_shflc(int *o, const int *a, int w, int c)
+{
+    int i = threadIdx.x;
+    int x = a[i], cl = (x >> 4) & 0x1f1f, r4, r5, r6, r7;
+    int r0 = __shfl_down_sync(0xffffffff, x, 1, w);
+    int r1 = __shfl_up_sync(0xffffffff, x, 2, w);
+    int r2 = __shfl_sync(0xffffffff, x, 3, w);
+    int r3 = __shfl_xor_sync(0xffffffff, x, 1, w);
+    asm volatile("shfl.sync.down.b32 %0, %1, 1, %2, 0xffffffff;" : "=r"(r4) : "r"(x), "r"(c));
+    asm volatile("shfl.sync.idx.b32 %0, %1, 5, %2, 0xffffffff;" : "=r"(r5) : "r"(x), "r"(c));
+    asm volatile("shfl.sync.up.b32 %0, %1, 1, %2, 0xffffffff;" : "=r"(r6) : "r"(x), "r"(cl));
+    asm volatile("shfl.sync.bfly.b32 %0, %1, 3, %2, 0xffffffff;" : "=r"(r7) : "r"(x), "r"(c));
+    o[8 * i] = r0; o[8 * i + 1] = r1; o[8 * i + 2] = r2; o[8 * i + 3] = r3;
+    o[8 * i + 4] = r4; o[8 * i + 5] = r5; o[8 * i + 6] = r6; o[8 * i + 7] = r7;
+}
 // double precision: DADD, DMUL, DFMA (registers, immediates, parameters,
 // negations, rounding modes), DSETP, F2F between f32 and f64
 extern "C" __global__ void d_ops(double *o, const double *a, double k, float *f)
