@@ -615,6 +615,29 @@ extern "C" __global__ void w_shflc(int *o, const int *a, int w, int c)
     o[8 * i] = r0; o[8 * i + 1] = r1; o[8 * i + 2] = r2; o[8 * i + 3] = r3;
     o[8 * i + 4] = r4; o[8 * i + 5] = r5; o[8 * i + 6] = r6; o[8 * i + 7] = r7;
 }
+// IDP: dp4a and dp2a.lo/.hi, each signedness of a and b, b a register, a
+// parameter (constant) or an immediate (ptxas puts it in bank 2)
+extern "C" __global__ void i_dp(int *o, const int *a, int k)
+{
+    int i = threadIdx.x;
+    int x = a[2 * i], y = a[2 * i + 1], z = a[(2 * i + 7) & 127];
+    unsigned ux = x, uy = y, uz = z;
+    int r8, r9, r10, r11;
+    int *r = o + 12 * i;
+    r[0] = __dp4a(x, y, z);
+    r[1] = (int)__dp4a(ux, uy, uz);
+    r[2] = __dp2a_lo(x, y, z);
+    r[3] = (int)__dp2a_hi(ux, uy, uz);
+    r[4] = __dp4a(x, k, z);
+    r[5] = __dp2a_hi(y, k, x);
+    r[6] = __dp4a(y, 0x7f80ff01, z);
+    r[7] = (int)__dp2a_lo(ux, 0x640au, uz);
+    asm("dp4a.s32.u32 %0, %1, %2, %3;" : "=r"(r8) : "r"(x), "r"(y), "r"(z));
+    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(r9) : "r"(x), "r"(y), "r"(z));
+    asm("dp2a.lo.u32.s32 %0, %1, %2, %3;" : "=r"(r10) : "r"(x), "r"(y), "r"(z));
+    asm("dp2a.hi.s32.u32 %0, %1, %2, %3;" : "=r"(r11) : "r"(x), "r"(y), "r"(z));
+    r[8] = r8; r[9] = r9; r[10] = r10; r[11] = r11;
+}
 // double precision: DADD, DMUL, DFMA (registers, immediates, parameters,
 // negations, rounding modes), DSETP, F2F between f32 and f64
 extern "C" __global__ void d_ops(double *o, const double *a, double k, float *f)

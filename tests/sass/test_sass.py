@@ -159,6 +159,8 @@ for tag, sh in (('a', 7), ('b', 0), ('c', 40)):
     cases['w_shfl/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % sh])
 for tag, wd, cv in (('a', 16, 0x1f), ('b', 8, 0x181f), ('c', 4, 0x0c07), ('d', 32, 0x1003)):
     cases['w_shflc/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % wd, 's32:%d' % cv])
+for tag, k in (('a', 0x7f80ff01), ('b', -1), ('c', 0x01020304)):
+    cases['i_dp/' + tag] = ('1', '64', ['s32[768]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512), 's32:%d' % k])
 dv64 = [rng.choice([0.0, -0.0, inf, -inf, nan, 5e-324, 1e308, -2.5, 3.0, rng.uniform(-10, 10), rng.uniform(-1e10, 1e10)])
         for _ in range(192)]
 d192 = wfile('d192', struct.pack('<192d', *dv64))
