@@ -2280,7 +2280,8 @@ static int l_cvt64(struct lower *L)
  * shfl.sync.MODE.b32 with each operand register or immediate; kernel
  * w_shfl).  Form 4's clamp register: ptxas on shfl.sync.{down,up,idx,bfly}
  * with lane 1 or 3 and c a parameter or %tid.x put that register in 64..71
- * in all four modes (kernel w_shflc, whose c values change the result).
+ * in all four modes (kernel w_shflc, whose c values change the result);
+ * form 1 likewise with the lane register in 32..39 (kernel w_shflr).
  * The SASS word has no member mask: the active lanes are it. */
 static int l_shfl(struct lower *L)
 {
@@ -2288,10 +2289,9 @@ static int l_shfl(struct lower *L)
     static const char *const md[] = { "idx", "up", "down", "bfly" };
     char a[16], b[16], c[16], d[16], pd[16];
     int creg = s->form == 1 || s->form == 4, lreg = s->form == 1 || s->form == 2;
-    /* seen: 2, 4, 7; form 1 (lane and clamp registers) has not been pinned
-       (ptxas's lane field there did not always name the lane's register), and
-       is refused */
-    if (s->form != 2 && s->form != 4 && s->form != 7)
+    /* seen: 1, 2, 4, 7 (form 1: ptxas on all four modes with lane and c
+       registers, kernel w_shflr) */
+    if (s->form != 1 && s->form != 2 && s->form != 4 && s->form != 7)
         return unsupported(L, "SHFL operand form %u", s->form);
     if (need_hi(L, 0xe0000 | (creg ? 0xff : 0), 0) || B(s, 60, 4) || (lreg && B(s, 53, 5)) || (creg && B(s, 40, 13)) ||
         (!lreg && B(s, 32, 8)))

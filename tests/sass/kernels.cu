@@ -615,6 +615,24 @@ extern "C" __global__ void w_shflc(int *o, const int *a, int w, int c)
     o[8 * i] = r0; o[8 * i + 1] = r1; o[8 * i + 2] = r2; o[8 * i + 3] = r3;
     o[8 * i + 4] = r4; o[8 * i + 5] = r5; o[8 * i + 6] = r6; o[8 * i + 7] = r7;
 }
+// SHFL with both the lane and the clamp/segment value in registers (form
+// 1): per-lane lanes from data, widths from a parameter, c from a parameter
+// and per lane
+extern "C" __global__ void w_shflr(int *o, const int *a, int w, int c)
+{
+    int i = threadIdx.x;
+    int x = a[i], ln = (x >> 8) & 31, cl = (x >> 4) & 0x1f1f, r4, r5, r6, r7;
+    int r0 = __shfl_down_sync(0xffffffff, x, ln & 7, w);
+    int r1 = __shfl_up_sync(0xffffffff, x, ln & 3, w);
+    int r2 = __shfl_sync(0xffffffff, x, ln, w);
+    int r3 = __shfl_xor_sync(0xffffffff, x, ln, w);
+    asm volatile("shfl.sync.down.b32 %0, %1, %2, %3, 0xffffffff;" : "=r"(r4) : "r"(x), "r"(ln), "r"(cl));
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, %3, 0xffffffff;" : "=r"(r5) : "r"(x), "r"(ln), "r"(c));
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, %3, 0xffffffff;" : "=r"(r6) : "r"(x), "r"(ln), "r"(c));
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, %3, 0xffffffff;" : "=r"(r7) : "r"(x), "r"(ln), "r"(cl));
+    o[8 * i] = r0; o[8 * i + 1] = r1; o[8 * i + 2] = r2; o[8 * i + 3] = r3;
+    o[8 * i + 4] = r4; o[8 * i + 5] = r5; o[8 * i + 6] = r6; o[8 * i + 7] = r7;
+}
 // IDP: dp4a and dp2a.lo/.hi, each signedness of a and b, b a register, a
 // parameter (constant) or an immediate (ptxas puts it in bank 2)
 extern "C" __global__ void i_dp(int *o, const int *a, int k)

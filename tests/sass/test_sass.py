@@ -159,6 +159,8 @@ for tag, sh in (('a', 7), ('b', 0), ('c', 40)):
     cases['w_shfl/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % sh])
 for tag, wd, cv in (('a', 16, 0x1f), ('b', 8, 0x181f), ('c', 4, 0x0c07), ('d', 32, 0x1003)):
     cases['w_shflc/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % wd, 's32:%d' % cv])
+for tag, wd, cv in (('a', 16, 0x1f), ('b', 8, 0x181f), ('c', 32, 0x0c07)):
+    cases['w_shflr/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % wd, 's32:%d' % cv])
 for tag, k in (('a', 0x7f80ff01), ('b', -1), ('c', 0x01020304)):
     cases['i_dp/' + tag] = ('1', '64', ['s32[768]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512), 's32:%d' % k])
 dv64 = [rng.choice([0.0, -0.0, inf, -inf, nan, 5e-324, 1e308, -2.5, 3.0, rng.uniform(-10, 10), rng.uniform(-1e10, 1e10)])
@@ -298,6 +300,20 @@ for tag, wd, cv in (('a', 16, 0x1f), ('b', 8, 0x181f), ('c', 4, 0x0c07), ('d', 3
                 shfl_want(v, 'up', l, 1, cl), shfl_want(v, 'bfly', l, 3, cv)]
         if list(got[8 * i:8 * i + 8]) != want:
             fails.append('w_shflc/%s lane %d: SASS path %s, Python %s' % (tag, i, list(got[8 * i:8 * i + 8]), want))
+            break
+
+
+for tag, wd, cv in (('a', 16, 0x1f), ('b', 8, 0x181f), ('c', 32, 0x0c07)):
+    got = struct.unpack('<512i', open(os.path.join(tmp, 'w_shflr_%s.sm86.out' % tag), 'rb').read())
+    for i in range(64):
+        v, l, x = ints[i // 32 * 32:i // 32 * 32 + 32], i % 32, ints[i]
+        ln, cl = (x >> 8) & 31, (x >> 4) & 0x1f1f
+        cw, cu = (32 - wd) << 8 | 0x1f, (32 - wd) << 8
+        want = [shfl_want(v, 'down', l, ln & 7, cw), shfl_want(v, 'up', l, ln & 3, cu), shfl_want(v, 'idx', l, ln, cw),
+                shfl_want(v, 'bfly', l, ln, cw), shfl_want(v, 'down', l, ln, cl), shfl_want(v, 'idx', l, ln, cv),
+                shfl_want(v, 'up', l, ln, cv), shfl_want(v, 'bfly', l, ln, cl)]
+        if list(got[8 * i:8 * i + 8]) != want:
+            fails.append('w_shflr/%s lane %d: SASS path %s, Python %s' % (tag, i, list(got[8 * i:8 * i + 8]), want))
             break
 
 
