@@ -60,6 +60,7 @@
     SOP(IMAD, "IMAD", 0x024)             \
     SOP(IMAD_WIDE, "IMAD.WIDE", 0x025)   \
     SOP(IMAD_HI, "IMAD.HI", 0x027)       \
+    SOP(IDP, "IDP", 0x026)               \
     SOP(UMOV, "UMOV", 0x082)             \
     SOP(VOTEU, "VOTEU", 0x086)           \
     SOP(USEL, "USEL", 0x087)             \

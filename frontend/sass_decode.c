@@ -536,6 +536,18 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         break;
     }
     case FE_SASS_BPT: put(&b, " 0x%x", fe_sass_bits(s, 32, 32)); break;
+    case FE_SASS_IDP:
+        put(&b, "%s%s%s ", fe_sass_bits(s, 76, 1) ? (fe_sass_bits(s, 77, 1) ? ".2A.HI" : ".2A.LO") : ".4A",
+            fe_sass_bits(s, 73, 1) ? (fe_sass_bits(s, 76, 1) ? ".S16" : ".S8") : (fe_sass_bits(s, 76, 1) ? ".U16" : ".U8"),
+            fe_sass_bits(s, 74, 1) ? ".S8" : ".U8");
+        reg(&b, d);
+        put(&b, ", ");
+        reg(&b, a);
+        put(&b, ", ");
+        srcb(&b, s);
+        put(&b, ", ");
+        reg(&b, c);
+        break;
     default: break;
     }
 }

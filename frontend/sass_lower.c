@@ -900,6 +900,32 @@ static int l_lop3(struct lower *L)
     return 0;
 }
 
+/* IDP d, a, b, c (0x026): dp4a / dp2a.  76 two-way (dp2a), 77 .hi (the
+ * upper bytes of b), 73 a signed, 74 b signed; b a register (form 1,
+ * 32..39) or a constant (form 5: ptxas puts an immediate b in bank 2), c
+ * in 64..71 (ptxas on dp4a.{u32,s32}.{u32,s32} and dp2a.{lo,hi}, one
+ * field at a time; kernel i_dp).  Other forms are not seen: refused. */
+static int l_idp(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], c[16], d[16];
+    if (s->form != 1 && s->form != 5)
+        return unsupported(L, "IDP operand form %u", s->form);
+    if (need_hi(L, 0xff | 0x200 | 0x400 | 0x1000 | 0x2000, 0) || opd_b(L, b, NULL))
+        return -1;
+    if (!B(s, 76, 1) && B(s, 77, 1))
+        return unsupported(L, "IDP.4A with bit 77");
+    rsrc(L, a, B(s, 24, 8));
+    rsrc(L, c, B(s, 64, 8));
+    rdst(L, d, B(s, 16, 8));
+    const char *ta = B(s, 73, 1) ? "s32" : "u32", *tb = B(s, 74, 1) ? "s32" : "u32";
+    if (B(s, 76, 1))
+        emit(L, "dp2a.%s.%s.%s %s, %s, %s, %s", B(s, 77, 1) ? "hi" : "lo", ta, tb, d, a, b, c);
+    else
+        emit(L, "dp4a.%s.%s %s, %s, %s, %s", ta, tb, d, a, b, c);
+    return 0;
+}
+
 /* PRMT d, a, sel, c: the bytes of {c:a} (a bytes 0..3, c bytes 4..7) chosen
  * by sel, in mode 72..74 (0 plain, 1 F4E, 2 B4E, 3 RC8, 4 ECL, 5 ECR, 6 RC16:
  * ptxas for prmt.b32.MODE) — PTX prmt.b32 d, a, c, sel. */
@@ -2002,7 +2028,7 @@ static int writes(const struct fe_sass_insn *w, unsigned *d)
     case FE_SASS_FMUL: case FE_SASS_FADD: case FE_SASS_FFMA: case FE_SASS_MOV: case FE_SASS_IMAD: case FE_SASS_IMAD_HI:
     case FE_SASS_IADD3: case FE_SASS_LOP3: case FE_SASS_SHF: case FE_SASS_MUFU: case FE_SASS_FSEL: case FE_SASS_SEL:
     case FE_SASS_I2F: case FE_SASS_I2F_MUFU: case FE_SASS_F2I: case FE_SASS_FRND: case FE_SASS_PRMT: case FE_SASS_LEA:
-    case FE_SASS_IMNMX: case FE_SASS_FMNMX: case FE_SASS_S2R: case FE_SASS_HFMA2_MMA: case FE_SASS_IABS:
+    case FE_SASS_IMNMX: case FE_SASS_FMNMX: case FE_SASS_S2R: case FE_SASS_HFMA2_MMA: case FE_SASS_IABS: case FE_SASS_IDP:
         return 1;
     case FE_SASS_IMAD_WIDE: case FE_SASS_CS2R: return 2;
     case FE_SASS_LDG: case FE_SASS_LDS: case FE_SASS_LDL: return (int)nvec[fe_sass_bits(w, 73, 3)];
@@ -2252,16 +2278,20 @@ static int l_cvt64(struct lower *L)
  * BFLY); form 1 lane R (32..39) and clamp R (64..71), 2 lane R and clamp
  * imm (40..52), 4 lane imm (53..57) and clamp R, 7 both immediate (ptxas on
  * shfl.sync.MODE.b32 with each operand register or immediate; kernel
- * w_shfl).  The SASS word has no member mask: the active lanes are it. */
+ * w_shfl).  Form 4's clamp register: ptxas on shfl.sync.{down,up,idx,bfly}
+ * with lane 1 or 3 and c a parameter or %tid.x put that register in 64..71
+ * in all four modes (kernel w_shflc, whose c values change the result);
+ * form 1 likewise with the lane register in 32..39 (kernel w_shflr).
+ * The SASS word has no member mask: the active lanes are it. */
 static int l_shfl(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     static const char *const md[] = { "idx", "up", "down", "bfly" };
     char a[16], b[16], c[16], d[16], pd[16];
     int creg = s->form == 1 || s->form == 4, lreg = s->form == 1 || s->form == 2;
-    /* seen: 2, 4 with clamp RZ (shfl.up), 7; form 1 and a clamp register
-       other than RZ have not been, and are refused */
-    if ((s->form != 2 && s->form != 4 && s->form != 7) || (s->form == 4 && B(s, 64, 8) != 255))
+    /* seen: 1, 2, 4, 7 (form 1: ptxas on all four modes with lane and c
+       registers, kernel w_shflr) */
+    if (s->form != 1 && s->form != 2 && s->form != 4 && s->form != 7)
         return unsupported(L, "SHFL operand form %u", s->form);
     if (need_hi(L, 0xe0000 | (creg ? 0xff : 0), 0) || B(s, 60, 4) || (lreg && B(s, 53, 5)) || (creg && B(s, 40, 13)) ||
         (!lreg && B(s, 32, 8)))
@@ -2438,6 +2468,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: case FE_SASS_IMAD_HI: return l_imad(L);
     case FE_SASS_LOP3: return l_lop3(L);
     case FE_SASS_PRMT: return l_prmt(L);
+    case FE_SASS_IDP: return l_idp(L);
     case FE_SASS_SHF: case FE_SASS_USHF: return l_shf(L);
     case FE_SASS_LEA: return l_lea(L);
     case FE_SASS_ISETP: case FE_SASS_FSETP: return l_isetp(L);

@@ -597,6 +597,65 @@ extern "C" __global__ void w_shfl(int *o, const int *a, int s)
     o[8 * i] = r0; o[8 * i + 1] = r1; o[8 * i + 2] = r2; o[8 * i + 3] = r3; o[8 * i + 4] = r4;
     o[8 * i + 5] = b; o[8 * i + 6] = an; o[8 * i + 7] = al;
 }
+// SHFL with an immediate lane and the clamp/segment value c in a register
+// (form 4): widths from a parameter (c = (32 - w) << 8 | 0x1f, or (32 - w)
+// << 8 for up), then c straight from a parameter and, per lane, from data
+extern "C" __global__ void w_shflc(int *o, const int *a, int w, int c)
+{
+    int i = threadIdx.x;
+    int x = a[i], cl = (x >> 4) & 0x1f1f, r4, r5, r6, r7;
+    int r0 = __shfl_down_sync(0xffffffff, x, 1, w);
+    int r1 = __shfl_up_sync(0xffffffff, x, 2, w);
+    int r2 = __shfl_sync(0xffffffff, x, 3, w);
+    int r3 = __shfl_xor_sync(0xffffffff, x, 1, w);
+    asm volatile("shfl.sync.down.b32 %0, %1, 1, %2, 0xffffffff;" : "=r"(r4) : "r"(x), "r"(c));
+    asm volatile("shfl.sync.idx.b32 %0, %1, 5, %2, 0xffffffff;" : "=r"(r5) : "r"(x), "r"(c));
+    asm volatile("shfl.sync.up.b32 %0, %1, 1, %2, 0xffffffff;" : "=r"(r6) : "r"(x), "r"(cl));
+    asm volatile("shfl.sync.bfly.b32 %0, %1, 3, %2, 0xffffffff;" : "=r"(r7) : "r"(x), "r"(c));
+    o[8 * i] = r0; o[8 * i + 1] = r1; o[8 * i + 2] = r2; o[8 * i + 3] = r3;
+    o[8 * i + 4] = r4; o[8 * i + 5] = r5; o[8 * i + 6] = r6; o[8 * i + 7] = r7;
+}
+// SHFL with both the lane and the clamp/segment value in registers (form
+// 1): per-lane lanes from data, widths from a parameter, c from a parameter
+// and per lane
+extern "C" __global__ void w_shflr(int *o, const int *a, int w, int c)
+{
+    int i = threadIdx.x;
+    int x = a[i], ln = (x >> 8) & 31, cl = (x >> 4) & 0x1f1f, r4, r5, r6, r7;
+    int r0 = __shfl_down_sync(0xffffffff, x, ln & 7, w);
+    int r1 = __shfl_up_sync(0xffffffff, x, ln & 3, w);
+    int r2 = __shfl_sync(0xffffffff, x, ln, w);
+    int r3 = __shfl_xor_sync(0xffffffff, x, ln, w);
+    asm volatile("shfl.sync.down.b32 %0, %1, %2, %3, 0xffffffff;" : "=r"(r4) : "r"(x), "r"(ln), "r"(cl));
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, %3, 0xffffffff;" : "=r"(r5) : "r"(x), "r"(ln), "r"(c));
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, %3, 0xffffffff;" : "=r"(r6) : "r"(x), "r"(ln), "r"(c));
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, %3, 0xffffffff;" : "=r"(r7) : "r"(x), "r"(ln), "r"(cl));
+    o[8 * i] = r0; o[8 * i + 1] = r1; o[8 * i + 2] = r2; o[8 * i + 3] = r3;
+    o[8 * i + 4] = r4; o[8 * i + 5] = r5; o[8 * i + 6] = r6; o[8 * i + 7] = r7;
+}
+// IDP: dp4a and dp2a.lo/.hi, each signedness of a and b, b a register, a
+// parameter (constant) or an immediate (ptxas puts it in bank 2)
+extern "C" __global__ void i_dp(int *o, const int *a, int k)
+{
+    int i = threadIdx.x;
+    int x = a[2 * i], y = a[2 * i + 1], z = a[(2 * i + 7) & 127];
+    unsigned ux = x, uy = y, uz = z;
+    int r8, r9, r10, r11;
+    int *r = o + 12 * i;
+    r[0] = __dp4a(x, y, z);
+    r[1] = (int)__dp4a(ux, uy, uz);
+    r[2] = __dp2a_lo(x, y, z);
+    r[3] = (int)__dp2a_hi(ux, uy, uz);
+    r[4] = __dp4a(x, k, z);
+    r[5] = __dp2a_hi(y, k, x);
+    r[6] = __dp4a(y, 0x7f80ff01, z);
+    r[7] = (int)__dp2a_lo(ux, 0x640au, uz);
+    asm("dp4a.s32.u32 %0, %1, %2, %3;" : "=r"(r8) : "r"(x), "r"(y), "r"(z));
+    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(r9) : "r"(x), "r"(y), "r"(z));
+    asm("dp2a.lo.u32.s32 %0, %1, %2, %3;" : "=r"(r10) : "r"(x), "r"(y), "r"(z));
+    asm("dp2a.hi.s32.u32 %0, %1, %2, %3;" : "=r"(r11) : "r"(x), "r"(y), "r"(z));
+    r[8] = r8; r[9] = r9; r[10] = r10; r[11] = r11;
+}
 // double precision: DADD, DMUL, DFMA (registers, immediates, parameters,
 // negations, rounding modes), DSETP, F2F between f32 and f64
 extern "C" __global__ void d_ops(double *o, const double *a, double k, float *f)

@@ -157,6 +157,12 @@ for tag, nb in (('a', 8), ('b', 5)):
                                               's32:%d' % nb])
 for tag, sh in (('a', 7), ('b', 0), ('c', 40)):
     cases['w_shfl/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % sh])
+for tag, wd, cv in (('a', 16, 0x1f), ('b', 8, 0x181f), ('c', 4, 0x0c07), ('d', 32, 0x1003)):
+    cases['w_shflc/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % wd, 's32:%d' % cv])
+for tag, wd, cv in (('a', 16, 0x1f), ('b', 8, 0x181f), ('c', 32, 0x0c07)):
+    cases['w_shflr/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % wd, 's32:%d' % cv])
+for tag, k in (('a', 0x7f80ff01), ('b', -1), ('c', 0x01020304)):
+    cases['i_dp/' + tag] = ('1', '64', ['s32[768]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512), 's32:%d' % k])
 dv64 = [rng.choice([0.0, -0.0, inf, -inf, nan, 5e-324, 1e308, -2.5, 3.0, rng.uniform(-10, 10), rng.uniform(-1e10, 1e10)])
         for _ in range(192)]
 d192 = wfile('d192', struct.pack('<192d', *dv64))
@@ -273,6 +279,42 @@ def redux_want(v, i0, n):
         xr ^= x
     return [s32(sum(g)), min(g), max(g), s32(min(u)), s32(max(u)), s32(functools.reduce(lambda p, q: p & q, u)),
             s32(functools.reduce(lambda p, q: p | q, u)), s32(xr + 3 * sum(x ^ (i0 + k) for k, x in enumerate(u)))]
+
+
+# SHFL with a clamp/segment register against the PTX ISA's shfl.sync rule, in Python (w_shflc)
+def shfl_want(v, mode, lane, b, c):
+    seg, clamp = (c >> 8) & 31, c & 31
+    maxl, minl = (lane & seg) | (clamp & ~seg & 31), lane & seg
+    j = {'up': lane - b, 'down': lane + b, 'bfly': lane ^ b, 'idx': minl | (b & ~seg & 31)}[mode]
+    ok = j >= maxl if mode == 'up' else j <= maxl
+    return v[j] if ok else v[lane]
+
+
+for tag, wd, cv in (('a', 16, 0x1f), ('b', 8, 0x181f), ('c', 4, 0x0c07), ('d', 32, 0x1003)):
+    got = struct.unpack('<512i', open(os.path.join(tmp, 'w_shflc_%s.sm86.out' % tag), 'rb').read())
+    for i in range(64):
+        v, l = ints[i // 32 * 32:i // 32 * 32 + 32], i % 32
+        cw, cu, cl = (32 - wd) << 8 | 0x1f, (32 - wd) << 8, (ints[i] >> 4) & 0x1f1f
+        want = [shfl_want(v, 'down', l, 1, cw), shfl_want(v, 'up', l, 2, cu), shfl_want(v, 'idx', l, 3, cw),
+                shfl_want(v, 'bfly', l, 1, cw), shfl_want(v, 'down', l, 1, cv), shfl_want(v, 'idx', l, 5, cv),
+                shfl_want(v, 'up', l, 1, cl), shfl_want(v, 'bfly', l, 3, cv)]
+        if list(got[8 * i:8 * i + 8]) != want:
+            fails.append('w_shflc/%s lane %d: SASS path %s, Python %s' % (tag, i, list(got[8 * i:8 * i + 8]), want))
+            break
+
+
+for tag, wd, cv in (('a', 16, 0x1f), ('b', 8, 0x181f), ('c', 32, 0x0c07)):
+    got = struct.unpack('<512i', open(os.path.join(tmp, 'w_shflr_%s.sm86.out' % tag), 'rb').read())
+    for i in range(64):
+        v, l, x = ints[i // 32 * 32:i // 32 * 32 + 32], i % 32, ints[i]
+        ln, cl = (x >> 8) & 31, (x >> 4) & 0x1f1f
+        cw, cu = (32 - wd) << 8 | 0x1f, (32 - wd) << 8
+        want = [shfl_want(v, 'down', l, ln & 7, cw), shfl_want(v, 'up', l, ln & 3, cu), shfl_want(v, 'idx', l, ln, cw),
+                shfl_want(v, 'bfly', l, ln, cw), shfl_want(v, 'down', l, ln, cl), shfl_want(v, 'idx', l, ln, cv),
+                shfl_want(v, 'up', l, ln, cv), shfl_want(v, 'bfly', l, ln, cl)]
+        if list(got[8 * i:8 * i + 8]) != want:
+            fails.append('w_shflr/%s lane %d: SASS path %s, Python %s' % (tag, i, list(got[8 * i:8 * i + 8]), want))
+            break
 
 
 for kern, n in (('w_redux', 32), ('w_redux16', 16)):
