@@ -147,6 +147,19 @@ static const struct fe_cubin_const *const_at(const struct lower *L, uint32_t off
 
 #define SASS_INV_2PI 0x3e22f983u /* 1/(2 pi) as f32: FMUL.RZ before MUFU.SIN/COS */
 
+static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, char *o);
+
+/* 8 bytes at c[bank][off] as two 4-byte reads, in %x3 (o). */
+static int cload_pair(struct lower *L, unsigned bank, unsigned off, char *o)
+{
+    char lo[16], hi[16];
+    if (cload(L, bank, off, 4, lo) || cload(L, bank, off + 4, 4, hi))
+        return -1;
+    snprintf(o, 16, "%%x3");
+    emit(L, "mov.b64 %%x3, {%s, %s}", lo, hi);
+    return 0;
+}
+
 /* c[bank][off] of width bytes (4 or 8) into a register written to o. */
 static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, char *o)
 {
@@ -222,14 +235,8 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
             }
         }
         /* 8 bytes over two 4-byte parameters (ULDC.64 of two ints in hotsp) */
-        if (width == 8) {
-            char lo[16], hi[16];
-            if (cload(L, bank, off, 4, lo) || cload(L, bank, off + 4, 4, hi))
-                return -1;
-            snprintf(o, 16, "%%x3");
-            emit(L, "mov.b64 %%x3, {%s, %s}", lo, hi);
-            return 0;
-        }
+        if (width == 8)
+            return cload_pair(L, bank, off, o);
         /* 4 bytes from a parameter of 1 or 2 bytes: the word as the buffer
            holds it, each parameter starting in it zero-extended to its place
            and padding or bytes past the buffer 0 (ptxas reads an unsigned
@@ -277,14 +284,8 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
     }
     /* 8 bytes of two launch values (ULDC.64 UR10, c[0x0][0x10]: nctaid.y
        and .z in coop_grid_sync; kernel b_launch) */
-    if (width == 8 && (off < 0x18 || (off >= 0x88 && off + 8 <= 0x108))) {
-        char lo[16], hi[16];
-        if (cload(L, bank, off, 4, lo) || cload(L, bank, off + 4, 4, hi))
-            return -1;
-        snprintf(o, 16, "%%x3");
-        emit(L, "mov.b64 %%x3, {%s, %s}", lo, hi);
-        return 0;
-    }
+    if (width == 8 && (off < 0x18 || (off >= 0x88 && off + 8 <= 0x108)))
+        return cload_pair(L, bank, off, o);
     /* 0x18: the generic address of shared offset 0, which cvta.shared adds
        and cvta.to.shared subtracts (ptxas on both; __cvta_generic_to_shared
        in async_copy): the emulator's shared window is linear, so it is the
