@@ -487,15 +487,16 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
     uint8_t bytes[XLLC_BLOCK];
     /* the block's bytes: its BDI level, and the data buffer's contents */
     int have = mem && mem->read && mem->read(mem->ctx, line, bytes, XLLC_BLOCK) == 0;
-    unsigned segs = 0;
+    /* its BDI level: uncompressed without BDI or without its bytes */
+    unsigned level = m->compress == MX_COMP_BDI && have ? bdi_xllc_segs(bytes) : 4, segs = 0;
     if (!present || write) {
         /* an atomic's block stays uncompressed: each lane's atomic rewrites it (docs/xllc-bdi.md) */
-        segs = m->compress == MX_COMP_BDI && have && op != MX_MOP_ATOM ? bdi_xllc_segs(bytes) : 4;
+        segs = op == MX_MOP_ATOM ? 4 : level;
         m->xx.level[segs == 1 ? 0 : segs == 2 ? 1 : 2]++;
     } else if (m->compress == MX_COMP_BDI) {
         /* a read hit: the epoch counts the held block's level too, so that the split follows the blocks the
            set serves, not only the few it places (docs/xllc-bdi.md) */
-        xllc_asked(&m->x, g, have ? bdi_xllc_segs(bytes) : 4);
+        xllc_asked(&m->x, g, level);
     }
     struct xllc_out ev;
     xllc_apply(&m->x, g, at, tag, segs, write, &ev);
@@ -507,9 +508,8 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
     if (m->predictor == MX_PRED_BLOOM) {
         uint32_t swaps = m->bp[g].swaps;
         /* a compressed set swaps after as many distinct blocks as it can hold under its split now, not the
-           most it could ever hold: its swaps seed BF2 with its blocks (below), so no block is lost, and a set
-           of raw blocks predicts as well as an uncompressed one (told 4x its ways, stencil's sets kept 2.5x
-           the false positives) */
+           most it could ever hold (4x its ways kept 4x the history: stencil's sets made 2.5x the false
+           positives), and notes whether its split had compressed registers since the last swap (below) */
         uint32_t cap = xllc_capacity(&m->x, g);
         if (m->mixed) {
             m->bp[g].assoc = cap;

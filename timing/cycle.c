@@ -361,9 +361,21 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
  * distinct rows per channel, window and bank), and each channel's efficiency for the next quantum. */
 static void rows(struct cyc *c);
 
+/* Resource `which` (RES_*): an SM's bytes to each of its units this quantum, the end of the SM's share queue,
+ * and the resource's bandwidth in bytes per core cycle. */
 static uint64_t *res_bytes(struct smst *s, int which)
 {
     return which == RES_PART ? s->part_bytes : which == RES_CHAN ? s->chan_bytes : s->x_bytes;
+}
+
+static double res_free(const struct smst *s, int which)
+{
+    return which == RES_PART ? s->llc_free : which == RES_CHAN ? s->dram_free : s->x_free;
+}
+
+static double res_rate(const struct cyc *c, int which)
+{
+    return which == RES_PART ? c->llc_rate : which == RES_CHAN ? c->dram_rate : c->x_rate;
 }
 
 /* Resource j's cost factor from the quantum's bytes D: D_j over an even share of their sum (floored at
@@ -385,11 +397,11 @@ static void factors(struct cyc *c, int which, uint32_t n, double *f, const doubl
     }
     /* each SM's share for the next quantum: its demand in this one (the bytes it passed and those still
      * queued) over everyone's, at least an eighth of an even share (none: no news, the shares stay) */
-    double rate = which == RES_PART ? c->llc_rate : which == RES_CHAN ? c->dram_rate : c->x_rate, dsum = 0;
+    double rate = res_rate(c, which), dsum = 0;
     for (uint32_t i = 0; i < c->p.num_sms; i++) {
         struct smst *s = &c->sm[i];
         const uint64_t *b = res_bytes(s, which);
-        double d = 0, fr = which == RES_PART ? s->llc_free : which == RES_CHAN ? s->dram_free : s->x_free;
+        double d = 0, fr = res_free(s, which);
         for (uint32_t j = 0; j < n; j++)
             d += (double)b[j];
         if (fr > (double)clock)
