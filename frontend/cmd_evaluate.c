@@ -109,6 +109,7 @@ struct ev {
     uint32_t sweep[MAXSWEEP];
     int nsweep;
     int sel[NW], memory[NW];
+    uint64_t prog_digest[NW]; /* each program's bytes (FNV-1a): a kept run of a rebuilt workload is redone */
     uint32_t num_sms, llc_sets;
     uint64_t llc_bytes;
     struct fe_config_cli cl;
@@ -140,6 +141,25 @@ static uint64_t fnv(uint64_t h, const char *s)
     for (; *s; s++)
         h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
     return (h ^ 0xff) * 0x100000001b3ull;
+}
+
+/* FNV-1a over a file's bytes, so that a kept run is redone when its
+ * workload program was rebuilt with other sizes or kernels. */
+static int file_digest(const char *path, uint64_t *out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    uint64_t h = 0xcbf29ce484222325ull;
+    unsigned char b[65536];
+    size_t k;
+    while ((k = fread(b, 1, sizeof b, f)) > 0)
+        for (size_t i = 0; i < k; i++)
+            h = (h ^ b[i]) * 0x100000001b3ull;
+    int bad = ferror(f);
+    fclose(f);
+    *out = h;
+    return bad ? -1 : 0;
 }
 
 /* ------------------------------------------------------------ the runs */
@@ -356,11 +376,14 @@ static json_object *make_result(const struct ev *e, const struct run *r, json_ob
     char h[32];
     snprintf(h, sizeof h, "%016llx", (unsigned long long)r->hash);
     json_object_object_add(o, "settings_hash", json_object_new_string(h));
+    snprintf(h, sizeof h, "%016llx", (unsigned long long)e->prog_digest[r->wl]);
+    json_object_object_add(o, "program_digest", json_object_new_string(h));
     json_object_object_add(o, "key", json_object_new_string(r->key));
     return o;
 }
 
-/* A finished run kept from before: its file with this hash, passed. */
+/* A finished run kept from before: its file with these settings and this
+ * workload program (the bytes of build/workloads/NAME), passed. */
 static int load_kept(const struct ev *e, struct run *r)
 {
     char p[PATH_MAX];
@@ -370,7 +393,10 @@ static int load_kept(const struct ev *e, struct run *r)
     json_object *o = json_object_from_file(p), *v;
     char h[32];
     snprintf(h, sizeof h, "%016llx", (unsigned long long)r->hash);
+    char d[32];
+    snprintf(d, sizeof d, "%016llx", (unsigned long long)e->prog_digest[r->wl]);
     if (o && json_object_object_get_ex(o, "settings_hash", &v) && !strcmp(json_object_get_string(v), h) &&
+        json_object_object_get_ex(o, "program_digest", &v) && !strcmp(json_object_get_string(v), d) &&
         json_object_object_get_ex(o, "pass", &v) && json_object_get_boolean(v)) {
         r->res = o;
         r->state = R_DONE;
@@ -1721,22 +1747,30 @@ static int run_evaluate(int argc, char **argv)
                     fe_workloads[w], bin);
             return CLI_EXIT_ERROR;
         }
+        if (e.sel[w] && file_digest(bin, &e.prog_digest[w])) {
+            fprintf(stderr, "morpheus evaluate: %s: %s\n", bin, strerror(errno));
+            return CLI_EXIT_ERROR;
+        }
     }
     if (phase1(&e)) {
         fprintf(stderr, "morpheus evaluate: out of memory\n");
         return free_runs(&e), CLI_EXIT_ERROR;
     }
     if (dry) {
+        size_t kept = 0;
         for (size_t i = 0; i < e.nruns; i++) {
             const char *av[64 + 2 * FE_CONFIG_NOPTS + 128];
             char buf[96];
             int n = child_argv(&e, &e.runs[i], "OUT.json", av, (int)(sizeof av / sizeof *av), buf, sizeof buf);
-            printf("%s:", e.runs[i].key);
+            int k0 = !e.fresh && load_kept(&e, &e.runs[i]);
+            kept += (size_t)k0;
+            printf("%s:%s", e.runs[i].key, k0 ? " (kept)" : "");
             for (int k = 1; k < n; k++)
                 printf(" %s", av[k]);
             printf("\n");
         }
-        printf("%zu runs in phase 1; phase 2 adds up to %d per application at the counts phase 1 chooses\n", e.nruns, 7);
+        printf("%zu runs in phase 1 (%zu kept from %s, %zu to run); phase 2 adds up to %d per application at the counts "
+               "phase 1 chooses\n", e.nruns, kept, e.out, e.nruns - kept, 7);
         free_runs(&e);
         return CLI_EXIT_OK;
     }

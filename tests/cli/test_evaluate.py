@@ -176,6 +176,33 @@ p = evaluate(OUT)
 check('a deleted run is redone alone (%s)' % victim,
       p.returncode == 0 and ('phase 1: 1 runs (' in p.stderr or 'phase 2: 1 runs (' in p.stderr) and
       os.path.exists(os.path.join(OUT, 'runs', victim)), p.stderr[-1500:])
+# the workload program's bytes are part of what a kept run must match: its
+# FNV-1a digest in each run's object (computed here), and a run whose program
+# differs (a workload rebuilt with other sizes) is redone
+def fnv1a(path):
+    h = 0xcbf29ce484222325
+    for b in open(path, 'rb').read():
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    return '%016x' % h
+
+
+wdir = os.path.join(os.path.dirname(os.path.abspath(M)), 'workloads')
+dig = {w: fnv1a(os.path.join(wdir, w)) for w in ('kmeans', 'lib')}
+okd = [k for k, r in runs.items() if r.get('program_digest') != dig[r['workload']]]
+check('program_digest: FNV-1a of build/workloads/NAME in every run', not okd, okd[:5], dig)
+p = evaluate(OUT, '--dry-run')
+nk = len([l for l in p.stdout.splitlines() if ': (kept) workloads run ' in l])
+check('--dry-run marks the kept runs', p.returncode == 0 and nk > 10 and ' kept from %s, 0 to run)' % OUT in p.stdout,
+      nk, p.stdout[-500:])
+victim2 = sorted(before)[-1]
+vp = os.path.join(OUT, 'runs', victim2)
+o = json.load(open(vp))
+o['program_digest'] = '0' * 16
+json.dump(o, open(vp, 'w'))
+p = evaluate(OUT)
+check('a run of another build of its program is redone alone (%s)' % victim2,
+      p.returncode == 0 and ('phase 1: 1 runs (' in p.stderr or 'phase 2: 1 runs (' in p.stderr) and
+      json.load(open(vp)).get('program_digest') == dig[o['workload']], p.stderr[-1500:])
 p = evaluate(OUT, '-o', 'timing.level.dram=900')
 check('other settings (-o timing.level.dram=900): every run redone',
       p.returncode == 0 and '(0 kept from before)' in p.stderr, p.stderr[-1500:])

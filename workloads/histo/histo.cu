@@ -113,10 +113,19 @@ int main(int argc, char **argv)
     MXW_CUDA(&w, cudaMalloc((void **)&d_out, (size_t)nbins));
     MXW_CUDA(&w, cudaMemcpy(d_in, in, (size_t)n * sizeof *in, cudaMemcpyHostToDevice));
 
-    // Enough blocks to fill a GPU, each thread counting at least 16 values.
+    // One full wave: as many blocks as the device's SMs hold at once (the
+    // grid-stride loop shares the input out), each thread counting at least
+    // 16 values.  Sized from the device, as a histogram tuned for a GPU
+    // does, so that fewer SMs get as many resident blocks each, not a
+    // second, thin wave.
+    int sms = 0, per_sm = 0;
+    MXW_CUDA(&w, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    MXW_CUDA(&w, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, histo_window, HISTO_BLOCK, 0));
     int grid = (n + HISTO_BLOCK * 16 - 1) / (HISTO_BLOCK * 16);
-    if (grid > 128)
-        grid = 128;
+    if (per_sm < 1)
+        per_sm = 1;
+    if (grid > sms * per_sm)
+        grid = sms * per_sm;
     int bin_blocks = (nbins + HISTO_BLOCK - 1) / HISTO_BLOCK;
     histo_clear<<<bin_blocks, HISTO_BLOCK>>>(d_bins, nbins);
     MXW_LAUNCHED(&w);

@@ -104,11 +104,14 @@ int main(int argc, char **argv)
     struct mxw w;
     mxw_init(&w, "kmeans", argc, argv);
     /* 34 features and 5 clusters as in Rodinia's kdd_cup input.  small: 2048
-     * points; medium: 69632 points (9 MiB of features, twice over: point-major
-     * input and feature-major copy, 3.6x a 5 MiB LLC); large: 494020 points
-     * (the size of kdd_cup). */
-    static const int npts[3] = {2048, 69632, 494020};
-    const int npoints = npts[w.size], nfeatures = 34, nclusters = 5, max_iter = 12;
+     * points, at most 12 iterations; medium: 313344 points (41 MiB of
+     * features, twice over: point-major input and feature-major copy), at
+     * most 3 iterations: 1224 blocks, three full waves of an RTX 3080's 68
+     * SMs (6 blocks each), so that every SM holds as many blocks, and its L1
+     * as many points, at any SM count; large: 494020 points (the size of
+     * kdd_cup), at most 12 iterations. */
+    static const int npts[3] = {2048, 313344, 494020}, iters[3] = {12, 3, 12};
+    const int npoints = npts[w.size], nfeatures = 34, nclusters = 5, max_iter = iters[w.size];
     const float threshold = 0.001f;
     const size_t nf = (size_t)npoints * nfeatures;
 
