@@ -218,6 +218,10 @@ struct emu_kernel {
     uint8_t sreg_list[SS__COUNT]; /* row -> enum emu_sslot */
     uint64_t (*deps)[2];          /* by absolute instruction index: registers written and read, as the bits
                                      of tm_issue.def/use_next (a timing model with TM_EV_DEPS) */
+    struct emu_srcs {             /* by absolute instruction index: the registers it reads (tm_issue.src) */
+        uint8_t n;
+        uint16_t r[TM_MAX_SRC];
+    } *srcs;
 };
 
 /* ------------------------------------------------- the execution layer

@@ -92,6 +92,7 @@ static void kernel_free(struct emu_kernel *k)
         return;
     free(k->x);
     free(k->deps);
+    free(k->srcs);
     free(k->consts);
     free(k->vrefs);
     free(k->shared_off);
@@ -514,6 +515,46 @@ static void insn_deps(const struct mx_program *g, const struct mx_func *f, const
     }
 }
 
+/* The registers instruction in reads, each once, in operand order (the
+ * first TM_MAX_SRC): what a timing model's register-file banks serve. */
+static void add_src(struct emu_srcs *s, uint32_t reg)
+{
+    if (reg == MX_NONE || reg > UINT16_MAX)
+        return;
+    for (uint8_t i = 0; i < s->n; i++)
+        if (s->r[i] == reg)
+            return;
+    if (s->n < TM_MAX_SRC)
+        s->r[s->n++] = (uint16_t)reg;
+}
+
+static void opd_srcs(const struct mx_program *g, const struct mx_operand *o, struct emu_srcs *s)
+{
+    switch (o->kind) {
+    case MX_OPD_REG: add_src(s, o->reg); break;
+    case MX_OPD_ADDR: add_src(s, o->reg); break;
+    case MX_OPD_INDREG: add_src(s, (uint32_t)o->imm); break;
+    case MX_OPD_VEC:
+    case MX_OPD_TEXADDR:
+    case MX_OPD_LIST:
+        for (uint32_t i = 0; i < o->count && o->reg + i < g->nvec; i++)
+            opd_srcs(g, &g->vec[o->reg + i], s);
+        break;
+    default: break;
+    }
+}
+
+static void insn_srcs(const struct mx_program *g, const struct mx_insn *in, struct emu_srcs *s)
+{
+    const struct mx_opinfo *oi = mx_opinfo(in->op);
+    s->n = 0;
+    for (int i = 0; i < in->nopd && i < MX_MAX_OPD; i++) {
+        char k = oi ? oi->kinds[i] : MX_FK_SRC;
+        if (k != MX_FK_DST && k != MX_FK_PAIR)
+            opd_srcs(g, &in->opd[i], s);
+    }
+}
+
 static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int *rc)
 {
     const struct mx_program *g = m->prog;
@@ -526,18 +567,21 @@ static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int 
     k->entry = entry;
     k->x = calloc(g->ninsns ? g->ninsns : 1, sizeof *k->x);
     k->deps = calloc(g->ninsns ? g->ninsns : 1, sizeof *k->deps);
+    k->srcs = calloc(g->ninsns ? g->ninsns : 1, sizeof *k->srcs);
     k->shared_off = calloc(g->nsyms ? g->nsyms : 1, sizeof *k->shared_off);
     b.k = k;
     b.hcap = 256;
     b.hkeys = calloc(b.hcap, sizeof *b.hkeys);
     b.hvals = calloc(b.hcap, sizeof *b.hvals);
-    if (!k->x || !k->deps || !k->shared_off || !b.hkeys || !b.hvals)
+    if (!k->x || !k->deps || !k->srcs || !k->shared_off || !b.hkeys || !b.hvals)
         goto oom;
     for (uint32_t fi = 0; fi < g->nfuncs; fi++) {
         const struct mx_func *f = &g->funcs[fi];
         if (!(f->flags & MX_FUNCF_DECL))
-            for (uint32_t i = f->first; i < f->first + f->ninsns && i < g->ninsns; i++)
+            for (uint32_t i = f->first; i < f->first + f->ninsns && i < g->ninsns; i++) {
                 insn_deps(g, f, &g->insns[i], k->deps[i]);
+                insn_srcs(g, &g->insns[i], &k->srcs[i]);
+            }
     }
     const struct mx_func *e = &g->funcs[entry];
     for (uint32_t i = 0; i < e->nshared; i++)

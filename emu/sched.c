@@ -151,7 +151,8 @@ static void timed_issue(const struct emu_config *cfg, struct emu_sm *sm, struct 
                            .pc = pc, .op = (uint16_t)x->in->op, .unit = x->unit,
                            .shared = x->space == SP_SHARED, .active = w->active, .clock = clock,
                            .wslot = (uint32_t)(w->cta - sm->slots) * 32 + w->warp_id, .first = (uint8_t)first,
-                           .def = k->deps[pc][0], .use_next = goes_on ? k->deps[w->pc][1] : 0 };
+                           .def = k->deps[pc][0], .use_next = goes_on ? k->deps[w->pc][1] : 0,
+                           .nsrc = k->srcs[pc].n, .src = k->srcs[pc].r };
     uint32_t lat = tm->issue(cfg->timing_state, &ev);
     if (w->state == WS_READY)
         w->ready_at = clock + (lat ? lat : 1);

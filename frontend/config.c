@@ -139,6 +139,7 @@ static const struct key keys[] = {
     { "timing.dram.row_bytes", K_UINT, U32(128, 1u << 20), TM(dram_row_bytes), 4, 0 },
     { "timing.dram.trcd", K_UINT, U32(0, 100000), TM(dram_trcd), 4, 0 },
     { "timing.dram.trp", K_UINT, U32(0, 100000), TM(dram_trp), 4, 0 },
+    { "timing.rf_banks", K_UINT, U32(0, 1024), TM(rf_banks), 4, 0 },
     { "energy.warp_insn_pj", K_REAL, NONE, EN(warp_insn_pj), 0, 0 },
     { "energy.lane_op_pj.int", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_INT]), 0, 0 },
     { "energy.lane_op_pj.fp", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_FP]), 0, 0 },

@@ -216,6 +216,27 @@ static inline struct wsb *slot_of(struct cyc *c, uint32_t sm, uint32_t wslot)
     return &c->sm[sm].sb[wslot % c->p.warp_slots];
 }
 
+/* Register-file bank conflicts (p.rf_banks > 0): a partition has rf_banks /
+ * schedulers banks, register r in bank r mod that, each bank one read a
+ * cycle; an instruction reading k distinct registers of one bank needs k
+ * cycles to collect them, k - 1 more than without conflicts, and its
+ * partition issues nothing else meanwhile. */
+static uint32_t rf_conflicts(const struct cyc *c, const struct tm_issue *ev)
+{
+    uint32_t banks = c->p.rf_banks / c->nsched;
+    if (!c->p.rf_banks || !ev->src || ev->nsrc < 2)
+        return 0;
+    banks = banks ? banks : 1;
+    uint32_t worst = 1, n = ev->nsrc < TM_MAX_SRC ? ev->nsrc : TM_MAX_SRC;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < n; j++)
+            k += ev->src[j] % banks == ev->src[i] % banks;
+        worst = k > worst ? k : worst;
+    }
+    return worst - 1;
+}
+
 static uint32_t cyc_issue(void *state, const struct tm_issue *ev)
 {
     struct cyc *c = state;
@@ -232,6 +253,7 @@ static uint32_t cyc_issue(void *state, const struct tm_issue *ev)
         start = s->sched_free[sp];
     if (s->pipe_free[sp][unit] > start)
         start = s->pipe_free[sp][unit];
+    start += rf_conflicts(c, ev);
     s->sched_free[sp] = start + 1;
     s->pipe_free[sp][unit] = start + c->p.initiation[unit];
     uint64_t done;

@@ -23,8 +23,10 @@
  * initiation intervals, clocks per domain, interconnect and DRAM geometry.
  * 5: the extended LLC served by the helper kernel (--xllc helper): the
  * level TM_LV_XLLC_TRIP, tm_mem.helper and served().
+ * 6: register-file banks: tm_issue.nsrc and src (the registers an
+ * instruction reads) and tm_params.rf_banks.
  * A model built for another version is refused by name. */
-#define TM_API_VERSION 5
+#define TM_API_VERSION 6
 
 enum tm_event_bits {
     TM_EV_LAUNCH = 1u << 0,   /* kernel start / end */
@@ -65,7 +67,14 @@ struct tm_issue {             /* one warp instruction, just executed */
                                  63 - p mod 64; calls and fences: every bit) */
     uint64_t use_next;        /* registers (and guard) the warp's next instruction reads, the same bits; 0
                                  when the warp does not go on at once (done, waiting, at a barrier) */
+    /* v6 */
+    uint8_t nsrc;             /* distinct registers it reads (guard predicates and immediates not counted; at
+                                 most TM_MAX_SRC: the first ones in operand order) */
+    const uint16_t *src;      /* their numbers: the function's register slots, in declaration order (the
+                                 SASS path declares R0..R254 as consecutive slots, so two machine registers
+                                 share a bank modulo any count exactly when their slots do) */
 };
+#define TM_MAX_SRC 6
 
 struct tm_mem {               /* one warp memory access (TM_EV_MEM) */
     uint32_t sm, cta, warp, pc;
@@ -126,6 +135,8 @@ struct tm_params {
     uint32_t l1_lines_per_cycle;       /* L1 tag lookups (128-byte lines) per core cycle */
     uint32_t dram_banks, dram_row_bytes; /* per channel; a row's bytes */
     uint32_t dram_trcd, dram_trp;      /* DRAM cycles: activate to read, precharge */
+    uint32_t rf_banks;                 /* v6: register-file banks per SM, shared out evenly among the
+                                          issue_width scheduler partitions (0: no bank conflicts) */
 };
 
 struct tm_ops {

@@ -26,7 +26,7 @@ morpheus, ptx, cfgfile = sys.argv[1:4]
 full = json.load(open(cfgfile))
 T = full["timing"]
 LAT, II, LV = T["latency"], T["initiation"], T["level"]
-UNIT = {"mov": "int", "add": "int", "cvta": "int", "ld": "ldst", "st": "ldst", "ret": "ctrl"}
+UNIT = {"mov": "int", "add": "int", "mad": "int", "cvta": "int", "ld": "ldst", "st": "ldst", "ret": "ctrl"}
 
 
 def run(kernel, *opts, grid=1, block=32, args=("u32[4096]=zero",)):
@@ -38,14 +38,22 @@ def run(kernel, *opts, grid=1, block=32, args=("u32[4096]=zero",)):
         return p, rec
 
 
+SLOT = {}  # register name -> its slot: declaration order, %r<N> as N consecutive slots
+
+
 def body(kernel):
     """The kernel's instructions as (opcode, destination registers, source registers)."""
     src = open(ptx).read()
     text = src[src.index(f".entry {kernel}("):]
     text = text[text.index("{", text.index(")")) + 1:text.index("\n}")]
     out = []
+    SLOT.clear()
     for line in text.splitlines():
         line = line.strip()
+        m = re.match(r"\.reg \.\w+ (%\w+?)<(\d+)>;", line)
+        if m:
+            for i in range(int(m.group(2))):
+                SLOT[f"{m.group(1)}{i}"] = len(SLOT)
         if not line or line.startswith(".reg") or line.startswith("//"):
             continue
         full_op = line.split()[0].rstrip(";")
@@ -58,16 +66,20 @@ def body(kernel):
     return out
 
 
-def one_warp(kernel, lat, ii, mem=None):
+def one_warp(kernel, lat, ii, mem=None, banks=0):
     """Cycles of one warp of straight-line code under the cycle model's rules: an instruction starts at
     max(issue slot, its unit's pipeline free, its operands ready); its result is ready a unit latency later
-    (a global load: when mem(start) says); the next instruction's issue slot is one cycle later.  The kernel's
-    cycles are the start of its last instruction (ret)."""
+    (a global load: when mem(start) says); the next instruction's issue slot is one cycle later.  With
+    `banks` register-file banks a partition, an instruction reading k distinct registers of one bank (slot
+    mod banks) starts k - 1 cycles later.  The kernel's cycles are the start of its last instruction (ret)."""
     ready, pipe, slot, t = {}, {}, 0, 0
     for full_op, dst, srcs in body(kernel):
         op = full_op.split(".")[0]
         u = UNIT[op]
         t = max([slot, pipe.get(u, 0)] + [ready.get(r, 0) for r in srcs])
+        if banks:
+            b = [SLOT[r] % banks for r in set(srcs)]
+            t += max([b.count(x) for x in b] + [1]) - 1
         pipe[u] = t + ii[u]
         slot = t + 1
         done = t + lat[u]
@@ -84,6 +96,18 @@ for k in ("dep", "indep"):
         want = one_warp(k, lat, ii)
         check(f"{k} under --timing {args[0]}: {want} cycles from its dependences", r and r["cycles"] == want,
               p.stderr, r and r["cycles"])
+# register-file bank conflicts (optional, -o timing.rf_banks=N per SM: N / 4 banks a scheduler partition):
+# by hand, banks() waits 8 cycles more: two adds, a mad and the st read two registers of a bank (1 each), two
+# mads three (2 each)
+p0, r0 = run("banks", "--timing", "cycle")
+pb, rb = run("banks", "--timing", "cycle", "-o", "timing.rf_banks=8")
+w0, wb = one_warp("banks", LAT, II), one_warp("banks", LAT, II, banks=2)
+check(f"bank conflicts off by default: {w0} cycles", T.get("rf_banks") == 0 and r0 and r0["cycles"] == w0,
+      p0.stderr, r0 and r0["cycles"])
+check(f"timing.rf_banks=8 (2 banks a partition): {wb} cycles, each same-bank read one cycle more",
+      rb and rb["cycles"] == wb and wb - w0 == 8, pb.stderr, rb and rb["cycles"])
+p, r = run("banks", "--timing", "cycle", "-o", "timing.rf_banks=-1")
+check("timing.rf_banks=-1: refused by name", p.returncode == 2 and "timing.rf_banks" in p.stderr, p.stderr)
 p1, r1 = run("dep", "--timing", "cycle,int=10,ii_int=1")
 p2, r2 = run("indep", "--timing", "cycle,int=10,ii_int=1")
 check("a chain of 16 dependent adds costs 16 latencies, 16 independent ones overlap",

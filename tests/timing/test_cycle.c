@@ -119,6 +119,39 @@ static void scoreboard(void **unused)
     o->fini(st);
 }
 
+/* Register-file banks: 8 per SM over 4 partitions, 2 each, register r in bank r mod 2; an instruction reading k
+ * distinct registers of one bank starts k - 1 cycles later, and so does its partition's next one */
+static void rf_banks(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .num_sms = 1,
+                           .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1, .rf_banks = 8 };
+    for (int i = 0; i < TM_UNITS; i++)
+        p.unit_latency[i] = p.initiation[i] = 1;
+    void *st = NULL;
+    char err[256];
+    assert_int_equal(o->init(&st, &p, NULL, err, sizeof err), 0);
+    static const uint16_t odd3[] = { 1, 3, 5 }, mixed[] = { 1, 2, 3 }, spread[] = { 6, 9 };
+    /* warp slot 0 (partition 0) at 100 reads r1 r3 r5, all in bank 1: starts at 102, goes on at 103 */
+    struct tm_issue a = { .unit = 0, .clock = 100, .first = 1, .nsrc = 3, .src = odd3 };
+    assert_int_equal(o->issue(st, &a), 3);
+    /* slot 4, the same partition, at 100 with no registers: its slot is free at 103, goes on at 104 */
+    struct tm_issue b = { .unit = 0, .wslot = 4, .clock = 100, .first = 1 };
+    assert_int_equal(o->issue(st, &b), 4);
+    /* slot 1 (partition 1) at 100: r1 r3 of bank 1 and r2 of bank 0: one cycle more; r6 r9: none */
+    struct tm_issue c = { .unit = 0, .wslot = 1, .clock = 100, .first = 1, .nsrc = 3, .src = mixed };
+    assert_int_equal(o->issue(st, &c), 2);
+    struct tm_issue d = { .unit = 0, .wslot = 2, .clock = 100, .first = 1, .nsrc = 2, .src = spread };
+    assert_int_equal(o->issue(st, &d), 1);
+    o->fini(st);
+    /* rf_banks 0 (the configurations' default): no conflicts */
+    p.rf_banks = 0;
+    assert_int_equal(o->init(&st, &p, NULL, err, sizeof err), 0);
+    assert_int_equal(o->issue(st, &a), 1);
+    o->fini(st);
+}
+
 /* --xllc helper: an access the helper kernel serves pays the trip (xllc_trip) in place of the extended LLC's
  * latency and no share of its bandwidth; served() then writes its registers when the helper is done */
 static void helper_access(void **unused)
@@ -297,6 +330,7 @@ int main(void)
         cmocka_unit_test(row_buffers),
         cmocka_unit_test(hot_channel),
         cmocka_unit_test(scoreboard),
+        cmocka_unit_test(rf_banks),
         cmocka_unit_test(demand_shares),
         cmocka_unit_test(helper_access),
         cmocka_unit_test(burst_credit),
