@@ -44,6 +44,8 @@
     SOP(FRND, "FRND", 0x107)             \
     SOP(MUFU, "MUFU", 0x108)             \
     SOP(CALL, "CALL.REL.NOINC", 0x144)   \
+    SOP(CALL_ABS, "CALL.ABS.NOINC", 0x143) \
+    SOP(LEPC, "LEPC", 0x14e)             \
     SOP(RET, "RET.REL.NODEC", 0x150)     \
     SOP(FMUL, "FMUL", 0x020)             \
     SOP(HADD2, "HADD2", 0x030)           \
@@ -94,6 +96,8 @@
     SOP(LDL, "LDL", 0x183)               \
     SOP(STL, "STL", 0x187)               \
     SOP(SHFL, "SHFL", 0x189)             \
+    SOP(LD, "LD", 0x180)                 \
+    SOP(ST, "ST", 0x185)                 \
     SOP(LDG, "LDG", 0x181)               \
     SOP(LDC, "LDC", 0x182)               \
     SOP(LDS, "LDS", 0x184)               \

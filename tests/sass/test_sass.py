@@ -207,6 +207,9 @@ for tag, grid in (('a', '3,2'), ('b', '1,2,3')):
     cases['b_launch/' + tag] = (grid, '8,8', ['s32[1536]=zero>OUT', 's32[384]=file:%s' % sized(i32, 1536)])
 for tag, k in (('a', 5), ('b', 70)):
     cases['c_cvtc/' + tag] = ('1', '64', ['f64[256]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % k])
+for tag, src in (('a', sized(i32, 256)), ('b', sized(u32, 256))):
+    cases['x_heap/' + tag] = ('2', '32', ['s32[512]=zero>OUT', 's32[64]=file:%s' % src])
+    cases['x_fptr/' + tag] = ('2', '32', ['s32[128]=zero>OUT', 's32[64]=file:%s' % src])
 # warp reductions over edge values: warp 0 mixes signs, INT_MIN, INT_MAX and -1, warp 1 is non-negative (rv_a);
 # all -1, then INT_MIN but for one INT_MAX (rv_b); w_redux16 runs in 16-thread blocks (its mask is 0xffff)
 rv_a = [-2**31, 2**31 - 1, -1, 0, 1, -2, 0x12345678, -0x1234567] + [rng.randrange(-2**31, 2**31) for _ in range(24)]
@@ -356,6 +359,23 @@ for path in (PTX, c86):
         fails.append('b_trap on %s: exit %d, no trap report: %s' % (path, r.returncode, r.stderr.strip()[-300:]))
     elif path == c86 and not (m and re.search(r'/\*%s\*/\s+BPT\.TRAP' % m.group(1), bt)):
         fails.append('b_trap: the fault names no BPT.TRAP of b_trap: %s' % r.stderr.strip()[-300:])
+
+# assert() failing in the lanes whose value is the parameter: both paths report the same assertion (the SASS path's
+# call of __assertfail through the address in bank 4, CALL.ABS.NOINC), naming the CALL.ABS's address
+xa = d.stdout[d.stdout.find('.kernel x_assert'):]
+xa = xa[:xa.find('.kernel', 1)] if xa.find('.kernel', 1) > 0 else xa
+said = []
+for path in (PTX, c86):
+    r = run(['run', path, 'x_assert', '--grid', '1', '--block', '64', '--', 's32[64]=zero', 's32[64]=file:%s' % sized(i32, 256),
+             's32:%d' % ints[5]], check=False)
+    m = re.search(r'at SASS address 0x([0-9a-f]{4}) .*in kernel x_assert', r.stderr)
+    said.append(re.findall(r'Assertion .* failed.*', r.stderr))
+    if r.returncode != 1 or 'kernels.cu' not in r.stderr or not said[-1]:
+        fails.append('x_assert on %s: exit %d, no assertion report: %s' % (path, r.returncode, r.stderr.strip()[-300:]))
+    elif path == c86 and not (m and re.search(r'/\*%s\*/\s+CALL\.ABS\.NOINC' % m.group(1), xa)):
+        fails.append('x_assert: the fault names no CALL.ABS.NOINC of x_assert: %s' % r.stderr.strip()[-300:])
+if said[0] != said[1]:
+    fails.append('x_assert: the paths report %s and %s' % (said[0], said[1]))
 
 # ---- bad input ----
 def refused(path, *needles, args=('check',)):
