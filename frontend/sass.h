@@ -91,6 +91,7 @@
     SOP(BSSY, "BSSY", 0x145)             \
     SOP(YIELD, "YIELD", 0x146)           \
     SOP(BRA, "BRA", 0x147)               \
+    SOP(BRX, "BRX", 0x149)               \
     SOP(WARPSYNC, "WARPSYNC", 0x148)     \
     SOP(EXIT, "EXIT", 0x14d)             \
     SOP(LDL, "LDL", 0x183)               \

@@ -192,11 +192,21 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, " ");
         reg(&b, d);
         put(&b, ", ");
-        if (op == FE_SASS_FADD && fe_sass_bits(s, 72, 1))
+        if ((op == FE_SASS_FADD || op == FE_SASS_FMNMX) && fe_sass_bits(s, 72, 1))
             put(&b, "-");
-        reg(&b, a);
-        put(&b, ", ");
+        if (op == FE_SASS_FMNMX && fe_sass_bits(s, 73, 1)) {
+            put(&b, "|");
+            reg(&b, a);
+            put(&b, "|, ");
+        } else {
+            reg(&b, a);
+            put(&b, ", ");
+        }
+        if (op == FE_SASS_FMNMX && (s->form == 1 || s->form == 5) && fe_sass_bits(s, 62, 1))
+            put(&b, "|");
         srcb(&b, s);
+        if (op == FE_SASS_FMNMX && (s->form == 1 || s->form == 5) && fe_sass_bits(s, 62, 1))
+            put(&b, "|");
         if (op == FE_SASS_SEL || op == FE_SASS_IMNMX || op == FE_SASS_FMNMX) {
             put(&b, ", ");
             pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
@@ -472,6 +482,13 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         break;
     }
     case FE_SASS_CALL_ABS: put(&b, " "); reg(&b, a); break;
+    case FE_SASS_BRX: {
+        int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
+        put(&b, " ");
+        reg(&b, a);
+        put(&b, " 0x%" PRIx64, (uint64_t)((int64_t)s->addr + 16 + off));
+        break;
+    }
     case FE_SASS_LEPC: put(&b, " "); reg(&b, d); break;
     case FE_SASS_RET: {
         int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;

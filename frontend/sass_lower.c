@@ -600,19 +600,41 @@ static int l_fmnmx(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], d[16], p[20], t1[16], t2[16];
-    if (need_hi(L, 0x07800000, uniform_bit(L)))
+    /* 72 -a, 73 |a|; in forms 1 and 5 62 |b|, 63 -b (ptxas on min / max of abs
+       and neg operands, one at a time; kernel f_mnmx); both on one operand
+       has not been seen and is refused */
+    int na = (int)B(s, 72, 1), aa = (int)B(s, 73, 1), nb = 0, ab = 0;
+    if (need_hi(L, 0x07800300, uniform_bit(L)))
         return -1;
-    if (s->form == 4)
+    if ((s->form == 1 || s->form == 5) && B(s, 62, 1)) {
+        ab = 1; /* (|c[0x0][0x170]| for fabsf of a parameter) */
+        if ((s->form == 1 ? B(s, 40, 22) : B(s, 59, 3)) || B(s, 63, 1))
+            return unsupported(L, "FMNMX operand bits");
+        if (s->form == 1)
+            rsrc(L, b, B(s, 32, 8));
+        else if (cload(L, B(s, 54, 5), B(s, 38, 16), 4, b))
+            return -1;
+    } else if (s->form == 4)
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
     else if (s->form != 1 && s->form != 5 && s->form != 6)
         return unsupported(L, "FMNMX operand form %u", s->form);
-    else if (opd_b(L, b, NULL))
+    else if (opd_b(L, b, &nb))
         return -1;
+    if (na && aa)
+        return unsupported(L, "FMNMX with -|a|");
     if (!strcmp(b, "0"))
         snprintf(b, 16, "0f00000000");
     rsrc(L, a, B(s, 24, 8));
     if (!strcmp(a, "0"))
         snprintf(a, 16, "0f00000000");
+    if (na || aa) {
+        emit(L, "%s.f32 %s, %s", na ? "neg" : "abs", tmp(L, t1), a);
+        snprintf(a, 16, "%s", t1);
+    }
+    if (nb || ab) {
+        emit(L, "%s.f32 %s, %s", nb ? "neg" : "abs", tmp(L, t2), b);
+        snprintf(b, 16, "%s", t2);
+    }
     rdst(L, d, B(s, 16, 8));
     unsigned pp = B(s, 87, 3), pn = B(s, 90, 1);
     if (pp == 7) {
@@ -1981,6 +2003,55 @@ static int l_call_reg(struct lower *L)
     return 0;
 }
 
+/* The 32-bit word at byte o of the kernel's bank 2. */
+static uint32_t bank2_word(const struct fe_cubin_kernel *k, uint32_t o)
+{
+    return (uint32_t)k->cbank2[o] | (uint32_t)k->cbank2[o + 1] << 8 | (uint32_t)k->cbank2[o + 2] << 16 |
+           (uint32_t)k->cbank2[o + 3] << 24;
+}
+
+/* BRX Ra base (0x149, form 4; Ra in 24..31, the offset in 34..81 the
+ * distance to the .text start, 87..90 BRA's PT): a jump to Ra:Ra+1 + base
+ * through a table ptxas puts in bank 2 (PTX brx.idx; texture_layered's
+ * switch over the cube face): 32-bit offsets in the kernel's .text, read
+ * with an indexed LDC and sign-extended.  Lowered as a compare with each
+ * word of the kernel's bank 2 that is an instruction address of the kernel
+ * (a value that is none of them traps), so the CFG has the real edges. */
+static int l_brx(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    const struct fe_cubin_kernel *k = L->k;
+    unsigned ra = B(s, 24, 8);
+    if (need_hi(L, 0x3ffff, 0x03800000) || s->form != 4 || B(s, 16, 8) || ra >= 254 || (ra & 1))
+        return L->rc ? -1 : unsupported(L, "BRX form");
+    if (branch_target(s) != 0)
+        return unsupported(L, "BRX relative to 0x%" PRIx64 " rather than the .text start", (uint64_t)branch_target(s));
+    char g[16];
+    snprintf(g, sizeof g, "%s", L->guard);
+    L->guard[0] = 0;
+    if (g[0]) /* "@%pN " or "@!%pN ": skip when the guard fails */
+        emit(L, "@%s%s bra L%u_%04x_b", g[1] == '!' ? "" : "!", g + (g[1] == '!' ? 2 : 1), L->kidx, s->addr);
+    emit(L, "mov.b64 %%x2, {%%r%u, %%r%u}", ra, ra + 1);
+    unsigned n = 0;
+    for (uint32_t o = 0; k->cbank2 && o + 4 <= k->cbank2_size; o += 4) {
+        uint32_t t = bank2_word(k, o);
+        int dup = 0;
+        for (uint32_t p = 0; p < o; p += 4)
+            dup |= !memcmp(k->cbank2 + p, k->cbank2 + o, 4);
+        if (!t || t % 16 || t >= k->text_size || dup)
+            continue;
+        emit(L, "setp.eq.u64 %%pr, %%x2, %u", t);
+        emit(L, "@%%pr bra L%u_%04x", L->kidx, t);
+        n++;
+    }
+    if (!n)
+        return unsupported(L, "BRX in a kernel whose constant bank 2 holds no address of its code");
+    emit(L, "trap");
+    if (g[0])
+        sb_put(&L->out, "L%u_%04x_b:\n", L->kidx, s->addr);
+    return 0;
+}
+
 static int l_ctrl(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
@@ -2149,6 +2220,8 @@ static int l_ctrl(struct lower *L)
         return 0;
     case FE_SASS_CALL_ABS:
         return l_call_abs(L);
+    case FE_SASS_BRX:
+        return l_brx(L);
     case FE_SASS_RET: {
         /* RET.REL.NODEC Ra, base: to Ra:Ra+1 + base (base = the function's
            start in everything seen).  The return addresses a CALL can have
@@ -2251,6 +2324,9 @@ static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a)
             return 1;
         if (w.op == FE_SASS_CALL && b + 16 == a)
             return 1; /* a return site */
+        for (uint32_t o = 0; w.op == FE_SASS_BRX && k->cbank2 && o + 4 <= k->cbank2_size; o += 4)
+            if (bank2_word(k, o) == a && a)
+                return 1; /* a BRX target (its table in bank 2) */
     }
     return 0;
 }
@@ -2752,7 +2828,7 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
                 unsupported(L, "guarded uniform instruction");
                 break;
             }
-            if (!uni && (s.op == FE_SASS_BRA || s.op == FE_SASS_EXIT || s.op == FE_SASS_CALL))
+            if (!uni && (s.op == FE_SASS_BRA || s.op == FE_SASS_EXIT || s.op == FE_SASS_CALL || s.op == FE_SASS_BRX))
                 snprintf(L->guard, sizeof L->guard, "@%s%%p%u ", s.guard_neg ? "!" : "", s.guard);
             else {
                 sb_put(o, "\tmov.pred %%pg, %%%sp%u;\n", uni ? "u" : "", s.guard);

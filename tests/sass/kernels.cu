@@ -1025,3 +1025,32 @@ extern "C" __global__ void x_assert(int *o, const int *a, int k)
     o[i] = a[i];
     assert(a[i] != k);
 }
+// FMNMX with |a|, |b|, -a, -b (72, 73, 62, 63: texture_layered's cube-face
+// selection); BRX through a jump table in bank 2 (PTX brx.idx, the lane's
+// value picking the target)
+extern "C" __global__ void f_mnmxa(float *o, const float *a, float p)
+{
+    int i = threadIdx.x;
+    float x = a[2 * i], y = a[2 * i + 1];
+    o[5 * i] = fmaxf(fabsf(x), fabsf(y));
+    o[5 * i + 1] = fmaxf(fabsf(x), y);
+    o[5 * i + 2] = fminf(x, fabsf(y));
+    o[5 * i + 3] = fminf(-x, y);
+    o[5 * i + 4] = fmaxf(x, -y) + fminf(fabsf(p), fabsf(y));
+}
+extern "C" __global__ void b_brx(int *o, const int *a)
+{
+    int i = threadIdx.x, r;
+    unsigned k = (unsigned)a[i] % 5u;
+    asm volatile("{\n\t.reg .b32 q;\n\t"
+                 "ts: .branchtargets L0, L1, L2, L3, L4;\n\t"
+                 "brx.idx %1, ts;\n"
+                 "L0: mov.u32 q, 11; bra.uni D;\n"
+                 "L1: mul.lo.u32 q, %2, 3; bra.uni D;\n"
+                 "L2: xor.b32 q, %2, 0x55; bra.uni D;\n"
+                 "L3: mov.u32 q, 44; bra.uni D;\n"
+                 "L4: sub.u32 q, 0, %2;\n"
+                 "D: mov.u32 %0, q;\n\t}"
+                 : "=r"(r) : "r"(k), "r"(a[i]));
+    o[i] = r;
+}

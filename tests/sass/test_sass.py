@@ -210,6 +210,10 @@ for tag, k in (('a', 5), ('b', 70)):
 for tag, src in (('a', sized(i32, 256)), ('b', sized(u32, 256))):
     cases['x_heap/' + tag] = ('2', '32', ['s32[512]=zero>OUT', 's32[64]=file:%s' % src])
     cases['x_fptr/' + tag] = ('2', '32', ['s32[128]=zero>OUT', 's32[64]=file:%s' % src])
+for tag, src, n, k in (('a', sized(f32, 512), 128, '-2.5'), ('b', fdiv_b, 64, 'nan'), ('c', fdiv_a, 64, '-0.0')):
+    cases['f_mnmxa/' + tag] = ('1', str(n // 2), ['f32[320]=zero>OUT', 'f32[%d]=file:%s' % (n, src), 'f32:' + k])
+cases['b_brx'] = ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256)])
+cases['b_brx/b'] = ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(u32, 256)])
 # warp reductions over edge values: warp 0 mixes signs, INT_MIN, INT_MAX and -1, warp 1 is non-negative (rv_a);
 # all -1, then INT_MIN but for one INT_MAX (rv_b); w_redux16 runs in 16-thread blocks (its mask is 0xffff)
 rv_a = [-2**31, 2**31 - 1, -1, 0, 1, -2, 0x12345678, -0x1234567] + [rng.randrange(-2**31, 2**31) for _ in range(24)]
