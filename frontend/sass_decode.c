@@ -482,6 +482,8 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         break;
     }
     case FE_SASS_CALL_ABS: put(&b, " "); reg(&b, a); break;
+    case FE_SASS_BMOV_R: put(&b, " "); reg(&b, d); put(&b, ", B%u", a); break;
+    case FE_SASS_BMOV_B: put(&b, " B%u, ", a); reg(&b, fe_sass_bits(s, 32, 8)); break;
     case FE_SASS_BRX: {
         int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
         put(&b, " ");

@@ -190,6 +190,24 @@ static int cload_pair(struct lower *L, unsigned bank, unsigned off, char *o)
     return 0;
 }
 
+static int writes(const struct fe_sass_insn *w, unsigned *d);
+
+/* 1 + the address of an instruction other than the current one that
+ * writes R1 (the stack pointer), or 0 when there is none. */
+static uint32_t moves_sp(const struct lower *L)
+{
+    for (uint32_t a = 0; a < L->k->text_size; a += 16) {
+        struct fe_sass_insn w;
+        unsigned d;
+        if (a == L->s->addr || fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0))
+            continue;
+        int n = writes(&w, &d);
+        if (n > 0 && d <= 1 && d + (unsigned)n > 1)
+            return a + 1;
+    }
+    return 0;
+}
+
 /* c[bank][off] of width bytes (4 or 8) into a register written to o. */
 static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, char *o)
 {
@@ -350,6 +368,10 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
         emit(L, "add.u32 %s, %s, %u", o, o, k->frame_size);
         return 0;
     }
+    if (width == 4 && off == 0x28 && moves_sp(L)) /* (a frame of 0 bytes, then the code subtracts from it) */
+        return unsupported(L, "the code moves the stack pointer R1 (SASS address 0x%04x) but the kernel's local frame "
+                           "(.nv.info attribute 0x11) is 0 bytes: a stack whose depth ptxas could not bound, as for "
+                           "recursion, is not mapped", moves_sp(L) - 1);
     if ((width == 4 && off == 0x28) || (width == 8 && off == 0x118)) {
         snprintf(o, 16, "0");
         return 0;
@@ -2222,6 +2244,14 @@ static int l_ctrl(struct lower *L)
         return l_call_abs(L);
     case FE_SASS_BRX:
         return l_brx(L);
+    case FE_SASS_BMOV_R: case FE_SASS_BMOV_B:
+        /* BMOV.32.CLEAR Rd, Bn (0x155: Rd 16..23, Bn 24..31, 84 set) and
+           BMOV.32 Bn, Ra (0x156: Bn 24..31, Ra 32..39): a recursive
+           function saving its caller's convergence barrier B6 on entry and
+           restoring it before RET.  Seen only in recursion, whose stack is
+           refused at the stack pointer (cload of c[0x0][0x28]) before
+           these words are reached: not lowered */
+        return unsupported(L, "BMOV (the convergence-barrier save / restore of a recursive function) is not lowered");
     case FE_SASS_RET: {
         /* RET.REL.NODEC Ra, base: to Ra:Ra+1 + base (base = the function's
            start in everything seen).  The return addresses a CALL can have

@@ -398,6 +398,48 @@ bad = bytearray(good)
 struct.pack_into('<I', bad, 48, (struct.unpack_from('<I', bad, 48)[0] & ~0xff00) | (75 << 8))
 refused(wfile('sm75.cubin', bytes(bad)), 'sm75.cubin', 'sm_75', 'sm_80 and sm_86')
 refused(cubin(90), 'sm_90')
+# recursion: ptxas cannot bound the stack, the kernel's frame is 0 bytes and the code moves R1: refused at the read of
+# the stack pointer, naming the instruction that moves it
+rec = os.path.join(tmp, 'rec.ptx')
+with open(rec, 'w') as f:
+    f.write(""".version 8.0
+.target sm_86
+.address_size 64
+.func (.param .b32 r) deep (.param .b32 n)
+{
+  .local .align 4 .b8 buf[64];
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<3>;
+  .reg .pred %p;
+  ld.param.b32 %r1, [n];
+  mov.u64 %rd1, buf;
+  and.b32 %r5, %r1, 15;
+  mul.wide.u32 %rd2, %r5, 4;
+  add.u64 %rd1, %rd1, %rd2;
+  st.local.u32 [%rd1], %r1;
+  setp.eq.u32 %p, %r1, 0;
+  mov.u32 %r3, 0;
+  @%p bra done;
+  sub.u32 %r2, %r1, 1;
+  { .param .b32 a; .param .b32 b; st.param.b32 [a], %r2; call (b), deep, (a); ld.param.b32 %r3, [b]; }
+done:
+  ld.local.u32 %r4, [buf+8];
+  add.u32 %r3, %r3, %r4;
+  st.param.b32 [r], %r3;
+  ret;
+}
+.visible .entry rec(.param .u64 o, .param .u32 n)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  ld.param.u32 %r1, [n];
+  { .param .b32 a; .param .b32 b; st.param.b32 [a], %r1; call (b), deep, (a); ld.param.b32 %r2, [b]; }
+  ld.param.u64 %rd1, [o];
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+""")
+refused(cubin(86, rec, 'rec'), 'kernel rec', 'SASS address 0x0000', 'moves the stack pointer R1', 'recursion')
 refused(wfile('notelf.cubin', b'\x7fELF' + b'\x01' * 60), 'notelf.cubin')
 # an unknown opcode in vecadd's first word: the error names kernel, address and word
 shoff, = struct.unpack_from('<Q', good, 40)
