@@ -81,6 +81,12 @@ static int cmp_const(const void *a, const void *b)
     return (x->offset > y->offset) - (x->offset < y->offset);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 static int cmp_param(const void *a, const void *b)
 {
     const struct fe_cubin_param *x = a, *y = b;
@@ -246,6 +252,20 @@ int fe_cubin_read(const uint8_t *buf, size_t len, const char *file, struct fe_cu
             rc = fail(err, errlen, MX_ELIMIT, file, "kernel %s: code larger than 4 GiB", name);
             break;
         }
+        /* the device functions inside it (whole-program code: LOCAL FUNC
+           symbols $KERNEL$NAME, the targets of CALLs through a register) */
+        k->funcs = calloc(nsyms ? nsyms : 1, sizeof *k->funcs);
+        if (!k->funcs) {
+            rc = fail(err, errlen, MX_ENOMEM, file, "out of memory");
+            break;
+        }
+        for (uint64_t f = 0; f < nsyms; f++) {
+            const uint8_t *q = buf + symtab->offset + f * 24;
+            uint64_t at = rd64(q + 8);
+            if (f != s && (q[4] & 0xf) == STT_FUNC && rd16(q + 6) == shndx && at < text->size && at % 16 == 0 && at)
+                k->funcs[k->nfuncs++] = (uint32_t)at;
+        }
+        qsort(k->funcs, k->nfuncs, sizeof *k->funcs, cmp_u32);
         snprintf(secname, sizeof secname, ".nv.info.%s", name);
         const struct shdr *ki = find_sec(buf, sh, shnum, shstr, secname);
         struct kinfo kctx = { k, 0 };
@@ -393,12 +413,16 @@ int fe_cubin_read(const uint8_t *buf, size_t len, const char *file, struct fe_cu
                 uint32_t g = 0;
                 while (name && g < c->nglobals && strcmp(c->globals[g].name, name))
                     g++;
-                if (!name || g == c->nglobals) {
-                    rc = fail(err, errlen, MX_EUNSUPPORTED, file, "constant bank 4 holds the address of %s, not a __device__ variable",
-                              name ? name : "a nameless symbol");
+                /* an external function: an undefined FUNC symbol (calls
+                   load its address and CALL.ABS it; docs/sass.md) */
+                int ext = name && (q[4] & 0xf) == STT_FUNC && rd16(q + 6) == 0 && strlen(name) <= 400;
+                if (!name || (g == c->nglobals && !ext) || (ext && rd64(c->cbank4 + off))) {
+                    rc = fail(err, errlen, MX_EUNSUPPORTED, file, "constant bank 4 holds the address of %s, neither a __device__ "
+                              "variable nor an external function", name ? name : "a nameless symbol");
                     break;
                 }
-                c->relocs[c->nrelocs++] = (struct fe_cubin_reloc){ (uint32_t)off, g, rd64(c->cbank4 + off) };
+                c->relocs[c->nrelocs++] = (struct fe_cubin_reloc){ (uint32_t)off, ext ? 0 : g, ext ? name : NULL,
+                                                                   rd64(c->cbank4 + off) };
             }
         }
     }
@@ -412,8 +436,10 @@ int fe_cubin_read(const uint8_t *buf, size_t len, const char *file, struct fe_cu
 
 void fe_cubin_free(struct fe_cubin *c)
 {
-    for (uint32_t i = 0; i < c->nkernels; i++)
+    for (uint32_t i = 0; i < c->nkernels; i++) {
         free(c->kernels[i].params);
+        free(c->kernels[i].funcs);
+    }
     free(c->kernels);
     free(c->consts);
     free(c->globals);

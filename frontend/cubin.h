@@ -33,6 +33,8 @@ struct fe_cubin_kernel {
     uint32_t cbank2_size;
     uint32_t shared_size;        /* static shared memory bytes (.nv.shared.NAME) */
     uint32_t frame_size;         /* local memory (stack frame) bytes per thread (EIATTR_FRAME_SIZE) */
+    uint32_t nfuncs;             /* device functions ptxas placed in the kernel's .text */
+    uint32_t *funcs;             /* their start offsets, sorted (the FUNC symbols of the section; malloc'd) */
     uint32_t maxntid[3];         /* .maxntid x, y, z (EIATTR_MAX_THREADS), or 0 */
     uint32_t reqntid[3];         /* .reqntid x, y, z (EIATTR_REQNTID), or 0 */
 };
@@ -52,10 +54,13 @@ struct fe_cubin_global {
 };
 
 /* One 64-bit slot of constant bank 4 that the loader relocates to the
- * address of a __device__ variable plus addend. */
+ * address of a __device__ variable plus addend, or to the address of a
+ * function the module does not define (an undefined FUNC symbol:
+ * __assertfail, malloc, free, cudaGraphSetConditional, ...). */
 struct fe_cubin_reloc {
     uint32_t offset;             /* in bank 4 */
-    uint32_t global;             /* index in globals */
+    uint32_t global;             /* index in globals (when func is NULL) */
+    const char *func;            /* the external function's name, or NULL */
     uint64_t addend;
 };
 

@@ -44,6 +44,8 @@
     SOP(FRND, "FRND", 0x107)             \
     SOP(MUFU, "MUFU", 0x108)             \
     SOP(CALL, "CALL.REL.NOINC", 0x144)   \
+    SOP(CALL_ABS, "CALL.ABS.NOINC", 0x143) \
+    SOP(LEPC, "LEPC", 0x14e)             \
     SOP(RET, "RET.REL.NODEC", 0x150)     \
     SOP(FMUL, "FMUL", 0x020)             \
     SOP(HADD2, "HADD2", 0x030)           \
@@ -86,14 +88,19 @@
     SOP(CCTL, "CCTL.IVALL", 0x18f)       \
     SOP(BPT, "BPT.TRAP", 0x15c)          \
     SOP(BSYNC, "BSYNC", 0x141)           \
+    SOP(BMOV_R, "BMOV.32.CLEAR", 0x155)  \
+    SOP(BMOV_B, "BMOV.32", 0x156)        \
     SOP(BSSY, "BSSY", 0x145)             \
     SOP(YIELD, "YIELD", 0x146)           \
     SOP(BRA, "BRA", 0x147)               \
+    SOP(BRX, "BRX", 0x149)               \
     SOP(WARPSYNC, "WARPSYNC", 0x148)     \
     SOP(EXIT, "EXIT", 0x14d)             \
     SOP(LDL, "LDL", 0x183)               \
     SOP(STL, "STL", 0x187)               \
     SOP(SHFL, "SHFL", 0x189)             \
+    SOP(LD, "LD", 0x180)                 \
+    SOP(ST, "ST", 0x185)                 \
     SOP(LDG, "LDG", 0x181)               \
     SOP(LDC, "LDC", 0x182)               \
     SOP(LDS, "LDS", 0x184)               \

@@ -192,11 +192,21 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, " ");
         reg(&b, d);
         put(&b, ", ");
-        if (op == FE_SASS_FADD && fe_sass_bits(s, 72, 1))
+        if ((op == FE_SASS_FADD || op == FE_SASS_FMNMX) && fe_sass_bits(s, 72, 1))
             put(&b, "-");
-        reg(&b, a);
-        put(&b, ", ");
+        if (op == FE_SASS_FMNMX && fe_sass_bits(s, 73, 1)) {
+            put(&b, "|");
+            reg(&b, a);
+            put(&b, "|, ");
+        } else {
+            reg(&b, a);
+            put(&b, ", ");
+        }
+        if (op == FE_SASS_FMNMX && (s->form == 1 || s->form == 5) && fe_sass_bits(s, 62, 1))
+            put(&b, "|");
         srcb(&b, s);
+        if (op == FE_SASS_FMNMX && (s->form == 1 || s->form == 5) && fe_sass_bits(s, 62, 1))
+            put(&b, "|");
         if (op == FE_SASS_SEL || op == FE_SASS_IMNMX || op == FE_SASS_FMNMX) {
             put(&b, ", ");
             pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
@@ -263,10 +273,12 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         reg(&b, a);
         put(&b, "+0x%x]", fe_sass_bits(s, 38, 16));
         break;
-    case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_LDL: case FE_SASS_STL: {
+    case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_LDL: case FE_SASS_STL:
+    case FE_SASS_LD: case FE_SASS_ST: {
         static const char *const sz[] = { ".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".?" };
         static const char *const sc[] = { "", ".X4", ".X8", ".X16" };
-        int global = op == FE_SASS_LDG || op == FE_SASS_STG, load = op == FE_SASS_LDG || op == FE_SASS_LDS || op == FE_SASS_LDL;
+        int global = op == FE_SASS_LDG || op == FE_SASS_STG || op == FE_SASS_LD || op == FE_SASS_ST;
+        int load = op == FE_SASS_LDG || op == FE_SASS_LDS || op == FE_SASS_LDL || op == FE_SASS_LD;
         int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
         put(&b, "%s%s ", global && fe_sass_bits(s, 72, 1) ? ".E" : "", sz[fe_sass_bits(s, 73, 3)]);
         if (load) { reg(&b, d); put(&b, ", "); }
@@ -462,9 +474,24 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
     }
     case FE_SASS_CALL: {
         int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
+        if (s->form == 1) { /* through a register, relative to the .text start */
+            put(&b, " ");
+            reg(&b, a);
+        }
         put(&b, " 0x%" PRIx64, (uint64_t)((int64_t)s->addr + 16 + off));
         break;
     }
+    case FE_SASS_CALL_ABS: put(&b, " "); reg(&b, a); break;
+    case FE_SASS_BMOV_R: put(&b, " "); reg(&b, d); put(&b, ", B%u", a); break;
+    case FE_SASS_BMOV_B: put(&b, " B%u, ", a); reg(&b, fe_sass_bits(s, 32, 8)); break;
+    case FE_SASS_BRX: {
+        int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
+        put(&b, " ");
+        reg(&b, a);
+        put(&b, " 0x%" PRIx64, (uint64_t)((int64_t)s->addr + 16 + off));
+        break;
+    }
+    case FE_SASS_LEPC: put(&b, " "); reg(&b, d); break;
     case FE_SASS_RET: {
         int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
         put(&b, " ");

@@ -147,6 +147,36 @@ static const struct fe_cubin_const *const_at(const struct lower *L, uint32_t off
 
 #define SASS_INV_2PI 0x3e22f983u /* 1/(2 pi) as f32: FMUL.RZ before MUFU.SIN/COS */
 
+/* The external functions a cubin may call (CALL.ABS.NOINC through the
+ * address bank 4 holds): the runtime's functions the emulator provides,
+ * declared with nvcc's PTX signatures.  args: one letter a parameter, '4'
+ * .b32 or '8' .b64; ret: 0 (none), 4 or 8 bytes.  ptxas passes the
+ * parameters in R4 upward, a 64-bit one in the next even pair, and returns
+ * the result in R4 (R4:R5) (ptxas on calls of each; docs/sass.md). */
+static const struct ext_fn { const char *name; const char *args; unsigned ret; } ext_fns[] = {
+    { "vprintf", "88", 4 }, { "malloc", "8", 8 }, { "free", "8", 0 }, { "__assertfail", "88488", 0 },
+    { "cudaGraphSetConditional", "84", 0 },
+};
+
+static const struct ext_fn *ext_fn(const char *name)
+{
+    for (size_t i = 0; i < sizeof ext_fns / sizeof ext_fns[0]; i++)
+        if (!strcmp(ext_fns[i].name, name))
+            return &ext_fns[i];
+    return NULL;
+}
+
+/* Is the relocation i the first of the module naming its function? */
+static int first_ext(const struct fe_cubin *c, uint32_t i)
+{
+    if (!c->relocs[i].func)
+        return 0;
+    for (uint32_t j = 0; j < i; j++)
+        if (c->relocs[j].func && !strcmp(c->relocs[j].func, c->relocs[i].func))
+            return 0;
+    return c->relocs[i].func && ext_fn(c->relocs[i].func);
+}
+
 static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, char *o);
 
 /* 8 bytes at c[bank][off] as two 4-byte reads, in %x3 (o). */
@@ -157,6 +187,24 @@ static int cload_pair(struct lower *L, unsigned bank, unsigned off, char *o)
         return -1;
     snprintf(o, 16, "%%x3");
     emit(L, "mov.b64 %%x3, {%s, %s}", lo, hi);
+    return 0;
+}
+
+static int writes(const struct fe_sass_insn *w, unsigned *d);
+
+/* 1 + the address of an instruction other than the current one that
+ * writes R1 (the stack pointer), or 0 when there is none. */
+static uint32_t moves_sp(const struct lower *L)
+{
+    for (uint32_t a = 0; a < L->k->text_size; a += 16) {
+        struct fe_sass_insn w;
+        unsigned d;
+        if (a == L->s->addr || fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0))
+            continue;
+        int n = writes(&w, &d);
+        if (n > 0 && d <= 1 && d + (unsigned)n > 1)
+            return a + 1;
+    }
     return 0;
 }
 
@@ -201,7 +249,11 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
             return unsupported(L, "misaligned c[0x4][0x%x] of %u bytes", off, width);
         for (uint32_t i = 0; i < L->c->nrelocs; i++)
             if (L->c->relocs[i].offset == (off & ~7u)) {
-                emit(L, "mov.u64 %%x3, %s", L->c->globals[L->c->relocs[i].global].name);
+                const char *fn = L->c->relocs[i].func;
+                if (fn && !ext_fn(fn))
+                    return unsupported(L, "c[0x4][0x%x] holds the address of %s, an external function the emulator does "
+                                       "not provide", off, fn);
+                emit(L, "mov.u64 %%x3, %s", fn ? fn : L->c->globals[L->c->relocs[i].global].name);
                 if (L->c->relocs[i].addend)
                     emit(L, "add.u64 %%x3, %%x3, %" PRIu64, L->c->relocs[i].addend);
                 if (width == 8) {
@@ -316,6 +368,10 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
         emit(L, "add.u32 %s, %s, %u", o, o, k->frame_size);
         return 0;
     }
+    if (width == 4 && off == 0x28 && moves_sp(L)) /* (a frame of 0 bytes, then the code subtracts from it) */
+        return unsupported(L, "the code moves the stack pointer R1 (SASS address 0x%04x) but the kernel's local frame "
+                           "(.nv.info attribute 0x11) is 0 bytes: a stack whose depth ptxas could not bound, as for "
+                           "recursion, is not mapped", moves_sp(L) - 1);
     if ((width == 4 && off == 0x28) || (width == 8 && off == 0x118)) {
         snprintf(o, 16, "0");
         return 0;
@@ -566,19 +622,41 @@ static int l_fmnmx(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], d[16], p[20], t1[16], t2[16];
-    if (need_hi(L, 0x07800000, uniform_bit(L)))
+    /* 72 -a, 73 |a|; in forms 1 and 5 62 |b|, 63 -b (ptxas on min / max of abs
+       and neg operands, one at a time; kernel f_mnmx); both on one operand
+       has not been seen and is refused */
+    int na = (int)B(s, 72, 1), aa = (int)B(s, 73, 1), nb = 0, ab = 0;
+    if (need_hi(L, 0x07800300, uniform_bit(L)))
         return -1;
-    if (s->form == 4)
+    if ((s->form == 1 || s->form == 5) && B(s, 62, 1)) {
+        ab = 1; /* (|c[0x0][0x170]| for fabsf of a parameter) */
+        if ((s->form == 1 ? B(s, 40, 22) : B(s, 59, 3)) || B(s, 63, 1))
+            return unsupported(L, "FMNMX operand bits");
+        if (s->form == 1)
+            rsrc(L, b, B(s, 32, 8));
+        else if (cload(L, B(s, 54, 5), B(s, 38, 16), 4, b))
+            return -1;
+    } else if (s->form == 4)
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
     else if (s->form != 1 && s->form != 5 && s->form != 6)
         return unsupported(L, "FMNMX operand form %u", s->form);
-    else if (opd_b(L, b, NULL))
+    else if (opd_b(L, b, &nb))
         return -1;
+    if (na && aa)
+        return unsupported(L, "FMNMX with -|a|");
     if (!strcmp(b, "0"))
         snprintf(b, 16, "0f00000000");
     rsrc(L, a, B(s, 24, 8));
     if (!strcmp(a, "0"))
         snprintf(a, 16, "0f00000000");
+    if (na || aa) {
+        emit(L, "%s.f32 %s, %s", na ? "neg" : "abs", tmp(L, t1), a);
+        snprintf(a, 16, "%s", t1);
+    }
+    if (nb || ab) {
+        emit(L, "%s.f32 %s, %s", nb ? "neg" : "abs", tmp(L, t2), b);
+        snprintf(b, 16, "%s", t2);
+    }
     rdst(L, d, B(s, 16, 8));
     unsigned pp = B(s, 87, 3), pn = B(s, 90, 1);
     if (pp == 7) {
@@ -1595,8 +1673,33 @@ static int l_ldc(struct lower *L)
             emit(L, "mov.b64 {%s, %s}, %s", d0, d1, o);
         return 0;
     }
+    if (bank == 4 || bank == 2) {
+        /* bank 4 with an index (LDC.64 R2, c[0x4][R0+0x0] with R0 = 0 before
+           a CALL.ABS): the array __sass_bank4 holds bank 4's slots,
+           relocated; bank 2 (a table of function pointers ptxas moved
+           there, LDC.64 R6, c[0x2][R0+0x0] in kernel x_fptr): the array
+           __sass_bank2_K its bytes (fe_sass_lower_text) */
+        if (bank == 4 && (!L->c->cbank4 || L->c->cbank4_size % 8 || width < 4))
+            return unsupported(L, "indexed constant bank 4 of %u bytes, read %u bytes at a time",
+                               L->c->cbank4 ? L->c->cbank4_size : 0, width);
+        if (bank == 2 && (!L->k->cbank2 || width < 4))
+            return unsupported(L, "indexed constant bank 2 of %u bytes, read %u bytes at a time",
+                               L->k->cbank2 ? L->k->cbank2_size : 0, width);
+        rsrc(L, ra, a);
+        if (bank == 4)
+            emit(L, "mov.u64 %%x1, __sass_bank4");
+        else
+            emit(L, "mov.u64 %%x1, __sass_bank2_%u", L->kidx);
+        emit(L, "cvt.u64.u32 %%x2, %s", ra);
+        emit(L, "add.u64 %%x1, %%x1, %%x2");
+        if (width == 4)
+            emit(L, "ld.const.b32 %s, [%%x1%+d]", d0, (int16_t)off);
+        else
+            emit(L, "ld.const.v2.b32 {%s, %s}, [%%x1%+d]", d0, d1, (int16_t)off);
+        return 0;
+    }
     if (bank != 3)
-        return unsupported(L, "indexed constant bank %u (only bank 3 is mapped)", bank);
+        return unsupported(L, "indexed constant bank %u (only banks 2, 3 and 4 are mapped)", bank);
     /* the offset is signed with an index (LDC R9, c[0x3][R11-0x4] in lib):
        the base is the variable holding it, or the only variable of the bank */
     int32_t soff = (int16_t)off;
@@ -1687,12 +1790,15 @@ static int l_mem(struct lower *L)
     const struct fe_sass_insn *s = L->s;
     static const char *const ty[] = { "u8", "s8", "u16", "s16", "b32", "b32", "b32" };
     static const unsigned nvec[] = { 1, 1, 1, 1, 1, 2, 4 };
-    int global = s->op == FE_SASS_LDG || s->op == FE_SASS_STG;
+    /* LD / ST (0x180, 0x185): generic addresses, the LDG / STG fields
+       (ptxas on ld / st without a state space, each size and volatile) */
+    int generic = s->op == FE_SASS_LD || s->op == FE_SASS_ST;
+    int global = s->op == FE_SASS_LDG || s->op == FE_SASS_STG || generic;
     int local = s->op == FE_SASS_LDL || s->op == FE_SASS_STL;
-    int load = s->op == FE_SASS_LDG || s->op == FE_SASS_LDS || s->op == FE_SASS_LDL;
-    uint64_t care = 0xe00 | (global || local ? 0 : 0xc000) | (s->op == FE_SASS_STG ? 0xff : 0);
+    int load = s->op == FE_SASS_LDG || s->op == FE_SASS_LDS || s->op == FE_SASS_LDL || s->op == FE_SASS_LD;
+    uint64_t care = 0xe00 | (global || local ? 0 : 0xc000) | (s->op == FE_SASS_STG || s->op == FE_SASS_ST ? 0xff : 0);
     /* LDL / STL: the LDS / STS fields, bit 84 set, a 32-bit local address */
-    uint64_t fixed = s->op == FE_SASS_LDG ? 0x0c1e1100 : s->op == FE_SASS_STG ? 0x0c101100 : local ? 0x100000 : 0;
+    uint64_t fixed = s->op == FE_SASS_LDG ? 0x0c1e1100 : s->op == FE_SASS_STG || generic ? 0x0c101100 : local ? 0x100000 : 0;
     /* LDS with bit 91: a UR (32..37) added to the address (LDS.128 R4,
        [UR4] in mri-gri's loop over a shared array; kernel m_lds_ur) */
     unsigned ur = s->op == FE_SASS_LDS && B(s, 91, 1) ? B(s, 32, 8) : 0;
@@ -1711,10 +1817,11 @@ static int l_mem(struct lower *L)
         static const struct { int st; uint64_t bits; const char *q; } hint[] = {
             { 0, 0x0c1e9100, ".nc" }, { 0, 0x0c1f5100, ".volatile" }, { 0, 0x0c0e1100, ".cs" }, { 0, 0x0c3e1100, ".lu" },
             { 0, 0x0c1eb100, ".ca" }, { 1, 0x0c115100, ".volatile" }, { 1, 0x0c001100, ".cs" },
+            { 2, 0x0c115100, ".volatile" }, { 3, 0x0c115100, ".volatile" },
         };
         uint64_t v = s->hi & ((1ull << 41) - 1) & ~care;
         for (size_t i = 0; i < sizeof hint / sizeof hint[0]; i++)
-            if (hint[i].st == !load && v == hint[i].bits) {
+            if (hint[i].st == 2 * generic + !load && v == hint[i].bits) {
                 cop = hint[i].q;
                 fixed = v;
             }
@@ -1775,13 +1882,13 @@ static int l_mem(struct lower *L)
         }
         snprintf(data + n, sizeof data - n, "}");
     }
-    const char *sp = global ? "global" : local ? "local" : "shared";
+    const char *sp = generic ? "" : global ? ".global" : local ? ".local" : ".shared";
     const char *v = nvec[sz] == 2 ? ".v2" : nvec[sz] == 4 ? ".v4" : "";
     int vol = !strcmp(cop, ".volatile");
     if (load)
-        emit(L, "ld%s.%s%s%s.%s %s, %s", vol ? ".volatile" : "", sp, vol ? "" : cop, v, ty[sz], data, addr);
+        emit(L, "ld%s%s%s%s.%s %s, %s", vol ? ".volatile" : "", sp, vol ? "" : cop, v, ty[sz], data, addr);
     else
-        emit(L, "st%s.%s%s%s.%s %s, %s", vol ? ".volatile" : "", sp, vol ? "" : cop, v, sz < 4 ? (sz < 2 ? "u8" : "u16") : ty[sz],
+        emit(L, "st%s%s%s%s.%s %s, %s", vol ? ".volatile" : "", sp, vol ? "" : cop, v, sz < 4 ? (sz < 2 ? "u8" : "u16") : ty[sz],
              addr, data);
     return 0;
 }
@@ -1815,6 +1922,156 @@ static void ret_tree(struct lower *L, unsigned ra, const uint32_t *sites, uint32
     emit(L, "setp.ne.u32 %%pr, %%r%u, %u", ra, sites[hi - 1]);
     emit(L, "@%%pr trap");
     emit(L, "bra L%u_%04x", L->kidx, sites[hi - 1]);
+}
+
+/* CALL.ABS.NOINC Ra (0x143, form 1; Ra in 24..31, 32..63 zero, 64..104 as
+ * CALL.REL's): a call of the function at the absolute address Ra:Ra+1,
+ * which ptxas loads from bank 4: an external function (ext_fns).  Lowered
+ * as a compare of Ra:Ra+1 with the address of each external function the
+ * module's bank 4 names (the value its bank-4 read gave, the PTX path's
+ * address of the function), a PTX call of the one matched with its
+ * parameters from R4 up and its result to R4, and the return to R20:R21,
+ * which must be the next word (ptxas: LEPC R, then R20:R21 = R + the
+ * distance to the return site); anything else traps. */
+static int l_call_abs(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    unsigned ra = B(s, 24, 8);
+    if (need_hi(L, 0, 0x03c00000) || s->form != 1 || B(s, 16, 8) || B(s, 32, 32) || ra >= 254 || (ra & 1))
+        return L->rc ? -1 : unsupported(L, "CALL.ABS form");
+    if (L->guard[0])
+        return unsupported(L, "guarded CALL.ABS");
+    emit(L, "mov.b64 %%x2, {%%r%u, %%r%u}", ra, ra + 1);
+    for (uint32_t i = 0; i < L->c->nrelocs; i++)
+        if (first_ext(L->c, i)) {
+            emit(L, "mov.u64 %%x1, %s", L->c->relocs[i].func);
+            emit(L, "setp.eq.u64 %%pr, %%x2, %%x1");
+            emit(L, "@%%pr bra L%u_%04x_c%u", L->kidx, s->addr, i);
+        }
+    emit(L, "trap");
+    for (uint32_t i = 0; i < L->c->nrelocs; i++) {
+        if (!first_ext(L->c, i))
+            continue;
+        const struct ext_fn *f = ext_fn(L->c->relocs[i].func);
+        char args[160] = "";
+        size_t n = 0;
+        unsigned r = 4;
+        sb_put(&L->out, "L%u_%04x_c%u:\n\t{\n", L->kidx, s->addr, i);
+        for (unsigned j = 0; f->args[j]; j++) {
+            if (f->args[j] == '8') {
+                r = (r + 1) & ~1u;
+                emit(L, ".param .b64 a%u", j);
+                emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", r, r + 1);
+                emit(L, "st.param.b64 [a%u], %%x0", j);
+                r += 2;
+            } else {
+                emit(L, ".param .b32 a%u", j);
+                emit(L, "st.param.b32 [a%u], %%r%u", j, r++);
+            }
+            n += (size_t)snprintf(args + n, sizeof args - n, "%sa%u", j ? ", " : "", j);
+        }
+        if (f->ret) {
+            emit(L, ".param .b%u rv", f->ret * 8);
+            emit(L, "call (rv), %s, (%s)", f->name, args);
+            if (f->ret == 8) {
+                emit(L, "ld.param.b64 %%x0, [rv]");
+                emit(L, "mov.b64 {%%r4, %%r5}, %%x0");
+            } else
+                emit(L, "ld.param.b32 %%r4, [rv]");
+        } else
+            emit(L, "call %s, (%s)", f->name, args);
+        sb_put(&L->out, "\t}\n");
+        emit(L, "bra L%u_%04x_r", L->kidx, s->addr);
+    }
+    sb_put(&L->out, "L%u_%04x_r:\n", L->kidx, s->addr);
+    emit(L, "setp.ne.u32 %%pr, %%r20, %u", s->addr + 16);
+    emit(L, "@%%pr trap");
+    emit(L, "setp.ne.u32 %%pr, %%r21, 0");
+    emit(L, "@%%pr trap");
+    return 0;
+}
+
+/* CALL.REL.NOINC Ra base (form 1; Ra in 24..31): a call through a function
+ * pointer, to Ra:Ra+1 + base, base (the offset in 34..81, from the next
+ * word) the .text start in everything seen: function pointers are offsets
+ * in the kernel's .text (a vtable in .nv.global.init holds them with no
+ * relocation).  Lowered as a compare with the start of each device function
+ * of the .text (a value that is none of them traps), so the CFG has the real
+ * call edges; the return address was set by a MOV as for the direct form. */
+static int l_call_reg(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    unsigned ra = B(s, 24, 8);
+    if (need_hi(L, 0x3ffff, 0x03c00000) || B(s, 16, 8) || ra >= 254 || (ra & 1))
+        return L->rc ? -1 : unsupported(L, "CALL form");
+    if (branch_target(s) != 0)
+        return unsupported(L, "CALL through a register relative to 0x%" PRIx64 " rather than the .text start",
+                           (uint64_t)branch_target(s));
+    if (!L->k->nfuncs)
+        return unsupported(L, "CALL through a register in a kernel without device functions");
+    char g[16];
+    snprintf(g, sizeof g, "%s", L->guard);
+    L->guard[0] = 0;
+    if (g[0]) /* "@%pN " or "@!%pN ": skip when the guard fails */
+        emit(L, "@%s%s bra L%u_%04x_b", g[1] == '!' ? "" : "!", g + (g[1] == '!' ? 2 : 1), L->kidx, s->addr);
+    emit(L, "mov.b64 %%x2, {%%r%u, %%r%u}", ra, ra + 1);
+    for (uint32_t i = 0; i < L->k->nfuncs; i++) {
+        emit(L, "setp.eq.u64 %%pr, %%x2, %u", L->k->funcs[i]);
+        emit(L, "@%%pr bra L%u_%04x", L->kidx, L->k->funcs[i]);
+    }
+    emit(L, "trap");
+    if (g[0])
+        sb_put(&L->out, "L%u_%04x_b:\n", L->kidx, s->addr);
+    return 0;
+}
+
+/* The 32-bit word at byte o of the kernel's bank 2. */
+static uint32_t bank2_word(const struct fe_cubin_kernel *k, uint32_t o)
+{
+    return (uint32_t)k->cbank2[o] | (uint32_t)k->cbank2[o + 1] << 8 | (uint32_t)k->cbank2[o + 2] << 16 |
+           (uint32_t)k->cbank2[o + 3] << 24;
+}
+
+/* BRX Ra base (0x149, form 4; Ra in 24..31, the offset in 34..81 the
+ * distance to the .text start, 87..90 BRA's PT): a jump to Ra:Ra+1 + base
+ * through a table ptxas puts in bank 2 (PTX brx.idx; texture_layered's
+ * switch over the cube face): 32-bit offsets in the kernel's .text, read
+ * with an indexed LDC and sign-extended.  Lowered as a compare with each
+ * word of the kernel's bank 2 that is an instruction address of the kernel
+ * (a value that is none of them traps), so the CFG has the real edges. */
+static int l_brx(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    const struct fe_cubin_kernel *k = L->k;
+    unsigned ra = B(s, 24, 8);
+    if (need_hi(L, 0x3ffff, 0x03800000) || s->form != 4 || B(s, 16, 8) || ra >= 254 || (ra & 1))
+        return L->rc ? -1 : unsupported(L, "BRX form");
+    if (branch_target(s) != 0)
+        return unsupported(L, "BRX relative to 0x%" PRIx64 " rather than the .text start", (uint64_t)branch_target(s));
+    char g[16];
+    snprintf(g, sizeof g, "%s", L->guard);
+    L->guard[0] = 0;
+    if (g[0]) /* "@%pN " or "@!%pN ": skip when the guard fails */
+        emit(L, "@%s%s bra L%u_%04x_b", g[1] == '!' ? "" : "!", g + (g[1] == '!' ? 2 : 1), L->kidx, s->addr);
+    emit(L, "mov.b64 %%x2, {%%r%u, %%r%u}", ra, ra + 1);
+    unsigned n = 0;
+    for (uint32_t o = 0; k->cbank2 && o + 4 <= k->cbank2_size; o += 4) {
+        uint32_t t = bank2_word(k, o);
+        int dup = 0;
+        for (uint32_t p = 0; p < o; p += 4)
+            dup |= !memcmp(k->cbank2 + p, k->cbank2 + o, 4);
+        if (!t || t % 16 || t >= k->text_size || dup)
+            continue;
+        emit(L, "setp.eq.u64 %%pr, %%x2, %u", t);
+        emit(L, "@%%pr bra L%u_%04x", L->kidx, t);
+        n++;
+    }
+    if (!n)
+        return unsupported(L, "BRX in a kernel whose constant bank 2 holds no address of its code");
+    emit(L, "trap");
+    if (g[0])
+        sb_put(&L->out, "L%u_%04x_b:\n", L->kidx, s->addr);
+    return 0;
 }
 
 static int l_ctrl(struct lower *L)
@@ -1963,6 +2220,8 @@ static int l_ctrl(struct lower *L)
         /* CALL.REL.NOINC: a jump to a subroutine of the same .text whose
            return address ptxas has put in a register (MOV R4, 0x1e0); no
            call stack is involved, so it is a branch */
+        if (s->form == 1)
+            return l_call_reg(L);
         if (need_hi(L, 0x3ffff, 0x03c00000) || B(s, 16, 16))
             return L->rc ? -1 : unsupported(L, "CALL form");
         int64_t t = branch_target(s);
@@ -1971,6 +2230,28 @@ static int l_ctrl(struct lower *L)
         emit(L, "bra L%u_%04x", L->kidx, (unsigned)t);
         return 0;
     }
+    case FE_SASS_LEPC:
+        /* LEPC Rd: Rd:Rd+1 = the address of this instruction (ptxas
+           computes a CALL.ABS's return address as LEPC + (return site - the
+           LEPC's address)); the kernel's .text is at 0, the base REL
+           addresses and function pointers are relative to */
+        if (need_hi(L, 0, 0) || B(s, 24, 40) || B(s, 16, 8) >= 254)
+            return L->rc ? -1 : unsupported(L, "LEPC form");
+        emit(L, "mov.b32 %%r%u, %u", B(s, 16, 8), s->addr);
+        emit(L, "mov.b32 %%r%u, 0", B(s, 16, 8) + 1);
+        return 0;
+    case FE_SASS_CALL_ABS:
+        return l_call_abs(L);
+    case FE_SASS_BRX:
+        return l_brx(L);
+    case FE_SASS_BMOV_R: case FE_SASS_BMOV_B:
+        /* BMOV.32.CLEAR Rd, Bn (0x155: Rd 16..23, Bn 24..31, 84 set) and
+           BMOV.32 Bn, Ra (0x156: Bn 24..31, Ra 32..39): a recursive
+           function saving its caller's convergence barrier B6 on entry and
+           restoring it before RET.  Seen only in recursion, whose stack is
+           refused at the stack pointer (cload of c[0x0][0x28]) before
+           these words are reached: not lowered */
+        return unsupported(L, "BMOV (the convergence-barrier save / restore of a recursive function) is not lowered");
     case FE_SASS_RET: {
         /* RET.REL.NODEC Ra, base: to Ra:Ra+1 + base (base = the function's
            start in everything seen).  The return addresses a CALL can have
@@ -1987,22 +2268,31 @@ static int l_ctrl(struct lower *L)
         if (ra >= 254)
             return unsupported(L, "RET through register R%u", ra);
         /* the subroutine holding this RET starts at the greatest CALL
-           target not after it; its callers are the CALLs to that target */
+           target or device function symbol not after it; its callers are
+           the CALLs to that target and, for a device function, every CALL
+           through a register */
         uint32_t *sites = malloc((L->k->text_size / 16 + 1) * sizeof *sites), n = 0;
         int64_t sub = -1;
+        int fn = 0;
         if (!sites)
             return unsupported(L, "out of memory");
-        for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < L->k->nfuncs; i++)
+            if (L->k->funcs[i] <= s->addr)
+                sub = L->k->funcs[i];
+        for (int pass = 0; pass < 2; pass++) {
+            for (uint32_t i = 0; pass == 1 && i < L->k->nfuncs; i++)
+                fn |= L->k->funcs[i] == sub;
             for (uint32_t a = 0; a + 16 < L->k->text_size; a += 16) {
                 struct fe_sass_insn w;
                 if (fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0) || w.op != FE_SASS_CALL)
                     continue;
-                int64_t t = branch_target(&w);
+                int64_t t = w.form == 1 ? -1 : branch_target(&w);
                 if (pass == 0 && t <= (int64_t)s->addr && t > sub)
                     sub = t;
-                if (pass == 1 && t == sub)
+                if (pass == 1 && (t == sub || (w.form == 1 && fn)))
                     sites[n++] = a + 16;
             }
+        }
         if (!n) {
             free(sites);
             return unsupported(L, "RET in a kernel without a CALL to its subroutine");
@@ -2032,8 +2322,9 @@ static int writes(const struct fe_sass_insn *w, unsigned *d)
     case FE_SASS_IMNMX: case FE_SASS_FMNMX: case FE_SASS_S2R: case FE_SASS_HFMA2_MMA: case FE_SASS_IABS: case FE_SASS_IDP:
         return 1;
     case FE_SASS_IMAD_WIDE: case FE_SASS_CS2R: return 2;
-    case FE_SASS_LDG: case FE_SASS_LDS: case FE_SASS_LDL: return (int)nvec[fe_sass_bits(w, 73, 3)];
+    case FE_SASS_LDG: case FE_SASS_LDS: case FE_SASS_LDL: case FE_SASS_LD: return (int)nvec[fe_sass_bits(w, 73, 3)];
     case FE_SASS_ISETP: case FE_SASS_FSETP: case FE_SASS_PLOP3: case FE_SASS_STG: case FE_SASS_STS: case FE_SASS_STL:
+    case FE_SASS_ST:
     case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_FCHK: case FE_SASS_BPT:
     case FE_SASS_UMOV: case FE_SASS_UIADD3: case FE_SASS_ULDC: case FE_SASS_ULDC_IDX: case FE_SASS_S2UR: case FE_SASS_YIELD:
     case FE_SASS_USHF: case FE_SASS_ULOP3: case FE_SASS_UIMAD: case FE_SASS_UIMAD_WIDE: case FE_SASS_UISETP:
@@ -2052,6 +2343,9 @@ static int writes(const struct fe_sass_insn *w, unsigned *d)
  * the way one whose destinations are known).  Otherwise refused. */
 static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a)
 {
+    for (uint32_t i = 0; i < k->nfuncs; i++)
+        if (k->funcs[i] == a)
+            return 1; /* a device function: a CALL through a register may reach it */
     for (uint32_t b = 0; b < k->text_size; b += 16) {
         struct fe_sass_insn w;
         if (fe_sass_decode(k->text + b, b, k->name, &w, NULL, 0))
@@ -2060,6 +2354,9 @@ static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a)
             return 1;
         if (w.op == FE_SASS_CALL && b + 16 == a)
             return 1; /* a return site */
+        for (uint32_t o = 0; w.op == FE_SASS_BRX && k->cbank2 && o + 4 <= k->cbank2_size; o += 4)
+            if (bank2_word(k, o) == a && a)
+                return 1; /* a BRX target (its table in bank 2) */
     }
     return 0;
 }
@@ -2478,6 +2775,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_ULDC: return l_uldc(L);
     case FE_SASS_HFMA2_MMA: return l_hfma2(L);
     case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_LDL: case FE_SASS_STL:
+    case FE_SASS_LD: case FE_SASS_ST:
         return l_mem(L);
     case FE_SASS_MUFU: return l_mufu(L);
     case FE_SASS_HADD2: case FE_SASS_HMUL2: case FE_SASS_HFMA2: case FE_SASS_F2FP: return l_half(L);
@@ -2560,7 +2858,7 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
                 unsupported(L, "guarded uniform instruction");
                 break;
             }
-            if (!uni && (s.op == FE_SASS_BRA || s.op == FE_SASS_EXIT || s.op == FE_SASS_CALL))
+            if (!uni && (s.op == FE_SASS_BRA || s.op == FE_SASS_EXIT || s.op == FE_SASS_CALL || s.op == FE_SASS_BRX))
                 snprintf(L->guard, sizeof L->guard, "@%s%%p%u ", s.guard_neg ? "!" : "", s.guard);
             else {
                 sb_put(o, "\tmov.pred %%pg, %%%sp%u;\n", uni ? "u" : "", s.guard);
@@ -2573,11 +2871,46 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
     return L->rc;
 }
 
+/* Does kernel k read constant bank `bank` with an index (LDC / ULDC with a
+ * register)? */
+static int bank_indexed(const struct fe_cubin_kernel *k, unsigned bank)
+{
+    for (uint32_t a = 0; a < k->text_size; a += 16) {
+        struct fe_sass_insn w;
+        if (fe_sass_decode(k->text + a, a, k->name, &w, NULL, 0))
+            continue;
+        unsigned rz = w.op == FE_SASS_ULDC_IDX ? 63 : 255;
+        if ((w.op == FE_SASS_LDC || w.op == FE_SASS_ULDC_IDX) && fe_sass_bits(&w, 54, 5) == bank &&
+            fe_sass_bits(&w, 24, 8) != rz)
+            return 1;
+    }
+    return 0;
+}
+
+static int bank4_indexed(const struct fe_cubin *c)
+{
+    for (uint32_t k = 0; k < c->nkernels; k++)
+        if (bank_indexed(&c->kernels[k], 4))
+            return c->cbank4 && c->cbank4_size % 8 == 0;
+    return 0;
+}
+
 char *fe_sass_lower_text(const struct fe_cubin *c, const char *file, char *err, size_t errlen)
 {
     struct lower L = { .c = c, .file = file, .err = err, .errlen = errlen };
     sb_put(&L.out, "// lowered from %s (sm_%u) by the Morpheus SASS front end\n.version 9.0\n.target sm_%u\n"
            ".address_size 64\n.file 1 \"%s\"\n", file, c->arch, c->arch, file);
+    for (uint32_t i = 0; i < c->nrelocs; i++)
+        if (first_ext(c, i)) { /* the external functions bank 4 holds the addresses of */
+            const struct ext_fn *f = ext_fn(c->relocs[i].func);
+            sb_put(&L.out, "\n.extern .func ");
+            if (f->ret)
+                sb_put(&L.out, "(.param .b%u rv) ", f->ret * 8);
+            sb_put(&L.out, "%s (", f->name);
+            for (unsigned j = 0; f->args[j]; j++)
+                sb_put(&L.out, "%s.param .b%u a%u", j ? ", " : "", f->args[j] == '8' ? 64 : 32, j);
+            sb_put(&L.out, ");\n");
+        }
     for (uint32_t i = 0; i < c->nglobals; i++) {
         const struct fe_cubin_global *v = &c->globals[i];
         sb_put(&L.out, "\n.visible .global .align %u .b8 %s[%u]", align_of(v->offset, v->size), v->name, v->size);
@@ -2591,6 +2924,38 @@ char *fe_sass_lower_text(const struct fe_cubin *c, const char *file, char *err, 
             sb_put(&L.out, "}");
         }
         sb_put(&L.out, ";\n");
+    }
+    if (bank4_indexed(c)) {
+        /* bank 4 as an array, for reads with an index: each 64-bit slot the
+           address its relocation names (plus the addend), or its bytes */
+        sb_put(&L.out, "\n.const .align 8 .u64 __sass_bank4[%u] = {", c->cbank4_size / 8);
+        for (uint32_t s = 0; s < c->cbank4_size / 8; s++) {
+            const struct fe_cubin_reloc *r = NULL;
+            for (uint32_t i = 0; i < c->nrelocs; i++)
+                if (c->relocs[i].offset == s * 8)
+                    r = &c->relocs[i];
+            if (r && r->func && !ext_fn(r->func))
+                r = NULL; /* (a read of it is refused) */
+            if (r)
+                sb_put(&L.out, "%s%s+%" PRIu64, s ? ", " : "", r->func ? r->func : c->globals[r->global].name, r->addend);
+            else {
+                uint64_t v = 0;
+                for (unsigned j = 8; j-- > 0;)
+                    v = v << 8 | c->cbank4[s * 8 + j];
+                sb_put(&L.out, "%s%" PRIu64, s ? ", " : "", v);
+            }
+        }
+        sb_put(&L.out, "};\n");
+    }
+    for (uint32_t k = 0; k < c->nkernels; k++) {
+        /* a kernel's bank 2 as an array, for reads with an index */
+        const struct fe_cubin_kernel *kk = &c->kernels[k];
+        if (!kk->cbank2 || !bank_indexed(kk, 2))
+            continue;
+        sb_put(&L.out, "\n.const .align 8 .b8 __sass_bank2_%u[%u] = {", k, kk->cbank2_size);
+        for (uint32_t j = 0; j < kk->cbank2_size; j++)
+            sb_put(&L.out, "%s%u", j ? (j % 32 ? ", " : ",\n\t") : "", kk->cbank2[j]);
+        sb_put(&L.out, "};\n");
     }
     for (uint32_t i = 0; i < c->nconsts; i++) {
         const struct fe_cubin_const *v = &c->consts[i];

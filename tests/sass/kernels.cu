@@ -965,3 +965,92 @@ extern "C" __global__ void b_launch(int *o, const int *a)
     }
 extern "C" __global__ void w_redux(int *o, const int *a) REDUX_ALL(0xffffffffu)
 extern "C" __global__ void w_redux16(int *o, const int *a) REDUX_ALL(0x0000ffffu)
+// calls out of the kernel: x_heap calls malloc and free (CALL.ABS.NOINC
+// through the address bank 4 holds, read with an index; LEPC for the return
+// address) and reaches its block through generic LD / ST of every size;
+// x_fptr calls through a table of function pointers indexed per lane, in a
+// loop and under a branch (CALL.REL.NOINC through a register, the targets
+// device functions of the kernel's .text); x_assert asserts v != k in every
+// thread (__assertfail: both paths report the same assertion)
+extern "C" __global__ void x_heap(int *o, const int *a)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x, v = a[i];
+    char *p = (char *)malloc(64 + (i & 3) * 8);
+    if (!p) {
+        o[8 * i] = -1;
+        return;
+    }
+    *(int *)p = v;
+    p[4] = (char)v;
+    *(short *)(p + 6) = (short)(v >> 3);
+    *(long long *)(p + 8) = (long long)v * 0x10001;
+    ((int2 *)p)[2] = make_int2(v ^ 5, v + 9);
+    ((int4 *)p)[2] = make_int4(v, v >> 1, v >> 2, -v);
+    volatile int *q = (volatile int *)(p + 48);
+    *q = v * 3;
+    o[8 * i] = *(int *)p + *q;
+    o[8 * i + 1] = (signed char)p[4] + (int)(unsigned char)p[4] * 1000;
+    o[8 * i + 2] = *(short *)(p + 6) + (int)*(unsigned short *)(p + 6);
+    o[8 * i + 3] = (int)(*(long long *)(p + 8) >> 7);
+    int2 w = ((int2 *)p)[2];
+    int4 x = ((int4 *)p)[2];
+    o[8 * i + 4] = w.x - w.y;
+    o[8 * i + 5] = x.x + x.y + x.z + x.w;
+    free(p);
+    void *r = malloc(16);
+    o[8 * i + 6] = r != 0;
+    free(r);
+    o[8 * i + 7] = 7;
+}
+typedef int (*x_op)(int, int);
+__device__ __noinline__ int x_add(int a, int b) { return a + b; }
+__device__ __noinline__ int x_mul(int a, int b) { return a * b; }
+__device__ __noinline__ int x_sub(int a, int b) { return a - b; }
+__device__ __noinline__ int x_mix(int a, int b) { return (a ^ b) + 7; }
+__device__ x_op x_ops[4] = { x_add, x_mul, x_sub, x_mix };
+extern "C" __global__ void x_fptr(int *o, const int *a)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x, v = a[i];
+    for (int k = 0; k < 5; k++)
+        v = x_ops[(v + k) & 3](v, k + 3);
+    o[2 * i] = v;
+    o[2 * i + 1] = -1;
+    if (a[i] % 5 != 2)
+        o[2 * i + 1] = x_ops[i & 3](a[i], 10);
+}
+#include <assert.h>
+extern "C" __global__ void x_assert(int *o, const int *a, int k)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    o[i] = a[i];
+    assert(a[i] != k);
+}
+// FMNMX with |a|, |b|, -a, -b (72, 73, 62, 63: texture_layered's cube-face
+// selection); BRX through a jump table in bank 2 (PTX brx.idx, the lane's
+// value picking the target)
+extern "C" __global__ void f_mnmxa(float *o, const float *a, float p)
+{
+    int i = threadIdx.x;
+    float x = a[2 * i], y = a[2 * i + 1];
+    o[5 * i] = fmaxf(fabsf(x), fabsf(y));
+    o[5 * i + 1] = fmaxf(fabsf(x), y);
+    o[5 * i + 2] = fminf(x, fabsf(y));
+    o[5 * i + 3] = fminf(-x, y);
+    o[5 * i + 4] = fmaxf(x, -y) + fminf(fabsf(p), fabsf(y));
+}
+extern "C" __global__ void b_brx(int *o, const int *a)
+{
+    int i = threadIdx.x, r;
+    unsigned k = (unsigned)a[i] % 5u;
+    asm volatile("{\n\t.reg .b32 q;\n\t"
+                 "ts: .branchtargets L0, L1, L2, L3, L4;\n\t"
+                 "brx.idx %1, ts;\n"
+                 "L0: mov.u32 q, 11; bra.uni D;\n"
+                 "L1: mul.lo.u32 q, %2, 3; bra.uni D;\n"
+                 "L2: xor.b32 q, %2, 0x55; bra.uni D;\n"
+                 "L3: mov.u32 q, 44; bra.uni D;\n"
+                 "L4: sub.u32 q, 0, %2;\n"
+                 "D: mov.u32 %0, q;\n\t}"
+                 : "=r"(r) : "r"(k), "r"(a[i]));
+    o[i] = r;
+}

@@ -207,6 +207,13 @@ for tag, grid in (('a', '3,2'), ('b', '1,2,3')):
     cases['b_launch/' + tag] = (grid, '8,8', ['s32[1536]=zero>OUT', 's32[384]=file:%s' % sized(i32, 1536)])
 for tag, k in (('a', 5), ('b', 70)):
     cases['c_cvtc/' + tag] = ('1', '64', ['f64[256]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:%d' % k])
+for tag, src in (('a', sized(i32, 256)), ('b', sized(u32, 256))):
+    cases['x_heap/' + tag] = ('2', '32', ['s32[512]=zero>OUT', 's32[64]=file:%s' % src])
+    cases['x_fptr/' + tag] = ('2', '32', ['s32[128]=zero>OUT', 's32[64]=file:%s' % src])
+for tag, src, n, k in (('a', sized(f32, 512), 128, '-2.5'), ('b', fdiv_b, 64, 'nan'), ('c', fdiv_a, 64, '-0.0')):
+    cases['f_mnmxa/' + tag] = ('1', str(n // 2), ['f32[320]=zero>OUT', 'f32[%d]=file:%s' % (n, src), 'f32:' + k])
+cases['b_brx'] = ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256)])
+cases['b_brx/b'] = ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(u32, 256)])
 # warp reductions over edge values: warp 0 mixes signs, INT_MIN, INT_MAX and -1, warp 1 is non-negative (rv_a);
 # all -1, then INT_MIN but for one INT_MAX (rv_b); w_redux16 runs in 16-thread blocks (its mask is 0xffff)
 rv_a = [-2**31, 2**31 - 1, -1, 0, 1, -2, 0x12345678, -0x1234567] + [rng.randrange(-2**31, 2**31) for _ in range(24)]
@@ -357,6 +364,23 @@ for path in (PTX, c86):
     elif path == c86 and not (m and re.search(r'/\*%s\*/\s+BPT\.TRAP' % m.group(1), bt)):
         fails.append('b_trap: the fault names no BPT.TRAP of b_trap: %s' % r.stderr.strip()[-300:])
 
+# assert() failing in the lanes whose value is the parameter: both paths report the same assertion (the SASS path's
+# call of __assertfail through the address in bank 4, CALL.ABS.NOINC), naming the CALL.ABS's address
+xa = d.stdout[d.stdout.find('.kernel x_assert'):]
+xa = xa[:xa.find('.kernel', 1)] if xa.find('.kernel', 1) > 0 else xa
+said = []
+for path in (PTX, c86):
+    r = run(['run', path, 'x_assert', '--grid', '1', '--block', '64', '--', 's32[64]=zero', 's32[64]=file:%s' % sized(i32, 256),
+             's32:%d' % ints[5]], check=False)
+    m = re.search(r'at SASS address 0x([0-9a-f]{4}) .*in kernel x_assert', r.stderr)
+    said.append(re.findall(r'Assertion .* failed.*', r.stderr))
+    if r.returncode != 1 or 'kernels.cu' not in r.stderr or not said[-1]:
+        fails.append('x_assert on %s: exit %d, no assertion report: %s' % (path, r.returncode, r.stderr.strip()[-300:]))
+    elif path == c86 and not (m and re.search(r'/\*%s\*/\s+CALL\.ABS\.NOINC' % m.group(1), xa)):
+        fails.append('x_assert: the fault names no CALL.ABS.NOINC of x_assert: %s' % r.stderr.strip()[-300:])
+if said[0] != said[1]:
+    fails.append('x_assert: the paths report %s and %s' % (said[0], said[1]))
+
 # ---- bad input ----
 def refused(path, *needles, args=('check',)):
     r = run(list(args) + [path], check=False)
@@ -374,6 +398,48 @@ bad = bytearray(good)
 struct.pack_into('<I', bad, 48, (struct.unpack_from('<I', bad, 48)[0] & ~0xff00) | (75 << 8))
 refused(wfile('sm75.cubin', bytes(bad)), 'sm75.cubin', 'sm_75', 'sm_80 and sm_86')
 refused(cubin(90), 'sm_90')
+# recursion: ptxas cannot bound the stack, the kernel's frame is 0 bytes and the code moves R1: refused at the read of
+# the stack pointer, naming the instruction that moves it
+rec = os.path.join(tmp, 'rec.ptx')
+with open(rec, 'w') as f:
+    f.write(""".version 8.0
+.target sm_86
+.address_size 64
+.func (.param .b32 r) deep (.param .b32 n)
+{
+  .local .align 4 .b8 buf[64];
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<3>;
+  .reg .pred %p;
+  ld.param.b32 %r1, [n];
+  mov.u64 %rd1, buf;
+  and.b32 %r5, %r1, 15;
+  mul.wide.u32 %rd2, %r5, 4;
+  add.u64 %rd1, %rd1, %rd2;
+  st.local.u32 [%rd1], %r1;
+  setp.eq.u32 %p, %r1, 0;
+  mov.u32 %r3, 0;
+  @%p bra done;
+  sub.u32 %r2, %r1, 1;
+  { .param .b32 a; .param .b32 b; st.param.b32 [a], %r2; call (b), deep, (a); ld.param.b32 %r3, [b]; }
+done:
+  ld.local.u32 %r4, [buf+8];
+  add.u32 %r3, %r3, %r4;
+  st.param.b32 [r], %r3;
+  ret;
+}
+.visible .entry rec(.param .u64 o, .param .u32 n)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  ld.param.u32 %r1, [n];
+  { .param .b32 a; .param .b32 b; st.param.b32 [a], %r1; call (b), deep, (a); ld.param.b32 %r2, [b]; }
+  ld.param.u64 %rd1, [o];
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+""")
+refused(cubin(86, rec, 'rec'), 'kernel rec', 'SASS address 0x0000', 'moves the stack pointer R1', 'recursion')
 refused(wfile('notelf.cubin', b'\x7fELF' + b'\x01' * 60), 'notelf.cubin')
 # an unknown opcode in vecadd's first word: the error names kernel, address and word
 shoff, = struct.unpack_from('<Q', good, 40)
