@@ -79,6 +79,7 @@
     SOP(UFLO, "UFLO", 0x0bd)             \
     SOP(NOP, "NOP", 0x118)               \
     SOP(S2R, "S2R", 0x119)               \
+    SOP(R2UR, "R2UR", 0x1c2)             \
     SOP(S2UR, "S2UR", 0x1c3)             \
     SOP(REDUX, "REDUX", 0x1c4)           \
     SOP(BAR, "BAR", 0x11d)               \

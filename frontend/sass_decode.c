@@ -296,6 +296,16 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         int64_t t = (int64_t)s->addr + 16 + off;
         if (op == FE_SASS_BSSY)
             put(&b, " B%u,", fe_sass_bits(s, 16, 4));
+        if (op == FE_SASS_BRA && fe_sass_bits(s, 91, 1)) {
+            /* 32..33 DIV (2) / CONV (3), the mask UR in 24..29, 30 its
+               complement (~URZ: every lane) */
+            static const char *const md[4] = { ".?0", ".?1", ".DIV", ".CONV" };
+            unsigned u = fe_sass_bits(s, 24, 8);
+            put(&b, "%s %s", md[fe_sass_bits(s, 32, 2)], u & 0x40 ? "~" : "");
+            ureg(&b, u & 63);
+            put(&b, ",");
+            t -= fe_sass_bits(s, 32, 2);
+        }
         if (op == FE_SASS_BRA && (fe_sass_bits(s, 87, 3) != 7 || fe_sass_bits(s, 90, 1))) {
             put(&b, " ");
             pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
@@ -426,6 +436,16 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         pred(&b, fe_sass_bits(s, 81, 3), 0);
         put(&b, ", ");
         pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+        break;
+    case FE_SASS_R2UR:
+        put(&b, " ");
+        if (fe_sass_bits(s, 81, 3) != 7) {
+            pred(&b, fe_sass_bits(s, 81, 3), 0);
+            put(&b, ", ");
+        }
+        ureg(&b, fe_sass_bits(s, 16, 8));
+        put(&b, ", ");
+        reg(&b, a);
         break;
     case FE_SASS_REDUX: {
         static const char *const rop[8] = { ".AND", ".OR", ".XOR", ".SUM", ".MIN", ".MAX", ".?6", ".?7" };

@@ -1898,7 +1898,54 @@ static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a);
 static int64_t branch_target(const struct fe_sass_insn *s)
 {
     int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) / (1 << 14);
+    if (s->op == FE_SASS_BRA)
+        off -= B(s, 32, 2); /* BRA's modifier (DIV, CONV), not part of the offset */
     return (int64_t)s->addr + 16 + off;
+}
+
+/* The member mask of a BRA.DIV / BRA.CONV (24..31: a UR, or 0x7f, ~URZ,
+ * every lane) into o; -1 for a form not seen. */
+static int conv_mask(const struct fe_sass_insn *s, char *o)
+{
+    unsigned u = B(s, 24, 8);
+    if (u == 0x7f)
+        snprintf(o, 16, "0xffffffff");
+    else if (u < 63)
+        snprintf(o, 16, "%%ur%u", u);
+    else
+        return -1;
+    return 0;
+}
+
+/* %pr = the lanes of mask m are not all active (conv: are all active): the
+ * warp is diverged with respect to m (what BRA.DIV tests and BRA.CONV
+ * negates, and when WARPSYNC has lanes to wait for), and false in the
+ * lanes the instruction's guard turns off.  The active lanes are read in
+ * every lane: a guard does not split the warp, so branching around the test
+ * would make it see only the guarded lanes. */
+static void diverged(struct lower *L, const char *m, int conv)
+{
+    char g[16];
+    snprintf(g, sizeof g, "%s", L->guard);
+    L->guard[0] = 0;
+    emit(L, "activemask.b32 %%t10");
+    emit(L, "and.b32 %%t10, %%t10, %s", m);
+    emit(L, "setp.%s.u32 %%pr, %%t10, %s", conv ? "eq" : "ne", m);
+    if (g[0]) /* "@%pN " or "@!%pN ": false where the guard fails */
+        emit(L, "@%s%s setp.ne.u32 %%pr, %%zero, %%zero", g[1] == '!' ? "" : "!", g + (g[1] == '!' ? 2 : 1));
+}
+
+/* Whether the word after the current one is a warp-synchronous instruction
+ * (SHFL, VOTE, REDUX) or a barrier: the WARPSYNC before it is the one ptxas
+ * writes for that instruction's member mask, not a PTX bar.warp.sync. */
+static int syncs_next(const struct lower *L)
+{
+    struct fe_sass_insn w;
+    uint32_t a = L->s->addr + 16;
+    if (a + 16 > L->k->text_size || is_jump_target(L->k, a) ||
+        fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0))
+        return 0;
+    return w.op == FE_SASS_SHFL || w.op == FE_SASS_VOTE || w.op == FE_SASS_REDUX || w.op == FE_SASS_BAR;
 }
 
 /* RET's dispatch over the sorted return addresses sites[lo..hi): a binary
@@ -2099,19 +2146,19 @@ static int l_ctrl(struct lower *L)
            77..78 mode 0 SYNC, 1 ARV, 2 RED with 74..75 the reduction (0
            POPC, 1 AND, 2 OR) of the predicate 87..89 (! 90) whose result
            B2R.RESULT reads next; 80 set for bar.sync / barrier.sync.aligned,
-           clear for bar.arrive and for barrier.sync, which is refused (ptxas
-           checks for a diverged warp before it with a BRA form not lowered)
-           (ptxas on each, one at a time; kernel b_bars) */
+           clear for bar.arrive and for barrier.sync (ptxas on each, one at
+           a time; kernel b_bars), which ptxas puts after a BRA.CONV ~URZ
+           (or a WARPSYNC 0xffffffff on the diverged path: kernel b_sync) */
         unsigned mode = B(s, 77, 2), rop = B(s, 74, 2), id = B(s, 54, 4), cnt = B(s, 42, 12), al = B(s, 80, 1);
         uint64_t care = 0x10000 | 0x6000 | (mode == 2 ? 0x0f800c00 : 0);
         if (need_hi(L, care, 0) || s->form != 5 || B(s, 16, 26) || B(s, 58, 6) || mode == 3 || (mode == 2 && (rop == 3 || !al)) ||
-            (mode == 1 && (al || !cnt)) || (mode == 0 && !al))
+            (mode == 1 && (al || !cnt)))
             return L->rc ? -1 : unsupported(L, "BAR form");
         char n[16] = "";
         if (cnt)
             snprintf(n, sizeof n, ", %u", cnt);
         if (mode == 0)
-            emit(L, "bar.sync %u%s", id, n);
+            emit(L, "%s %u%s", al ? "bar.sync" : "barrier.sync", id, n);
         else if (mode == 1)
             emit(L, "bar.arrive %u%s", id, n);
         else {
@@ -2183,12 +2230,26 @@ static int l_ctrl(struct lower *L)
     case FE_SASS_BRA: {
         /* 87..90: a second predicate, taken only when it holds too
            (@!P1 BRA !P2 in the division's slow path: to the NaN result
-           when both operands are infinite; kernel b_pred) */
-        if (need_hi(L, 0x3ffff | 0x07800000, 0x03800000) || B(s, 16, 16))
+           when both operands are infinite; kernel b_pred).  Bit 91: BRA.DIV
+           (32..33 = 2) / BRA.CONV (3) with a member mask in 24..31, ptxas's
+           test of whether every lane of the mask is active before a
+           warp-synchronous instruction, __syncwarp or barrier.sync (kernels
+           b_sync, w_div) */
+        int conv = B(s, 91, 1);
+        if (need_hi(L, 0x3ffff | 0x07800000 | 0x08000000, 0x03800000) || B(s, 16, conv ? 8 : 16) ||
+            B(s, 32, 2) != (conv ? B(s, 32, 2) | 2 : 0) || (conv && (B(s, 87, 4) != 7)))
             return L->rc ? -1 : unsupported(L, "BRA form");
         int64_t t = branch_target(s);
         if (t < 0 || t >= L->k->text_size || t % 16)
             return unsupported(L, "branch target 0x%" PRIx64 " outside the kernel", (uint64_t)t);
+        if (conv) {
+            char m[16];
+            if (conv_mask(s, m))
+                return unsupported(L, "BRA.%s member mask 0x%02x", B(s, 32, 2) == 2 ? "DIV" : "CONV", B(s, 24, 8));
+            diverged(L, m, B(s, 32, 2) == 3);
+            emit(L, "@%%pr bra L%u_%04x", L->kidx, (unsigned)t);
+            return 0;
+        }
         unsigned pp = B(s, 87, 3), ppn = B(s, 90, 1);
         if (pp == 7 && ppn)
             return 0;                          /* BRA !PT: never taken */
@@ -2210,12 +2271,31 @@ static int l_ctrl(struct lower *L)
         if (need_hi(L, 0, 0x03800000) || (s->lo >> 16))
             return L->rc ? -1 : unsupported(L, "YIELD form");
         return 0;
-    case FE_SASS_WARPSYNC:
-        /* all lanes: the decoded program reconverges at immediate
-           post-dominators, so the warp is converged here already */
-        if (need_hi(L, 0, 0x03800000) || s->form != 4 || B(s, 16, 16) || B(s, 32, 32) != 0xffffffffu)
-            return L->rc ? -1 : unsupported(L, "WARPSYNC with a mask other than 0xffffffff");
+    case FE_SASS_WARPSYNC: {
+        /* WARPSYNC m: an immediate (form 4), a register (1, 32..39) or a
+           constant (5).  Before SHFL, VOTE, REDUX or BAR it is the member
+           mask of that instruction, whose PTX form (shfl.sync, vote.sync,
+           redux.sync, barrier.sync) does not wait for the other lanes of
+           the mask on the PTX path either: nothing to run.  Elsewhere it is
+           __syncwarp's bar.warp.sync m, run when a lane of m is not active
+           (the lanes a guard turns off are converged with the others, as in
+           split_syncthreads' if-converted `@P0 WARPSYNC 0xffffffff`) */
+        char m[16];
+        if (need_hi(L, 0, 0x03800000) || B(s, 16, 16) || (s->form == 1 && B(s, 40, 24)) ||
+            (s->form != 1 && s->form != 4 && s->form != 5))
+            return L->rc ? -1 : unsupported(L, "WARPSYNC form");
+        if (s->form == 4)
+            snprintf(m, sizeof m, "%u", B(s, 32, 32));
+        else if (s->form == 1)
+            rsrc(L, m, B(s, 32, 8));
+        else if (B(s, 59, 5) || cload(L, B(s, 54, 5), B(s, 38, 16), 4, m))
+            return L->rc ? -1 : unsupported(L, "WARPSYNC constant operand");
+        if (syncs_next(L))
+            return 0;
+        diverged(L, m, 0);
+        emit(L, "@%%pr bar.warp.sync %s", m);
         return 0;
+    }
     case FE_SASS_CALL: {
         /* CALL.REL.NOINC: a jump to a subroutine of the same .text whose
            return address ptxas has put in a register (MOV R4, 0x1e0); no
@@ -2328,7 +2408,7 @@ static int writes(const struct fe_sass_insn *w, unsigned *d)
     case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_FCHK: case FE_SASS_BPT:
     case FE_SASS_UMOV: case FE_SASS_UIADD3: case FE_SASS_ULDC: case FE_SASS_ULDC_IDX: case FE_SASS_S2UR: case FE_SASS_YIELD:
     case FE_SASS_USHF: case FE_SASS_ULOP3: case FE_SASS_UIMAD: case FE_SASS_UIMAD_WIDE: case FE_SASS_UISETP:
-    case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: case FE_SASS_REDUX: /* uniform registers only */
+    case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: case FE_SASS_REDUX: case FE_SASS_R2UR: /* uniform registers only */
         return 0;
     default: return -1;
     }
@@ -2619,9 +2699,8 @@ static int l_shfl(struct lower *L)
  * redux.sync.{add,min,max}.{u32,s32}, one at a time; add.s32 sets 73 too).
  * The word has no member mask: an immediate mask, full or partial, gives
  * the same word, a mask in a register a WARPSYNC R before it and a partial
- * one in diverged code ptxas's diverged-warp BRA and a WARPSYNC of that
- * mask, all refused there; so the active lanes are the members (kernel
- * w_redux).  Not seen guarded, nor signed with AND/OR/XOR: refused. */
+ * one in diverged code ptxas's BRA.CONV and a WARPSYNC of that mask; so the
+ * active lanes are the members (kernel w_redux).  Not seen guarded, nor signed with AND/OR/XOR: refused. */
 static int l_redux(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
@@ -2641,6 +2720,87 @@ static int l_redux(struct lower *L)
         snprintf(d, 16, "%%ur%u", rd);
     emit(L, "activemask.b32 %%t11");
     emit(L, "redux.sync.%s.%s %s, %s, %%t11", rop[op], op < 3 ? "b32" : sg ? "s32" : "u32", d, a);
+    return 0;
+}
+
+/* R2UR Pu, URd, Ra (0x1c2, form 1): Ra into a uniform register, Pu (81..83)
+ * set when Ra holds one value in every active lane (our reading: an R2UR
+ * takes one value for the warp; not measured, no GPU).  Seen as R2UR UR16,
+ * R6 (thrust's merge sort, values ptxas knows to be uniform) and, with URd =
+ * URZ and Pu, in ptxas's member-mask check of a per-lane mask m:
+ *   REDUX.OR URx, m; R2UR Pu, URZ, m; @!Pu BRA.DIV URx, slow; VOTE.ANY ...
+ * where the fall-through VOTE.ANY over the active lanes stands for
+ * vote.sync.ballot(m) and the slow path is WARPSYNC m, VOTE.ANY, AND m.
+ * The fall-through runs when Pu holds or every lane of the OR is active; it
+ * gives the PTX path's ballot exactly when every lane's m covers the active
+ * lanes.  The two cases where it would not (masks that differ while their
+ * OR is the active lanes: tiled partitions of a converged warp; a lane
+ * outside its own mask) depend on what the hardware's Pu and BRA.DIV do
+ * there, which is not pinned: they trap at this instruction rather than
+ * give an answer the PTX path would not.  A plain R2UR of a value that is
+ * not the same in every active lane traps for the same reason (which lane
+ * the hardware reads is not pinned); the lowered program keeps URs per
+ * thread. */
+static int mask_check(const struct lower *L, unsigned ra, unsigned p)
+{
+    struct fe_sass_insn w;
+    const struct fe_cubin_kernel *k = L->k;
+    int ur = -1;
+    for (uint32_t a = L->s->addr; a >= 16 && a + 5 * 16 > L->s->addr && ur < 0; a -= 16) {
+        if (is_jump_target(k, a) || fe_sass_decode(k->text + a - 16, a - 16, k->name, &w, NULL, 0))
+            return 0;
+        if (w.op == FE_SASS_REDUX && B(&w, 78, 3) == 1 && B(&w, 24, 8) == ra)
+            ur = (int)B(&w, 16, 8);
+    }
+    for (uint32_t a = L->s->addr + 16; ur >= 0 && a + 16 <= k->text_size && a < L->s->addr + 9 * 16; a += 16) {
+        if (is_jump_target(k, a) || fe_sass_decode(k->text + a, a, k->name, &w, NULL, 0))
+            return 0;
+        if (w.op == FE_SASS_BRA && B(&w, 91, 1))
+            return B(&w, 32, 2) == 2 && B(&w, 24, 8) == (unsigned)ur && w.guard == p && w.guard_neg;
+        if (B(&w, 81, 3) == p || B(&w, 84, 3) == p || w.op == FE_SASS_BRA || w.op == FE_SASS_CALL || w.op == FE_SASS_EXIT)
+            return 0;
+    }
+    return 0;
+}
+
+static int l_r2ur(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], d[16], pu[16];
+    unsigned rd = B(s, 16, 8), p = B(s, 81, 3);
+    if (need_hi(L, 0xe0000, 0) || s->form != 1 || B(s, 32, 32) || rd > 63)
+        return L->rc ? -1 : unsupported(L, "R2UR operand bits");
+    if (L->guard[0])
+        return unsupported(L, "guarded R2UR");
+    if (rd == 63 && p == 7)
+        return 0;
+    if (p != 7 && (rd != 63 || !mask_check(L, B(s, 24, 8), p)))
+        return unsupported(L, "R2UR with a predicate outside ptxas's member-mask check (REDUX.OR, R2UR, @!P BRA.DIV)");
+    rsrc(L, a, B(s, 24, 8));
+    emit(L, "activemask.b32 %%t9");
+    emit(L, "redux.sync.or.b32 %%t10, %s, %%t9", a);
+    emit(L, "redux.sync.and.b32 %%t11, %s, %%t9", a);
+    emit(L, "setp.eq.u32 %%pr, %%t10, %%t11");          /* one value in every active lane */
+    if (p == 7) {
+        emit(L, "@!%%pr trap");
+    } else {
+        /* the fast path runs (Pu, or no lane of the OR inactive) where it
+           would not be the ballot of each lane's mask (the AND of the masks
+           misses an active lane): trap */
+        pname(L, pu, p);
+        emit(L, "mov.pred %s, %%pr", pu);
+        emit(L, "and.b32 %%t10, %%t10, %%t9");
+        emit(L, "setp.eq.u32 %%pr, %%t10, %%t9");      /* lanes of the OR all active, given the OR covers them */
+        emit(L, "or.pred %%pr, %%pr, %s", pu);
+        emit(L, "and.b32 %%t11, %%t11, %%t9");
+        emit(L, "setp.ne.u32 %%pg, %%t11, %%t9");      /* a lane's mask misses an active lane */
+        emit(L, "and.pred %%pr, %%pr, %%pg");
+        emit(L, "@%%pr trap");
+    }
+    if (rd != 63) {
+        snprintf(d, sizeof d, "%%ur%u", rd);
+        emit(L, "mov.b32 %s, %s", d, a);
+    }
     return 0;
 }
 
@@ -2787,6 +2947,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_SHFL: return l_shfl(L);
     case FE_SASS_VOTE: return l_vote(L);
     case FE_SASS_REDUX: return l_redux(L);
+    case FE_SASS_R2UR: return l_r2ur(L);
     case FE_SASS_FMNMX: return l_fmnmx(L);
     case FE_SASS_ATOMS: case FE_SASS_RED: return l_atom(L);
     case FE_SASS_LDC: case FE_SASS_ULDC_IDX: return l_ldc(L);

@@ -1054,3 +1054,83 @@ extern "C" __global__ void b_brx(int *o, const int *a)
                  : "=r"(r) : "r"(k), "r"(a[i]));
     o[i] = r;
 }
+
+// ptxas's diverged-warp checks (BRA.CONV / BRA.DIV with bit 91) and their
+// slow paths (kernels/launches in test_sass.py): b_sync has __syncwarp() on both sides of a branch that splits
+// each warp by data, __syncwarp(0xffff) under a nested branch (the mask in
+// a UR) and barrier.sync without .aligned
+// in code ptxas cannot prove converged (BAR.SYNC.UNALIGNED, its slow path
+// WARPSYNC 0xffffffff), b_syncm a __syncwarp(m) of a parameter (lanes of m
+// only); w_div has ballots in diverged code: the full mask
+// and a per-lane mask that the loop
+// carries, the same in every lane (q = 0xffffffff, unknown to ptxas: REDUX.OR,
+// R2UR P, @!P BRA.DIV, as in CUB's look-back); w_part the same check on masks
+// that differ by half-warp in a converged warp, which traps on the SASS path
+// (docs/sass.md, R2UR)
+extern "C" __global__ void b_sync(int *o, const int *a, unsigned m)
+{
+    __shared__ volatile int sh[128], sh2[128];
+    int t = threadIdx.x, lane = t & 31, v = a[t], w = 7;
+    if (v & 1) {
+        sh[t] = v * 3;
+        __syncwarp();
+        w = sh[t ^ 1] + sh[t ^ 16];
+    } else {
+        sh[t] = v + 5;
+        __syncwarp();
+        w = sh[t ^ 1] - sh[t ^ 16];
+    }
+    o[4 * t] = w;
+    if (lane < 16) {
+        sh2[t] = v ^ 0x55;
+        if (v & 2) {
+            __syncwarp(0xffffu);
+            w = sh2[t ^ 8];
+        } else {
+            __syncwarp(0xffffu);
+            w = sh2[t ^ 4] + 1;
+        }
+    }
+    o[4 * t + 1] = w;
+    if (v > 100) {
+        sh2[t] = w - v;
+        asm volatile("barrier.sync 0;" ::: "memory");
+    } else {
+        sh2[t] = w + v;
+        asm volatile("barrier.sync 0;" ::: "memory");
+    }
+    o[4 * t + 2] = sh2[(t + 37) % blockDim.x];
+}
+extern "C" __global__ void b_syncm(int *o, const int *a, unsigned m)
+{
+    __shared__ volatile int sh[128];
+    int t = threadIdx.x, lane = t & 31, v = a[t], w = v;
+    if ((m >> lane) & 1) {
+        sh[t] = w + 9;
+        __syncwarp(m);
+        w = sh[t ^ 2];
+    }
+    o[4 * t] = w;
+}
+extern "C" __global__ void w_div(int *o, const int *a, unsigned m, unsigned q)
+{
+    int t = threadIdx.x, v = a[t];
+    unsigned b = 1;
+    if (v & 1)
+        b = __ballot_sync(0xffffffffu, v & 2);
+    else
+        b = __ballot_sync(0xffffffffu, v & 4) + 3;
+    o[4 * t] = (int)b;
+    o[4 * t + 1] = (int)m;
+    unsigned k = 0xffffffffu;
+    for (int j = 0; j < (v & 3) + 1; j++)
+        k = __ballot_sync(k, (v >> j) & 32) | q;
+    o[4 * t + 2] = (int)k;
+    o[4 * t + 3] = __popc(k) + (int)__activemask();
+}
+extern "C" __global__ void w_part(int *o, const int *a, unsigned q)
+{
+    int t = threadIdx.x, v = a[t];
+    unsigned k = (t & 16) ? 0xffff0000u & q : 0xffffu & q;
+    o[t] = (int)__ballot_sync(k, v & 1);
+}

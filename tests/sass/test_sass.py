@@ -223,6 +223,11 @@ rv = {'a': wfile('rv_a', struct.pack('<64i', *rv_a)), 'b': wfile('rv_b', struct.
 for tag in 'ab':
     cases['w_redux/' + tag] = ('1', '64', ['s32[512]=zero>OUT', 's32[64]=file:%s' % rv[tag]])
     cases['w_redux16/' + tag] = ('4', '16', ['s32[512]=zero>OUT', 's32[64]=file:%s' % rv[tag]])
+# ptxas's diverged-warp checks: 64 threads (two warps) and 48 (lanes 16..31 of warp 1 do not exist)
+for blk in ('64', '48'):
+    for k in ('b_sync', 'b_syncm', 'w_div'):
+        cases['%s/%s' % (k, blk)] = ('1', blk, ['s32[512]=zero>OUT', 's32[128]=file:%s' % sized(u32, 512), 'u32:0xaaaaaaaa']
+                                     + (['u32:0xffffffff'] if k == 'w_div' else []))
 for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
     for k in ['w_shl', 'w_shr', 'w_ushr']:
         cases['%s/%d' % (k, s)] = ('1', '64', ['s64[64]=zero>OUT', 's64[64]=file:%s' % sized(i64, 512), 's32:%d' % s])
@@ -380,6 +385,19 @@ for path in (PTX, c86):
         fails.append('x_assert: the fault names no CALL.ABS.NOINC of x_assert: %s' % r.stderr.strip()[-300:])
 if said[0] != said[1]:
     fails.append('x_assert: the paths report %s and %s' % (said[0], said[1]))
+
+# masks that differ by half-warp in a converged warp: the PTX path gives each half its ballot; on the SASS path
+# the R2UR of ptxas's member-mask check traps (what the hardware's check does there is not pinned)
+r = run(['run', PTX, 'w_part', '--grid', '1', '--block', '32', '--', 's32[32]=zero', 's32[32]=file:%s' % sized(i32, 128),
+         'u32:0xffffffff'])
+r = run(['run', c86, 'w_part', '--grid', '1', '--block', '32', '--', 's32[32]=zero', 's32[32]=file:%s' % sized(i32, 128),
+         'u32:0xffffffff'], check=False)
+m = re.search(r'at SASS address 0x([0-9a-f]{4}) .*in kernel w_part', r.stderr)
+wp = run(['dis', '--sass', c86]).stdout
+wp = wp[wp.find('.kernel w_part'):]
+if r.returncode != 1 or 'trap instruction executed' not in r.stderr or not m or \
+        not re.search(r'/\*%s\*/\s+R2UR P' % m.group(1), wp):
+    fails.append('w_part on the SASS path: exit %d, no trap at its R2UR: %s' % (r.returncode, r.stderr.strip()[-300:]))
 
 # ---- bad input ----
 def refused(path, *needles, args=('check',)):
