@@ -279,6 +279,31 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         if (!load) { put(&b, ", "); reg(&b, fe_sass_bits(s, 32, 8)); }
         break;
     }
+    case FE_SASS_LDGSTS: { /* [Rd + 44..63], [Ra.64 + 32..43], 87..90 the source predicate */
+        static const char *const sz[] = { ".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".?" };
+        int32_t soff = (int32_t)(fe_sass_bits(s, 44, 20) << 12) >> 12, goff = (int32_t)(fe_sass_bits(s, 32, 12) << 20) >> 20;
+        put(&b, ".E%s%s%s%s [", fe_sass_bits(s, 81, 1) ? "" : ".BYPASS", fe_sass_bits(s, 72, 1) ? ".LTC128B" : "",
+            sz[fe_sass_bits(s, 73, 3)], fe_sass_bits(s, 82, 1) ? ".ZFILL" : "");
+        reg(&b, d);
+        if (soff)
+            put(&b, "%s0x%x", soff < 0 ? "-" : "+", soff < 0 ? (unsigned)-soff : (unsigned)soff);
+        put(&b, "], [");
+        reg(&b, a);
+        put(&b, ".64");
+        if (goff)
+            put(&b, "%s0x%x", goff < 0 ? "-" : "+", goff < 0 ? (unsigned)-goff : (unsigned)goff);
+        put(&b, "]");
+        if (fe_sass_bits(s, 87, 3) != 7 || fe_sass_bits(s, 90, 1)) {
+            put(&b, ", ");
+            pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+        }
+        break;
+    }
+    case FE_SASS_DEPBAR:
+        put(&b, " SB%u, 0x%x", fe_sass_bits(s, 44, 3), fe_sass_bits(s, 38, 6));
+        if (fe_sass_bits(s, 32, 6))
+            put(&b, ", {0x%x}", fe_sass_bits(s, 32, 6)); /* not pinned: refused by the lowering */
+        break;
     case FE_SASS_BRA: case FE_SASS_BSSY: {
         int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
         int64_t t = (int64_t)s->addr + 16 + off;

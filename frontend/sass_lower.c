@@ -1786,6 +1786,80 @@ static int l_mem(struct lower *L)
     return 0;
 }
 
+/* LDGSTS (0x1ae) [Rd + soff], [Ra.64 + goff], Pp: cp.async of 4, 8 or 16
+ * bytes (size 73..75 as LDG: 4, 5, 6) from global to shared.  Rd is a
+ * shared offset as in STS, soff 44..63 and goff 32..43 signed; 81 .ca (clear:
+ * .cg, BYPASS), 72 the L2::128B prefetch; Pp (87..90) false reads nothing
+ * and fills zeros (ignore-src); 82 ZFILL: the low bits of the global address
+ * are the number of bytes at the end to fill with zeros, the copy reads the
+ * rest from the aligned address (ptxas writes src-size n as the address
+ * plus (size - n) mod size, and Pp = n != 0).  ptxas on cp.async with
+ * offsets, constant and register src-sizes, ignore-src (docs/sass.md). */
+static int l_ldgsts(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    /* care: UR descriptor 64..69, 72 L2::128B, 73..75 size, 81 .ca, 82 ZFILL, 87..90 Pp */
+    if (need_hi(L, 0x3f | 0x100 | 0xe00 | 0x20000 | 0x40000 | 0x07800000, 0x0b901040) || s->form != 7)
+        return L->rc ? -1 : unsupported(L, "LDGSTS form");
+    unsigned sz = B(s, 73, 3), ra = B(s, 24, 8), rd = B(s, 16, 8), pp = B(s, 87, 3), ppn = B(s, 90, 1);
+    if (sz < 4 || sz > 6)
+        return unsupported(L, "LDGSTS size code %u", sz);
+    if (ra >= 254)
+        return unsupported(L, "LDGSTS address register pair R%u", ra);
+    unsigned n = sz == 4 ? 4 : sz == 5 ? 8 : 16;
+    int32_t soff = (int32_t)(B(s, 44, 20) << 12) / 4096, goff = (int32_t)(B(s, 32, 12) << 20) / (1 << 20);
+    const char *cop = B(s, 81, 1) ? "ca" : "cg", *pf = B(s, 72, 1) ? ".L2::128B" : "";
+    char sa[16], t[16], src[40] = "", pr[20];
+    if (rd == 255)
+        emit(L, "mov.b32 %s, %%sb", tmp(L, sa));
+    else
+        emit(L, "add.u32 %s, %%r%u, %%sb", tmp(L, sa), rd);
+    emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", ra, ra + 1);
+    if (B(s, 82, 1)) {
+        /* ZFILL: src-size = n - (address mod n), from the aligned address; 0 when !Pp */
+        emit(L, "add.u64 %%x0, %%x0, %d", goff);
+        emit(L, "cvt.u32.u64 %s, %%x0", tmp(L, t));
+        emit(L, "and.b32 %s, %s, %u", t, t, n - 1);
+        emit(L, "sub.u32 %s, %u, %s", t, n, t);
+        if (pp != 7 || ppn) {
+            psrc(L, pr, pp, ppn);
+            emit(L, "selp.u32 %s, %s, 0, %s", t, t, pr);
+        }
+        emit(L, "and.b64 %%x0, %%x0, %d", -(int)n);
+        goff = 0;
+        snprintf(src, sizeof src, ", %s", t);
+    } else if (pp != 7 || ppn) {
+        /* ignore-src is the negation of Pp */
+        psrc(L, pr, pp, 0);
+        emit(L, "%s.pred %%pr, %s", ppn ? "mov" : "not", pr);
+        snprintf(src, sizeof src, ", %%pr");
+    }
+    emit(L, "cp.async.%s.shared.global%s [%s%+d], [%%x0%+d], %u%s", cop, pf, sa, soff, goff, n, src);
+    return 0;
+}
+
+/* LDGDEPBAR (0x1af): closes the group of the LDGSTS before it
+ * (cp.async.commit_group); DEPBAR.LE SB0, N (0x11a): waits until at most N
+ * groups are pending (cp.async.wait_group N; ptxas on wait_group 0, 1, 3,
+ * 7, 63 and wait_all).  N 38..43, the scoreboard 44..46 (SB0), 47 .LE; the
+ * other scoreboard waits DEPBAR can name (32..37) are refused. */
+static int l_depbar(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    if (need_hi(L, 0, 0) || s->form != 4 || B(s, 16, 16))
+        return L->rc ? -1 : unsupported(L, "LDGDEPBAR / DEPBAR form");
+    if (s->op == FE_SASS_LDGDEPBAR) {
+        if (B(s, 32, 32))
+            return unsupported(L, "LDGDEPBAR operand bits");
+        emit(L, "cp.async.commit_group");
+        return 0;
+    }
+    if (B(s, 32, 6) || B(s, 44, 4) != 8 || B(s, 48, 16))
+        return unsupported(L, "DEPBAR other than .LE SB0, N (a wait on other scoreboards)");
+    emit(L, "cp.async.wait_group %u", B(s, 38, 6));
+    return 0;
+}
+
 static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a);
 
 static int64_t branch_target(const struct fe_sass_insn *s)
@@ -2038,6 +2112,7 @@ static int writes(const struct fe_sass_insn *w, unsigned *d)
     case FE_SASS_UMOV: case FE_SASS_UIADD3: case FE_SASS_ULDC: case FE_SASS_ULDC_IDX: case FE_SASS_S2UR: case FE_SASS_YIELD:
     case FE_SASS_USHF: case FE_SASS_ULOP3: case FE_SASS_UIMAD: case FE_SASS_UIMAD_WIDE: case FE_SASS_UISETP:
     case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: case FE_SASS_REDUX: /* uniform registers only */
+    case FE_SASS_LDGSTS: case FE_SASS_LDGDEPBAR: case FE_SASS_DEPBAR:
         return 0;
     default: return -1;
     }
@@ -2494,6 +2569,8 @@ static int lower_insn(struct lower *L)
     case FE_SASS_LDC: case FE_SASS_ULDC_IDX: return l_ldc(L);
     case FE_SASS_FCHK: return l_fchk(L);
     case FE_SASS_I2F: case FE_SASS_F2I: case FE_SASS_FRND: return l_cvt(L);
+    case FE_SASS_LDGSTS: return l_ldgsts(L);
+    case FE_SASS_LDGDEPBAR: case FE_SASS_DEPBAR: return l_depbar(L);
     default: return l_ctrl(L);
     }
 }
