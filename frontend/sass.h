@@ -106,7 +106,8 @@
     SOP(RED, "RED", 0x18e)               \
     SOP(LDGSTS, "LDGSTS", 0x1ae)         \
     SOP(LDGDEPBAR, "LDGDEPBAR", 0x1af)   \
-    SOP(DEPBAR, "DEPBAR.LE", 0x11a)
+    SOP(DEPBAR, "DEPBAR.LE", 0x11a)      \
+    SOP(LDSM, "LDSM.16", 0x03b)
 
 enum fe_sass_op {
 #define SOP(id, mn, major) FE_SASS_##id,

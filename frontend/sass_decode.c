@@ -134,8 +134,9 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, " ");
         reg(&b, d);
         if (op == FE_SASS_IADD3 || op == FE_SASS_LEA || op == FE_SASS_LOP3) {
-            unsigned pu = fe_sass_bits(s, 81, 3);
+            unsigned pu = fe_sass_bits(s, 81, 3), pv = fe_sass_bits(s, 84, 3);
             if (pu != 7) { put(&b, ", "); pred(&b, pu, 0); }
+            if (op == FE_SASS_IADD3 && pv != 7) { put(&b, ", "); pred(&b, pv, 0); }
         }
         put(&b, ", ");
         if ((op == FE_SASS_IADD3 || op == FE_SASS_FFMA) && fe_sass_bits(s, 72, 1))
@@ -166,6 +167,10 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         if (fe_sass_bits(s, 74, 1) && (op == FE_SASS_IADD3 || op == FE_SASS_LEA || op == FE_SASS_IMAD)) {
             put(&b, ", ");
             pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+            if (op == FE_SASS_IADD3 && (fe_sass_bits(s, 77, 3) != 7 || !fe_sass_bits(s, 80, 1))) {
+                put(&b, ", ");
+                pred(&b, fe_sass_bits(s, 77, 3), fe_sass_bits(s, 80, 1));
+            }
         }
         break;
     }
@@ -297,6 +302,21 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
             put(&b, ", ");
             pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
         }
+        break;
+    }
+    case FE_SASS_LDSM: { /* .M88.{1,2,4} (72..73), .MT88 (78), [Ra + UR (91) + 40..63] */
+        int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
+        put(&b, ".%s.%u ", fe_sass_bits(s, 78, 1) ? "MT88" : "M88", 1u << fe_sass_bits(s, 72, 2));
+        reg(&b, d);
+        put(&b, ", [");
+        reg(&b, a);
+        if (fe_sass_bits(s, 91, 1)) {
+            put(&b, "+");
+            ureg(&b, fe_sass_bits(s, 32, 6));
+        }
+        if (off)
+            put(&b, "%s0x%x", off < 0 ? "-" : "+", off < 0 ? (unsigned)-off : (unsigned)off);
+        put(&b, "]");
         break;
     }
     case FE_SASS_DEPBAR:

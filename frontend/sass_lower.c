@@ -616,17 +616,19 @@ static int pair_consumed(const struct lower *L, unsigned pu, unsigned pv)
             return 0;
         if (w.guard == pu || w.guard == pv)
             return 0;
-        unsigned f[4] = { fe_sass_bits(&w, 87, 3), fe_sass_bits(&w, 77, 3), fe_sass_bits(&w, 81, 3), fe_sass_bits(&w, 84, 3) };
+        /* 87..89, 81..83, 84..86 and (IADD3 only: in LEA and ISETP these
+           bits are the shift and the comparison) 77..79 */
+        unsigned f[4] = { fe_sass_bits(&w, 87, 3), fe_sass_bits(&w, 81, 3), fe_sass_bits(&w, 84, 3), fe_sass_bits(&w, 77, 3) };
         unsigned nf = 0; /* how many of f[] the instruction uses */
         switch (w.op) {
         case FE_SASS_IADD3:
-            if (fe_sass_bits(&w, 74, 1) && ((f[0] == pu && f[1] == pv) || (f[0] == pv && f[1] == pu)) &&
+            if (fe_sass_bits(&w, 74, 1) && ((f[0] == pu && f[3] == pv) || (f[0] == pv && f[3] == pu)) &&
                 !fe_sass_bits(&w, 90, 1) && !fe_sass_bits(&w, 80, 1))
                 return 1;
             nf = 4;
             break;
-        case FE_SASS_LEA: case FE_SASS_ISETP: nf = 4; break;    /* 87..89 read, 81..83 (84..86) written */
-        case FE_SASS_LOP3: f[0] = f[2]; nf = 1; break;          /* 81..83 written */
+        case FE_SASS_LEA: case FE_SASS_ISETP: nf = 3; break;    /* 87..89 read, 81..83 (84..86) written */
+        case FE_SASS_LOP3: f[0] = f[1]; nf = 1; break;          /* 81..83 written */
         case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: nf = 1; break; /* 87..89 read */
         case FE_SASS_MOV: case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_SHF:
         case FE_SASS_NOP: case FE_SASS_FADD: case FE_SASS_FMUL: case FE_SASS_FFMA: case FE_SASS_S2R: case FE_SASS_PRMT:
@@ -1860,6 +1862,42 @@ static int l_depbar(struct lower *L)
     return 0;
 }
 
+/* LDSM (0x03b, form 4) `.16.M88.N Rd, [Ra + UR + off]`: ldmatrix of N = 1,
+ * 2, 4 8x8 matrices of 16-bit elements (72..73: 0, 1, 2), .MT88 the
+ * transposed load (78), into Rd..Rd+N-1; the shared address is Ra (a shared
+ * offset, RZ: none) plus, with bit 91, the UR in 32..37, plus the signed
+ * offset 40..63.  ptxas on `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{,.trans}
+ * .shared.b16` with offsets and addresses in registers and a symbol.  The
+ * warp-collective exchange is the PTX instruction's. */
+static int l_ldsm(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    if (need_hi(L, 0x300 | 0x4000 | 0x8000000, 0) || s->form != 4)
+        return L->rc ? -1 : unsupported(L, "LDSM form");
+    unsigned n = 1u << B(s, 72, 2), rd = B(s, 16, 8), ra = B(s, 24, 8), ur = B(s, 91, 1) ? B(s, 32, 8) : 63;
+    if (n > 4 || (!B(s, 91, 1) && B(s, 32, 8)) || ur > 63)
+        return unsupported(L, "LDSM count or UR operand");
+    if (rd == 255 || rd + n > 255 || rd % n)
+        return unsupported(L, "LDSM register group R%u..R%u", rd, rd + n - 1);
+    if (s->guard != 7)
+        return unsupported(L, "guarded LDSM (a warp-collective load)");
+    int32_t off = (int32_t)(B(s, 40, 24) << 8) / 256;
+    char t[16], data[64];
+    tmp(L, t);
+    if (ra == 255)
+        emit(L, "mov.b32 %s, %%sb", t);
+    else
+        emit(L, "add.u32 %s, %%r%u, %%sb", t, ra);
+    if (ur != 63)
+        emit(L, "add.u32 %s, %s, %%ur%u", t, t, ur);
+    size_t k = (size_t)snprintf(data, sizeof data, "{");
+    for (unsigned i = 0; i < n; i++)
+        k += (size_t)snprintf(data + k, sizeof data - k, "%s%%r%u", i ? ", " : "", rd + i);
+    snprintf(data + k, sizeof data - k, "}");
+    emit(L, "ldmatrix.sync.aligned.m8n8.x%u%s.shared.b16 %s, [%s%+d]", n, B(s, 78, 1) ? ".trans" : "", data, t, off);
+    return 0;
+}
+
 static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a);
 
 static int64_t branch_target(const struct fe_sass_insn *s)
@@ -2570,6 +2608,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_FCHK: return l_fchk(L);
     case FE_SASS_I2F: case FE_SASS_F2I: case FE_SASS_FRND: return l_cvt(L);
     case FE_SASS_LDGSTS: return l_ldgsts(L);
+    case FE_SASS_LDSM: return l_ldsm(L);
     case FE_SASS_LDGDEPBAR: case FE_SASS_DEPBAR: return l_depbar(L);
     default: return l_ctrl(L);
     }

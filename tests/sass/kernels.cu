@@ -999,3 +999,26 @@ extern "C" __global__ void m_cpasync(int *o, const int *a)
     for (int k = 0; k < 24; k++)
         o[t * 24 + k] = s[((t + 1) & 63) * 24 + k];
 }
+// ldmatrix (LDSM): x1, x2 and x4, plain and transposed, each lane naming a
+// row (lane-dependent addresses, an immediate offset, a row order that is
+// not the identity); 16-bit elements from the input
+extern "C" __global__ void t_ldsm(unsigned *o, const unsigned *a)
+{
+    __shared__ __align__(16) unsigned short s[64 * 32];
+    int t = threadIdx.x, l = t & 31;
+    for (int k = 0; k < 32; k++)
+        s[t * 32 + k] = (unsigned short)(a[(t * 32 + k) & 255] >> (k & 7));
+    __syncthreads();
+    unsigned base = (unsigned)__cvta_generic_to_shared(s) + (t >> 5) * 2048;
+    unsigned row = base + ((l * 5) & 31) * 64, d[14];
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(d[0]) : "r"(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1+16];" : "=r"(d[1]) : "r"(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2+32];" : "=r"(d[2]), "=r"(d[3]) : "r"(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(d[4]), "=r"(d[5]) : "r"(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4+48];"
+                 : "=r"(d[6]), "=r"(d[7]), "=r"(d[8]), "=r"(d[9]) : "r"(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(d[10]), "=r"(d[11]), "=r"(d[12]), "=r"(d[13]) : "r"(row));
+    for (int k = 0; k < 14; k++)
+        o[t * 14 + k] = d[k];
+}
