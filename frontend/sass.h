@@ -111,7 +111,11 @@
     SOP(ATOMS_CAS, "ATOMS.CAS", 0x18d)   \
     SOP(ATOMG, "ATOMG", 0x1a8)           \
     SOP(ATOMG_CAS, "ATOMG.CAS", 0x1a9)   \
-    SOP(RED, "RED", 0x18e)
+    SOP(RED, "RED", 0x18e)               \
+    SOP(LDGSTS, "LDGSTS", 0x1ae)         \
+    SOP(LDGDEPBAR, "LDGDEPBAR", 0x1af)   \
+    SOP(DEPBAR, "DEPBAR.LE", 0x11a)      \
+    SOP(LDSM, "LDSM.16", 0x03b)
 
 enum fe_sass_op {
 #define SOP(id, mn, major) FE_SASS_##id,

@@ -134,8 +134,9 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, " ");
         reg(&b, d);
         if (op == FE_SASS_IADD3 || op == FE_SASS_LEA || op == FE_SASS_LOP3) {
-            unsigned pu = fe_sass_bits(s, 81, 3);
+            unsigned pu = fe_sass_bits(s, 81, 3), pv = fe_sass_bits(s, 84, 3);
             if (pu != 7) { put(&b, ", "); pred(&b, pu, 0); }
+            if (op == FE_SASS_IADD3 && pv != 7) { put(&b, ", "); pred(&b, pv, 0); }
         }
         put(&b, ", ");
         if ((op == FE_SASS_IADD3 || op == FE_SASS_FFMA) && fe_sass_bits(s, 72, 1))
@@ -166,6 +167,10 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         if (fe_sass_bits(s, 74, 1) && (op == FE_SASS_IADD3 || op == FE_SASS_LEA || op == FE_SASS_IMAD)) {
             put(&b, ", ");
             pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+            if (op == FE_SASS_IADD3 && (fe_sass_bits(s, 77, 3) != 7 || !fe_sass_bits(s, 80, 1))) {
+                put(&b, ", ");
+                pred(&b, fe_sass_bits(s, 77, 3), fe_sass_bits(s, 80, 1));
+            }
         }
         break;
     }
@@ -291,6 +296,46 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         if (!load) { put(&b, ", "); reg(&b, fe_sass_bits(s, 32, 8)); }
         break;
     }
+    case FE_SASS_LDGSTS: { /* [Rd + 44..63], [Ra.64 + 32..43], 87..90 the source predicate */
+        static const char *const sz[] = { ".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".?" };
+        int32_t soff = (int32_t)(fe_sass_bits(s, 44, 20) << 12) >> 12, goff = (int32_t)(fe_sass_bits(s, 32, 12) << 20) >> 20;
+        put(&b, ".E%s%s%s%s [", fe_sass_bits(s, 81, 1) ? "" : ".BYPASS", fe_sass_bits(s, 72, 1) ? ".LTC128B" : "",
+            sz[fe_sass_bits(s, 73, 3)], fe_sass_bits(s, 82, 1) ? ".ZFILL" : "");
+        reg(&b, d);
+        if (soff)
+            put(&b, "%s0x%x", soff < 0 ? "-" : "+", soff < 0 ? (unsigned)-soff : (unsigned)soff);
+        put(&b, "], [");
+        reg(&b, a);
+        put(&b, ".64");
+        if (goff)
+            put(&b, "%s0x%x", goff < 0 ? "-" : "+", goff < 0 ? (unsigned)-goff : (unsigned)goff);
+        put(&b, "]");
+        if (fe_sass_bits(s, 87, 3) != 7 || fe_sass_bits(s, 90, 1)) {
+            put(&b, ", ");
+            pred(&b, fe_sass_bits(s, 87, 3), fe_sass_bits(s, 90, 1));
+        }
+        break;
+    }
+    case FE_SASS_LDSM: { /* .M88.{1,2,4} (72..73), .MT88 (78), [Ra + UR (91) + 40..63] */
+        int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
+        put(&b, ".%s.%u ", fe_sass_bits(s, 78, 1) ? "MT88" : "M88", 1u << fe_sass_bits(s, 72, 2));
+        reg(&b, d);
+        put(&b, ", [");
+        reg(&b, a);
+        if (fe_sass_bits(s, 91, 1)) {
+            put(&b, "+");
+            ureg(&b, fe_sass_bits(s, 32, 6));
+        }
+        if (off)
+            put(&b, "%s0x%x", off < 0 ? "-" : "+", off < 0 ? (unsigned)-off : (unsigned)off);
+        put(&b, "]");
+        break;
+    }
+    case FE_SASS_DEPBAR:
+        put(&b, " SB%u, 0x%x", fe_sass_bits(s, 44, 3), fe_sass_bits(s, 38, 6));
+        if (fe_sass_bits(s, 32, 6))
+            put(&b, ", {0x%x}", fe_sass_bits(s, 32, 6)); /* not pinned: refused by the lowering */
+        break;
     case FE_SASS_BRA: case FE_SASS_BSSY: {
         int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) >> 14;
         int64_t t = (int64_t)s->addr + 16 + off;

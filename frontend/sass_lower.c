@@ -694,17 +694,19 @@ static int pair_consumed(const struct lower *L, unsigned pu, unsigned pv)
             return 0;
         if (w.guard == pu || w.guard == pv)
             return 0;
-        unsigned f[4] = { fe_sass_bits(&w, 87, 3), fe_sass_bits(&w, 77, 3), fe_sass_bits(&w, 81, 3), fe_sass_bits(&w, 84, 3) };
+        /* 87..89, 81..83, 84..86 and (IADD3 only: in LEA and ISETP these
+           bits are the shift and the comparison) 77..79 */
+        unsigned f[4] = { fe_sass_bits(&w, 87, 3), fe_sass_bits(&w, 81, 3), fe_sass_bits(&w, 84, 3), fe_sass_bits(&w, 77, 3) };
         unsigned nf = 0; /* how many of f[] the instruction uses */
         switch (w.op) {
         case FE_SASS_IADD3:
-            if (fe_sass_bits(&w, 74, 1) && ((f[0] == pu && f[1] == pv) || (f[0] == pv && f[1] == pu)) &&
+            if (fe_sass_bits(&w, 74, 1) && ((f[0] == pu && f[3] == pv) || (f[0] == pv && f[3] == pu)) &&
                 !fe_sass_bits(&w, 90, 1) && !fe_sass_bits(&w, 80, 1))
                 return 1;
             nf = 4;
             break;
-        case FE_SASS_LEA: case FE_SASS_ISETP: nf = 4; break;    /* 87..89 read, 81..83 (84..86) written */
-        case FE_SASS_LOP3: f[0] = f[2]; nf = 1; break;          /* 81..83 written */
+        case FE_SASS_LEA: case FE_SASS_ISETP: nf = 3; break;    /* 87..89 read, 81..83 (84..86) written */
+        case FE_SASS_LOP3: f[0] = f[1]; nf = 1; break;          /* 81..83 written */
         case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: nf = 1; break; /* 87..89 read */
         case FE_SASS_MOV: case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_SHF:
         case FE_SASS_NOP: case FE_SASS_FADD: case FE_SASS_FMUL: case FE_SASS_FFMA: case FE_SASS_S2R: case FE_SASS_PRMT:
@@ -1893,6 +1895,116 @@ static int l_mem(struct lower *L)
     return 0;
 }
 
+/* LDGSTS (0x1ae) [Rd + soff], [Ra.64 + goff], Pp: cp.async of 4, 8 or 16
+ * bytes (size 73..75 as LDG: 4, 5, 6) from global to shared.  Rd is a
+ * shared offset as in STS, soff 44..63 and goff 32..43 signed; 81 .ca (clear:
+ * .cg, BYPASS), 72 the L2::128B prefetch; Pp (87..90) false reads nothing
+ * and fills zeros (ignore-src); 82 ZFILL: the low bits of the global address
+ * are the number of bytes at the end to fill with zeros, the copy reads the
+ * rest from the aligned address (ptxas writes src-size n as the address
+ * plus (size - n) mod size, and Pp = n != 0).  ptxas on cp.async with
+ * offsets, constant and register src-sizes, ignore-src (docs/sass.md). */
+static int l_ldgsts(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    /* care: UR descriptor 64..69, 72 L2::128B, 73..75 size, 81 .ca, 82 ZFILL, 87..90 Pp */
+    if (need_hi(L, 0x3f | 0x100 | 0xe00 | 0x20000 | 0x40000 | 0x07800000, 0x0b901040) || s->form != 7)
+        return L->rc ? -1 : unsupported(L, "LDGSTS form");
+    unsigned sz = B(s, 73, 3), ra = B(s, 24, 8), rd = B(s, 16, 8), pp = B(s, 87, 3), ppn = B(s, 90, 1);
+    if (sz < 4 || sz > 6)
+        return unsupported(L, "LDGSTS size code %u", sz);
+    if (ra >= 254)
+        return unsupported(L, "LDGSTS address register pair R%u", ra);
+    unsigned n = sz == 4 ? 4 : sz == 5 ? 8 : 16;
+    int32_t soff = (int32_t)(B(s, 44, 20) << 12) / 4096, goff = (int32_t)(B(s, 32, 12) << 20) / (1 << 20);
+    const char *cop = B(s, 81, 1) ? "ca" : "cg", *pf = B(s, 72, 1) ? ".L2::128B" : "";
+    char sa[16], t[16], src[40] = "", pr[20];
+    if (rd == 255)
+        emit(L, "mov.b32 %s, %%sb", tmp(L, sa));
+    else
+        emit(L, "add.u32 %s, %%r%u, %%sb", tmp(L, sa), rd);
+    emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", ra, ra + 1);
+    if (B(s, 82, 1)) {
+        /* ZFILL: src-size = n - (address mod n), from the aligned address; 0 when !Pp */
+        emit(L, "add.u64 %%x0, %%x0, %d", goff);
+        emit(L, "cvt.u32.u64 %s, %%x0", tmp(L, t));
+        emit(L, "and.b32 %s, %s, %u", t, t, n - 1);
+        emit(L, "sub.u32 %s, %u, %s", t, n, t);
+        if (pp != 7 || ppn) {
+            psrc(L, pr, pp, ppn);
+            emit(L, "selp.u32 %s, %s, 0, %s", t, t, pr);
+        }
+        emit(L, "and.b64 %%x0, %%x0, %d", -(int)n);
+        goff = 0;
+        snprintf(src, sizeof src, ", %s", t);
+    } else if (pp != 7 || ppn) {
+        /* ignore-src is the negation of Pp */
+        psrc(L, pr, pp, 0);
+        emit(L, "%s.pred %%pr, %s", ppn ? "mov" : "not", pr);
+        snprintf(src, sizeof src, ", %%pr");
+    }
+    emit(L, "cp.async.%s.shared.global%s [%s%+d], [%%x0%+d], %u%s", cop, pf, sa, soff, goff, n, src);
+    return 0;
+}
+
+/* LDGDEPBAR (0x1af): closes the group of the LDGSTS before it
+ * (cp.async.commit_group); DEPBAR.LE SB0, N (0x11a): waits until at most N
+ * groups are pending (cp.async.wait_group N; ptxas on wait_group 0, 1, 3,
+ * 7, 63 and wait_all).  N 38..43, the scoreboard 44..46 (SB0), 47 .LE; the
+ * other scoreboard waits DEPBAR can name (32..37) are refused. */
+static int l_depbar(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    if (need_hi(L, 0, 0) || s->form != 4 || B(s, 16, 16))
+        return L->rc ? -1 : unsupported(L, "LDGDEPBAR / DEPBAR form");
+    if (s->op == FE_SASS_LDGDEPBAR) {
+        if (B(s, 32, 32))
+            return unsupported(L, "LDGDEPBAR operand bits");
+        emit(L, "cp.async.commit_group");
+        return 0;
+    }
+    if (B(s, 32, 6) || B(s, 44, 4) != 8 || B(s, 48, 16))
+        return unsupported(L, "DEPBAR other than .LE SB0, N (a wait on other scoreboards)");
+    emit(L, "cp.async.wait_group %u", B(s, 38, 6));
+    return 0;
+}
+
+/* LDSM (0x03b, form 4) `.16.M88.N Rd, [Ra + UR + off]`: ldmatrix of N = 1,
+ * 2, 4 8x8 matrices of 16-bit elements (72..73: 0, 1, 2), .MT88 the
+ * transposed load (78), into Rd..Rd+N-1; the shared address is Ra (a shared
+ * offset, RZ: none) plus, with bit 91, the UR in 32..37, plus the signed
+ * offset 40..63.  ptxas on `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{,.trans}
+ * .shared.b16` with offsets and addresses in registers and a symbol.  The
+ * warp-collective exchange is the PTX instruction's. */
+static int l_ldsm(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    if (need_hi(L, 0x300 | 0x4000 | 0x8000000, 0) || s->form != 4)
+        return L->rc ? -1 : unsupported(L, "LDSM form");
+    unsigned n = 1u << B(s, 72, 2), rd = B(s, 16, 8), ra = B(s, 24, 8), ur = B(s, 91, 1) ? B(s, 32, 8) : 63;
+    if (n > 4 || (!B(s, 91, 1) && B(s, 32, 8)) || ur > 63)
+        return unsupported(L, "LDSM count or UR operand");
+    if (rd == 255 || rd + n > 255 || rd % n)
+        return unsupported(L, "LDSM register group R%u..R%u", rd, rd + n - 1);
+    if (s->guard != 7)
+        return unsupported(L, "guarded LDSM (a warp-collective load)");
+    int32_t off = (int32_t)(B(s, 40, 24) << 8) / 256;
+    char t[16], data[64];
+    tmp(L, t);
+    if (ra == 255)
+        emit(L, "mov.b32 %s, %%sb", t);
+    else
+        emit(L, "add.u32 %s, %%r%u, %%sb", t, ra);
+    if (ur != 63)
+        emit(L, "add.u32 %s, %s, %%ur%u", t, t, ur);
+    size_t k = (size_t)snprintf(data, sizeof data, "{");
+    for (unsigned i = 0; i < n; i++)
+        k += (size_t)snprintf(data + k, sizeof data - k, "%s%%r%u", i ? ", " : "", rd + i);
+    snprintf(data + k, sizeof data - k, "}");
+    emit(L, "ldmatrix.sync.aligned.m8n8.x%u%s.shared.b16 %s, [%s%+d]", n, B(s, 78, 1) ? ".trans" : "", data, t, off);
+    return 0;
+}
+
 static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a);
 
 static int64_t branch_target(const struct fe_sass_insn *s)
@@ -2409,6 +2521,7 @@ static int writes(const struct fe_sass_insn *w, unsigned *d)
     case FE_SASS_UMOV: case FE_SASS_UIADD3: case FE_SASS_ULDC: case FE_SASS_ULDC_IDX: case FE_SASS_S2UR: case FE_SASS_YIELD:
     case FE_SASS_USHF: case FE_SASS_ULOP3: case FE_SASS_UIMAD: case FE_SASS_UIMAD_WIDE: case FE_SASS_UISETP:
     case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: case FE_SASS_REDUX: case FE_SASS_R2UR: /* uniform registers only */
+    case FE_SASS_LDGSTS: case FE_SASS_LDGDEPBAR: case FE_SASS_DEPBAR:
         return 0;
     default: return -1;
     }
@@ -2953,6 +3066,9 @@ static int lower_insn(struct lower *L)
     case FE_SASS_LDC: case FE_SASS_ULDC_IDX: return l_ldc(L);
     case FE_SASS_FCHK: return l_fchk(L);
     case FE_SASS_I2F: case FE_SASS_F2I: case FE_SASS_FRND: return l_cvt(L);
+    case FE_SASS_LDGSTS: return l_ldgsts(L);
+    case FE_SASS_LDSM: return l_ldsm(L);
+    case FE_SASS_LDGDEPBAR: case FE_SASS_DEPBAR: return l_depbar(L);
     default: return l_ctrl(L);
     }
 }

@@ -1134,3 +1134,61 @@ extern "C" __global__ void w_part(int *o, const int *a, unsigned q)
     unsigned k = (t & 16) ? 0xffff0000u & q : 0xffffu & q;
     o[t] = (int)__ballot_sync(k, v & 1);
 }
+
+// asynchronous copies global -> shared (LDGSTS, LDGDEPBAR, DEPBAR): 4, 8 and
+// 16 bytes, .ca and .cg, a src-size from data (ZFILL: ptxas puts the count
+// of zero bytes in the address), a constant src-size, the ignore-src
+// predicate, L2::128B, negative and large offsets, a guarded copy; the
+// shared array starts as -1 so that a zero fill shows
+extern "C" __global__ void m_cpasync(int *o, const int *a)
+{
+    __shared__ __align__(16) int s[64 * 24];
+    int t = threadIdx.x;
+    for (int k = 0; k < 24; k++)
+        s[t * 24 + k] = -1;
+    __syncthreads();
+    unsigned sa = (unsigned)__cvta_generic_to_shared(&s[t * 24]);
+    const int *g = a + (t & 15) * 4;
+    unsigned v = (unsigned)a[64 + t], r3 = v & 3, r16 = v % 17, ig = v % 5 < 2;
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(sa), "l"(g));
+    asm volatile("cp.async.ca.shared.global [%0+4], [%1+4], 4, %2;" ::"r"(sa), "l"(g), "r"(r3));
+    asm volatile("cp.async.ca.shared.global [%0+8], [%1+8], 8, 3;" ::"r"(sa), "l"(g));
+    asm volatile("cp.async.cg.shared.global [%0+16], [%1+16], 16, %2;" ::"r"(sa), "l"(g), "r"(r16));
+    asm volatile("cp.async.commit_group;");
+    asm volatile("{.reg .pred p; setp.ne.u32 p, %2, 0; cp.async.cg.shared.global.L2::128B [%0+32], [%1+32], 16, p;}"
+                 ::"r"(sa), "l"(g), "r"(ig));
+    asm volatile("cp.async.ca.shared.global [%0+48], [%1+-16], 8;" ::"r"(sa), "l"(g + 8));
+    asm volatile("cp.async.ca.shared.global [%0+-4], [%1+2044], 4;" ::"r"(sa + 64), "l"(g - 507));
+    asm volatile("cp.async.ca.shared.global [%0+64], [%1], 8, 0;" ::"r"(sa), "l"(g));
+    if (v % 7 < 3)
+        asm volatile("cp.async.cg.shared.global [%0+80], [%1+48], 16;" ::"r"(sa), "l"(g));
+    asm volatile("cp.async.commit_group;");
+    asm volatile("cp.async.wait_group 1;");
+    asm volatile("cp.async.wait_all;");
+    __syncthreads();
+    for (int k = 0; k < 24; k++)
+        o[t * 24 + k] = s[((t + 1) & 63) * 24 + k];
+}
+// ldmatrix (LDSM): x1, x2 and x4, plain and transposed, each lane naming a
+// row (lane-dependent addresses, an immediate offset, a row order that is
+// not the identity); 16-bit elements from the input
+extern "C" __global__ void t_ldsm(unsigned *o, const unsigned *a)
+{
+    __shared__ __align__(16) unsigned short s[64 * 32];
+    int t = threadIdx.x, l = t & 31;
+    for (int k = 0; k < 32; k++)
+        s[t * 32 + k] = (unsigned short)(a[(t * 32 + k) & 255] >> (k & 7));
+    __syncthreads();
+    unsigned base = (unsigned)__cvta_generic_to_shared(s) + (t >> 5) * 2048;
+    unsigned row = base + ((l * 5) & 31) * 64, d[14];
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(d[0]) : "r"(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1+16];" : "=r"(d[1]) : "r"(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2+32];" : "=r"(d[2]), "=r"(d[3]) : "r"(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(d[4]), "=r"(d[5]) : "r"(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4+48];"
+                 : "=r"(d[6]), "=r"(d[7]), "=r"(d[8]), "=r"(d[9]) : "r"(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(d[10]), "=r"(d[11]), "=r"(d[12]), "=r"(d[13]) : "r"(row));
+    for (int k = 0; k < 14; k++)
+        o[t * 14 + k] = d[k];
+}
