@@ -1454,8 +1454,9 @@ static int outputs(struct ev *e, int have_gnuplot)
                      "demand in the last quantum (even when a grid starts; what it left idle in the last "
                      "row-buffer window still its own), weighted between "
                      "quanta by how hot each partition and channel was, and DRAM row buffers set each channel's "
-                     "efficiency. There are no MSHR limits, no interconnect arbitration beyond each SM's port, and "
-                     "no bank conflicts. The paper uses Accel-Sim's cycle-level model.\n", e->timing);
+                     "efficiency. There are no MSHR limits, no interconnect arbitration beyond each SM's port, no "
+                     "shared-memory bank conflicts, and register-file ones only with timing.rf_banks set (0 in the "
+                     "configurations). The paper uses Accel-Sim's cycle-level model.\n", e->timing);
     else
         bprintf(&sm, "- Timing model `%s`: fixed latencies per level and an even per-SM share of each bandwidth "
                      "(docs/timing.md); a warp waits for each of its loads (no overlap), no LLC-partition or "
