@@ -110,6 +110,8 @@ struct ev {
     int nsweep;
     int sel[NW], memory[NW];
     uint64_t prog_digest[NW]; /* each program's bytes (FNV-1a): a kept run of a rebuilt workload is redone */
+    uint64_t config_digest;   /* the resolved configuration as `morpheus config show` writes it (FNV-1a): a
+                                 kept run is redone when a configuration file's values change */
     uint32_t num_sms, llc_sets;
     uint64_t llc_bytes;
     struct fe_config_cli cl;
@@ -265,6 +267,9 @@ static struct run *add(struct ev *e, int wl, uint32_t sys, uint32_t compute, uin
     int n = child_argv(e, r, "-", argv, (int)(sizeof argv / sizeof *argv), buf, sizeof buf);
     uint64_t h = 0xcbf29ce484222325ull;
     h = fnv(h, MX_VERSION);
+    char cd[24];
+    snprintf(cd, sizeof cd, "%016llx", (unsigned long long)e->config_digest);
+    h = fnv(h, cd);
     for (int i = 1; i < n; i++) /* (not the binary's path: a moved build dir keeps its results) */
         h = fnv(h, argv[i]);
     r->hash = h;
@@ -1496,7 +1501,9 @@ static int outputs(struct ev *e, int have_gnuplot)
         g.n = 0;
         bars_script(&g, "Figure 2: best performance with 2x and 4x the LLC (normalised to 1x)", "normalised performance",
                     "fig2_llc_size.csv", 4, 1);
-        rc |= gnuplot(e, "fig2_llc_size", g.s);
+        /* figure 2, figure 11 and the bandwidth analysis have the memory-bound applications only: none, no figure */
+        if (nmem)
+            rc |= gnuplot(e, "fig2_llc_size", g.s);
         g.n = 0;
         bars_script(&g, "Figure 10 (top): execution time normalised to BL", "normalised execution time",
                     "fig10_time.csv", (int)NSYS + 1, 1);
@@ -1508,11 +1515,13 @@ static int outputs(struct ev *e, int have_gnuplot)
         g.n = 0;
         bars_script(&g, "Figure 11: Morpheus-Basic's execution time by hit/miss predictor (normalised to BL)",
                     "normalised execution time", "fig11_predictor.csv", 4, 1);
-        rc |= gnuplot(e, "fig11_predictor", g.s);
+        if (nmem)
+            rc |= gnuplot(e, "fig11_predictor", g.s);
         g.n = 0;
         bars_script(&g, "LLC throughput (LLC and extended-LLC accesses per second) normalised to BL",
                     "normalised LLC throughput", "bandwidth.csv", 5, 1);
-        rc |= gnuplot(e, "bandwidth", g.s);
+        if (nmem)
+            rc |= gnuplot(e, "bandwidth", g.s);
         free(g.s);
         if (rc)
             fprintf(stderr, "morpheus evaluate: gnuplot failed on a figure (%s/gnuplot.log)\n", e->out);
@@ -1697,6 +1706,23 @@ static int run_evaluate(int argc, char **argv)
             return CLI_EXIT_USAGE;
     }
     e.cl.opt[o_tim] = NULL; /* (given to every run as --timing) */
+    {
+        char *txt = NULL;
+        size_t n = 0;
+        FILE *m = open_memstream(&txt, &n);
+        int bad = !m;
+        if (m) {
+            bad |= fe_config_write(&conf, m) != 0;
+            bad |= fclose(m) != 0;
+        }
+        if (bad || !txt) {
+            fprintf(stderr, "morpheus evaluate: out of memory\n");
+            free(txt);
+            return CLI_EXIT_ERROR;
+        }
+        e.config_digest = fnv(0xcbf29ce484222325ull, txt);
+        free(txt);
+    }
     e.num_sms = conf.emu.num_sms;
     e.llc_sets = conf.memsys.llc_sets;
     e.llc_bytes = (uint64_t)conf.memsys.llc_partitions * conf.memsys.llc_sets * conf.memsys.llc_ways * conf.memsys.llc_line;

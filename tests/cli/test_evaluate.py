@@ -203,6 +203,21 @@ p = evaluate(OUT)
 check('a run of another build of its program is redone alone (%s)' % victim2,
       p.returncode == 0 and ('phase 1: 1 runs (' in p.stderr or 'phase 2: 1 runs (' in p.stderr) and
       json.load(open(vp)).get('program_digest') == dig[o['workload']], p.stderr[-1500:])
+# a configuration file whose values change: every run redone (the file's name is the same); lib alone, a
+# compute-bound application: the figures of the memory-bound ones (2, 11, bandwidth) are left out, exit 0
+cfg = os.path.join(TMP, 'my3080.json')
+root = os.environ.get('MX_SOURCE_ROOT', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+shutil.copy(os.path.join(root, 'configs', 'rtx3080.json'), cfg)
+OUT2 = os.path.join(TMP, 'ev2')
+p = subprocess.run([M, 'evaluate', '--size', 'small', '--sweep', '68,34', '-j', '2', '--out', OUT2, '--config', cfg, 'lib'],
+                   capture_output=True, text=True)
+c = json.load(open(cfg))
+c['timing']['level']['dram'] += 10
+json.dump(c, open(cfg, 'w'))
+p2 = subprocess.run([M, 'evaluate', '--size', 'small', '--sweep', '68,34', '-j', '2', '--out', OUT2, '--config', cfg, 'lib'],
+                    capture_output=True, text=True)
+check('--config FILE with other values in the same file: every run redone',
+      p.returncode == 0 and p2.returncode == 0 and '(0 kept from before)' in p2.stderr, p.stderr[-800:], p2.stderr[-800:])
 p = evaluate(OUT, '-o', 'timing.level.dram=900')
 check('other settings (-o timing.level.dram=900): every run redone',
       p.returncode == 0 and '(0 kept from before)' in p.stderr, p.stderr[-1500:])
