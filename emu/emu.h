@@ -84,7 +84,9 @@ struct emu_fault {
     uint32_t pc;                 /* instruction index */
     uint32_t line;               /* PTX line of the instruction */
     uint32_t loc_file, loc_line; /* .loc of the instruction, 0 if none */
-    uint8_t sass;                /* the program was lowered from machine code: loc_line is the SASS address */
+    char source[256];            /* the name .file gives loc_file, "" if none */
+    uint8_t sass;                /* the program was lowered from machine code */
+    uint32_t sass_addr;          /* then: the SASS address of the instruction */
     uint64_t addr;               /* faulting address (memory faults) */
     uint32_t size;               /* access size */
     char message[512];           /* one-line description */

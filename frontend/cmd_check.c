@@ -238,6 +238,8 @@ static int dis_sass(const char *in, const char *outpath, int lowered)
         free(text);
         return rc == MX_ENOMEM ? CLI_EXIT_ERROR : CLI_EXIT_FAIL;
     }
+    if (c.warning[0])
+        fprintf(stderr, "%s\n", c.warning);
     FILE *out = stdout;
     if (outpath && !(out = fopen(outpath, "w"))) {
         perror(outpath);

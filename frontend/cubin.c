@@ -4,6 +4,7 @@
  * the file is checked against the buffer before use; a bad file is an error
  * naming the file and the reason, never a crash.  Facts: docs/sass.md. */
 #include "frontend/cubin.h"
+#include "frontend/dwarf_line.h"
 #include "mx/status.h"
 
 #include <stdarg.h>
@@ -13,7 +14,10 @@
 
 #define EM_CUDA 190
 #define SHT_SYMTAB 2
+#define SHT_RELA 4
 #define SHT_NOBITS 8
+#define SHT_REL 9
+#define R_CUDA_64 2                /* relocation: 64-bit absolute (symbol value + addend) */
 #define STT_OBJECT 1
 #define STT_FUNC 2
 #define STO_CUDA_ENTRY 0x10        /* st_other of a __global__ function */
@@ -165,6 +169,168 @@ static int minfo_fn(void *ctx, unsigned attr, const uint8_t *v, uint32_t n)
     if (attr == EIATTR_FRAME_SIZE && n >= 8 && rd32(v) == mi->symidx)
         mi->frame = rd32(v + 4);
     return 0;
+}
+
+/* ---- line table ---- */
+
+static void line_warn(struct fe_cubin *c, const char *file, const char *fmt, ...)
+{
+    char msg[240];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(c->warning, sizeof c->warning, "%s: warning: line table ignored: %s", file, msg);
+}
+
+struct lrow { struct fe_cubin_line l; uint32_t kernel, idx; uint8_t end; };
+
+static int cmp_lrow(const void *a, const void *b)
+{
+    const struct lrow *x = a, *y = b;
+    if (x->kernel != y->kernel)
+        return x->kernel < y->kernel ? -1 : 1;
+    if (x->l.addr != y->l.addr)
+        return x->l.addr < y->l.addr ? -1 : 1;
+    if (x->end != y->end) /* a sequence ending where another starts: the start describes the code */
+        return x->end ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx); /* several rows at one address: the last one describes it */
+}
+
+/* The kernel and kernel-relative address a set_address operand at off of
+ * .debug_line is relocated to: 0, or -1 when no relocation names a kernel's
+ * code there, -2 when one is not of a type we apply. */
+static int line_reloc(const uint8_t *buf, const struct shdr *rel, const struct shdr *sh, uint32_t shnum,
+                      const struct shdr *symtab, const struct fe_cubin *c, uint64_t off, uint32_t *kernel,
+                      uint64_t *value)
+{
+    uint64_t esz = rel->type == SHT_RELA ? 24 : 16;
+    for (uint64_t i = 0; i + esz <= rel->size; i += esz) {
+        const uint8_t *p = buf + rel->offset + i;
+        if (rd64(p) != off)
+            continue;
+        uint64_t info = rd64(p + 8);
+        uint32_t sym = (uint32_t)(info >> 32);
+        if ((uint32_t)info != R_CUDA_64)
+            return -2;
+        if (sym >= symtab->size / 24)
+            return -1;
+        const uint8_t *q = buf + symtab->offset + (uint64_t)sym * 24;
+        uint32_t shndx = rd16(q + 6);
+        if (shndx >= shnum || sh[shndx].type == SHT_NOBITS)
+            return -1;
+        for (uint32_t k = 0; k < c->nkernels; k++)
+            if (c->kernels[k].text == buf + sh[shndx].offset) {
+                *kernel = k;
+                *value = rd64(q + 8) + (rel->type == SHT_RELA ? rd64(p + 16) : 0);
+                return 0;
+            }
+        return -1;
+    }
+    return -1;
+}
+
+/* .debug_line (nvcc -lineinfo / -G, ptxas -lineinfo): each kernel's rows,
+ * the addresses relocated by .rel.debug_line to the kernel's symbol.  Any
+ * problem drops the whole table with a warning. */
+static void read_lines(const uint8_t *buf, const struct shdr *sh, uint32_t shnum, const struct shdr *shstr,
+                       const struct shdr *symtab, struct fe_cubin *c, const char *file)
+{
+    const struct shdr *dl = find_sec(buf, sh, shnum, shstr, ".debug_line");
+    if (!dl || dl->type == SHT_NOBITS)
+        return;
+    const struct shdr *ls = find_sec(buf, sh, shnum, shstr, ".debug_line_str");
+    const struct shdr *ds = find_sec(buf, sh, shnum, shstr, ".debug_str");
+    const struct shdr *rel = find_sec(buf, sh, shnum, shstr, ".rel.debug_line");
+    if (!rel)
+        rel = find_sec(buf, sh, shnum, shstr, ".rela.debug_line");
+    if (ls && ls->type == SHT_NOBITS)
+        ls = NULL;
+    if (ds && ds->type == SHT_NOBITS)
+        ds = NULL;
+    if (rel && (rel->type == SHT_NOBITS || (rel->type != SHT_REL && rel->type != SHT_RELA))) {
+        line_warn(c, file, "its relocation section is of type %u", rel->type);
+        return;
+    }
+    struct fe_dwarf_lines dw;
+    char why[200];
+    if (fe_dwarf_lines_read(buf + dl->offset, dl->size, ls ? buf + ls->offset : NULL, ls ? ls->size : 0,
+                            ds ? buf + ds->offset : NULL, ds ? ds->size : 0, &dw, why, sizeof why)) {
+        line_warn(c, file, ".debug_line %s", why);
+        return;
+    }
+    struct lrow *rows = calloc(dw.nrows ? dw.nrows : 1, sizeof *rows);
+    uint32_t n = 0;
+    if (!rows) {
+        fe_dwarf_lines_free(&dw);
+        line_warn(c, file, "out of memory");
+        return;
+    }
+    uint64_t last_off = FE_DWARF_NO_BASE, value = 0;
+    uint32_t kernel = 0;
+    int found = -1;
+    for (uint32_t i = 0; i < dw.nrows; i++) {
+        const struct fe_dwarf_row *r = &dw.rows[i];
+        if (r->base_off == FE_DWARF_NO_BASE || !rel)
+            continue; /* an address no relocation places in a kernel */
+        if (r->base_off != last_off) {
+            last_off = r->base_off;
+            found = line_reloc(buf, rel, sh, shnum, symtab, c, r->base_off, &kernel, &value);
+            if (found == -2) {
+                line_warn(c, file, ".rel.debug_line: a relocation at offset 0x%llx is not of type %u (64-bit absolute)",
+                          (unsigned long long)r->base_off, R_CUDA_64);
+                break;
+            }
+        }
+        uint64_t a = value + r->addr; /* (the operand's bytes, advanced: REL's addend) */
+        if (found || a > c->kernels[kernel].text_size || (a == c->kernels[kernel].text_size && !r->end))
+            continue;
+        rows[n++] = (struct lrow){ { (uint32_t)a, r->end ? FE_CUBIN_NO_FILE : r->file, r->end ? 0 : r->line },
+                                   kernel, i, r->end };
+    }
+    if (c->warning[0]) {
+        free(rows);
+        fe_dwarf_lines_free(&dw);
+        return;
+    }
+    qsort(rows, n, sizeof *rows, cmp_lrow);
+    c->lines = calloc(n ? n : 1, sizeof *c->lines);
+    if (!c->lines) {
+        free(rows);
+        fe_dwarf_lines_free(&dw);
+        line_warn(c, file, "out of memory");
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct fe_cubin_kernel *k = &c->kernels[rows[i].kernel];
+        if (!k->nlines)
+            k->lines = &c->lines[i];
+        c->lines[i] = rows[i].l;
+        k->nlines++;
+    }
+    free(rows);
+    c->files = dw.files;
+    c->nfiles = dw.nfiles;
+    free(dw.rows);
+    /* the names go into PTX strings and one-line reports: a quote, backslash or control character becomes '?' */
+    for (uint32_t i = 0; i < c->nfiles; i++)
+        for (char *p = c->files[i]; *p; p++)
+            if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
+}
+
+const struct fe_cubin_line *fe_cubin_line_at(const struct fe_cubin_kernel *k, uint32_t addr)
+{
+    uint32_t lo = 0, hi = k->nlines; /* the last row at or before addr: lines[lo - 1] */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (k->lines[mid].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const struct fe_cubin_line *l = lo ? &k->lines[lo - 1] : NULL;
+    return l && l->line && l->file != FE_CUBIN_NO_FILE ? l : NULL;
 }
 
 int fe_cubin_read(const uint8_t *buf, size_t len, const char *file, struct fe_cubin *c, char *err, size_t errlen)
@@ -426,6 +592,8 @@ int fe_cubin_read(const uint8_t *buf, size_t len, const char *file, struct fe_cu
             }
         }
     }
+    if (rc == MX_OK)
+        read_lines(buf, sh, shnum, shstr, symtab, c, file);
     free(sh);
     if (rc == MX_OK && c->nkernels == 0)
         rc = fail(err, errlen, MX_ENOTFOUND, file, "no kernel (.text.NAME with an entry symbol) in the cubin");
@@ -444,5 +612,9 @@ void fe_cubin_free(struct fe_cubin *c)
     free(c->consts);
     free(c->globals);
     free(c->relocs);
+    for (uint32_t i = 0; i < c->nfiles; i++)
+        free(c->files[i]);
+    free(c->files);
+    free(c->lines);
     memset(c, 0, sizeof *c);
 }

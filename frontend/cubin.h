@@ -2,8 +2,9 @@
  * SASS front end.  Owns nothing but the kernel list it builds: pointers into
  * the caller's buffer (which must outlive the fe_cubin), checked to lie
  * inside it.  Knows sections, symbols, .nv.info attributes, constant bank 0
- * and the shared/local sizes; knows nothing about instruction words
- * (frontend/sass_decode.c).  Layout facts and how they were found: docs/sass.md. */
+ * and the shared/local sizes, and maps code addresses to source lines
+ * through the line table (frontend/dwarf_line.c); knows nothing about
+ * instruction words (frontend/sass_decode.c).  Layout facts and how they were found: docs/sass.md. */
 #ifndef MX_FE_CUBIN_H
 #define MX_FE_CUBIN_H
 
@@ -37,7 +38,18 @@ struct fe_cubin_kernel {
     uint32_t *funcs;             /* their start offsets, sorted (the FUNC symbols of the section; malloc'd) */
     uint32_t maxntid[3];         /* .maxntid x, y, z (EIATTR_MAX_THREADS), or 0 */
     uint32_t reqntid[3];         /* .reqntid x, y, z (EIATTR_REQNTID), or 0 */
+    uint32_t nlines;
+    const struct fe_cubin_line *lines; /* its rows of the line table, sorted by address (in fe_cubin.lines) */
 };
+
+/* A row of a kernel's line table (.debug_line, -lineinfo / -G): the code
+ * from addr up to the next row's address comes from line of file. */
+struct fe_cubin_line {
+    uint32_t addr;               /* offset in the kernel's .text */
+    uint32_t file;               /* index into fe_cubin.files, or FE_CUBIN_NO_FILE */
+    uint32_t line;               /* 0: no source line (the end of a sequence) */
+};
+#define FE_CUBIN_NO_FILE 0xffffffffu
 
 /* A __constant__ variable: a symbol in the module's constant bank 3. */
 struct fe_cubin_const {
@@ -78,6 +90,11 @@ struct fe_cubin {
     uint32_t cbank4_size;
     uint32_t nrelocs;
     struct fe_cubin_reloc *relocs; /* malloc'd */
+    uint32_t nfiles;
+    char **files;                /* source files of the line table, directory joined; '"', '\\' and control
+                                    characters replaced by '?' (malloc'd) */
+    struct fe_cubin_line *lines; /* every kernel's rows (malloc'd) */
+    char warning[320];           /* "FILE: warning: ..." when the line table was ignored, else "" */
 };
 
 /* Is buf an ELF file (the four magic bytes)? */
@@ -85,8 +102,13 @@ int fe_is_elf(const uint8_t *buf, size_t len);
 
 /* Reads the cubin buf[0..len) named file in messages.  Returns MX_OK, or
  * MX_EPARSE / MX_EUNSUPPORTED / MX_ENOMEM with "FILE: reason" in err.  On
- * error *c holds nothing to free; on success free it with fe_cubin_free. */
+ * error *c holds nothing to free; on success free it with fe_cubin_free.  A
+ * line table that cannot be read is no error: it is dropped, with the reason
+ * in c->warning. */
 int fe_cubin_read(const uint8_t *buf, size_t len, const char *file, struct fe_cubin *c, char *err, size_t errlen);
 void fe_cubin_free(struct fe_cubin *c);
+/* The source line of the instruction at addr of kernel k, or NULL when the
+ * line table names none. */
+const struct fe_cubin_line *fe_cubin_line_at(const struct fe_cubin_kernel *k, uint32_t addr);
 
 #endif

@@ -655,8 +655,13 @@ int fe_sass_disasm(const struct fe_cubin *c, const char *file, FILE *out, FILE *
                 kn->name, kn->nregs, kn->param_size, kn->param_base, kn->shared_size, kn->frame_size);
         for (uint32_t i = 0; i < kn->nparams; i++)
             fprintf(out, "//   param %u: offset %u, %u bytes\n", i, kn->params[i].offset, kn->params[i].size);
+        const struct fe_cubin_line *at = NULL;
         for (uint32_t a = 0; a < kn->text_size; a += 16) {
             struct fe_sass_insn s;
+            const struct fe_cubin_line *src = fe_cubin_line_at(kn, a); /* -lineinfo: the source line, where it changes */
+            if (src && (!at || src->file != at->file || src->line != at->line))
+                fprintf(out, "        // %s:%u\n", c->files[src->file], src->line);
+            at = src;
             int r = fe_sass_decode(kn->text + a, a, kn->name, &s, msg, sizeof msg);
             if (r) {
                 fprintf(out, "  /*%04x*/  <not decoded>\n", a);

@@ -55,8 +55,19 @@ static void sb_put(struct sb *b, const char *fmt, ...)
     }
 }
 
+/* Where each SASS instruction's sequence starts in the lowered text: the
+ * line of its label, for fe_sass_load to give every PTX instruction the
+ * address it was lowered from. */
+struct amap { uint32_t line, addr; };
+
+#define FE_MAX_LOC_FILES 65534   /* source files a .loc can name (mx_insn.loc_file is 16 bits) */
+
 struct lower {
     struct sb out;
+    struct amap *amap;    /* NULL: not wanted */
+    uint32_t namap, amap_cap;
+    size_t nl_at;         /* out.p[0..nl_at) holds nl newlines */
+    uint32_t nl;
     const struct fe_cubin *c;
     const struct fe_cubin_kernel *k;
     const struct fe_sass_insn *s;
@@ -81,6 +92,26 @@ static void emit(struct lower *L, const char *fmt, ...)
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     sb_put(&L->out, "\t%s%s;\n", L->guard, line);
+}
+
+/* The next line of the text starts the code of SASS address addr. */
+static void amap_add(struct lower *L, uint32_t addr)
+{
+    if (!L->amap)
+        return;
+    for (size_t i = L->nl_at; i < L->out.n; i++)
+        L->nl += L->out.p[i] == '\n';
+    L->nl_at = L->out.n;
+    if (L->namap == L->amap_cap) {
+        struct amap *m = realloc(L->amap, 2 * (size_t)L->amap_cap * sizeof *m);
+        if (!m) {
+            L->out.oom = 1;
+            return;
+        }
+        L->amap = m;
+        L->amap_cap *= 2;
+    }
+    L->amap[L->namap++] = (struct amap){ L->nl + 1, addr };
 }
 
 static int unsupported(struct lower *L, const char *fmt, ...) MX_PRINTF(2, 3);
@@ -3085,7 +3116,9 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
 {
     struct sb *o = &L->out;
     L->k = k;
-    sb_put(o, "\n.visible .entry %s(", k->name);
+    sb_put(o, "\n");
+    amap_add(L, 0); /* (the entry's own instructions: address 0) */
+    sb_put(o, ".visible .entry %s(", k->name);
     for (uint32_t i = 0; i < k->nparams; i++)
         sb_put(o, "%s\n\t.param .align %u .b8 %s_p%u[%u]", i ? "," : "", align_of(k->params[i].offset, k->params[i].size),
                k->name, i, k->params[i].size);
@@ -3107,6 +3140,7 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
         sb_put(o, "\tmov.u32 %%sb, %s_smem;\n", k->name);
     else
         sb_put(o, "\tmov.b32 %%sb, 0;\n");
+    uint32_t loc_file = 0, loc_line = 0;
     for (uint32_t a = 0; a < k->text_size && !L->rc; a += 16) {
         struct fe_sass_insn s;
         if (fe_sass_decode(k->text + a, a, k->name, &s, L->err, L->errlen)) {
@@ -3120,7 +3154,16 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
         L->ntmp = 0;
         char text[160];
         fe_sass_format(&s, text, sizeof text);
-        sb_put(o, "L%u_%04x:\t// %s\n\t.loc 1 %u 0\n", L->kidx, a, text, a);
+        amap_add(L, a);
+        sb_put(o, "L%u_%04x:\t// %s\n", L->kidx, a, text);
+        const struct fe_cubin_line *src = fe_cubin_line_at(k, a); /* the line table's row, as .file/.loc */
+        if (src && src->file >= FE_MAX_LOC_FILES)
+            src = NULL;
+        if ((src ? src->file + 1 : 0) != loc_file || (src ? src->line : 0) != loc_line) {
+            loc_file = src ? src->file + 1 : 0;
+            loc_line = src ? src->line : 0;
+            sb_put(o, "\t.loc %u %u 0\n", loc_file, loc_line);
+        }
         L->guard[0] = 0;
         if (s.guard == 7 && s.guard_neg)
             continue;                    /* @!PT: never runs */
@@ -3172,11 +3215,21 @@ static int bank4_indexed(const struct fe_cubin *c)
     return 0;
 }
 
-char *fe_sass_lower_text(const struct fe_cubin *c, const char *file, char *err, size_t errlen)
+/* The PTX text of the cubin; with m, where each SASS instruction's code
+ * starts in it (*m malloc'd, *nm entries, in order of line). */
+static char *lower_text(const struct fe_cubin *c, const char *file, char *err, size_t errlen, struct amap **m,
+                        uint32_t *nm)
 {
     struct lower L = { .c = c, .file = file, .err = err, .errlen = errlen };
+    if (m && !(L.amap = malloc(256 * sizeof *L.amap))) {
+        snprintf(err, errlen, "%s: out of memory", file);
+        return NULL;
+    }
+    L.amap_cap = m ? 256 : 0;
     sb_put(&L.out, "// lowered from %s (sm_%u) by the Morpheus SASS front end\n.version 9.0\n.target sm_%u\n"
-           ".address_size 64\n.file 1 \"%s\"\n", file, c->arch, c->arch, file);
+           ".address_size 64\n", file, c->arch, c->arch);
+    for (uint32_t i = 0; i < c->nfiles && i < FE_MAX_LOC_FILES; i++) /* the line table's source files */
+        sb_put(&L.out, ".file %u \"%s\"\n", i + 1, c->files[i]);
     for (uint32_t i = 0; i < c->nrelocs; i++)
         if (first_ext(c, i)) { /* the external functions bank 4 holds the addresses of */
             const struct ext_fn *f = ext_fn(c->relocs[i].func);
@@ -3258,9 +3311,40 @@ char *fe_sass_lower_text(const struct fe_cubin *c, const char *file, char *err, 
     }
     if (L.rc) {
         free(L.out.p);
+        free(L.amap);
         return NULL;
     }
+    if (m) {
+        *m = L.amap;
+        *nm = L.namap;
+    }
     return L.out.p;
+}
+
+char *fe_sass_lower_text(const struct fe_cubin *c, const char *file, char *err, size_t errlen)
+{
+    return lower_text(c, file, err, errlen, NULL, NULL);
+}
+
+/* prog->sass_addr: each instruction's SASS address, from the line of the
+ * lowered text it was parsed from. */
+static int sass_addrs(struct mx_program *prog, const struct amap *m, uint32_t nm)
+{
+    prog->sass_addr = malloc((prog->ninsns ? prog->ninsns : 1) * sizeof *prog->sass_addr);
+    if (!prog->sass_addr)
+        return MX_ENOMEM;
+    for (uint32_t i = 0; i < prog->ninsns; i++) {
+        uint32_t line = prog->insns[i].line, lo = 0, hi = nm;
+        while (lo < hi) { /* the last sequence starting at or before the line */
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (m[mid].line <= line)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        prog->sass_addr[i] = lo ? m[lo - 1].addr : 0;
+    }
+    return MX_OK;
 }
 
 int fe_sass_load(const struct fe_cubin *c, const char *file, const struct fe_options *opt, struct mx_program *prog,
@@ -3268,7 +3352,9 @@ int fe_sass_load(const struct fe_cubin *c, const char *file, const struct fe_opt
 {
     char err[sizeof diag->first];
     memset(prog, 0, sizeof *prog);
-    char *text = fe_sass_lower_text(c, file, err, sizeof err);
+    struct amap *m = NULL;
+    uint32_t nm = 0;
+    char *text = lower_text(c, file, err, sizeof err, &m, &nm);
     if (!text) {
         if (diag) {
             diag->nerrors++;
@@ -3282,9 +3368,11 @@ int fe_sass_load(const struct fe_cubin *c, const char *file, const struct fe_opt
     snprintf(name, sizeof name, "%s (lowered)", file);
     int rc = fe_parse_ptx(text, strlen(text), name, opt, prog, diag);
     free(text);
+    if (!rc)
+        rc = sass_addrs(prog, m, nm);
+    free(m);
     if (rc)
         return rc;
-    prog->from_sass = 1;
     /* the parameter layout the PTX declarations produced must be the cubin's */
     for (uint32_t i = 0; i < c->nkernels; i++) {
         const struct fe_cubin_kernel *k = &c->kernels[i];
@@ -3324,6 +3412,11 @@ int fe_parse_input(const char *src, size_t len, const char *name, const struct f
                 fprintf(diag->out, "%s\n", err);
         }
         return rc;
+    }
+    if (c.warning[0] && diag) {
+        diag->nwarnings++;
+        if (diag->out)
+            fprintf(diag->out, "%s\n", c.warning);
     }
     rc = fe_sass_load(&c, name, opt, prog, diag);
     fe_cubin_free(&c);

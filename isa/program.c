@@ -23,6 +23,7 @@ void mx_program_free(struct mx_program *p)
     free(p->items);
     free(p->events);
     free(p->source_name);
+    free(p->sass_addr);
     memset(p, 0, sizeof *p);
 }
 

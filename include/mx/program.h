@@ -206,8 +206,9 @@ struct mx_program {
     uint32_t address_size;                   /* 32 or 64 */
     uint32_t ext_mask;                       /* ISA extensions the program was validated with (1 << enum mx_ext) */
     char *source_name;                       /* file name for diagnostics */
-    uint8_t from_sass;                       /* lowered from machine code (frontend/sass_lower.c): an
-                                                instruction's .loc line is its SASS address */
+    uint32_t *sass_addr;                     /* lowered from machine code (frontend/sass_lower.c): the SASS
+                                                address each instruction was lowered from (ninsns entries;
+                                                .loc gives the source line of -lineinfo cubins); else NULL */
 };
 
 static inline const char *mx_str(const struct mx_program *p, uint32_t off) { return p->strtab + off; }

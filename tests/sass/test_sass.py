@@ -9,7 +9,9 @@ checked against Python.  Then bad input: corrupt and truncated ELF files,
 a cubin for another architecture, an instruction outside the subset and
 random byte flips, each refused with a message naming the file (and the
 kernel, SASS address and word where there is one), never a crash; a
-memory fault on the SASS path names the faulting instruction's address.
+memory fault on the SASS path names the faulting instruction's address,
+and with nvcc -lineinfo its source line, the PTX path's; corrupt line
+tables are dropped with a warning.
 Skipped (exit 77) without ptxas; needs no GPU."""
 import functools, os, random, re, shutil, struct, subprocess, sys, tempfile
 
@@ -489,6 +491,128 @@ for i in range(300):
     if r.returncode not in (0, 1):
         fails.append('random corruption %d: exit %d (crash?)' % (i, r.returncode))
         shutil.copy(p, os.path.join(tmp, 'crash%d.cubin' % i))
+        break
+
+# ---- line tables (nvcc -lineinfo: .debug_line, relocated to each kernel by .rel.debug_line) ----
+LSRC = """// line-table test: two kernels, each with code at .text offset 0
+extern "C" __global__ void l_first(int *p, int n)
+{
+    int t = threadIdx.x;
+    if (t < n)
+        p[t] = t * 3;
+}
+
+extern "C" __global__ void l_oob(int *p, long long off)
+{
+    int t = threadIdx.x;
+    p[t] = t;
+    if (t == 5)
+        p[off] = 7; // the faulting store
+}
+"""
+
+
+def sections(data):
+    """name -> (offset, size, header offset) of each section of an ELF file"""
+    so, = struct.unpack_from('<Q', data, 40)
+    sn, si = struct.unpack_from('<HH', data, 60)
+    ss = [struct.unpack_from('<IIQQQQIIQQ', data, so + 64 * i) for i in range(sn)]
+    nm = data[ss[si][4]:]
+    return {nm[h[0]:].split(b'\0')[0].decode(): (h[4], h[5], so + 64 * i) for i, h in enumerate(ss)}
+
+
+nvcc = os.path.join(os.path.dirname(ptxas), 'nvcc')
+if not os.access(nvcc, os.X_OK):
+    print('note: no nvcc next to ptxas: the -lineinfo checks are skipped')
+else:
+    lsrc = os.path.join(tmp, 'lines.cu')
+    with open(lsrc, 'w') as f:
+        f.write(LSRC)
+    want = [i + 1 for i, t in enumerate(LSRC.split('\n')) if 'p[off] = 7' in t][0]
+    lcub, lptx = os.path.join(tmp, 'lines.cubin'), os.path.join(tmp, 'lines.ptx')
+    subprocess.run([nvcc, '-cubin', '-arch=sm_86', '-O2', '-lineinfo', '-o', lcub, lsrc], check=True)
+    subprocess.run([nvcc, '-ptx', '-arch=compute_80', '-O2', '-lineinfo', '-o', lptx, lsrc], check=True)
+    oob_args = ['l_oob', '--grid', '1', '--block', '32', '--', 's32[32]=zero', 's64:%d' % (1 << 26)]
+    r = run(['run', lcub] + oob_args, check=False)
+    m = re.search(r'at SASS address 0x([0-9a-f]{4}) \((.*):(\d+); line \d+, pc \d+ of the lowered program\) in kernel l_oob',
+                  r.stderr)
+    d = run(['dis', '--sass', lcub]).stdout
+    lo = d[d.find('.kernel l_oob'):]
+    lo = lo[:lo.find('.kernel', 1)] if lo.find('.kernel', 1) > 0 else lo
+    if r.returncode != 1 or 'out of bounds' not in r.stderr or not m:
+        fails.append('-lineinfo: an out-of-bounds store on the SASS path: exit %d, no SASS address with a source line: %s'
+                     % (r.returncode, r.stderr.strip()[-300:]))
+    elif not m.group(2).endswith('lines.cu') or int(m.group(3)) != want:
+        fails.append('-lineinfo: the fault names %s:%s, the store is lines.cu:%d' % (m.group(2), m.group(3), want))
+    elif not re.search(r'/\*%s\*/\s+STG' % m.group(1), lo):
+        fails.append('-lineinfo: the fault names SASS address 0x%s, which is no STG of l_oob' % m.group(1))
+    else:
+        # the PTX path (its .loc lines) names the same file and line
+        rp = run(['run', lptx] + oob_args, check=False)
+        mp = re.search(r'at PTX line \d+ \(pc \d+\) in kernel l_oob \((.*):(\d+)\)', rp.stderr)
+        if not mp or (mp.group(1), mp.group(2)) != (m.group(2), m.group(3)):
+            fails.append('-lineinfo: the PTX path says %s, the SASS path %s:%s' % (
+                mp.groups() if mp else rp.stderr.strip()[-300:], m.group(2), m.group(3)))
+    # the disassembly names the source line where it changes, each kernel its own (both start at offset 0)
+    first = [i + 1 for i, t in enumerate(LSRC.split('\n')) if 't * 3' in t][0]
+    lf = d[d.find('.kernel l_first'):]
+    lf = lf[:lf.find('.kernel', 1)] if lf.find('.kernel', 1) > 0 else lf
+    if 'lines.cu:%d\n' % first not in lf or 'lines.cu:%d\n' % want not in lo or 'lines.cu:%d\n' % want in lf:
+        fails.append('-lineinfo: dis --sass does not give each kernel its lines (%d in l_first, %d in l_oob):\n%s'
+                     % (first, want, d[:1500]))
+    if 'warning' in r.stderr:
+        fails.append('-lineinfo: a warning for a good line table: %s' % r.stderr.strip()[-300:])
+    # every kernel of kernels.cu with its line table (-G: no optimization, a larger table): read without a warning
+    for opt in ('-lineinfo', '-G'):
+        kc = os.path.join(tmp, 'kernels%s.cubin' % opt)
+        subprocess.run([nvcc, '-cubin', '-arch=sm_86', opt, '-w', '-o', kc, os.path.join(HERE, 'kernels.cu')], check=True)
+        r = run(['dis', '--sass', kc], check=False)
+        if 'warning' in r.stderr or 'kernels.cu:' not in r.stdout:
+            fails.append('kernels.cu %s: the line table is not read: %s' % (opt, r.stderr.strip()[-300:]))
+
+    # bad line tables: a warning naming the reason, the table dropped (the fault names no source line), never a crash
+    lgood = open(lcub, 'rb').read()
+    secs_l = sections(lgood)
+    dl_off, dl_size, dl_hdr = secs_l['.debug_line']
+    rl_off, rl_size, _ = secs_l['.rel.debug_line']
+
+    def ignored(name, data, *needles):
+        p = wfile(name, data)
+        r = run(['run', p] + oob_args, check=False)
+        if r.returncode != 1 or 'warning: line table ignored' not in r.stderr or \
+                any(n not in r.stderr for n in needles) or 'lines.cu:' in r.stderr or 'SASS address 0x' not in r.stderr:
+            fails.append('%s: exit %d, expected the fault without a source line and a warning naming %s: %s'
+                         % (name, r.returncode, needles, r.stderr.strip()[-400:]))
+
+    bad = bytearray(lgood)
+    struct.pack_into('<Q', bad, dl_hdr + 32, dl_size - 7)  # the section cut short: the unit runs past its end
+    ignored('ltrunc.cubin', bytes(bad), 'ltrunc.cubin', 'past the end of the section')
+    bad = bytearray(lgood)
+    struct.pack_into('<H', bad, dl_off + 4, 9)  # DWARF version 9
+    ignored('lversion.cubin', bytes(bad), 'DWARF version 9')
+    bad = bytearray(lgood)
+    bad[dl_off + 13] = 0  # line_range 0 (a division by zero if not checked)
+    ignored('lrange.cubin', bytes(bad), 'line_range 0')
+    bad = bytearray(lgood)
+    struct.pack_into('<I', bad, rl_off + 8, 7)  # a relocation type other than 64-bit absolute
+    ignored('lreloc.cubin', bytes(bad), 'not of type 2')
+    # random byte flips in .debug_line and .rel.debug_line: check, dis and the run may warn or refuse, never crash
+    for i in range(300):
+        bad = bytearray(lgood)
+        for _ in range(rng.randrange(1, 5)):
+            if rng.random() < 0.8:
+                bad[dl_off + rng.randrange(dl_size)] = rng.randrange(256)
+            else:
+                bad[rl_off + rng.randrange(rl_size)] = rng.randrange(256)
+        p = wfile('lfuzz.cubin', bytes(bad))
+        for args in (['check', p], ['dis', '--sass', p], ['run', p] + oob_args):
+            r = subprocess.run([M] + args, capture_output=True, text=True, errors='replace', timeout=60)
+            if r.returncode not in (0, 1) or 'Sanitizer' in r.stderr:
+                fails.append('line-table corruption %d (%s): exit %d (crash?)' % (i, args[0], r.returncode))
+                shutil.copy(p, os.path.join(tmp, 'lcrash%d.cubin' % i))
+                break
+        else:
+            continue
         break
 
 for f_ in fails:
