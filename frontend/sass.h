@@ -115,7 +115,15 @@
     SOP(LDGSTS, "LDGSTS", 0x1ae)         \
     SOP(LDGDEPBAR, "LDGDEPBAR", 0x1af)   \
     SOP(DEPBAR, "DEPBAR.LE", 0x11a)      \
-    SOP(LDSM, "LDSM.16", 0x03b)
+    SOP(LDSM, "LDSM.16", 0x03b)         \
+    SOP(TEX, "TEX", 0x160)               \
+    SOP(TEX_B, "TEX.B", 0x161)           \
+    SOP(TLD, "TLD", 0x166)               \
+    SOP(TLD_B, "TLD.B", 0x167)           \
+    SOP(SULD, "SULD", 0x199)             \
+    SOP(SULD_B, "SULD.B", 0x19a)         \
+    SOP(SUST, "SUST", 0x19d)             \
+    SOP(SUST_B, "SUST.B", 0x19e)
 
 enum fe_sass_op {
 #define SOP(id, mn, major) FE_SASS_##id,

@@ -2005,6 +2005,173 @@ static int l_ldsm(struct lower *L)
     return 0;
 }
 
+/* A register of a source group as a vector element: RZ (a group at RZ)
+ * reads 0. */
+static int group_elt(struct lower *L, unsigned r, unsigned i, char *o)
+{
+    if (r == 255) {
+        snprintf(o, 16, "%%zero");
+        return 0;
+    }
+    if (r + i > 254)
+        return unsupported(L, "register group R%u..R%u", r, r + i);
+    snprintf(o, 16, "%%r%u", r + i);
+    return 0;
+}
+
+/* The 32-bit handle of a texture / surface in %x2: from c[bank][40..53 * 4]
+ * (a kernel parameter, a __constant__ variable) or from register r.  The
+ * hardware reads 32 bits (the register forms take one register, the next
+ * one holds something else); the runtime's handles are small integers. */
+static int tex_handle(struct lower *L, int reg, unsigned r)
+{
+    char h[16];
+    if (reg) {
+        if (group_elt(L, r, 0, h))
+            return -1;
+    } else if (cload(L, B(L->s, 54, 5), B(L->s, 40, 14) * 4, 4, h))
+        return -1;
+    emit(L, "cvt.u64.u32 %%x2, %s", h);
+    return 0;
+}
+
+/* TEX (0x160) / TEX.B (0x161), float coordinates, and TLD (0x166) / TLD.B
+ * (0x167), integer ones: ptxas's tex.GEOM.v4.DTYPE.{f32,s32} [h, {c}].
+ * 61..63 geometry (TEX: 1 2D, 2 3D, 3 CUBE, 4 ARRAY_1D, 5 ARRAY_2D, 7
+ * ARRAY_CUBE; ptxas makes a 1D float fetch a 2D one with y = 0; TLD 0 1D);
+ * 87..88 the LOD (1 LZ: level 0; 3 LL: a level register, -32.0 for plain
+ * tex); 81..83 Pu (|p), 84 set.  The sources are the list layer,
+ * coordinates, handle (.B), level (LL): with at most four (bit 60 set) Ra
+ * holds the first two coordinates and Rb the rest of the list; with more
+ * (bit 60 clear) Ra holds the coordinates and Rb the handle and level.
+ * The mask 72..75 picks the components written, in order, to Rd, Rd+1,
+ * then Rd2 (64..71), Rd2+1.  The word names no result type: .b32 gives
+ * what the texture's format gives (exec_tex.c).  The level is not read
+ * (the emulator has no mipmaps, as for tex.level).  ptxas on each
+ * geometry, with and without .level, the handle in a parameter and in a
+ * register, each component used alone (docs/sass.md). */
+static int l_tex(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const geo[8] = { "1d", "2d", "3d", "cube", "a1d", "a2d", NULL, "acube" };
+    static const unsigned ncoord[8] = { 1, 2, 3, 3, 2, 3, 0, 4 }, nvec[8] = { 1, 2, 4, 4, 2, 4, 0, 4 };
+    int reg = s->op == FE_SASS_TEX_B || s->op == FE_SASS_TLD_B, tld = s->op == FE_SASS_TLD || s->op == FE_SASS_TLD_B;
+    if (need_hi(L, 0xff | 0xf00 | 0xe0000 | 0x1800000, 0x100000))
+        return -1;
+    unsigned g = B(s, 61, 3), lod = B(s, 87, 2), mask = B(s, 72, 4), pu = B(s, 81, 3);
+    unsigned rd = B(s, 16, 8), rd2 = B(s, 64, 8), ra = B(s, 24, 8), rb = B(s, 32, 8);
+    if (s->form != (reg ? 1 : 5) || B(s, 59, 1) != (unsigned)reg || (reg && B(s, 40, 19)))
+        return unsupported(L, "texture operand form %u", s->form);
+    if (!geo[g] || (g == 0 && !tld) || (tld && (g == 3 || g == 7)))
+        return unsupported(L, "texture geometry %u", g);
+    if (lod != 1 && !(lod == 3 && !tld))
+        return unsupported(L, "texture level mode %u", lod);
+    unsigned nc = ncoord[g], n = nc + (unsigned)reg + (lod == 3), split = B(s, 60, 1);
+    if (split != (n <= 4))
+        return unsupported(L, "bit 60 %s with %u source registers", split ? "set" : "clear", n);
+    /* element i of the list: Ra + i for the first na, then Rb */
+    unsigned na = split ? (nc < 2 ? nc : 2) : nc;
+    char c[4][16];
+    for (unsigned i = 0; i < nc; i++)
+        if (group_elt(L, i < na ? ra : rb, i < na ? i : i - na, c[i]))
+            return -1;
+    unsigned hreg = rb + (nc - na); /* .B: the handle follows the coordinates in Rb */
+    if (reg && (rb == 255 || hreg > 254))
+        return unsupported(L, "handle register R%u", hreg);
+    if (tex_handle(L, reg, hreg))
+        return -1;
+    unsigned ncomp = (unsigned)__builtin_popcount(mask);
+    if (!mask || (ncomp <= 2 && rd2 != 255))
+        return unsupported(L, "texture mask 0x%x with Rd2 R%u", mask, rd2);
+    char t[4][16], coords[80], p[24] = "";
+    for (int i = 0; i < 4; i++)
+        tmp(L, t[i]);
+    size_t k = (size_t)snprintf(coords, sizeof coords, "{");
+    for (unsigned i = 0; i < nvec[g]; i++)
+        k += (size_t)snprintf(coords + k, sizeof coords - k, "%s%s", i ? ", " : "", c[i < nc ? i : nc - 1]);
+    snprintf(coords + k, sizeof coords - k, "}");
+    if (pu != 7)
+        snprintf(p, sizeof p, "|%%p%u", pu);
+    emit(L, "tex.%s.v4.b32.%s {%s, %s, %s, %s}%s, [%%x2, %s]", geo[g], tld ? "s32" : "f32", t[0], t[1], t[2], t[3], p,
+         coords);
+    for (unsigned i = 0, j = 0; i < 4; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        unsigned r = j < 2 ? rd : rd2, o = j < 2 ? j : j - 2;
+        j++;
+        if (r == 255)
+            continue;
+        if (r + o > 254)
+            return unsupported(L, "destination group R%u..R%u", r, r + o);
+        emit(L, "mov.b32 %%r%u, %s", r + o, t[i]);
+    }
+    return 0;
+}
+
+/* SULD (0x199) / SULD.B (0x19a) Rd, [Ra], h and SUST (0x19d) / SUST.B
+ * (0x19e) [Ra], Rb, h: suld.b / sust.b of 1, 2, 4, 8 or 16 bytes (73..75:
+ * LDG's codes 0 U8, 2 U16, 4, 5, 6; 72 set: .b; ptxas packs narrower
+ * vector elements into the registers itself), 59..60 the out-of-range mode
+ * (0 .zero, 1 .clamp, 2 .trap), 61..63 geometry (0 1D, 2 ARRAY_1D, 3 2D, 4
+ * ARRAY_2D, 5 3D); the coordinates Ra.. in the order x, y, z / layer (the
+ * layer last, PTX puts it first); x in bytes.  The handle: c[54..58][40..53
+ * * 4], or a register: 32..39 (SULD.B) or 64..71 (SUST.B).  77, 79, 84 set
+ * (and SULD's 81..83 PT).  ptxas on each geometry, size, vector and mode,
+ * the handle in a parameter and in a register (docs/sass.md). */
+static int l_surf(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const geo[8] = { "1d", NULL, "a1d", "2d", "a2d", "3d", NULL, NULL };
+    static const char *const mode[4] = { ".zero", ".clamp", ".trap", NULL };
+    static const unsigned ncoord[8] = { 1, 0, 2, 2, 3, 3, 0, 0 };
+    int st = s->op == FE_SASS_SUST || s->op == FE_SASS_SUST_B, reg = s->op == FE_SASS_SULD_B || s->op == FE_SASS_SUST_B;
+    if (need_hi(L, 0xe00 | (st && reg ? 0xff : 0), 0x10a100 | (st ? 0 : 0xe0000)))
+        return -1;
+    unsigned g = B(s, 61, 3), m = B(s, 59, 2), sz = B(s, 73, 3);
+    unsigned rd = B(s, 16, 8), ra = B(s, 24, 8), rb = B(s, 32, 8);
+    if (s->form != (reg ? 4 : 5) || (reg && B(s, 40, 19)) || (st ? rd != 0 : !reg && rb != 0))
+        return unsupported(L, "surface operand form %u", s->form);
+    if (!geo[g] || !mode[m])
+        return unsupported(L, "surface geometry %u, mode %u", g, m);
+    static const char *const ty[8] = { ".b8", NULL, ".b16", NULL, ".b32", ".v2.b32", ".v4.b32", NULL };
+    static const unsigned nv[8] = { 1, 0, 1, 0, 1, 2, 4, 0 };
+    if (!ty[sz])
+        return unsupported(L, "surface access size code %u", sz);
+    unsigned nc = ncoord[g];
+    char c[3][16], coords[96], data[80];
+    for (unsigned i = 0; i < nc; i++)
+        if (group_elt(L, ra, i, c[i]))
+            return -1;
+    if (tex_handle(L, reg, st ? B(s, 64, 8) : rb))
+        return -1;
+    /* PTX order: the layer first, 3d (and a2d) four elements */
+    if (g == 2)
+        snprintf(coords, sizeof coords, "{%s, %s}", c[1], c[0]);
+    else if (g == 4)
+        snprintf(coords, sizeof coords, "{%s, %s, %s, %s}", c[2], c[0], c[1], c[1]);
+    else if (g == 5)
+        snprintf(coords, sizeof coords, "{%s, %s, %s, %s}", c[0], c[1], c[2], c[2]);
+    else if (g == 3)
+        snprintf(coords, sizeof coords, "{%s, %s}", c[0], c[1]);
+    else
+        snprintf(coords, sizeof coords, "{%s}", c[0]);
+    unsigned r = st ? rb : rd;
+    size_t k = (size_t)snprintf(data, sizeof data, "{");
+    for (unsigned i = 0; i < nv[sz]; i++) {
+        char e[16];
+        if (r != 255 && r + i > 254)
+            return unsupported(L, "register group R%u..R%u", r, r + i);
+        st ? rvec(L, e, r == 255 ? 255 : r + i) : rdst(L, e, r == 255 ? 255 : r + i);
+        k += (size_t)snprintf(data + k, sizeof data - k, "%s%s", i ? ", " : "", e);
+    }
+    snprintf(data + k, sizeof data - k, "}");
+    if (st)
+        emit(L, "sust.b.%s%s%s [%%x2, %s], %s", geo[g], ty[sz], mode[m], coords, data);
+    else
+        emit(L, "suld.b.%s%s%s %s, [%%x2, %s]", geo[g], ty[sz], mode[m], data, coords);
+    return 0;
+}
+
 static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a);
 
 static int64_t branch_target(const struct fe_sass_insn *s)
@@ -3069,6 +3236,8 @@ static int lower_insn(struct lower *L)
     case FE_SASS_LDGSTS: return l_ldgsts(L);
     case FE_SASS_LDSM: return l_ldsm(L);
     case FE_SASS_LDGDEPBAR: case FE_SASS_DEPBAR: return l_depbar(L);
+    case FE_SASS_TEX: case FE_SASS_TEX_B: case FE_SASS_TLD: case FE_SASS_TLD_B: return l_tex(L);
+    case FE_SASS_SULD: case FE_SASS_SULD_B: case FE_SASS_SUST: case FE_SASS_SUST_B: return l_surf(L);
     default: return l_ctrl(L);
     }
 }
