@@ -357,8 +357,8 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
     }
     case FE_SASS_SULD: case FE_SASS_SULD_B: case FE_SASS_SUST: case FE_SASS_SUST_B: {
         /* mode 59..60, geometry 61..63, size 73..75; SULD Rd, SUST data Rb
-           (32..39); the handle c[54..58][40..53 * 4], or a register: 32..39
-           (SULD.B), 64..71 (SUST.B) */
+           (32..39); the handle c[54..58][40..53 * 4], or a register in 64..71
+           (.B) */
         static const char *const geo[8] = { "1D", "1D_BUFFER", "ARRAY_1D", "2D", "ARRAY_2D", "3D", "?6", "?7" };
         static const char *const mode[4] = { ".ZERO", ".CLAMP", ".TRAP", ".?3" };
         static const char *const sz[8] = { ".U8", ".S8", ".U16", ".S16", ".32", ".64", ".128", ".?7" };
@@ -379,7 +379,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         if (op == FE_SASS_SULD || op == FE_SASS_SUST)
             put(&b, "c[0x%x][0x%x]", fe_sass_bits(s, 54, 5), fe_sass_bits(s, 40, 14) * 4);
         else
-            reg(&b, st ? c : fe_sass_bits(s, 32, 8));
+            reg(&b, c);
         break;
     }
     case FE_SASS_DEPBAR:

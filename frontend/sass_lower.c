@@ -1963,6 +1963,19 @@ static int l_depbar(struct lower *L)
         emit(L, "cp.async.commit_group");
         return 0;
     }
+    /* .LE SBn, N with n != 0: a wait until at most N of the variable-latency
+       instructions that set scoreboard n are outstanding (ptxas counts its
+       TEX, which set SB5, so: `DEPBAR.LE SB5, 0x8` in kernel x_texa).  Every
+       instruction completes at issue here but cp.async, so such a wait is
+       nothing to run in a kernel without LDGSTS */
+    if (!B(s, 32, 6) && B(s, 44, 4) > 8 && !B(s, 48, 16)) {
+        for (uint32_t a = 0; a < L->k->text_size; a += 16) {
+            struct fe_sass_insn w;
+            if (!fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0) && w.op == FE_SASS_LDGSTS)
+                return unsupported(L, "DEPBAR on scoreboard %u in a kernel with LDGSTS", B(s, 44, 3));
+        }
+        return 0;
+    }
     if (B(s, 32, 6) || B(s, 44, 4) != 8 || B(s, 48, 16))
         return unsupported(L, "DEPBAR other than .LE SB0, N (a wait on other scoreboards)");
     emit(L, "cp.async.wait_group %u", B(s, 38, 6));
@@ -2040,10 +2053,12 @@ static int tex_handle(struct lower *L, int reg, unsigned r)
  * 61..63 geometry (TEX: 1 2D, 2 3D, 3 CUBE, 4 ARRAY_1D, 5 ARRAY_2D, 7
  * ARRAY_CUBE; ptxas makes a 1D float fetch a 2D one with y = 0; TLD 0 1D);
  * 87..88 the LOD (1 LZ: level 0; 3 LL: a level register, -32.0 for plain
- * tex); 81..83 Pu (|p), 84 set.  The sources are the list layer,
- * coordinates, handle (.B), level (LL): with at most four (bit 60 set) Ra
- * holds the first two coordinates and Rb the rest of the list; with more
- * (bit 60 clear) Ra holds the coordinates and Rb the handle and level.
+ * tex); 81..83 Pu, true where a texel is not resident (PTX's |p is its
+ * complement: ptxas selects with !Pu), 84 set.  The sources are the list
+ * layer, coordinates, handle (.B), level (LL), n of them: with n <= 4 (bit
+ * 60 set) Ra holds the first two (the first alone when n = 2) and Rb the
+ * rest; with more (bit 60 clear) Ra holds the layer and coordinates and Rb
+ * the handle and level.
  * The mask 72..75 picks the components written, in order, to Rd, Rd+1,
  * then Rd2 (64..71), Rd2+1.  The word names no result type: .b32 gives
  * what the texture's format gives (exec_tex.c).  The level is not read
@@ -2070,7 +2085,7 @@ static int l_tex(struct lower *L)
     if (split != (n <= 4))
         return unsupported(L, "bit 60 %s with %u source registers", split ? "set" : "clear", n);
     /* element i of the list: Ra + i for the first na, then Rb */
-    unsigned na = split ? (nc < 2 ? nc : 2) : nc;
+    unsigned na = !split ? nc : n <= 2 ? 1 : 2;
     char c[4][16];
     for (unsigned i = 0; i < nc; i++)
         if (group_elt(L, i < na ? ra : rb, i < na ? i : i - na, c[i]))
@@ -2091,7 +2106,7 @@ static int l_tex(struct lower *L)
         k += (size_t)snprintf(coords + k, sizeof coords - k, "%s%s", i ? ", " : "", c[i < nc ? i : nc - 1]);
     snprintf(coords + k, sizeof coords - k, "}");
     if (pu != 7)
-        snprintf(p, sizeof p, "|%%p%u", pu);
+        snprintf(p, sizeof p, "|%%pr");
     emit(L, "tex.%s.v4.b32.%s {%s, %s, %s, %s}%s, [%%x2, %s]", geo[g], tld ? "s32" : "f32", t[0], t[1], t[2], t[3], p,
          coords);
     for (unsigned i = 0, j = 0; i < 4; i++) {
@@ -2105,6 +2120,8 @@ static int l_tex(struct lower *L)
             return unsupported(L, "destination group R%u..R%u", r, r + o);
         emit(L, "mov.b32 %%r%u, %s", r + o, t[i]);
     }
+    if (pu != 7) /* Pu is true where a texel is not resident: PTX's |p negated */
+        emit(L, "not.pred %%p%u, %%pr", pu);
     return 0;
 }
 
@@ -2115,7 +2132,7 @@ static int l_tex(struct lower *L)
  * (0 .zero, 1 .clamp, 2 .trap), 61..63 geometry (0 1D, 2 ARRAY_1D, 3 2D, 4
  * ARRAY_2D, 5 3D); the coordinates Ra.. in the order x, y, z / layer (the
  * layer last, PTX puts it first); x in bytes.  The handle: c[54..58][40..53
- * * 4], or a register: 32..39 (SULD.B) or 64..71 (SUST.B).  77, 79, 84 set
+ * * 4], or a register in 64..71 (.B).  77, 79, 84 set
  * (and SULD's 81..83 PT).  ptxas on each geometry, size, vector and mode,
  * the handle in a parameter and in a register (docs/sass.md). */
 static int l_surf(struct lower *L)
@@ -2125,11 +2142,11 @@ static int l_surf(struct lower *L)
     static const char *const mode[4] = { ".zero", ".clamp", ".trap", NULL };
     static const unsigned ncoord[8] = { 1, 0, 2, 2, 3, 3, 0, 0 };
     int st = s->op == FE_SASS_SUST || s->op == FE_SASS_SUST_B, reg = s->op == FE_SASS_SULD_B || s->op == FE_SASS_SUST_B;
-    if (need_hi(L, 0xe00 | (st && reg ? 0xff : 0), 0x10a100 | (st ? 0 : 0xe0000)))
+    if (need_hi(L, 0xe00 | (reg ? 0xff : 0), 0x10a100 | (st ? 0 : 0xe0000)))
         return -1;
     unsigned g = B(s, 61, 3), m = B(s, 59, 2), sz = B(s, 73, 3);
     unsigned rd = B(s, 16, 8), ra = B(s, 24, 8), rb = B(s, 32, 8);
-    if (s->form != (reg ? 4 : 5) || (reg && B(s, 40, 19)) || (st ? rd != 0 : !reg && rb != 0))
+    if (s->form != (reg ? 4 : 5) || (reg && B(s, 40, 19)) || (st ? rd != 0 : rb != 0))
         return unsupported(L, "surface operand form %u", s->form);
     if (!geo[g] || !mode[m])
         return unsupported(L, "surface geometry %u, mode %u", g, m);
@@ -2142,7 +2159,7 @@ static int l_surf(struct lower *L)
     for (unsigned i = 0; i < nc; i++)
         if (group_elt(L, ra, i, c[i]))
             return -1;
-    if (tex_handle(L, reg, st ? B(s, 64, 8) : rb))
+    if (tex_handle(L, reg, B(s, 64, 8)))
         return -1;
     /* PTX order: the layer first, 3d (and a2d) four elements */
     if (g == 2)
