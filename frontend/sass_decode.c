@@ -155,7 +155,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
             srcb(&b, s);
             if (op != FE_SASS_LEA || fe_sass_bits(s, 80, 1)) {
                 put(&b, ", ");
-                if ((op == FE_SASS_IADD3 || op == FE_SASS_FFMA) && fe_sass_bits(s, 75, 1))
+                if ((op == FE_SASS_IADD3 || op == FE_SASS_FFMA || op == FE_SASS_IMAD_WIDE) && fe_sass_bits(s, 75, 1))
                     put(&b, "-");
                 reg(&b, c);
             }

@@ -882,7 +882,10 @@ static int l_imad(struct lower *L)
         return unsupported(L, "IMAD without .X names a carry-in predicate");
     if (x && (wide || hi))
         return unsupported(L, "IMAD.X with .WIDE or .HI");
-    if (B(s, 75, 1) && (wide || hi))
+    /* IMAD.WIDE with bit 75 in form 1 or 4: a * b minus the pair in 64..71
+       (`IMAD.WIDE R2, R0, 0x3b9aca07, -R2` with R2:R3 the sign-extended z of
+       surface's `(long long)x * 1000000007LL - z`; kernel e_madw) */
+    if (B(s, 75, 1) && (hi || (wide && s->form != 1 && s->form != 4)))
         return unsupported(L, "IMAD.WIDE or .HI with a negated addend");
     /* in forms 2, 3 and 7 bit 75 belongs to the register in 64..71, the
        multiplier (as FFMA shows): not seen for IMAD, refused */
@@ -908,7 +911,7 @@ static int l_imad(struct lower *L)
             emit(L, "mov.b64 %%x3, {%%%s%u, %%%s%u}", rpfx(L), cr, rpfx(L), cr + 1);
         }
         emit(L, "mul.wide.%s %%x0, %s, %s", sg, a, b);
-        emit(L, "add.u64 %%x0, %%x0, %%x3");
+        emit(L, "%s.u64 %%x0, %%x0, %%x3", B(s, 75, 1) ? "sub" : "add");
         if (dr == rz(L))
             return 0;
         emit(L, "mov.b64 {%%%s%u, %%%s%u}, %%x0", rpfx(L), dr, rpfx(L), dr + 1);

@@ -1301,3 +1301,12 @@ extern "C" __global__ void x_surf(int *o, cudaSurfaceObject_t s2, cudaSurfaceObj
     int2 b = surf2Dread<int2>(s2, x * 8, y);
     q[7] = b.x ^ b.y;
 }
+// IMAD.WIDE minus a 64-bit addend (bit 75): a * constant - sext(b), a * c - sext(b), signed and unsigned
+extern "C" __global__ void e_madw(long long *o, const int *a, const int *b)
+{
+    int i = threadIdx.x, x = a[i], y = b[i], z = a[(i + 7) & 63];
+    o[4 * i] = (long long)x * 1000000007LL - y;
+    o[4 * i + 1] = (long long)x * z - y;
+    o[4 * i + 2] = (long long)((unsigned long long)(unsigned)x * 3000000019ULL - (unsigned)y);
+    o[4 * i + 3] = (long long)(unsigned)z * (unsigned)x - (long long)(unsigned)y;
+}
