@@ -89,6 +89,7 @@
     SOP(CCTL, "CCTL.IVALL", 0x18f)       \
     SOP(BPT, "BPT.TRAP", 0x15c)          \
     SOP(BSYNC, "BSYNC", 0x141)           \
+    SOP(BREAK, "BREAK", 0x142)           \
     SOP(BMOV_R, "BMOV.32.CLEAR", 0x155)  \
     SOP(BMOV_B, "BMOV.32", 0x156)        \
     SOP(BSSY, "BSSY", 0x145)             \

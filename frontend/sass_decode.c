@@ -90,7 +90,7 @@ static void srcb(struct buf *b, const struct fe_sass_insn *s)
     case 1: if (fe_sass_bits(s, 63, 1)) put(b, "-"); reg(b, fe_sass_bits(s, 32, 8)); break;
     case 2: case 4: put(b, "0x%x", fe_sass_bits(s, 32, 32)); break;
     case 3: case 5: if (fe_sass_bits(s, 63, 1)) put(b, "-"); cbank(b, s); break;
-    case 6: case 7: ureg(b, fe_sass_bits(s, 32, 6)); break;
+    case 6: case 7: if (fe_sass_bits(s, 63, 1)) put(b, "-"); ureg(b, fe_sass_bits(s, 32, 6)); break;
     default: put(b, "?form%u", s->form);
     }
 }
@@ -410,7 +410,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, " 0x%" PRIx64, (uint64_t)t);
         break;
     }
-    case FE_SASS_BSYNC: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
+    case FE_SASS_BSYNC: case FE_SASS_BREAK: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
     case FE_SASS_WARPSYNC: put(&b, " "); srcb(&b, s); break;
     case FE_SASS_F2I64: case FE_SASS_I2F64: {
         static const char *const sz[] = { "8", "16", "32", "64" };

@@ -1305,6 +1305,17 @@ static int l_fp(struct lower *L)
         nb = (int)B(s, 63, 1);
         if (cload(L, B(s, 54, 5), B(s, 38, 16), 4, b))
             return -1;
+    } else if (s->op == FE_SASS_FADD && s->form == 7) {
+        /* FADD R, R, [-]UR: the UR in the third slot (32..37) as the
+           constant of form 3, bit 63 its negation (`FADD R9, -RZ, -UR4`, the
+           negated divisor in the slow path of a division by 13: kernel
+           f_div13); 64..71 clear */
+        if (B(s, 64, 8))
+            return unsupported(L, "FADD form 7 with a register in bits 64..71");
+        if (opd_c(L, b, 4, &nb))
+            return -1;
+        if (!strcmp(b, "0"))
+            snprintf(b, 16, "0f00000000");
     } else if (s->form == 4)
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
     else if (s->form == 1 || s->form == 5 || (s->op != FE_SASS_FADD && s->form == 6) ||
@@ -2519,10 +2530,14 @@ static int l_ctrl(struct lower *L)
             (s->lo >> 16) != (s->op == FE_SASS_CCTL ? 0xff00u : 0))
             return L->rc ? -1 : unsupported(L, "%s form", s->op == FE_SASS_CCTL ? "CCTL" : "ERRBAR");
         return 0;
-    case FE_SASS_BSSY: case FE_SASS_BSYNC:
+    case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_BREAK:
         /* convergence barriers: the decoded program reconverges at immediate
            post-dominators (frontend/cfg.c), which is where ptxas places BSYNC
-           for the structured code it emits; nothing to run */
+           for the structured code it emits; nothing to run.  BREAK Bn (0x142,
+           Bn 16..19): the guarded lanes leave region Bn, and a BRA with the
+           same guard follows to a place past its BSYNC (the division's slow
+           path for a constant divisor, kernel f_div13): with no-op BSYNCs,
+           nothing to run either */
         if (need_hi(L, s->op == FE_SASS_BSSY ? 0x3ffff : 0, 0x03800000) || B(s, 20, s->op == FE_SASS_BSSY ? 14 : 44))
             return L->rc ? -1 : unsupported(L, "convergence barrier form");
         return 0;
@@ -2704,7 +2719,7 @@ static int writes(const struct fe_sass_insn *w, unsigned *d)
     case FE_SASS_LDG: case FE_SASS_LDS: case FE_SASS_LDL: case FE_SASS_LD: return (int)nvec[fe_sass_bits(w, 73, 3)];
     case FE_SASS_ISETP: case FE_SASS_FSETP: case FE_SASS_PLOP3: case FE_SASS_STG: case FE_SASS_STS: case FE_SASS_STL:
     case FE_SASS_ST:
-    case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_FCHK: case FE_SASS_BPT:
+    case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_BREAK: case FE_SASS_FCHK: case FE_SASS_BPT:
     case FE_SASS_UMOV: case FE_SASS_UIADD3: case FE_SASS_ULDC: case FE_SASS_ULDC_IDX: case FE_SASS_S2UR: case FE_SASS_YIELD:
     case FE_SASS_USHF: case FE_SASS_ULOP3: case FE_SASS_UIMAD: case FE_SASS_UIMAD_WIDE: case FE_SASS_UISETP:
     case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: case FE_SASS_REDUX: case FE_SASS_R2UR: /* uniform registers only */
@@ -2789,7 +2804,7 @@ static int l_mufu(struct lower *L)
         return unsupported(L, "MUFU function %u", f);
     if (s->form == 4)
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
-    else if (s->form != 1 && s->form != 5)
+    else if (s->form != 1 && s->form != 5 && s->form != 6) /* 6: a UR (MUFU.RCP R7, UR4 in kernel f_div13) */
         return unsupported(L, "MUFU operand form %u", s->form);
     else if (opd_b(L, b, NULL))
         return -1;

@@ -1310,3 +1310,7 @@ extern "C" __global__ void e_madw(long long *o, const int *a, const int *b)
     o[4 * i + 2] = (long long)((unsigned long long)(unsigned)x * 3000000019ULL - (unsigned)y);
     o[4 * i + 3] = (long long)(unsigned)z * (unsigned)x - (long long)(unsigned)y;
 }
+// a float division by 13 (ptxas's slow path for a constant divisor leaves its
+// convergence region with BREAK B2 and a BRA of the same guard)
+extern "C" __global__ void f_div13(float *o, const float *a)
+{ int i = threadIdx.x; o[i] = (a[i] + 0.5f) / 13; }

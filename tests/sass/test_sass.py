@@ -259,6 +259,8 @@ tex_cases = {
 for k, (out, texs, rest) in tex_cases.items():
     cases[k] = ('1', '64', [out] + ['tex:' + t for t in texs] + rest)
 cases['e_madw'] = ('1', '64', ['s64[256]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32[64]=file:%s' % sized(u32, 256)])
+for tag, src in (('a', fdiv_a), ('b', fdiv_b)):
+    cases['f_div13/' + tag] = ('1', '64', ['f32[64]=zero>OUT', 'f32[64]=file:%s' % src])
 cases['x_surf'] = ('1', '64', ['s32[512]=zero>OUT', 'surf:s32x2:8x6=file:%s' % sized(texi, 384), 'surf:u8x1:64=zero',
                                'surf:f32x4:4x4x2=file:%s' % sized(texf, 512), 'surf:s32x1:8x6:layers=3=file:%s' % sized(texi, 576),
                                'surf:u16x1:16:layers=4=rand:7', 's32:8'])
