@@ -29,7 +29,10 @@
  *    and reads 0 outside [0, width);
  *  - cudaReadModeNormalizedFloat maps 8/16-bit unsigned integers to [0,1]
  *    (v / (2^n - 1)) and signed ones to [-1,1] (max(v / (2^(n-1) - 1), -1)).
- * Channels a texture lacks read as 0 (alpha as 1). */
+ * Channels a texture lacks read as 0 (alpha as 1).  A .b32 result (the SASS
+ * path's TEX and TLD, which name no result type: frontend/sass_lower.c)
+ * is what the format gives: floats for float formats and normalized reads,
+ * integers otherwise. */
 #include "emu/interp.h"
 #include "emu/access.h"
 
@@ -202,6 +205,7 @@ static int64_t floor_i(float u)
 #define XF_HAS_PRED 0x40  /* flags: {d}|p form: aux2 = predicate slot */
 #define XF_LAYERED 0x80   /* flags: a1d/a2d/acube: the first coordinate is the layer */
 #define TEX_CUBE 1        /* x->off: tex.cube/acube (a direction picks a face) */
+#define TEX_NATIVE 2      /* x->off: tex.b32, results as the texture's format gives them */
 
 /* Coordinate value of element e (0..dims-1) of the coordinate vector, lane l. */
 static inline uint64_t coord(const struct emu_warp *w, const struct mx_operand *cv, uint32_t e, int l)
@@ -216,7 +220,7 @@ static inline uint64_t coord(const struct emu_warp *w, const struct mx_operand *
     return 0;
 }
 
-/* Opcode: tex.{1d,2d,3d}[.level|.grad].v4.{f32,s32,u32}.{s32,f32} d[|p], [tex, {coords}] (lod/gradients ignored: no mipmaps)
+/* Opcode: tex.{1d,2d,3d}[.level|.grad].v4.{f32,s32,u32,b32}.{s32,f32} d[|p], [tex, {coords}] (lod/gradients ignored: no mipmaps)
  * Synopsis: d = filtered texels of texture object `tex` at coords (see the header for the fetch rules) */
 static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m);
 
@@ -253,7 +257,7 @@ static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         uint32_t r = VREF(w, x, 0, c);
         d[c] = r == REF_NONE || (r & REF_CONST) ? NULL : w->regs + (size_t)r * WARP;
     }
-    const int as_float = (x->flags & XF_DST_F32) != 0;
+    const int native = (x->off & TEX_NATIVE) != 0;
     const uint32_t c0 = (x->flags & XF_LAYERED) ? 1 : 0; /* coordinates after the layer */
     while (m) {
         int l = __builtin_ctz(m);
@@ -261,12 +265,15 @@ static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
         const struct emu_tex_desc *t = tex_lookup(w, x, hv[l], l);
         if (!t)
             return EX_FAULT;
+        /* .b32 (the SASS path's TEX / TLD, which name no result type): floats
+           where the format is a float or read as normalized, else integers */
+        const int as_float = native ? t->kind == EMU_TEX_FLOAT || t->read_normalized : (x->flags & XF_DST_F32) != 0;
         uint32_t res[4] = { 0, 0, 0, 0 };
         const int64_t size[3] = { t->width, t->height, t->depth };
         const uint32_t nd = dims < t->dims ? dims : t->dims;
         /* a layered texture's layer: the integer first coordinate, clamped (layers are slices) */
         int64_t layer = 0;
-        if (c0 && x->off != TEX_CUBE) {
+        if (c0 && !(x->off & TEX_CUBE)) {
             int64_t ly = (int32_t)coord(w, cv, 0, l), nl = t->layers ? t->layers : 1;
             layer = ly < 0 ? 0 : ly >= nl ? nl - 1 : ly;
         }
@@ -288,7 +295,7 @@ static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
             /* float coordinates */
             float u[3] = { 0, 0, 0 };
             int mode[3] = { EMU_TEX_CLAMP, EMU_TEX_CLAMP, EMU_TEX_CLAMP };
-            if (x->off == TEX_CUBE) {
+            if (x->off & TEX_CUBE) {
                 /* a direction (x, y, z): the face of its largest component, and (s, t) on it
                  * (CUDA C++ Programming Guide, "Cubemap Textures"); faces are layers 6c..6c+5
                  * of cubemap c; an edge clamps to its own face (no seamless filtering) */
@@ -311,7 +318,7 @@ static int tex_lanes(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
                 cl = cl < 0 ? 0 : cl >= ncube ? ncube - 1 : cl;
                 layer = cl * 6 + face;
             }
-            for (uint32_t e = 0; x->off != TEX_CUBE && e < nd; e++) {
+            for (uint32_t e = 0; !(x->off & TEX_CUBE) && e < nd; e++) {
                 float c = f32_of(coord(w, cv, c0 + e, l));
                 mode[e] = t->addr[e];
                 if (t->norm_coords) {
@@ -394,7 +401,7 @@ static int h_tex_pred(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 static emu_fn bind_tex(const struct mx_insn *in, struct emu_xinsn *x)
 {
     int dt = in->type[0], ct = in->type[1];
-    if (dt != MX_T_F32 && dt != MX_T_S32 && dt != MX_T_U32)
+    if (dt != MX_T_F32 && dt != MX_T_S32 && dt != MX_T_U32 && dt != MX_T_B32)
         return NULL;
     if (ct != MX_T_F32 && ct != MX_T_S32)
         return NULL;
@@ -426,7 +433,7 @@ static emu_fn bind_tex(const struct mx_insn *in, struct emu_xinsn *x)
     x->size = (uint8_t)dims;
     x->flags = (uint8_t)((ct == MX_T_F32 ? XF_COORD_F32 : 0) | (dt == MX_T_F32 ? XF_DST_F32 : 0) |
                          (g == MX_GEOM_A1D || g == MX_GEOM_A2D || g == MX_GEOM_ACUBE ? XF_LAYERED : 0));
-    x->off = cube ? TEX_CUBE : 0;
+    x->off = (cube ? TEX_CUBE : 0) | (dt == MX_T_B32 ? TEX_NATIVE : 0);
     if (ps >= 0) {
         x->flags |= XF_HAS_PRED;
         x->aux2 = in->opd[ps].reg;

@@ -31,6 +31,15 @@ static const char run_help[] =
     "                       (integers: uniform 0..1023; floats: uniform [0,1)),\n"
     "                       or file:PATH (raw little-endian bytes)\n"
     "  ...>PATH             after any buffer: write it to PATH when the kernel ends\n"
+    "  tex:FMT:W[xH[xD]][:OPT,...]=INIT  a texture object (its 64-bit handle) over\n"
+    "                       a device buffer of its texels, initialised as a u8\n"
+    "                       buffer; FMT is u8 s8 u16 s16 u32 s32 f16 f32 with x1,\n"
+    "                       x2 or x4 channels (f32x1); OPT: layers=L (cubemaps: 6\n"
+    "                       per cube), linear (filtering), normcoords, readnorm\n"
+    "                       (8/16-bit integers as [0,1] / [-1,1] floats), wrap,\n"
+    "                       mirror, border (default clamp), linmem (1D linear\n"
+    "                       memory: tex1Dfetch)\n"
+    "  surf:FMT:W[xH[xD]][:layers=L]=INIT  a surface object, likewise\n"
     "\n"
     "Options:\n"
     "  --grid X[,Y[,Z]]     grid dimensions in blocks (required)\n"
@@ -231,6 +240,83 @@ static int fill_buffer(const char *init, int t, uint64_t count, uint8_t **out, c
     }
     snprintf(err, errlen, "unknown initialiser '%s' (zero, iota, fill:V, rand:SEED, file:PATH)", init);
     return -1;
+}
+
+/* tex:FMT:W[xH[xD]][:OPT,...] / surf:... (without =INIT): a texture or
+ * surface object (docs in run_help).  The descriptor, but its base, into
+ * *d; -1 with a message in err. */
+static int parse_tex(const char *a, int surface, struct emu_tex_desc *d, char *err, size_t errlen)
+{
+    static const struct { const char *n; uint8_t bits, kind; } fmt[] = {
+        { "u8", 8, EMU_TEX_UNSIGNED }, { "s8", 8, EMU_TEX_SIGNED }, { "u16", 16, EMU_TEX_UNSIGNED },
+        { "s16", 16, EMU_TEX_SIGNED }, { "u32", 32, EMU_TEX_UNSIGNED }, { "s32", 32, EMU_TEX_SIGNED },
+        { "f16", 16, EMU_TEX_FLOAT }, { "f32", 32, EMU_TEX_FLOAT },
+    };
+    char f[16], opts[128] = "";
+    unsigned ch, w, h = 0, dp = 0;
+    int k = 0;
+    memset(d, 0, sizeof *d);
+    d->addr[0] = d->addr[1] = d->addr[2] = EMU_TEX_CLAMP;
+    if (sscanf(a, "%15[a-wyz0-9]x%u:%n", f, &ch, &k) != 2 || !k) {
+        snprintf(err, errlen, "expected %s:FMT:W[xH[xD]][:OPT,...]=INIT", surface ? "surf" : "tex");
+        return -1;
+    }
+    size_t i = 0;
+    while (i < sizeof fmt / sizeof fmt[0] && strcmp(fmt[i].n, f))
+        i++;
+    if (i == sizeof fmt / sizeof fmt[0] || (ch != 1 && ch != 2 && ch != 4)) {
+        snprintf(err, errlen, "unknown format '%sx%u' (u8 s8 u16 s16 u32 s32 f16 f32, x1 x2 x4)", f, ch);
+        return -1;
+    }
+    d->bits = fmt[i].bits;
+    d->kind = fmt[i].kind;
+    d->channels = (uint8_t)ch;
+    a += k;
+    int m = 0, c = sscanf(a, "%ux%ux%u%n", &w, &h, &dp, &m);
+    if (c < 3) {
+        m = 0;
+        c = sscanf(a, "%ux%u%n", &w, &h, &m);
+    }
+    if (c < 2) {
+        m = 0;
+        c = sscanf(a, "%u%n", &w, &m);
+    }
+    if (c < 1 || !m || (a[m] && a[m] != ':')) {
+        snprintf(err, errlen, "bad size '%s' (W, WxH or WxHxD)", a);
+        return -1;
+    }
+    d->dims = (uint32_t)c;
+    d->width = w;
+    d->height = h;
+    d->depth = dp;
+    d->surface = (uint8_t)surface;
+    if (a[m])
+        snprintf(opts, sizeof opts, "%s", a + m + 1);
+    for (char *save = NULL, *o = strtok_r(opts, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+        unsigned l;
+        int e = 0;
+        if (sscanf(o, "layers=%u%n", &l, &e) == 1 && !o[e])
+            d->layers = l;
+        else if (surface)
+            e = -1;
+        else if (!strcmp(o, "linear"))
+            d->filter_linear = 1;
+        else if (!strcmp(o, "normcoords"))
+            d->norm_coords = 1;
+        else if (!strcmp(o, "readnorm"))
+            d->read_normalized = 1;
+        else if (!strcmp(o, "linmem"))
+            d->linear_mem = 1;
+        else if (!strcmp(o, "wrap") || !strcmp(o, "mirror") || !strcmp(o, "border"))
+            d->addr[0] = d->addr[1] = d->addr[2] = o[0] == 'w' ? EMU_TEX_WRAP : o[0] == 'm' ? EMU_TEX_MIRROR : EMU_TEX_BORDER;
+        else
+            e = -1;
+        if (e < 0) {
+            snprintf(err, errlen, "unknown option '%s'", o);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* Base name of an Itanium-mangled function (_Z6vecaddPf -> vecadd, _ZN2ns1kE -> ns::k). */
@@ -465,6 +551,41 @@ static int run_run(int argc, char **argv)
                 status = CLI_EXIT_USAGE;
                 goto out;
             }
+        }
+        if (!strncmp(a, "tex:", 4) || !strncmp(a, "surf:", 5)) {
+            /* a texture or surface object over its own buffer of texels */
+            int surf = a[0] == 's', fr;
+            struct emu_tex_desc td;
+            char *eq = strrchr(a, '='); /* after layers=L */
+            if (eq)
+                *eq = 0;
+            if (g->out || !eq || parse_tex(a + (surf ? 5 : 4), surf, &td, err, sizeof err)) {
+                fprintf(stderr, "morpheus run: argument %d '%s': %s\n", j + 1, a,
+                        g->out ? "'>PATH' applies to buffers only" : !eq ? "expected =INIT" : err);
+                status = CLI_EXIT_USAGE;
+                goto out;
+            }
+            uint64_t bytes = (uint64_t)td.width * td.channels * (td.bits / 8) * (td.height ? td.height : 1) *
+                             (td.depth ? td.depth : 1) * (td.layers ? td.layers : 1);
+            if ((fr = fill_buffer(eq + 1, MX_T_U8, bytes, &hostbufs[j], err, sizeof err))) {
+                fprintf(stderr, "morpheus run: argument %d: %s\n", j + 1, err);
+                status = fr == -2 ? CLI_EXIT_ERROR : CLI_EXIT_USAGE;
+                goto out;
+            }
+            if (ps->size != 8 || (rc = emu_malloc(dev, bytes, &td.base)) ||
+                (rc = emu_memcpy_htod(dev, td.base, hostbufs[j], bytes))) {
+                fprintf(stderr, "morpheus run: argument %d: %s\n", j + 1,
+                        ps->size != 8 ? "a texture or surface parameter is 8 bytes" : "cannot allocate its texels");
+                status = ps->size != 8 ? CLI_EXIT_USAGE : CLI_EXIT_ERROR;
+                goto out;
+            }
+            if ((rc = emu_tex_create(dev, &td, &g->value))) {
+                fprintf(stderr, "morpheus run: argument %d '%s': %s\n", j + 1, a, mx_strstatus(rc));
+                status = CLI_EXIT_USAGE;
+                goto out;
+            }
+            memcpy(params + ps->offset, &g->value, 8);
+            continue;
         }
         size_t tl = strcspn(a, ":[");
         g->type = scalar_type(a, tl);

@@ -1251,7 +1251,13 @@ static int raw_operand(struct parser *p, struct raw *r, int nest)
     }
     if (is_punct(&p->tok, '{')) {
         r->kind = R_VEC;
-        return raw_list(p, '}', r, nest);
+        if (raw_list(p, '}', r, nest))
+            return -1;
+        if (!nest && is_punct(&p->tok, '|')) { /* {d}|p: tex's texel-resident predicate */
+            r->pair = 1;
+            advance(p);
+        }
+        return 0;
     }
     if (is_punct(&p->tok, '(')) {
         r->kind = R_LIST;

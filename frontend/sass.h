@@ -89,6 +89,7 @@
     SOP(CCTL, "CCTL.IVALL", 0x18f)       \
     SOP(BPT, "BPT.TRAP", 0x15c)          \
     SOP(BSYNC, "BSYNC", 0x141)           \
+    SOP(BREAK, "BREAK", 0x142)           \
     SOP(BMOV_R, "BMOV.32.CLEAR", 0x155)  \
     SOP(BMOV_B, "BMOV.32", 0x156)        \
     SOP(BSSY, "BSSY", 0x145)             \
@@ -115,7 +116,15 @@
     SOP(LDGSTS, "LDGSTS", 0x1ae)         \
     SOP(LDGDEPBAR, "LDGDEPBAR", 0x1af)   \
     SOP(DEPBAR, "DEPBAR.LE", 0x11a)      \
-    SOP(LDSM, "LDSM.16", 0x03b)
+    SOP(LDSM, "LDSM.16", 0x03b)         \
+    SOP(TEX, "TEX", 0x160)               \
+    SOP(TEX_B, "TEX.B", 0x161)           \
+    SOP(TLD, "TLD", 0x166)               \
+    SOP(TLD_B, "TLD.B", 0x167)           \
+    SOP(SULD, "SULD", 0x199)             \
+    SOP(SULD_B, "SULD.B", 0x19a)         \
+    SOP(SUST, "SUST", 0x19d)             \
+    SOP(SUST_B, "SUST.B", 0x19e)
 
 enum fe_sass_op {
 #define SOP(id, mn, major) FE_SASS_##id,

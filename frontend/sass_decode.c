@@ -90,7 +90,7 @@ static void srcb(struct buf *b, const struct fe_sass_insn *s)
     case 1: if (fe_sass_bits(s, 63, 1)) put(b, "-"); reg(b, fe_sass_bits(s, 32, 8)); break;
     case 2: case 4: put(b, "0x%x", fe_sass_bits(s, 32, 32)); break;
     case 3: case 5: if (fe_sass_bits(s, 63, 1)) put(b, "-"); cbank(b, s); break;
-    case 6: case 7: ureg(b, fe_sass_bits(s, 32, 6)); break;
+    case 6: case 7: if (fe_sass_bits(s, 63, 1)) put(b, "-"); ureg(b, fe_sass_bits(s, 32, 6)); break;
     default: put(b, "?form%u", s->form);
     }
 }
@@ -155,7 +155,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
             srcb(&b, s);
             if (op != FE_SASS_LEA || fe_sass_bits(s, 80, 1)) {
                 put(&b, ", ");
-                if ((op == FE_SASS_IADD3 || op == FE_SASS_FFMA) && fe_sass_bits(s, 75, 1))
+                if ((op == FE_SASS_IADD3 || op == FE_SASS_FFMA || op == FE_SASS_IMAD_WIDE) && fe_sass_bits(s, 75, 1))
                     put(&b, "-");
                 reg(&b, c);
             }
@@ -331,6 +331,57 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, "]");
         break;
     }
+    case FE_SASS_TEX: case FE_SASS_TEX_B: case FE_SASS_TLD: case FE_SASS_TLD_B: {
+        /* LOD 87..88, geometry 61..63, Pu 81..83, Rd (16..23) and Rd2 (64..71)
+           for the components of the mask 72..75, Ra and Rb (32..39) the two
+           source groups, the handle c[54..58][40..53 * 4] or first after the
+           coordinates in Rb (.B) */
+        static const char *const geo[8] = { "1D", "2D", "3D", "CUBE", "ARRAY_1D", "ARRAY_2D", "?6", "ARRAY_CUBE" };
+        static const char *const lod[4] = { "", ".LZ", ".?2", ".LL" };
+        put(&b, "%s.%s ", lod[fe_sass_bits(s, 87, 2)], geo[fe_sass_bits(s, 61, 3)]);
+        if (fe_sass_bits(s, 81, 3) != 7) {
+            pred(&b, fe_sass_bits(s, 81, 3), 0);
+            put(&b, ", ");
+        }
+        reg(&b, d);
+        put(&b, ", ");
+        reg(&b, c);
+        put(&b, ", ");
+        reg(&b, a);
+        put(&b, ", ");
+        reg(&b, fe_sass_bits(s, 32, 8));
+        if (op == FE_SASS_TEX || op == FE_SASS_TLD)
+            put(&b, ", c[0x%x][0x%x]", fe_sass_bits(s, 54, 5), fe_sass_bits(s, 40, 14) * 4);
+        put(&b, ", 0x%x", fe_sass_bits(s, 72, 4));
+        break;
+    }
+    case FE_SASS_SULD: case FE_SASS_SULD_B: case FE_SASS_SUST: case FE_SASS_SUST_B: {
+        /* mode 59..60, geometry 61..63, size 73..75; SULD Rd, SUST data Rb
+           (32..39); the handle c[54..58][40..53 * 4], or a register in 64..71
+           (.B) */
+        static const char *const geo[8] = { "1D", "1D_BUFFER", "ARRAY_1D", "2D", "ARRAY_2D", "3D", "?6", "?7" };
+        static const char *const mode[4] = { ".ZERO", ".CLAMP", ".TRAP", ".?3" };
+        static const char *const sz[8] = { ".U8", ".S8", ".U16", ".S16", ".32", ".64", ".128", ".?7" };
+        int st = op == FE_SASS_SUST || op == FE_SASS_SUST_B;
+        put(&b, "%s.%s%s ", mode[fe_sass_bits(s, 59, 2)], geo[fe_sass_bits(s, 61, 3)], sz[fe_sass_bits(s, 73, 3)]);
+        if (!st) {
+            reg(&b, d);
+            put(&b, ", ");
+        }
+        put(&b, "[");
+        reg(&b, a);
+        put(&b, "]");
+        if (st) {
+            put(&b, ", ");
+            reg(&b, fe_sass_bits(s, 32, 8));
+        }
+        put(&b, ", ");
+        if (op == FE_SASS_SULD || op == FE_SASS_SUST)
+            put(&b, "c[0x%x][0x%x]", fe_sass_bits(s, 54, 5), fe_sass_bits(s, 40, 14) * 4);
+        else
+            reg(&b, c);
+        break;
+    }
     case FE_SASS_DEPBAR:
         put(&b, " SB%u, 0x%x", fe_sass_bits(s, 44, 3), fe_sass_bits(s, 38, 6));
         if (fe_sass_bits(s, 32, 6))
@@ -359,7 +410,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, " 0x%" PRIx64, (uint64_t)t);
         break;
     }
-    case FE_SASS_BSYNC: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
+    case FE_SASS_BSYNC: case FE_SASS_BREAK: put(&b, " B%u", fe_sass_bits(s, 16, 4)); break;
     case FE_SASS_WARPSYNC: put(&b, " "); srcb(&b, s); break;
     case FE_SASS_F2I64: case FE_SASS_I2F64: {
         static const char *const sz[] = { "8", "16", "32", "64" };

@@ -913,7 +913,10 @@ static int l_imad(struct lower *L)
         return unsupported(L, "IMAD without .X names a carry-in predicate");
     if (x && (wide || hi))
         return unsupported(L, "IMAD.X with .WIDE or .HI");
-    if (B(s, 75, 1) && (wide || hi))
+    /* IMAD.WIDE with bit 75 in form 1 or 4: a * b minus the pair in 64..71
+       (`IMAD.WIDE R2, R0, 0x3b9aca07, -R2` with R2:R3 the sign-extended z of
+       surface's `(long long)x * 1000000007LL - z`; kernel e_madw) */
+    if (B(s, 75, 1) && (hi || (wide && s->form != 1 && s->form != 4)))
         return unsupported(L, "IMAD.WIDE or .HI with a negated addend");
     /* in forms 2, 3 and 7 bit 75 belongs to the register in 64..71, the
        multiplier (as FFMA shows): not seen for IMAD, refused */
@@ -939,7 +942,7 @@ static int l_imad(struct lower *L)
             emit(L, "mov.b64 %%x3, {%%%s%u, %%%s%u}", rpfx(L), cr, rpfx(L), cr + 1);
         }
         emit(L, "mul.wide.%s %%x0, %s, %s", sg, a, b);
-        emit(L, "add.u64 %%x0, %%x0, %%x3");
+        emit(L, "%s.u64 %%x0, %%x0, %%x3", B(s, 75, 1) ? "sub" : "add");
         if (dr == rz(L))
             return 0;
         emit(L, "mov.b64 {%%%s%u, %%%s%u}, %%x0", rpfx(L), dr, rpfx(L), dr + 1);
@@ -1333,6 +1336,17 @@ static int l_fp(struct lower *L)
         nb = (int)B(s, 63, 1);
         if (cload(L, B(s, 54, 5), B(s, 38, 16), 4, b))
             return -1;
+    } else if (s->op == FE_SASS_FADD && s->form == 7) {
+        /* FADD R, R, [-]UR: the UR in the third slot (32..37) as the
+           constant of form 3, bit 63 its negation (`FADD R9, -RZ, -UR4`, the
+           negated divisor in the slow path of a division by 13: kernel
+           f_div13); 64..71 clear */
+        if (B(s, 64, 8))
+            return unsupported(L, "FADD form 7 with a register in bits 64..71");
+        if (opd_c(L, b, 4, &nb))
+            return -1;
+        if (!strcmp(b, "0"))
+            snprintf(b, 16, "0f00000000");
     } else if (s->form == 4)
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
     else if (s->form == 1 || s->form == 5 || (s->op != FE_SASS_FADD && s->form == 6) ||
@@ -1994,6 +2008,19 @@ static int l_depbar(struct lower *L)
         emit(L, "cp.async.commit_group");
         return 0;
     }
+    /* .LE SBn, N with n != 0: a wait until at most N of the variable-latency
+       instructions that set scoreboard n are outstanding (ptxas counts its
+       TEX, which set SB5, so: `DEPBAR.LE SB5, 0x8` in kernel x_texa).  Every
+       instruction completes at issue here but cp.async, so such a wait is
+       nothing to run in a kernel without LDGSTS */
+    if (!B(s, 32, 6) && B(s, 44, 4) > 8 && !B(s, 48, 16)) {
+        for (uint32_t a = 0; a < L->k->text_size; a += 16) {
+            struct fe_sass_insn w;
+            if (!fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0) && w.op == FE_SASS_LDGSTS)
+                return unsupported(L, "DEPBAR on scoreboard %u in a kernel with LDGSTS", B(s, 44, 3));
+        }
+        return 0;
+    }
     if (B(s, 32, 6) || B(s, 44, 4) != 8 || B(s, 48, 16))
         return unsupported(L, "DEPBAR other than .LE SB0, N (a wait on other scoreboards)");
     emit(L, "cp.async.wait_group %u", B(s, 38, 6));
@@ -2033,6 +2060,177 @@ static int l_ldsm(struct lower *L)
         k += (size_t)snprintf(data + k, sizeof data - k, "%s%%r%u", i ? ", " : "", rd + i);
     snprintf(data + k, sizeof data - k, "}");
     emit(L, "ldmatrix.sync.aligned.m8n8.x%u%s.shared.b16 %s, [%s%+d]", n, B(s, 78, 1) ? ".trans" : "", data, t, off);
+    return 0;
+}
+
+/* A register of a source group as a vector element: RZ (a group at RZ)
+ * reads 0. */
+static int group_elt(struct lower *L, unsigned r, unsigned i, char *o)
+{
+    if (r == 255) {
+        snprintf(o, 16, "%%zero");
+        return 0;
+    }
+    if (r + i > 254)
+        return unsupported(L, "register group R%u..R%u", r, r + i);
+    snprintf(o, 16, "%%r%u", r + i);
+    return 0;
+}
+
+/* The 32-bit handle of a texture / surface in %x2: from c[bank][40..53 * 4]
+ * (a kernel parameter, a __constant__ variable) or from register r.  The
+ * hardware reads 32 bits (the register forms take one register, the next
+ * one holds something else); the runtime's handles are small integers. */
+static int tex_handle(struct lower *L, int reg, unsigned r)
+{
+    char h[16];
+    if (reg) {
+        if (group_elt(L, r, 0, h))
+            return -1;
+    } else if (cload(L, B(L->s, 54, 5), B(L->s, 40, 14) * 4, 4, h))
+        return -1;
+    emit(L, "cvt.u64.u32 %%x2, %s", h);
+    return 0;
+}
+
+/* TEX (0x160) / TEX.B (0x161), float coordinates, and TLD (0x166) / TLD.B
+ * (0x167), integer ones: ptxas's tex.GEOM.v4.DTYPE.{f32,s32} [h, {c}].
+ * 61..63 geometry (TEX: 1 2D, 2 3D, 3 CUBE, 4 ARRAY_1D, 5 ARRAY_2D, 7
+ * ARRAY_CUBE; ptxas makes a 1D float fetch a 2D one with y = 0; TLD 0 1D);
+ * 87..88 the LOD (1 LZ: level 0; 3 LL: a level register, -32.0 for plain
+ * tex); 81..83 Pu, true where a texel is not resident (PTX's |p is its
+ * complement: ptxas selects with !Pu), 84 set.  The sources are the list
+ * layer, coordinates, handle (.B), level (LL), n of them: with n <= 4 (bit
+ * 60 set) Ra holds the first two (the first alone when n = 2) and Rb the
+ * rest; with more (bit 60 clear) Ra holds the layer and coordinates and Rb
+ * the handle and level.
+ * The mask 72..75 picks the components written, in order, to Rd, Rd+1,
+ * then Rd2 (64..71), Rd2+1.  The word names no result type: .b32 gives
+ * what the texture's format gives (exec_tex.c).  The level is not read
+ * (the emulator has no mipmaps, as for tex.level).  ptxas on each
+ * geometry, with and without .level, the handle in a parameter and in a
+ * register, each component used alone (docs/sass.md). */
+static int l_tex(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const geo[8] = { "1d", "2d", "3d", "cube", "a1d", "a2d", NULL, "acube" };
+    static const unsigned ncoord[8] = { 1, 2, 3, 3, 2, 3, 0, 4 }, nvec[8] = { 1, 2, 4, 4, 2, 4, 0, 4 };
+    int reg = s->op == FE_SASS_TEX_B || s->op == FE_SASS_TLD_B, tld = s->op == FE_SASS_TLD || s->op == FE_SASS_TLD_B;
+    if (need_hi(L, 0xff | 0xf00 | 0xe0000 | 0x1800000, 0x100000))
+        return -1;
+    unsigned g = B(s, 61, 3), lod = B(s, 87, 2), mask = B(s, 72, 4), pu = B(s, 81, 3);
+    unsigned rd = B(s, 16, 8), rd2 = B(s, 64, 8), ra = B(s, 24, 8), rb = B(s, 32, 8);
+    if (s->form != (reg ? 1 : 5) || B(s, 59, 1) != (unsigned)reg || (reg && B(s, 40, 19)))
+        return unsupported(L, "texture operand form %u", s->form);
+    if (!geo[g] || (g == 0 && !tld) || (tld && (g == 3 || g == 7)))
+        return unsupported(L, "texture geometry %u", g);
+    if (lod != 1 && !(lod == 3 && !tld))
+        return unsupported(L, "texture level mode %u", lod);
+    unsigned nc = ncoord[g], n = nc + (unsigned)reg + (lod == 3), split = B(s, 60, 1);
+    if (split != (n <= 4))
+        return unsupported(L, "bit 60 %s with %u source registers", split ? "set" : "clear", n);
+    /* element i of the list: Ra + i for the first na, then Rb */
+    unsigned na = !split ? nc : n <= 2 ? 1 : 2;
+    char c[4][16];
+    for (unsigned i = 0; i < nc; i++)
+        if (group_elt(L, i < na ? ra : rb, i < na ? i : i - na, c[i]))
+            return -1;
+    unsigned hreg = rb + (nc - na); /* .B: the handle follows the coordinates in Rb */
+    if (reg && (rb == 255 || hreg > 254))
+        return unsupported(L, "handle register R%u", hreg);
+    if (tex_handle(L, reg, hreg))
+        return -1;
+    unsigned ncomp = (unsigned)__builtin_popcount(mask);
+    if (!mask || (ncomp <= 2 && rd2 != 255))
+        return unsupported(L, "texture mask 0x%x with Rd2 R%u", mask, rd2);
+    char t[4][16], coords[80], p[24] = "";
+    for (int i = 0; i < 4; i++)
+        tmp(L, t[i]);
+    size_t k = (size_t)snprintf(coords, sizeof coords, "{");
+    for (unsigned i = 0; i < nvec[g]; i++)
+        k += (size_t)snprintf(coords + k, sizeof coords - k, "%s%s", i ? ", " : "", c[i < nc ? i : nc - 1]);
+    snprintf(coords + k, sizeof coords - k, "}");
+    if (pu != 7)
+        snprintf(p, sizeof p, "|%%pr");
+    emit(L, "tex.%s.v4.b32.%s {%s, %s, %s, %s}%s, [%%x2, %s]", geo[g], tld ? "s32" : "f32", t[0], t[1], t[2], t[3], p,
+         coords);
+    for (unsigned i = 0, j = 0; i < 4; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        unsigned r = j < 2 ? rd : rd2, o = j < 2 ? j : j - 2;
+        j++;
+        if (r == 255)
+            continue;
+        if (r + o > 254)
+            return unsupported(L, "destination group R%u..R%u", r, r + o);
+        emit(L, "mov.b32 %%r%u, %s", r + o, t[i]);
+    }
+    if (pu != 7) /* Pu is true where a texel is not resident: PTX's |p negated */
+        emit(L, "not.pred %%p%u, %%pr", pu);
+    return 0;
+}
+
+/* SULD (0x199) / SULD.B (0x19a) Rd, [Ra], h and SUST (0x19d) / SUST.B
+ * (0x19e) [Ra], Rb, h: suld.b / sust.b of 1, 2, 4, 8 or 16 bytes (73..75:
+ * LDG's codes 0 U8, 2 U16, 4, 5, 6; 72 set: .b; ptxas packs narrower
+ * vector elements into the registers itself), 59..60 the out-of-range mode
+ * (0 .zero, 1 .clamp, 2 .trap), 61..63 geometry (0 1D, 2 ARRAY_1D, 3 2D, 4
+ * ARRAY_2D, 5 3D); the coordinates Ra.. in the order x, y, z / layer (the
+ * layer last, PTX puts it first); x in bytes.  The handle: c[54..58][40..53
+ * * 4], or a register in 64..71 (.B).  77, 79, 84 set
+ * (and SULD's 81..83 PT).  ptxas on each geometry, size, vector and mode,
+ * the handle in a parameter and in a register (docs/sass.md). */
+static int l_surf(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const char *const geo[8] = { "1d", NULL, "a1d", "2d", "a2d", "3d", NULL, NULL };
+    static const char *const mode[4] = { ".zero", ".clamp", ".trap", NULL };
+    static const unsigned ncoord[8] = { 1, 0, 2, 2, 3, 3, 0, 0 };
+    int st = s->op == FE_SASS_SUST || s->op == FE_SASS_SUST_B, reg = s->op == FE_SASS_SULD_B || s->op == FE_SASS_SUST_B;
+    if (need_hi(L, 0xe00 | (reg ? 0xff : 0), 0x10a100 | (st ? 0 : 0xe0000)))
+        return -1;
+    unsigned g = B(s, 61, 3), m = B(s, 59, 2), sz = B(s, 73, 3);
+    unsigned rd = B(s, 16, 8), ra = B(s, 24, 8), rb = B(s, 32, 8);
+    if (s->form != (reg ? 4 : 5) || (reg && B(s, 40, 19)) || (st ? rd != 0 : rb != 0))
+        return unsupported(L, "surface operand form %u", s->form);
+    if (!geo[g] || !mode[m])
+        return unsupported(L, "surface geometry %u, mode %u", g, m);
+    static const char *const ty[8] = { ".b8", NULL, ".b16", NULL, ".b32", ".v2.b32", ".v4.b32", NULL };
+    static const unsigned nv[8] = { 1, 0, 1, 0, 1, 2, 4, 0 };
+    if (!ty[sz])
+        return unsupported(L, "surface access size code %u", sz);
+    unsigned nc = ncoord[g];
+    char c[3][16], coords[96], data[80];
+    for (unsigned i = 0; i < nc; i++)
+        if (group_elt(L, ra, i, c[i]))
+            return -1;
+    if (tex_handle(L, reg, B(s, 64, 8)))
+        return -1;
+    /* PTX order: the layer first, 3d (and a2d) four elements */
+    if (g == 2)
+        snprintf(coords, sizeof coords, "{%s, %s}", c[1], c[0]);
+    else if (g == 4)
+        snprintf(coords, sizeof coords, "{%s, %s, %s, %s}", c[2], c[0], c[1], c[1]);
+    else if (g == 5)
+        snprintf(coords, sizeof coords, "{%s, %s, %s, %s}", c[0], c[1], c[2], c[2]);
+    else if (g == 3)
+        snprintf(coords, sizeof coords, "{%s, %s}", c[0], c[1]);
+    else
+        snprintf(coords, sizeof coords, "{%s}", c[0]);
+    unsigned r = st ? rb : rd;
+    size_t k = (size_t)snprintf(data, sizeof data, "{");
+    for (unsigned i = 0; i < nv[sz]; i++) {
+        char e[16];
+        if (r != 255 && r + i > 254)
+            return unsupported(L, "register group R%u..R%u", r, r + i);
+        st ? rvec(L, e, r == 255 ? 255 : r + i) : rdst(L, e, r == 255 ? 255 : r + i);
+        k += (size_t)snprintf(data + k, sizeof data - k, "%s%s", i ? ", " : "", e);
+    }
+    snprintf(data + k, sizeof data - k, "}");
+    if (st)
+        emit(L, "sust.b.%s%s%s [%%x2, %s], %s", geo[g], ty[sz], mode[m], coords, data);
+    else
+        emit(L, "suld.b.%s%s%s %s, [%%x2, %s]", geo[g], ty[sz], mode[m], data, coords);
     return 0;
 }
 
@@ -2363,10 +2561,14 @@ static int l_ctrl(struct lower *L)
             (s->lo >> 16) != (s->op == FE_SASS_CCTL ? 0xff00u : 0))
             return L->rc ? -1 : unsupported(L, "%s form", s->op == FE_SASS_CCTL ? "CCTL" : "ERRBAR");
         return 0;
-    case FE_SASS_BSSY: case FE_SASS_BSYNC:
+    case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_BREAK:
         /* convergence barriers: the decoded program reconverges at immediate
            post-dominators (frontend/cfg.c), which is where ptxas places BSYNC
-           for the structured code it emits; nothing to run */
+           for the structured code it emits; nothing to run.  BREAK Bn (0x142,
+           Bn 16..19): the guarded lanes leave region Bn, and a BRA with the
+           same guard follows to a place past its BSYNC (the division's slow
+           path for a constant divisor, kernel f_div13): with no-op BSYNCs,
+           nothing to run either */
         if (need_hi(L, s->op == FE_SASS_BSSY ? 0x3ffff : 0, 0x03800000) || B(s, 20, s->op == FE_SASS_BSSY ? 14 : 44))
             return L->rc ? -1 : unsupported(L, "convergence barrier form");
         return 0;
@@ -2548,7 +2750,7 @@ static int writes(const struct fe_sass_insn *w, unsigned *d)
     case FE_SASS_LDG: case FE_SASS_LDS: case FE_SASS_LDL: case FE_SASS_LD: return (int)nvec[fe_sass_bits(w, 73, 3)];
     case FE_SASS_ISETP: case FE_SASS_FSETP: case FE_SASS_PLOP3: case FE_SASS_STG: case FE_SASS_STS: case FE_SASS_STL:
     case FE_SASS_ST:
-    case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_FCHK: case FE_SASS_BPT:
+    case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_BREAK: case FE_SASS_FCHK: case FE_SASS_BPT:
     case FE_SASS_UMOV: case FE_SASS_UIADD3: case FE_SASS_ULDC: case FE_SASS_ULDC_IDX: case FE_SASS_S2UR: case FE_SASS_YIELD:
     case FE_SASS_USHF: case FE_SASS_ULOP3: case FE_SASS_UIMAD: case FE_SASS_UIMAD_WIDE: case FE_SASS_UISETP:
     case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: case FE_SASS_REDUX: case FE_SASS_R2UR: /* uniform registers only */
@@ -2633,7 +2835,7 @@ static int l_mufu(struct lower *L)
         return unsupported(L, "MUFU function %u", f);
     if (s->form == 4)
         snprintf(b, 16, "0f%08X", B(s, 32, 32));
-    else if (s->form != 1 && s->form != 5)
+    else if (s->form != 1 && s->form != 5 && s->form != 6) /* 6: a UR (MUFU.RCP R7, UR4 in kernel f_div13) */
         return unsupported(L, "MUFU operand form %u", s->form);
     else if (opd_b(L, b, NULL))
         return -1;
@@ -3100,6 +3302,8 @@ static int lower_insn(struct lower *L)
     case FE_SASS_LDGSTS: return l_ldgsts(L);
     case FE_SASS_LDSM: return l_ldsm(L);
     case FE_SASS_LDGDEPBAR: case FE_SASS_DEPBAR: return l_depbar(L);
+    case FE_SASS_TEX: case FE_SASS_TEX_B: case FE_SASS_TLD: case FE_SASS_TLD_B: return l_tex(L);
+    case FE_SASS_SULD: case FE_SASS_SULD_B: case FE_SASS_SUST: case FE_SASS_SUST_B: return l_surf(L);
     default: return l_ctrl(L);
     }
 }

@@ -1192,3 +1192,125 @@ extern "C" __global__ void t_ldsm(unsigned *o, const unsigned *a)
     for (int k = 0; k < 14; k++)
         o[t * 14 + k] = d[k];
 }
+// texture fetches (TEX with the handle in a parameter and, selected per
+// lane, in a register: TEX.B): every component, two, one, the fourth alone;
+// tex1D (ptxas's 2D with y = 0), tex3D, tex2DLod (a level register), a
+// 16-bit float and a normalized 8-bit texture (the result type TEX does not
+// name comes from the format)
+extern "C" __global__ void x_tex(float *o, cudaTextureObject_t t4, cudaTextureObject_t t1, cudaTextureObject_t t3,
+                                 cudaTextureObject_t tu, cudaTextureObject_t th, const float *c)
+{
+    int i = threadIdx.x;
+    float x = c[i], y = c[i + 64], z = c[i + 128];
+    float4 a = tex2D<float4>(t4, x, y);
+    float2 b = tex2D<float2>(t4, y, x);
+    float e = tex2D<float4>(t4, x + 1.0f, y).w;
+    float4 g = tex3D<float4>(t3, x, y, z);
+    float4 h = tex2DLod<float4>(t4, x, y, z);
+    float4 k = tex2D<float4>(t4, z, x);
+    float r = tex2D<float>((i & 1) ? tu : th, y * 0.125f, x * 0.25f);
+    float *q = o + i * 20;
+    q[0] = a.x, q[1] = a.y, q[2] = a.z, q[3] = a.w, q[4] = b.x, q[5] = b.y, q[6] = e;
+    q[7] = tex1D<float>(t1, x), q[8] = g.x, q[9] = g.y, q[10] = g.z, q[11] = g.w;
+    q[12] = h.x, q[13] = h.w, q[14] = k.y, q[15] = k.z, q[16] = r;
+    q[17] = tex2D<float>(tu, x * 0.25f, y * 0.125f), q[18] = tex2D<float>(th, x, z);
+    q[19] = tex2D<float4>(t4, y, z).x;
+}
+// layered and cubemap textures (layers past the last clamp to it; cube
+// directions whose major component is a power of two, which ptxas's
+// normalization keeps exact), integer-coordinate fetches (TLD: tex1Dfetch
+// of ints on linear memory, tex.2d / tex.3d / tex.a1d / tex.a2d with .s32
+// coordinates) and the |p form (TEX with a predicate output)
+extern "C" __global__ void x_texa(float *o, cudaTextureObject_t la, cudaTextureObject_t l1, cudaTextureObject_t cu,
+                                  cudaTextureObject_t cl, cudaTextureObject_t ti, cudaTextureObject_t t3, const float *c)
+{
+    int i = threadIdx.x, layer = i % 7, f = i % 6;
+    float x = c[i], y = c[i + 64], s = c[i + 128] * 0.125f, u = c[i + 64] * 0.0625f, m = (float)(1 << (i % 3));
+    float *q = o + i * 24;
+    q[0] = tex2DLayered<float>(la, x, y, layer);
+    float4 v = tex1DLayered<float4>(l1, x, layer);
+    q[1] = v.x, q[2] = v.y, q[3] = v.w;
+    float3 d = f == 0 ? make_float3(m, s, u) : f == 1 ? make_float3(-m, u, s) : f == 2 ? make_float3(s, m, u)
+             : f == 3 ? make_float3(u, -m, s) : f == 4 ? make_float3(s, u, m) : make_float3(u, s, -m);
+    q[4] = texCubemap<float>(cu, d.x, d.y, d.z);
+    q[5] = texCubemapLayered<float>(cl, d.x, d.y, d.z, i % 3);
+    int4 n = tex1Dfetch<int4>(ti, i - 3);
+    q[6] = __int_as_float(n.x), q[7] = __int_as_float(n.z);
+    int ix = (int)x, iy = (int)y;
+    unsigned r[4], p;
+    asm volatile("tex.2d.v4.u32.s32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(t3), "r"(ix), "r"(iy));
+    q[8] = __uint_as_float(r[0]), q[9] = __uint_as_float(r[3]);
+    asm volatile("tex.3d.v4.u32.s32 {%0, %1, %2, %3}, [%4, {%5, %6, %7, %7}];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(t3), "r"(ix), "r"(iy), "r"(layer));
+    q[10] = __uint_as_float(r[0]), q[11] = __uint_as_float(r[1]);
+    asm volatile("tex.a1d.v4.u32.s32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(l1), "r"(layer), "r"(ix));
+    q[12] = __uint_as_float(r[0]), q[13] = __uint_as_float(r[2]);
+    asm volatile("tex.a2d.v4.u32.s32 {%0, %1, %2, %3}, [%4, {%5, %6, %7, %7}];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(la), "r"(layer), "r"(ix), "r"(iy));
+    q[14] = __uint_as_float(r[0]);
+    asm volatile("{ .reg .pred p; tex.2d.v4.f32.f32 {%0, %1, %2, %3}|p, [%5, {%6, %7}]; selp.u32 %4, 7, 3, p; }"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(p) : "l"(la), "f"(x), "f"(y));
+    q[15] = __uint_as_float(r[0]), q[16] = __uint_as_float(p);
+    cudaTextureObject_t h = (i & 2) ? la : t3; /* a register handle with integer coordinates: TLD.B */
+    asm volatile("tex.2d.v4.u32.s32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(h), "r"(iy), "r"(ix));
+    q[17] = __uint_as_float(r[0]), q[18] = __uint_as_float(r[1]);
+    q[19] = tex2DLayered<float>(h, x, y, layer); /* TEX.B ARRAY_2D */
+    q[20] = texCubemapLayered<float>((i & 1) ? cl : cu, d.x, d.y, d.z, 1);
+    q[21] = tex3D<float>(h, y, x, s);
+    q[22] = tex1DLayered<float>(l1, y, layer + 1);
+    q[23] = tex2DLayered<float>(la, y, x, 2);
+}
+// surfaces: 2D int2 (read, modify, write back; .zero reads and writes past
+// the edge, a .clamp read), 1D bytes (.clamp store past the end), 3D
+// float4, layered 2D ints and layered 1D shorts, a register handle
+// (SULD.B / SUST.B); the surfaces' bytes are copied out at the end
+extern "C" __global__ void x_surf(int *o, cudaSurfaceObject_t s2, cudaSurfaceObject_t s1, cudaSurfaceObject_t s3,
+                                  cudaSurfaceObject_t sl, cudaSurfaceObject_t sl1, int w)
+{
+    int i = threadIdx.x, x = i % 8, y = i / 8 % 6;
+    int *q = o + i * 8;
+    cudaSurfaceObject_t h = (i & 1) ? s2 : sl;
+    if (i < 48) {
+        int2 v = surf2Dread<int2>(s2, x * 8, y);
+        surf2Dwrite(make_int2(v.x * 3 + i, v.y ^ 0x55), s2, x * 8, y);
+    }
+    __syncthreads();
+    int2 e = surf2Dread<int2>(s2, w * 8, y, cudaBoundaryModeZero);
+    int2 cq = surf2Dread<int2>(s2, -8, y + 9, cudaBoundaryModeClamp);
+    float4 f = surf3Dread<float4>(s3, (i % 4) * 16, i / 4 % 4, i / 16 % 2);
+    q[0] = e.x, q[1] = cq.y, q[2] = __float_as_int(f.x + f.w);
+    q[3] = surf2Dread<int>(h, x * 4, y);
+    __syncthreads();
+    surf2Dwrite(make_int2(9, 9), s2, w * 8, 0, cudaBoundaryModeZero);
+    surf1Dwrite((unsigned char)(i ^ 0x5a), s1, i);
+    if (i == 63)
+        surf1Dwrite((unsigned char)0xee, s1, w + 100, cudaBoundaryModeClamp);
+    surf1DLayeredwrite((unsigned short)(i * 1000), sl1, (i % 16) * 2, i / 16);
+    if (i < 48)
+        surf2DLayeredwrite(i * 7 - 100, sl, x * 4, y, i % 3);
+    __syncthreads();
+    if (i < 48)
+        surf2Dwrite(i, h, ((x + 1) % 8) * 4, (y + 2) % 6, cudaBoundaryModeClamp);
+    __syncthreads();
+    q[4] = surf2DLayeredread<int>(sl, x * 4, y, i % 3);
+    q[5] = surf1DLayeredread<unsigned short>(sl1, (i % 16) * 2, i / 16);
+    q[6] = surf1Dread<unsigned char>(s1, i);
+    int2 b = surf2Dread<int2>(s2, x * 8, y);
+    q[7] = b.x ^ b.y;
+}
+// IMAD.WIDE minus a 64-bit addend (bit 75): a * constant - sext(b), a * c - sext(b), signed and unsigned
+extern "C" __global__ void e_madw(long long *o, const int *a, const int *b)
+{
+    int i = threadIdx.x, x = a[i], y = b[i], z = a[(i + 7) & 63];
+    o[4 * i] = (long long)x * 1000000007LL - y;
+    o[4 * i + 1] = (long long)x * z - y;
+    o[4 * i + 2] = (long long)((unsigned long long)(unsigned)x * 3000000019ULL - (unsigned)y);
+    o[4 * i + 3] = (long long)(unsigned)z * (unsigned)x - (long long)(unsigned)y;
+}
+// a float division by 13 (ptxas's slow path for a constant divisor leaves its
+// convergence region with BREAK B2 and a BRA of the same guard)
+extern "C" __global__ void f_div13(float *o, const float *a)
+{ int i = threadIdx.x; o[i] = (a[i] + 0.5f) / 13; }

@@ -238,6 +238,35 @@ for s in [0, 1, 13, 31, 32, 33, 63, 64, 100]:
 for k in micro:
     cases[k] = ('2', '128', ['s32[256]=zero>OUT', 's32[768]=file:%s' % i32, 'u32[512]=file:%s' % sized(u32, 2048)])
 
+# textures and surfaces (morpheus run's tex:/surf: arguments, each over its own buffer of texels): coordinates in
+# multiples of 1/32 around and past the edges, a few texel centres; texels random floats, halves, bytes, ints
+crd = [rng.randrange(-64, 320) / 32.0 for _ in range(64)] + [rng.randrange(-64, 256) / 32.0 for _ in range(64)] + \
+      [rng.randrange(-48, 176) / 32.0 for _ in range(64)]
+crd[0:4] = [0.5, 1.5, 2.5, 7.5]
+crd[64:68] = [0.5, 5.5, 2.0, 3.0]
+tcrd = wfile('tcrd', struct.pack('<192f', *crd))
+texf = wfile('texf', struct.pack('<960f', *[rng.uniform(-100, 100) for _ in range(960)]))
+texh = wfile('texh', struct.pack('<48e', *[rng.uniform(-8, 8) for _ in range(48)]))
+texi = wfile('texi', struct.pack('<144i', *[rng.choice(edge) if rng.random() < 0.3 else rng.randrange(-2**31, 2**31)
+                                             for _ in range(144)]))
+tex_cases = {
+    'x_tex': ('f32[1280]=zero>OUT', ['f32x4:8x6:linear=file:%s' % sized(texf, 768), 'f32x1:13:linear,border=file:%s' % sized(texf, 52),
+                                     'f32x4:4x3x2=file:%s' % sized(texf, 384), 'u8x1:16x8:linear,wrap,normcoords,readnorm=file:%s'
+                                     % sized(bytes_in, 128), 'f16x1:8x6:linear,mirror,normcoords=file:%s' % texh], ['f32[192]=file:%s' % tcrd]),
+    'x_texa': ('f32[1536]=zero>OUT', ['f32x1:8x6:layers=4=file:%s' % sized(texf, 768), 'f32x4:13:layers=3=file:%s' % sized(texf, 624),
+                                      'f32x1:4x4:layers=6=file:%s' % sized(texf, 384), 'f32x1:4x4:layers=18,linear=file:%s' % sized(texf, 1152),
+                                      's32x4:16:linmem=file:%s' % sized(texi, 256), 'f32x4:4x3x2=file:%s' % sized(texf, 384)],
+               ['f32[192]=file:%s' % tcrd]),
+}
+for k, (out, texs, rest) in tex_cases.items():
+    cases[k] = ('1', '64', [out] + ['tex:' + t for t in texs] + rest)
+cases['e_madw'] = ('1', '64', ['s64[256]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32[64]=file:%s' % sized(u32, 256)])
+for tag, src in (('a', fdiv_a), ('b', fdiv_b)):
+    cases['f_div13/' + tag] = ('1', '64', ['f32[64]=zero>OUT', 'f32[64]=file:%s' % src])
+cases['x_surf'] = ('1', '64', ['s32[512]=zero>OUT', 'surf:s32x2:8x6=file:%s' % sized(texi, 384), 'surf:u8x1:64=zero',
+                               'surf:f32x4:4x4x2=file:%s' % sized(texf, 512), 'surf:s32x1:8x6:layers=3=file:%s' % sized(texi, 576),
+                               'surf:u16x1:16:layers=4=rand:7', 's32:8'])
+
 
 dyn_smem = {'s_dyn': '512'}  # kernel -> bytes of dynamic shared memory
 
