@@ -2236,6 +2236,27 @@ static int l_surf(struct lower *L)
 
 static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a);
 
+/* A jump that has a guard: the guard becomes a branch around it ("@%pN " or
+ * "@!%pN " skips to L<k>_<addr>_b when it fails), so the jump's own
+ * predicates stay free; 1 if there was one (guard_skip_end places the label). */
+static int guard_skip(struct lower *L)
+{
+    char g[16];
+    snprintf(g, sizeof g, "%s", L->guard);
+    if (!g[0])
+        return 0;
+    L->guard[0] = 0; /* (emit() puts the guard on what it writes) */
+    emit(L, "@%s%s bra L%u_%04x_b", g[1] == '!' ? "" : "!", g + (g[1] == '!' ? 2 : 1), L->kidx, L->s->addr);
+    return 1;
+}
+
+static void guard_skip_end(struct lower *L, int skip)
+{
+    if (skip)
+        sb_put(&L->out, "L%u_%04x_b:\n", L->kidx, L->s->addr);
+}
+
+
 static int64_t branch_target(const struct fe_sass_insn *s)
 {
     int64_t off = (int64_t)(((s->hi & 0x3ffff) << 32 | s->lo >> 32) << 14) / (1 << 14);
@@ -2397,19 +2418,14 @@ static int l_call_reg(struct lower *L)
                            (uint64_t)branch_target(s));
     if (!L->k->nfuncs)
         return unsupported(L, "CALL through a register in a kernel without device functions");
-    char g[16];
-    snprintf(g, sizeof g, "%s", L->guard);
-    L->guard[0] = 0;
-    if (g[0]) /* "@%pN " or "@!%pN ": skip when the guard fails */
-        emit(L, "@%s%s bra L%u_%04x_b", g[1] == '!' ? "" : "!", g + (g[1] == '!' ? 2 : 1), L->kidx, s->addr);
+    int skip = guard_skip(L);
     emit(L, "mov.b64 %%x2, {%%r%u, %%r%u}", ra, ra + 1);
     for (uint32_t i = 0; i < L->k->nfuncs; i++) {
         emit(L, "setp.eq.u64 %%pr, %%x2, %u", L->k->funcs[i]);
         emit(L, "@%%pr bra L%u_%04x", L->kidx, L->k->funcs[i]);
     }
     emit(L, "trap");
-    if (g[0])
-        sb_put(&L->out, "L%u_%04x_b:\n", L->kidx, s->addr);
+    guard_skip_end(L, skip);
     return 0;
 }
 
@@ -2436,11 +2452,7 @@ static int l_brx(struct lower *L)
         return L->rc ? -1 : unsupported(L, "BRX form");
     if (branch_target(s) != 0)
         return unsupported(L, "BRX relative to 0x%" PRIx64 " rather than the .text start", (uint64_t)branch_target(s));
-    char g[16];
-    snprintf(g, sizeof g, "%s", L->guard);
-    L->guard[0] = 0;
-    if (g[0]) /* "@%pN " or "@!%pN ": skip when the guard fails */
-        emit(L, "@%s%s bra L%u_%04x_b", g[1] == '!' ? "" : "!", g + (g[1] == '!' ? 2 : 1), L->kidx, s->addr);
+    int skip = guard_skip(L);
     emit(L, "mov.b64 %%x2, {%%r%u, %%r%u}", ra, ra + 1);
     unsigned n = 0;
     for (uint32_t o = 0; k->cbank2 && o + 4 <= k->cbank2_size; o += 4) {
@@ -2457,8 +2469,7 @@ static int l_brx(struct lower *L)
     if (!n)
         return unsupported(L, "BRX in a kernel whose constant bank 2 holds no address of its code");
     emit(L, "trap");
-    if (g[0])
-        sb_put(&L->out, "L%u_%04x_b:\n", L->kidx, s->addr);
+    guard_skip_end(L, skip);
     return 0;
 }
 
@@ -2602,14 +2613,9 @@ static int l_ctrl(struct lower *L)
             emit(L, "bra L%u_%04x", L->kidx, (unsigned)t);
             return 0;
         }
-        char g[16];
-        snprintf(g, sizeof g, "%s", L->guard);
-        L->guard[0] = 0;
-        if (g[0]) /* "@%pN " or "@!%pN ": skip when the guard fails */
-            emit(L, "@%s%s bra L%u_%04x_b", g[1] == '!' ? "" : "!", g + (g[1] == '!' ? 2 : 1), L->kidx, s->addr);
+        int skip = guard_skip(L);
         emit(L, "@%s%%p%u bra L%u_%04x", ppn ? "!" : "", pp, L->kidx, (unsigned)t);
-        if (g[0])
-            sb_put(&L->out, "L%u_%04x_b:\n", L->kidx, s->addr);
+        guard_skip_end(L, skip);
         return 0;
     }
     case FE_SASS_YIELD: /* a scheduling hint at loop heads */
