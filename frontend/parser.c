@@ -1139,10 +1139,14 @@ static int label_rehash(struct parser *p)
     return 0;
 }
 
-/* Forgets the labels of the function just parsed. */
+/* Forgets the labels of the function just parsed: newest first, so that
+ * each one is found where its probe sequence put it (clearing the oldest
+ * first empties slots that later labels probed past, which left those
+ * entries behind until the table filled up and label_slot never returned:
+ * thrust's lowered sm_86 module) */
 static void label_reset(struct parser *p)
 {
-    for (uint32_t i = 0; i < p->nlabels; i++)
+    for (uint32_t i = p->nlabels; i-- > 0;)
         p->lhash[label_slot(p, p->labels[i].name, p->labels[i].len)] = 0;
     p->nlabels = 0;
 }

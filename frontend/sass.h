@@ -31,6 +31,9 @@
     SOP(SHF, "SHF", 0x019)               \
     SOP(PRMT, "PRMT", 0x016)             \
     SOP(PLOP3, "PLOP3.LUT", 0x01c)       \
+    SOP(P2R, "P2R", 0x003)               \
+    SOP(R2P, "R2P", 0x004)               \
+    SOP(BMSK, "BMSK", 0x01b)             \
     SOP(I2F, "I2F", 0x045)               \
     SOP(FLO, "FLO", 0x100)               \
     SOP(BREV, "BREV", 0x101)             \
@@ -71,6 +74,7 @@
     SOP(ULEA, "ULEA", 0x091)             \
     SOP(ULOP3, "ULOP3.LUT", 0x092)       \
     SOP(UPRMT, "UPRMT", 0x096)           \
+    SOP(UPLOP3, "UPLOP3.LUT", 0x09c)     \
     SOP(UIMAD, "UIMAD", 0x0a4)           \
     SOP(UIMAD_WIDE, "UIMAD.WIDE", 0x0a5) \
     SOP(USHF, "USHF", 0x099)             \
@@ -94,6 +98,7 @@
     SOP(BMOV_B, "BMOV.32", 0x156)        \
     SOP(BSSY, "BSSY", 0x145)             \
     SOP(YIELD, "YIELD", 0x146)           \
+    SOP(NANOSLEEP, "NANOSLEEP", 0x15d)   \
     SOP(BRA, "BRA", 0x147)               \
     SOP(BRX, "BRX", 0x149)               \
     SOP(WARPSYNC, "WARPSYNC", 0x148)     \
@@ -110,6 +115,8 @@
     SOP(STS, "STS", 0x188)               \
     SOP(ATOMS, "ATOMS", 0x18c)           \
     SOP(ATOMS_CAS, "ATOMS.CAS", 0x18d)   \
+    SOP(ATOM, "ATOM", 0x18a)             \
+    SOP(ATOM_CAS, "ATOM.CAS", 0x18b)     \
     SOP(ATOMG, "ATOMG", 0x1a8)           \
     SOP(ATOMG_CAS, "ATOMG.CAS", 0x1a9)   \
     SOP(RED, "RED", 0x18e)               \
@@ -144,7 +151,7 @@ static inline unsigned fe_sass_vector_op(unsigned op, int *uniform)
         { FE_SASS_UIADD3, FE_SASS_IADD3, 1 }, { FE_SASS_ULEA, FE_SASS_LEA, 1 }, { FE_SASS_ULOP3, FE_SASS_LOP3, 1 },
         { FE_SASS_UIMAD, FE_SASS_IMAD, 1 }, { FE_SASS_UIMAD_WIDE, FE_SASS_IMAD_WIDE, 1 }, { FE_SASS_S2UR, FE_SASS_S2R, 1 },
         { FE_SASS_FSEL, FE_SASS_SEL, 0 }, { FE_SASS_I2F_MUFU, FE_SASS_I2F, 0 }, { FE_SASS_UFLO, FE_SASS_FLO, 1 },
-        { FE_SASS_UPRMT, FE_SASS_PRMT, 1 },
+        { FE_SASS_UPRMT, FE_SASS_PRMT, 1 }, { FE_SASS_UPLOP3, FE_SASS_PLOP3, 1 },
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (map[i].u == op) {

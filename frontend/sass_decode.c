@@ -81,6 +81,14 @@ static void pred(struct buf *b, unsigned p, unsigned neg)
     if (p != 7)
         put(b, "P%u", p);
 }
+/* Memory order of LD / ST / LDG / STG / ATOM / ATOMG, bits 77..80: 5
+ * STRONG.CTA, 7 STRONG.GPU, 10 STRONG.SYS (docs/sass.md); LDG's cache hints
+ * share the bits, so this is a reading aid only */
+static const char *order(const struct fe_sass_insn *s)
+{
+    unsigned o = fe_sass_bits(s, 77, 4);
+    return o == 5 ? ".STRONG.CTA" : o == 7 ? ".STRONG.GPU" : o == 10 ? ".STRONG.SYS" : "";
+}
 static void cbank(struct buf *b, const struct fe_sass_insn *s) { put(b, "c[0x%x][0x%x]", fe_sass_bits(s, 54, 5), fe_sass_bits(s, 38, 16)); }
 
 /* The second source by form: 1 R[32], 2/4 imm32, 3/5 c[][], 6 UR[32]. */
@@ -113,7 +121,17 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
     switch (op) {
     case FE_SASS_MOV: put(&b, " "); reg(&b, d); put(&b, ", "); srcb(&b, s); break;
     case FE_SASS_S2R: put(&b, " "); reg(&b, d); put(&b, ", SR_0x%02x", fe_sass_bits(s, 72, 8)); break;
-    case FE_SASS_CS2R: put(&b, " "); reg(&b, d); put(&b, ", SRZ"); break;
+    case FE_SASS_CS2R: {
+        unsigned sr = fe_sass_bits(s, 72, 8);
+        put(&b, "%s ", fe_sass_bits(s, 80, 1) ? ".64" : ".32");
+        reg(&b, d);
+        if (sr == 0xff || (sr >= 0x50 && sr <= 0x53))
+            put(&b, ", %s", sr == 0xff ? "SRZ" : sr == 0x50 ? "SR_CLOCKLO" : sr == 0x51 ? "SR_CLOCKHI" :
+                sr == 0x52 ? "SR_GLOBALTIMERLO" : "SR_GLOBALTIMERHI");
+        else
+            put(&b, ", SR_0x%02x", sr);
+        break;
+    }
     case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: case FE_SASS_IMAD_HI: case FE_SASS_IADD3: case FE_SASS_LOP3:
     case FE_SASS_SHF: case FE_SASS_LEA: case FE_SASS_FFMA: {
         if (op == FE_SASS_IMAD_WIDE && !fe_sass_bits(s, 73, 1))
@@ -139,7 +157,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
             if (op == FE_SASS_IADD3 && pv != 7) { put(&b, ", "); pred(&b, pv, 0); }
         }
         put(&b, ", ");
-        if ((op == FE_SASS_IADD3 || op == FE_SASS_FFMA) && fe_sass_bits(s, 72, 1))
+        if ((op == FE_SASS_IADD3 || op == FE_SASS_FFMA || op == FE_SASS_LEA) && fe_sass_bits(s, 72, 1))
             put(&b, "-");
         reg(&b, a);
         put(&b, ", ");
@@ -236,6 +254,31 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         }
         break;
     }
+    case FE_SASS_P2R: /* Rd, PR, Ra, mask (32..63) */
+        put(&b, " ");
+        reg(&b, d);
+        put(&b, ", PR, ");
+        reg(&b, a);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    case FE_SASS_BMSK:
+        put(&b, "%s ", fe_sass_bits(s, 75, 1) ? ".W" : "");
+        reg(&b, d);
+        put(&b, ", ");
+        reg(&b, a);
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
+    case FE_SASS_NANOSLEEP: put(&b, " "); srcb(&b, s); break;
+    case FE_SASS_R2P: /* PR, Ra.B0..B3 (76..77), mask (32..63) */
+        put(&b, " PR, ");
+        reg(&b, a);
+        if (fe_sass_bits(s, 76, 2))
+            put(&b, ".B%u", fe_sass_bits(s, 76, 2));
+        put(&b, ", ");
+        srcb(&b, s);
+        break;
     case FE_SASS_PLOP3:
         put(&b, " ");
         pred(&b, fe_sass_bits(s, 81, 3), 0);
@@ -246,9 +289,10 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, ", ");
         pred(&b, fe_sass_bits(s, 77, 3), fe_sass_bits(s, 80, 1));
         put(&b, ", ");
-        b.uni = (int)fe_sass_bits(s, 67, 1);
+        int uni = b.uni;
+        b.uni |= (int)fe_sass_bits(s, 67, 1);
         pred(&b, fe_sass_bits(s, 68, 3), fe_sass_bits(s, 71, 1));
-        b.uni = 0;
+        b.uni = uni;
         put(&b, ", 0x%02x", fe_sass_bits(s, 64, 3) | fe_sass_bits(s, 72, 5) << 3);
         break;
     case FE_SASS_USHF: {
@@ -285,7 +329,8 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         int global = op == FE_SASS_LDG || op == FE_SASS_STG || op == FE_SASS_LD || op == FE_SASS_ST;
         int load = op == FE_SASS_LDG || op == FE_SASS_LDS || op == FE_SASS_LDL || op == FE_SASS_LD;
         int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
-        put(&b, "%s%s ", global && fe_sass_bits(s, 72, 1) ? ".E" : "", sz[fe_sass_bits(s, 73, 3)]);
+        put(&b, "%s%s%s%s ", global && fe_sass_bits(s, 72, 1) ? ".E" : "", op == FE_SASS_LDL && fe_sass_bits(s, 85, 1) ? ".LU" : "",
+            sz[fe_sass_bits(s, 73, 3)], global ? order(s) : "");
         if (load) { reg(&b, d); put(&b, ", "); }
         put(&b, "[");
         reg(&b, a);
@@ -448,15 +493,15 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, ", ");
         srcb(&b, s);
         break;
-    case FE_SASS_ATOMG: case FE_SASS_ATOMG_CAS: case FE_SASS_ATOMS_CAS: {
+    case FE_SASS_ATOMG: case FE_SASS_ATOMG_CAS: case FE_SASS_ATOMS_CAS: case FE_SASS_ATOM: case FE_SASS_ATOM_CAS: {
         static const char *const aop[16] = { ".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", ".?9",
                                              ".?10", ".?11", ".?12", ".?13", ".?14", ".?15" };
         static const char *const ty[4] = { "", ".S32", ".?", ".F32" };
         int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
-        if (op == FE_SASS_ATOMG)
-            put(&b, ".E%s%s ", aop[fe_sass_bits(s, 87, 4)], ty[fe_sass_bits(s, 73, 2)]);
+        if (op == FE_SASS_ATOMG || op == FE_SASS_ATOM)
+            put(&b, ".E%s%s%s ", aop[fe_sass_bits(s, 87, 4)], ty[fe_sass_bits(s, 73, 2)], order(s));
         else
-            put(&b, "%s ", op == FE_SASS_ATOMG_CAS ? ".E" : "");
+            put(&b, "%s%s ", op == FE_SASS_ATOMS_CAS ? "" : ".E", op == FE_SASS_ATOMS_CAS ? "" : order(s));
         reg(&b, d);
         put(&b, ", [");
         reg(&b, a);
@@ -465,7 +510,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
             put(&b, "%s0x%x", off < 0 ? "-" : "+", off < 0 ? (unsigned)-(int64_t)off : (unsigned)off);
         put(&b, "], ");
         reg(&b, fe_sass_bits(s, 32, 8));
-        if (op != FE_SASS_ATOMG) {
+        if (op != FE_SASS_ATOMG && op != FE_SASS_ATOM) {
             put(&b, ", ");
             reg(&b, c);
         }
@@ -579,6 +624,10 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, "[");
         reg(&b, a);
         put(&b, "%s", op == FE_SASS_ATOMS ? sc[fe_sass_bits(s, 78, 2)] : ".64");
+        if (op == FE_SASS_ATOMS && s->form == 7 && fe_sass_bits(s, 64, 8) != 0x3f) {
+            put(&b, "+");
+            ureg(&b, fe_sass_bits(s, 64, 8));
+        }
         if (off)
             put(&b, "%s0x%x", off < 0 ? "-" : "+", off < 0 ? (unsigned)-(int64_t)off : (unsigned)off);
         put(&b, "]");

@@ -570,6 +570,8 @@ static int l_s2r(struct lower *L)
         /* 0x38..0x3c: lanemask_eq, _lt, _le, _gt, _ge (ptxas on mov.u32 of each) */
         { 0x38, "%lanemask_eq" }, { 0x39, "%lanemask_lt" }, { 0x3a, "%lanemask_le" }, { 0x3b, "%lanemask_gt" },
         { 0x3c, "%lanemask_ge" },
+        /* 0x50: S2UR UR6, SR_0x50 for mov.u32 %clock in kernel b_sleep (CS2R's SR_CLOCKLO) */
+        { 0x50, "%clock" },
     };
     char d[16];
     if (need_hi(L, 0xff00, 0) || s->form != 4 || B(s, 24, 40))
@@ -587,11 +589,26 @@ static int l_s2r(struct lower *L)
 static int l_cs2r(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
-    unsigned d = B(s, 16, 8);
-    if (need_hi(L, 0, 0x1ff00) || B(s, 24, 40) || d >= 254)
+    unsigned d = B(s, 16, 8), sr = B(s, 72, 8), w = B(s, 80, 1);
+    /* 72..79 the register (0xff SRZ, 0x50 SR_CLOCKLO, 0x51 SR_CLOCKHI,
+       0x52 SR_GLOBALTIMERLO, 0x53 SR_GLOBALTIMERHI), 80 .64: Rd, Rd+1 from the register and the
+       next (ptxas on mov of %clock, %clock_hi, %clock64, %globaltimer, the
+       64-bit ones with and without their high word used; libcu++'s
+       pipeline backs off by %globaltimer: CS2R.64 R10, SR_GLOBALTIMERLO;
+       kernel b_clock) */
+    if (need_hi(L, 0x1ff00, 0x10000) || B(s, 24, 40) || d == 255 || d + w >= 255 ||
+        (sr != 0xff && (sr < 0x50 || sr > 0x53)) || (sr == 0xff && !w) || (sr != 0xff && (sr & 1) && w))
         return L->rc ? -1 : unsupported(L, "CS2R form");
-    emit(L, "mov.b32 %%r%u, 0", d);
-    emit(L, "mov.b32 %%r%u, 0", d + 1);
+    if (sr == 0xff) {
+        emit(L, "mov.b32 %%r%u, 0", d);
+        emit(L, "mov.b32 %%r%u, 0", d + 1);
+    } else if (!w)
+        emit(L, "mov.u32 %%r%u, %s", d,
+             sr == 0x50 ? "%clock" : sr == 0x51 ? "%clock_hi" : sr == 0x52 ? "%globaltimer_lo" : "%globaltimer_hi");
+    else {
+        emit(L, "mov.u64 %%x0, %s", sr == 0x50 ? "%clock64" : "%globaltimer");
+        emit(L, "mov.b64 {%%r%u, %%r%u}, %%x0", d, d + 1);
+    }
     return 0;
 }
 
@@ -719,18 +736,29 @@ static int l_iabs(struct lower *L)
  * included); anything else refuses the pair. */
 static int pair_consumed(const struct lower *L, unsigned pu, unsigned pv)
 {
+    /* a UIADD3's pair (UP) is looked for in the UIADD3.X that follows;
+       instructions of the other datapath in between do not touch these
+       predicates when they are among those listed below (thrust's merge
+       sort: UIADD3 UR10, UP3, UP5, -UR14, UR10, UR22, two UISETPs, then
+       UIADD3.X UR11, -UR32, UR13, UR21, UP3, UP5) */
+    int uni;
+    fe_sass_vector_op(L->s->op, &uni);
     for (uint32_t a = L->s->addr + 16, n = 0; a < L->k->text_size && n < 16; a += 16, n++) {
         struct fe_sass_insn w;
+        int wu;
         if (fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0))
             return 0;
-        if (w.guard == pu || w.guard == pv)
+        unsigned op = fe_sass_vector_op(w.op, &wu);
+        if (wu == uni && (w.guard == pu || w.guard == pv))
             return 0;
         /* 87..89, 81..83, 84..86 and (IADD3 only: in LEA and ISETP these
            bits are the shift and the comparison) 77..79 */
         unsigned f[4] = { fe_sass_bits(&w, 87, 3), fe_sass_bits(&w, 81, 3), fe_sass_bits(&w, 84, 3), fe_sass_bits(&w, 77, 3) };
         unsigned nf = 0; /* how many of f[] the instruction uses */
-        switch (w.op) {
+        switch (op) {
         case FE_SASS_IADD3:
+            if (wu != uni)
+                continue;
             if (fe_sass_bits(&w, 74, 1) && ((f[0] == pu && f[3] == pv) || (f[0] == pv && f[3] == pu)) &&
                 !fe_sass_bits(&w, 90, 1) && !fe_sass_bits(&w, 80, 1))
                 return 1;
@@ -738,14 +766,18 @@ static int pair_consumed(const struct lower *L, unsigned pu, unsigned pv)
             break;
         case FE_SASS_LEA: case FE_SASS_ISETP: nf = 3; break;    /* 87..89 read, 81..83 (84..86) written */
         case FE_SASS_LOP3: f[0] = f[1]; nf = 1; break;          /* 81..83 written */
-        case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: nf = 1; break; /* 87..89 read */
+        case FE_SASS_IMAD: case FE_SASS_IMAD_WIDE: case FE_SASS_SEL: nf = 1; break; /* 87..89 read */
         case FE_SASS_MOV: case FE_SASS_LDG: case FE_SASS_STG: case FE_SASS_LDS: case FE_SASS_STS: case FE_SASS_SHF:
         case FE_SASS_NOP: case FE_SASS_FADD: case FE_SASS_FMUL: case FE_SASS_FFMA: case FE_SASS_S2R: case FE_SASS_PRMT:
+        case FE_SASS_ULDC: case FE_SASS_USHF:
             break;
         default:
             return 0;
         }
-        if (w.op == FE_SASS_ISETP && fe_sass_bits(&w, 72, 1))
+        if (wu != uni)
+            continue; /* the other predicate file */
+        if (op == FE_SASS_ISETP && fe_sass_bits(&w, 72, 1) &&
+            (fe_sass_bits(&w, 68, 3) == pu || fe_sass_bits(&w, 68, 3) == pv))
             return 0; /* .EX reads 68..70 as well */
         for (unsigned i = 0; i < nf; i++)
             if (f[i] == pu || f[i] == pv)
@@ -1128,10 +1160,34 @@ static int l_lea(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char a[16], b[16], c[16], d[16], t[16], t2[16], pr[20];
-    if (need_hi(L, 0xff | 0x200 | 0x400 | 0xf800 | 0x10000 | 0xe0000 | 0x07800000, uniform_bit(L)))
+    if (need_hi(L, 0xff | 0x100 | 0x200 | 0x400 | 0xf800 | 0x10000 | 0xe0000 | 0x07800000, uniform_bit(L)))
         return -1;
     if (s->form == 2 || s->form == 3 || s->form == 7)
         return unsupported(L, "LEA operand form %u", s->form);
+    /* 72: b - (a << s), the carry out that of b + ~(a << s) + 1 (ptxas on
+       the 64-bit x - (y << 30): LEA R8, P0, -R6, R4, 0x1e then IADD3.X R9,
+       R5, -R9, RZ, P0 with R9 the high word of y << 30; ULEA the same in
+       thrust's radix-sort histogram; kernel l_neg) */
+    if (B(s, 72, 1)) {
+        char pd[16];
+        int nb0;
+        if (B(s, 73, 2) || B(s, 80, 1) || opd_b(L, b, &nb0) || nb0)
+            return L->rc ? -1 : unsupported(L, "LEA with a negated shifted operand and .X, .HI, .SX32 or -b");
+        rvec(L, a, B(s, 24, 8));
+        rdst(L, d, B(s, 16, 8));
+        emit(L, "shl.b32 %s, %s, %u", tmp(L, t), a, B(s, 75, 5));
+        emit(L, "not.b32 %s, %s", t, t);
+        emit(L, "cvt.u64.u32 %%x0, %s", t);
+        emit(L, "cvt.u64.u32 %%x1, %s", b);
+        emit(L, "add.u64 %%x0, %%x0, %%x1");
+        emit(L, "add.u64 %%x0, %%x0, 1");
+        emit(L, "mov.b64 {%s, %s}, %%x0", d, tmp(L, t2));
+        if (B(s, 81, 3) != 7) {
+            pdst(L, pd, B(s, 81, 3));
+            emit(L, "setp.ne.u32 %s, %s, 0", pd, t2);
+        }
+        return 0;
+    }
     int nb;
     if (opd_b(L, b, &nb))
         return -1;
@@ -1294,10 +1350,17 @@ static int l_plop3(struct lower *L)
     if (need_hi(L, care, 0x03f0e070) || (s->lo >> 16))
         return L->rc ? -1 : unsupported(L, "PLOP3 operand bits");
     unsigned lut = B(s, 64, 3) | B(s, 72, 5) << 3, pu = B(s, 81, 3);
+    /* UPLOP3 (0x09c): the same fields on UP0..UP6, bit 91 clear (thrust's
+       radix-sort histogram: UPLOP3.LUT UP0, UPT, UP1, UPT, UP0, 0xae, !UP1
+       | UP0, whose table and inputs follow the PTX as each setp feeding it
+       is changed: 0x5d for !UP1 | !UP0, 0xea for UP1 | UP0; kernel p_ulogic) */
+    unsigned u = (unsigned)L->uni;
+    if (u && B(s, 67, 1))
+        return unsupported(L, "UPLOP3 with bit 67 set");
     if (pu == 7)
         return 0;
     struct { unsigned p, neg, uni; } in[3] = {
-        { B(s, 87, 3), B(s, 90, 1), 0 }, { B(s, 77, 3), B(s, 80, 1), 0 }, { B(s, 68, 3), B(s, 71, 1), B(s, 67, 1) } };
+        { B(s, 87, 3), B(s, 90, 1), u }, { B(s, 77, 3), B(s, 80, 1), u }, { B(s, 68, 3), B(s, 71, 1), u | B(s, 67, 1) } };
     char m[3][16], pr[20], pd[16];
     for (int i = 0; i < 3; i++) {
         int save = L->uni;
@@ -1808,8 +1871,14 @@ static int l_atom(struct lower *L)
         return 0;
     }
     unsigned o = B(s, 87, 4), sg = B(s, 73, 1);
+    unsigned ur = 63;
     if (s->form == 7) { /* POPC.INC */
-        if (need_hi(L, 0xc000, 0x0d00003f) || B(s, 16, 8) != 255 || B(s, 32, 8))
+        /* 64..71: a UR added to the address, unscaled (URZ: none); ptxas on
+           atomicAdd(&h[q & 3][v], 1) with h a [4][256] shared array puts
+           (q << 10) & 0xc00 in UR4 and v in R2: [R2.X4+UR4] (kernel
+           a_popc_ur; CUB's histogram has [R30.X4+UR24]) */
+        ur = B(s, 64, 8);
+        if (need_hi(L, 0xc000 | 0xff, 0x0d000000) || B(s, 16, 8) != 255 || B(s, 32, 8) || ur > 63)
             return L->rc ? -1 : unsupported(L, "ATOMS form 7 other than POPC.INC RZ");
         snprintf(op, sizeof op, "add.u32");
         snprintf(b, sizeof b, "1");
@@ -1827,6 +1896,8 @@ static int l_atom(struct lower *L)
         emit(L, "mov.b32 %s, %%sb", tmp(L, t));
     else
         emit(L, "mad.lo.u32 %s, %s, %u, %%sb", tmp(L, t), a, scale[B(s, 78, 2)]);
+    if (ur != 63)
+        emit(L, "add.u32 %s, %s, %%ur%u", t, t, ur);
     emit(L, "atom.shared.%s %s, [%s%+d], %s", op, d, t, off, b);
     return 0;
 }
@@ -1843,7 +1914,12 @@ static int l_mem(struct lower *L)
     int global = s->op == FE_SASS_LDG || s->op == FE_SASS_STG || generic;
     int local = s->op == FE_SASS_LDL || s->op == FE_SASS_STL;
     int load = s->op == FE_SASS_LDG || s->op == FE_SASS_LDS || s->op == FE_SASS_LDL || s->op == FE_SASS_LD;
-    uint64_t care = 0xe00 | (global || local ? 0 : 0xc000) | (s->op == FE_SASS_STG || s->op == FE_SASS_ST ? 0xff : 0);
+    /* LDL 85: .LU, set by ptxas on the last reload of a spill slot (the
+       slot is stored again, or never read, after it; a kernel spilling
+       under -maxrregcount 16 and __launch_bounds__, kernel m_spill): a
+       cache hint, the same load */
+    uint64_t care = 0xe00 | (global || local ? 0 : 0xc000) | (s->op == FE_SASS_STG || s->op == FE_SASS_ST ? 0xff : 0) |
+                    (s->op == FE_SASS_LDL ? 0x200000 : 0);
     /* LDL / STL: the LDS / STS fields, bit 84 set, a 32-bit local address */
     uint64_t fixed = s->op == FE_SASS_LDG ? 0x0c1e1100 : s->op == FE_SASS_STG || generic ? 0x0c101100 : local ? 0x100000 : 0;
     /* LDS with bit 91: a UR (32..37) added to the address (LDS.128 R4,
@@ -1865,6 +1941,15 @@ static int l_mem(struct lower *L)
             { 0, 0x0c1e9100, ".nc" }, { 0, 0x0c1f5100, ".volatile" }, { 0, 0x0c0e1100, ".cs" }, { 0, 0x0c3e1100, ".lu" },
             { 0, 0x0c1eb100, ".ca" }, { 1, 0x0c115100, ".volatile" }, { 1, 0x0c001100, ".cs" },
             { 2, 0x0c115100, ".volatile" }, { 3, 0x0c115100, ".volatile" },
+            /* bits 77..80, the memory order: 7 .relaxed.gpu, 5 .relaxed.cta
+               (10, .relaxed.sys, is the volatile word; LDG's .relaxed.cta is
+               __ldca's word, kept as .ca); acquire / release add a CCTL.IVALL
+               after / MEMBAR before (ptxas on ld / st / ld.global /
+               st.global .relaxed.{cta,gpu,sys}, .acquire, .release; kernel
+               m_strong) */
+            { 0, 0x0c1ef100, ".relaxed.gpu" }, { 1, 0x0c10f100, ".relaxed.gpu" }, { 1, 0x0c10b100, ".relaxed.cta" },
+            { 2, 0x0c10f100, ".relaxed.gpu" }, { 2, 0x0c10b100, ".relaxed.cta" },
+            { 3, 0x0c10f100, ".relaxed.gpu" }, { 3, 0x0c10b100, ".relaxed.cta" },
         };
         uint64_t v = s->hi & ((1ull << 41) - 1) & ~care;
         for (size_t i = 0; i < sizeof hint / sizeof hint[0]; i++)
@@ -1931,11 +2016,13 @@ static int l_mem(struct lower *L)
     }
     const char *sp = generic ? "" : global ? ".global" : local ? ".local" : ".shared";
     const char *v = nvec[sz] == 2 ? ".v2" : nvec[sz] == 4 ? ".v4" : "";
-    int vol = !strcmp(cop, ".volatile");
+    /* .volatile and .relaxed.SCOPE come before the state space, cache
+       operators after it */
+    int sem = !strcmp(cop, ".volatile") || !strncmp(cop, ".relaxed", 8);
     if (load)
-        emit(L, "ld%s%s%s%s.%s %s, %s", vol ? ".volatile" : "", sp, vol ? "" : cop, v, ty[sz], data, addr);
+        emit(L, "ld%s%s%s%s.%s %s, %s", sem ? cop : "", sp, sem ? "" : cop, v, ty[sz], data, addr);
     else
-        emit(L, "st%s%s%s%s.%s %s, %s", vol ? ".volatile" : "", sp, vol ? "" : cop, v, sz < 4 ? (sz < 2 ? "u8" : "u16") : ty[sz],
+        emit(L, "st%s%s%s%s.%s %s, %s", sem ? cop : "", sp, sem ? "" : cop, v, sz < 4 ? (sz < 2 ? "u8" : "u16") : ty[sz],
              addr, data);
     return 0;
 }
@@ -1995,8 +2082,8 @@ static int l_ldgsts(struct lower *L)
 /* LDGDEPBAR (0x1af): closes the group of the LDGSTS before it
  * (cp.async.commit_group); DEPBAR.LE SB0, N (0x11a): waits until at most N
  * groups are pending (cp.async.wait_group N; ptxas on wait_group 0, 1, 3,
- * 7, 63 and wait_all).  N 38..43, the scoreboard 44..46 (SB0), 47 .LE; the
- * other scoreboard waits DEPBAR can name (32..37) are refused. */
+ * 7, 63 and wait_all).  N 38..43, the scoreboard 44..46, 47 .LE; the other
+ * scoreboards to drain in 32..37 (below). */
 static int l_depbar(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
@@ -2008,22 +2095,28 @@ static int l_depbar(struct lower *L)
         emit(L, "cp.async.commit_group");
         return 0;
     }
-    /* .LE SBn, N with n != 0: a wait until at most N of the variable-latency
-       instructions that set scoreboard n are outstanding (ptxas counts its
-       TEX, which set SB5, so: `DEPBAR.LE SB5, 0x8` in kernel x_texa).  Every
-       instruction completes at issue here but cp.async, so such a wait is
-       nothing to run in a kernel without LDGSTS */
-    if (!B(s, 32, 6) && B(s, 44, 4) > 8 && !B(s, 48, 16)) {
-        for (uint32_t a = 0; a < L->k->text_size; a += 16) {
-            struct fe_sass_insn w;
-            if (!fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0) && w.op == FE_SASS_LDGSTS)
-                return unsupported(L, "DEPBAR on scoreboard %u in a kernel with LDGSTS", B(s, 44, 3));
-        }
+    /* 32..37: more scoreboards to drain, a mask (bit k: SBk); 44..46 the
+       counted one.  libcu++'s pipeline code has DEPBAR.LE SB0, 0x0, {0x2}
+       right after R2UR UR6, R10 with write scoreboard 1, and DEPBAR.LE SB1,
+       0x0, {0x4} after an R2UR with write scoreboard 2 and read scoreboard 1:
+       register scoreboards, which the emulator never needs (an instruction's
+       results exist when it has run).  SB0 is the one LDGDEPBAR counts on
+       (m_cpasync), so a wait on it stays cp.async.wait_group N; a list naming
+       SB0 is refused.  A count on SBn, n != 0, waits for the variable-latency
+       instructions that set it (ptxas counts its TEX on SB5: `DEPBAR.LE SB5,
+       0x8` in kernel x_texa): every instruction completes at issue here but
+       cp.async, so it is nothing to run in a kernel without LDGSTS */
+    if ((B(s, 32, 6) & 1) || B(s, 44, 3) > 5 || !B(s, 47, 1) || B(s, 48, 16))
+        return unsupported(L, "DEPBAR other than .LE SBk, N {SB1..SB5}");
+    if (B(s, 44, 3) == 0) {
+        emit(L, "cp.async.wait_group %u", B(s, 38, 6));
         return 0;
     }
-    if (B(s, 32, 6) || B(s, 44, 4) != 8 || B(s, 48, 16))
-        return unsupported(L, "DEPBAR other than .LE SB0, N (a wait on other scoreboards)");
-    emit(L, "cp.async.wait_group %u", B(s, 38, 6));
+    for (uint32_t a = 0; !B(s, 32, 6) && a < L->k->text_size; a += 16) {
+        struct fe_sass_insn w;
+        if (!fe_sass_decode(L->k->text + a, a, L->k->name, &w, NULL, 0) && w.op == FE_SASS_LDGSTS)
+            return unsupported(L, "DEPBAR on scoreboard %u in a kernel with LDGSTS", B(s, 44, 3));
+    }
     return 0;
 }
 
@@ -2618,6 +2711,18 @@ static int l_ctrl(struct lower *L)
         guard_skip_end(L, skip);
         return 0;
     }
+    case FE_SASS_NANOSLEEP: {
+        /* NANOSLEEP t (0x15d): an immediate (form 4), a constant (5) or a
+           register (1, 32..39), BRA's PT in 87..90 (ptxas on nanosleep.u32
+           450, of a parameter and of %tid.x; CUB's look-back backs off with
+           NANOSLEEP 0x1c2): PTX nanosleep, which lets the other warps run */
+        char t[16];
+        if (need_hi(L, 0, 0x03800000) || (s->lo & 0xffff0000u) || (s->form == 1 && B(s, 40, 24)) ||
+            (s->form != 1 && s->form != 4 && s->form != 5) || opd_b(L, t, NULL))
+            return L->rc ? -1 : unsupported(L, "NANOSLEEP form");
+        emit(L, "nanosleep.u32 %s", t);
+        return 0;
+    }
     case FE_SASS_YIELD: /* a scheduling hint at loop heads */
         if (need_hi(L, 0, 0x03800000) || (s->lo >> 16))
             return L->rc ? -1 : unsupported(L, "YIELD form");
@@ -2751,16 +2856,18 @@ static int writes(const struct fe_sass_insn *w, unsigned *d)
     case FE_SASS_IADD3: case FE_SASS_LOP3: case FE_SASS_SHF: case FE_SASS_MUFU: case FE_SASS_FSEL: case FE_SASS_SEL:
     case FE_SASS_I2F: case FE_SASS_I2F_MUFU: case FE_SASS_F2I: case FE_SASS_FRND: case FE_SASS_PRMT: case FE_SASS_LEA:
     case FE_SASS_IMNMX: case FE_SASS_FMNMX: case FE_SASS_S2R: case FE_SASS_HFMA2_MMA: case FE_SASS_IABS: case FE_SASS_IDP:
+    case FE_SASS_P2R: case FE_SASS_BMSK: case FE_SASS_ATOM: case FE_SASS_ATOMG:
         return 1;
     case FE_SASS_IMAD_WIDE: case FE_SASS_CS2R: return 2;
     case FE_SASS_LDG: case FE_SASS_LDS: case FE_SASS_LDL: case FE_SASS_LD: return (int)nvec[fe_sass_bits(w, 73, 3)];
-    case FE_SASS_ISETP: case FE_SASS_FSETP: case FE_SASS_PLOP3: case FE_SASS_STG: case FE_SASS_STS: case FE_SASS_STL:
+    case FE_SASS_ISETP: case FE_SASS_FSETP: case FE_SASS_PLOP3: case FE_SASS_UPLOP3: case FE_SASS_STG: case FE_SASS_STS:
+    case FE_SASS_STL:
     case FE_SASS_ST:
     case FE_SASS_BAR: case FE_SASS_NOP: case FE_SASS_BSSY: case FE_SASS_BSYNC: case FE_SASS_BREAK: case FE_SASS_FCHK: case FE_SASS_BPT:
     case FE_SASS_UMOV: case FE_SASS_UIADD3: case FE_SASS_ULDC: case FE_SASS_ULDC_IDX: case FE_SASS_S2UR: case FE_SASS_YIELD:
     case FE_SASS_USHF: case FE_SASS_ULOP3: case FE_SASS_UIMAD: case FE_SASS_UIMAD_WIDE: case FE_SASS_UISETP:
     case FE_SASS_USEL: case FE_SASS_ULEA: case FE_SASS_VOTEU: case FE_SASS_REDUX: case FE_SASS_R2UR: /* uniform registers only */
-    case FE_SASS_LDGSTS: case FE_SASS_LDGDEPBAR: case FE_SASS_DEPBAR:
+    case FE_SASS_LDGSTS: case FE_SASS_LDGDEPBAR: case FE_SASS_DEPBAR: case FE_SASS_R2P: case FE_SASS_NANOSLEEP:
         return 0;
     default: return -1;
     }
@@ -2894,6 +3001,73 @@ static int l_bits(struct lower *L)
     return 0;
 }
 
+/* R2P PR, Ra.Bk, mask (0x004, form 4): P_i = bit 8k + i of Ra for each bit i
+ * of the mask; the other predicates keep their values (ptxas on setp.ne of
+ * and.b32 with single bits of a loaded value, each ballotted: bits 0..3
+ * give mask 0x0f, bits 1, 3, 5 give 0x2a and the VOTEs read P1, P3, P5,
+ * bits 8..14 set 76 (.B1), 16..21 77 (.B2, mask 0x3f), 24..30 both; with
+ * bits 4..9 ptxas sets P2..P5 by LOP3 and then R2P PR, R2.B1, 0x3 writes
+ * P0 and P1 only; kernel w_r2p).  CUB's radix sort writes R2P PR, Rx, 0x7f
+ * before a ballot of each digit bit. */
+/* P2R Rd, PR, RZ, mask (0x003, form 4): Rd = the predicates of the mask at
+ * their bit positions, 0 elsewhere (ptxas keeping ten live predicates in a
+ * loop: P2R R18, PR, RZ, 0x2 after the ISETP that sets P1, and later
+ * ISETP.NE.AND P1, PT, R18, RZ to get it back; P2R R19, PR, RZ, 0x1 the
+ * same for P0; kernel w_r2p).  Ra other than RZ (the bits outside the mask
+ * would come from it) and a byte selector have not been seen: refused. */
+static int l_r2p(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    unsigned mask = B(s, 32, 32), k = B(s, 76, 2);
+    int p2r = s->op == FE_SASS_P2R;
+    if (need_hi(L, p2r ? 0 : 0x3000, 0) || s->form != 4 || B(s, p2r ? 24 : 16, 8) != (p2r ? 255u : 0u) || !mask ||
+        mask > 0x7f)
+        return L->rc ? -1 : unsupported(L, "%s form", p2r ? "P2R" : "R2P");
+    char a[16], t[16], t2[16], pd[16];
+    if (p2r) {
+        char d[16];
+        rdst(L, d, B(s, 16, 8));
+        emit(L, "mov.b32 %s, 0", tmp(L, t));
+        tmp(L, t2);
+        for (unsigned i = 0; i < 7; i++)
+            if (mask >> i & 1) {
+                pname(L, pd, i);
+                emit(L, "selp.b32 %s, 0x%x, 0, %s", t2, 1u << i, pd);
+                emit(L, "or.b32 %s, %s, %s", t, t, t2);
+            }
+        emit(L, "mov.b32 %s, %s", d, t);
+        return 0;
+    }
+    rsrc(L, a, B(s, 24, 8));
+    if (!strcmp(a, "0"))
+        return unsupported(L, "R2P of RZ");
+    tmp(L, t);
+    for (unsigned i = 0; i < 7; i++)
+        if (mask >> i & 1) {
+            pdst(L, pd, i);
+            emit(L, "and.b32 %s, %s, 0x%x", t, a, 1u << (8 * k + i));
+            emit(L, "setp.ne.u32 %s, %s, 0", pd, t);
+        }
+    return 0;
+}
+
+/* BMSK Rd, Ra, b (0x01b): PTX bmsk, a mask of b bits from bit a; 75 .W
+ * (wrap; clear: clamp); b a register (form 1, 32..39), an immediate (4) or
+ * a constant (5).  ptxas on bmsk.{clamp,wrap}.b32 with a and b registers,
+ * parameters and immediates, one at a time (kernel b_bmsk); CUB's radix
+ * sort has BMSK R4, RZ, R4. */
+static int l_bmsk(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    char a[16], b[16], d[16];
+    if (need_hi(L, 0x800, 0) || (s->form != 1 && s->form != 4 && s->form != 5) || opd_b(L, b, NULL))
+        return L->rc ? -1 : unsupported(L, "BMSK form");
+    rsrc(L, a, B(s, 24, 8));
+    rdst(L, d, B(s, 16, 8));
+    emit(L, "bmsk.%s.b32 %s, %s, %s", B(s, 75, 1) ? "wrap" : "clamp", d, a, b);
+    return 0;
+}
+
 /* ATOMG.E.OP Rd, [Ra.64 + off], Rb (0x1a8): op 87..90 as ATOMS, 73..74 type
  * (0 U32, 1 S32, 3 F32 with ADD), the memory order bits of the plain form
  * (hi 0x00081ee100, UR descriptor in 64..71).  ATOMG.CAS (0x1a9) Rd,
@@ -2907,13 +3081,18 @@ static int l_atomg(struct lower *L)
     char d[16], b[16], c[16], t[16], op[24];
     int32_t off = (int32_t)(B(s, 40, 24) << 8) / 256;
     unsigned ra = B(s, 24, 8), o = B(s, 87, 4), ty = B(s, 73, 2);
-    if (s->op == FE_SASS_ATOMG) {
+    /* ATOM / ATOM.CAS (0x18a, 0x18b): the same words with a generic
+       address (ptxas on atom.OP without a state space, one OP at a time,
+       and .relaxed.gpu, which gives the plain word; grid.sync()'s arrival
+       atomic is atom.add.release.gpu: MEMBAR, ERRBAR, then this word) */
+    int generic = s->op == FE_SASS_ATOM || s->op == FE_SASS_ATOM_CAS;
+    if (s->op == FE_SASS_ATOMG || s->op == FE_SASS_ATOM) {
         if (need_hi(L, 0xff | 0x600 | 0x07800000, 0x00081ee100) || s->form != 4)
             return L->rc ? -1 : unsupported(L, "ATOMG form");
         if (o > 8 || ty == 2 || (ty == 3 && o != 0) || (ty == 1 && o != 1 && o != 2))
             return unsupported(L, "ATOMG operation %u type %u", o, ty);
         snprintf(op, sizeof op, "%s.%s", aop[o], ty == 3 ? "f32" : ty == 1 ? "s32" : o >= 5 ? "b32" : "u32");
-    } else if (s->op == FE_SASS_ATOMG_CAS) {
+    } else if (s->op == FE_SASS_ATOMG_CAS || s->op == FE_SASS_ATOM_CAS) {
         if (need_hi(L, 0xff, 0x00001ee100) || s->form != 1)
             return L->rc ? -1 : unsupported(L, "ATOMG.CAS form");
         snprintf(op, sizeof op, "cas.b32");
@@ -2924,7 +3103,7 @@ static int l_atomg(struct lower *L)
     }
     rsrc(L, b, B(s, 32, 8));
     rdst(L, d, B(s, 16, 8));
-    if (s->op != FE_SASS_ATOMG)
+    if (s->op != FE_SASS_ATOMG && s->op != FE_SASS_ATOM)
         rsrc(L, c, B(s, 64, 8));
     char addr[40];
     if (s->op == FE_SASS_ATOMS_CAS) {
@@ -2938,11 +3117,11 @@ static int l_atomg(struct lower *L)
         emit(L, "mov.b64 %%x0, {%%r%u, %%r%u}", ra, ra + 1);
         snprintf(addr, sizeof addr, "[%%x0%+d]", off);
     }
-    const char *sp = s->op == FE_SASS_ATOMS_CAS ? "shared" : "global";
-    if (s->op == FE_SASS_ATOMG)
-        emit(L, "atom.%s.%s %s, %s, %s", sp, op, d, addr, ty == 3 && !strcmp(b, "0") ? "0f00000000" : b);
+    const char *sp = s->op == FE_SASS_ATOMS_CAS ? ".shared" : generic ? "" : ".global";
+    if (s->op == FE_SASS_ATOMG || s->op == FE_SASS_ATOM)
+        emit(L, "atom%s.%s %s, %s, %s", sp, op, d, addr, ty == 3 && !strcmp(b, "0") ? "0f00000000" : b);
     else
-        emit(L, "atom.%s.%s %s, %s, %s, %s", sp, op, d, addr, b, c);
+        emit(L, "atom%s.%s %s, %s, %s, %s", sp, op, d, addr, b, c);
     return 0;
 }
 
@@ -3264,7 +3443,10 @@ static int lower_insn(struct lower *L)
         if (B(s, 16, 8) > 63 || B(s, 24, 8) > 63 || (op != FE_SASS_ISETP && B(s, 64, 8) > 63) ||
             (s->form == 1 && B(s, 32, 8) > 63))
             return unsupported(L, "uniform register number above 63");
-        if (s->form != 1 && s->form != 4 && !(s->op == FE_SASS_UMOV && s->form == 6))
+        /* UIMAD form 2: URa * UR[64..69] + imm32, as IMAD's (ptxas on a
+           product of %nctaid and a parameter plus 12345, kernel u_imadi) */
+        if (s->form != 1 && s->form != 4 && !(s->op == FE_SASS_UMOV && s->form == 6) &&
+            !(s->op == FE_SASS_UIMAD && s->form == 2))
             return unsupported(L, "uniform instruction in operand form %u", s->form);
     }
     switch (op) {
@@ -3295,7 +3477,10 @@ static int lower_insn(struct lower *L)
     case FE_SASS_DADD: case FE_SASS_DMUL: case FE_SASS_DFMA: case FE_SASS_DSETP: case FE_SASS_F2F: return l_dfp(L);
     case FE_SASS_VOTEU: return l_voteu(L);
     case FE_SASS_FLO: case FE_SASS_POPC: case FE_SASS_BREV: return l_bits(L);
-    case FE_SASS_ATOMG: case FE_SASS_ATOMG_CAS: case FE_SASS_ATOMS_CAS: return l_atomg(L);
+    case FE_SASS_ATOMG: case FE_SASS_ATOMG_CAS: case FE_SASS_ATOMS_CAS: case FE_SASS_ATOM: case FE_SASS_ATOM_CAS:
+        return l_atomg(L);
+    case FE_SASS_R2P: case FE_SASS_P2R: return l_r2p(L);
+    case FE_SASS_BMSK: return l_bmsk(L);
     case FE_SASS_SHFL: return l_shfl(L);
     case FE_SASS_VOTE: return l_vote(L);
     case FE_SASS_REDUX: return l_redux(L);

@@ -1314,3 +1314,157 @@ extern "C" __global__ void e_madw(long long *o, const int *a, const int *b)
 // convergence region with BREAK B2 and a BRA of the same guard)
 extern "C" __global__ void f_div13(float *o, const float *a)
 { int i = threadIdx.x; o[i] = (a[i] + 0.5f) / 13; }
+// UIMAD with an immediate addend (form 2): a product of %nctaid and a
+// parameter plus a constant, computed once per block on the uniform datapath
+// (the shape of grid.sync()'s arrival value, 0x80000001 - nblocks)
+extern "C" __global__ void u_imadi(int *o, int q)
+{
+    unsigned prod = gridDim.x * gridDim.y * (unsigned)q;
+    bool first = blockIdx.x + blockIdx.y == -blockIdx.z;
+    atomicAdd(o, first ? (int)(prod + 12345u) : 1);
+}
+// generic atomics (ATOM, ATOM.CAS) and strong loads and stores (.relaxed /
+// .acquire / .release at CTA and GPU scope, generic and global): each lane on
+// its own words, plus a counter whose final value does not depend on order
+extern "C" __global__ void a_gen(unsigned *o, const unsigned *a, unsigned *cnt)
+{
+    int t = threadIdx.x;
+    unsigned v = a[t], r[8], *p = o + 64 + t * 8, *g = o + 640 + t;
+    p[0] = v;
+    asm volatile("atom.add.u32 %0, [%1], %2;" : "=r"(r[0]) : "l"(p), "r"(v >> 3) : "memory");
+    asm volatile("atom.min.s32 %0, [%1+4], %2;" : "=r"(r[1]) : "l"(p), "r"(v) : "memory");
+    asm volatile("atom.max.u32 %0, [%1+4], %2;" : "=r"(r[2]) : "l"(p), "r"(v ^ 0x80000000u) : "memory");
+    asm volatile("atom.exch.b32 %0, [%1+8], %2;" : "=r"(r[3]) : "l"(p), "r"(v * 3) : "memory");
+    asm volatile("atom.cas.b32 %0, [%1+8], %2, %3;" : "=r"(r[4]) : "l"(p), "r"(v * 3), "r"(v + 7) : "memory");
+    asm volatile("atom.cas.b32 %0, [%1+8], %2, %3;" : "=r"(r[5]) : "l"(p), "r"(v), "r"(v + 9) : "memory");
+    asm volatile("atom.release.gpu.add.u32 %0, [%1+12], %2;" : "=r"(r[6]) : "l"(p), "r"(v) : "memory");
+    asm volatile("atom.acquire.gpu.inc.u32 %0, [%1+12], %2;" : "=r"(r[7]) : "l"(p), "r"(v | 1) : "memory");
+    asm volatile("red.add.u32 [%0], %1;" ::"l"(cnt), "r"(v & 255) : "memory");
+    asm volatile("st.relaxed.cta.u32 [%0+16], %1;" ::"l"(p), "r"(v + 1) : "memory");
+    asm volatile("st.relaxed.gpu.u32 [%0+20], %1;" ::"l"(p), "r"(v + 2) : "memory");
+    asm volatile("st.release.gpu.u32 [%0+24], %1;" ::"l"(p), "r"(v + 3) : "memory");
+    asm volatile("st.global.relaxed.cta.u32 [%0], %1;" ::"l"(g), "r"(v + 4) : "memory");
+    asm volatile("st.global.relaxed.gpu.u32 [%0+256], %1;" ::"l"(g), "r"(v + 5) : "memory");
+    unsigned x0, x1, x2, x3;
+    asm volatile("ld.relaxed.cta.u32 %0, [%1+16];" : "=r"(x0) : "l"(p) : "memory");
+    asm volatile("ld.relaxed.gpu.u32 %0, [%1+20];" : "=r"(x1) : "l"(p) : "memory");
+    asm volatile("ld.acquire.gpu.u32 %0, [%1+24];" : "=r"(x2) : "l"(p) : "memory");
+    asm volatile("ld.global.relaxed.gpu.u32 %0, [%1+256];" : "=r"(x3) : "l"(g) : "memory");
+    p[7] = x0 + x1 * 3 + x2 * 5 + x3 * 7;
+    for (int k = 0; k < 8; k++)
+        o[1024 + t * 8 + k] = r[k];
+}
+// R2P (bits of a value into P0..P6, byte 0 and byte 1) and P2R (predicates
+// saved in a register when ten are live across a loop)
+extern "C" __global__ void w_r2p(unsigned *o, const unsigned *a, int n)
+{
+    int t = threadIdx.x;
+    unsigned x = a[t], m = 0;
+    asm("{.reg .pred p<7>; .reg .b32 r<7>;\n\t"
+        "and.b32 r0, %1, 1; setp.ne.u32 p0, r0, 0; and.b32 r1, %1, 2; setp.ne.u32 p1, r1, 0;\n\t"
+        "and.b32 r2, %1, 4; setp.ne.u32 p2, r2, 0; and.b32 r3, %1, 8; setp.ne.u32 p3, r3, 0;\n\t"
+        "and.b32 r4, %1, 16; setp.ne.u32 p4, r4, 0; and.b32 r5, %1, 32; setp.ne.u32 p5, r5, 0;\n\t"
+        "and.b32 r6, %1, 64; setp.ne.u32 p6, r6, 0;\n\t"
+        "vote.sync.ballot.b32 r0, p0, -1; vote.sync.ballot.b32 r1, p1, -1; vote.sync.ballot.b32 r2, p2, -1;\n\t"
+        "vote.sync.ballot.b32 r3, p3, -1; vote.sync.ballot.b32 r4, p4, -1; vote.sync.ballot.b32 r5, p5, -1;\n\t"
+        "vote.sync.ballot.b32 r6, p6, -1;\n\t"
+        "xor.b32 r0, r0, r1; add.u32 r0, r0, r2; xor.b32 r0, r0, r3; mul.lo.u32 r0, r0, r4; xor.b32 r0, r0, r5;\n\t"
+        "add.u32 %0, r0, r6;}"
+        : "=r"(m) : "r"(x));
+    o[t] = m;
+    asm("{.reg .pred p<4>; .reg .b32 r<4>;\n\t"
+        "and.b32 r0, %1, 512; setp.ne.u32 p0, r0, 0; and.b32 r1, %1, 1024; setp.ne.u32 p1, r1, 0;\n\t"
+        "and.b32 r2, %1, 4096; setp.ne.u32 p2, r2, 0;\n\t"
+        "vote.sync.ballot.b32 r0, p0, -1; vote.sync.ballot.b32 r1, p1, -1; vote.sync.ballot.b32 r2, p2, -1;\n\t"
+        "mul.lo.u32 r1, r1, 3; mul.lo.u32 r2, r2, 5; xor.b32 r0, r0, r1; xor.b32 %0, r0, r2;}"
+        : "=r"(m) : "r"(x));
+    o[64 + t] = m;
+    bool p[10];
+#pragma unroll
+    for (int i = 0; i < 10; i++)
+        p[i] = a[(t * 10 + i) & 127] > (unsigned)(i * 400000000);
+    int acc = 0;
+    for (int j = 0; j < n; j++) {
+        int v = (int)a[(j + t) & 127];
+#pragma unroll
+        for (int i = 0; i < 10; i++)
+            if (p[i])
+                acc += v * (i + 1);
+            else
+                acc ^= v >> i;
+    }
+    o[128 + t] = (unsigned)acc;
+}
+// BMSK (bmsk.clamp / .wrap with registers, a parameter and immediates)
+extern "C" __global__ void b_bmsk(unsigned *o, const unsigned *a, unsigned q)
+{
+    int t = threadIdx.x;
+    unsigned x = a[t] & 63, y = a[t + 64] & 63, r[6];
+    asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(r[0]) : "r"(x), "r"(y));
+    asm("bmsk.wrap.b32 %0, %1, %2;" : "=r"(r[1]) : "r"(x), "r"(y));
+    asm("bmsk.clamp.b32 %0, 0, %1;" : "=r"(r[2]) : "r"(y));
+    asm("bmsk.wrap.b32 %0, %1, 7;" : "=r"(r[3]) : "r"(x));
+    asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(r[4]) : "r"(x), "r"(q));
+    asm("bmsk.clamp.b32 %0, %1, 30;" : "=r"(r[5]) : "r"(x));
+    for (int k = 0; k < 6; k++)
+        o[t * 6 + k] = r[k];
+}
+// NANOSLEEP with an immediate, a parameter and a register; %clock,
+// %clock64 and %globaltimer (CS2R): only their order is compared
+extern "C" __global__ void b_sleep(unsigned *o, const unsigned *a, unsigned q)
+{
+    int t = threadIdx.x;
+    unsigned long long g0, g1, c0, c1;
+    unsigned k0, k1;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c0));
+    asm volatile("mov.u32 %0, %%clock;" : "=r"(k0));
+    __nanosleep(450);
+    __nanosleep(q);
+    __nanosleep(a[t] & 1023);
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c1));
+    asm volatile("mov.u32 %0, %%clock;" : "=r"(k1));
+    o[t] = (g1 >= g0) + 2 * (c1 >= c0) + 4 * (k1 - k0 < 0x80000000u) + 8 * (g0 != 0);
+}
+// ATOMS.POPC.INC with a UR added to the address: histograms in one of four
+// shared arrays chosen by a parameter (the row offset (q & 3) << 10 in a UR)
+extern "C" __global__ void a_popc_ur(unsigned *o, const unsigned char *in, int q)
+{
+    __shared__ unsigned h[4][256];
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x)
+        (&h[0][0])[i] = i;
+    __syncthreads();
+    unsigned v = in[blockIdx.x * blockDim.x + threadIdx.x];
+    atomicAdd(&h[q & 3][v], 1);
+    atomicAdd(&h[(q + 1) & 3][v ^ 1], 1);
+    __syncthreads();
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x)
+        o[blockIdx.x * 1024 + i] = (&h[0][0])[i];
+}
+// LEA with a negated shifted operand and a carry out: 64-bit x - (y << s)
+extern "C" __global__ void l_neg(long long *o, const long long *a, int q)
+{
+    int t = threadIdx.x;
+    long long x = a[t], y = a[75 - t];
+    o[t] = x - (y << 30);
+    o[t + 64] = x - ((long long)q << 5);
+    o[t + 128] = x - (y << 3);
+}
+// a kernel that spills under __maxnreg__(24): LDL.LU, the last reload of a slot
+extern "C" __global__ void __maxnreg__(24) m_spill(int *o, const int *a, int n)
+{
+    int v[24];
+#pragma unroll
+    for (int i = 0; i < 24; i++)
+        v[i] = a[(threadIdx.x * 24 + i) & 255];
+    int acc = 0;
+    for (int j = 0; j < n; j++) {
+#pragma unroll
+        for (int i = 0; i < 24; i++)
+            acc = acc * 3 + (v[i] ^ j);
+    }
+#pragma unroll
+    for (int i = 0; i < 24; i++)
+        o[threadIdx.x * 24 + i] = v[i] + acc;
+}

@@ -197,6 +197,19 @@ cases['h_ops/f'] = ('1', '64', ['u32[256]=zero', 'u32[128]=file:%s' % h256, 'f32
 cases['m_cpasync'] = ('1', '64', ['s32[1536]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512)])
 cases['t_ldsm'] = ('1', '64', ['u32[896]=zero>OUT', 'u32[256]=file:%s' % sized(u32, 1024)])
 cases['a_red64'] = ('2', '64', ['s64[16]=zero>OUT', 's64[76]=file:%s' % i64])
+for tag, g, q in (('a', '3,2', 7), ('b', '5', -3)):
+    cases['u_imadi/' + tag] = (g, '64', ['s32[4]=zero>OUT', 's32:%d' % q])
+cases['a_gen'] = ('1', '64', ['u32[1536]=zero>OUT', 'u32[64]=file:%s' % sized(u32, 256), 'u32[4]=zero'])
+cases['a_gen/c'] = ('1', '64', ['u32[1536]=zero', 'u32[64]=file:%s' % sized(u32, 256), 'u32[4]=zero>OUT'])
+cases['w_r2p'] = ('1', '64', ['u32[192]=zero>OUT', 'u32[128]=file:%s' % sized(u32, 512), 's32:5'])
+for tag, q in (('a', 13), ('b', 40), ('c', 0)):
+    cases['b_bmsk/' + tag] = ('1', '64', ['u32[384]=zero>OUT', 'u32[128]=file:%s' % sized(u32, 512), 'u32:%d' % q])
+cases['b_sleep'] = ('1', '64', ['u32[64]=zero>OUT', 'u32[64]=file:%s' % sized(u32, 256), 'u32:300'])
+for tag, q in (('a', 1), ('b', 6)):
+    cases['a_popc_ur/' + tag] = ('2', '128', ['u32[2048]=zero>OUT', 'u8[256]=file:%s' % sized(bytes_in, 256), 's32:%d' % q])
+for tag, q in (('a', -7), ('b', 0x12345)):
+    cases['l_neg/' + tag] = ('1', '64', ['s64[192]=zero>OUT', 's64[76]=file:%s' % i64, 's32:%d' % q])
+cases['m_spill'] = ('1', '64', ['s32[1536]=zero>OUT', 's32[256]=file:%s' % sized(i32, 1024), 's32:5'])
 cases['b_trap'] = ('1', '64', ['s32[64]=zero>OUT', 's32[64]=file:%s' % sized(i32, 256), 's32:12345'])
 for tag, prm in (('a', ['-128', '255', '-32768', '65535']), ('b', ['127', '0', '32767', '1']),
                  ('c', ['-1', '133', '-2', '40000'])):
