@@ -123,7 +123,10 @@
     SOP(LDGSTS, "LDGSTS", 0x1ae)         \
     SOP(LDGDEPBAR, "LDGDEPBAR", 0x1af)   \
     SOP(DEPBAR, "DEPBAR.LE", 0x11a)      \
-    SOP(LDSM, "LDSM.16", 0x03b)         \
+    SOP(LDSM, "LDSM.16", 0x03b)          \
+    SOP(HMMA, "HMMA", 0x03c)             \
+    SOP(IMMA, "IMMA", 0x037)             \
+    SOP(DMMA, "DMMA.884", 0x03f)         \
     SOP(TEX, "TEX", 0x160)               \
     SOP(TEX_B, "TEX.B", 0x161)           \
     SOP(TLD, "TLD", 0x166)               \

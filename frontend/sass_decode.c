@@ -728,6 +728,26 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         break;
     }
     case FE_SASS_BPT: put(&b, " 0x%x", fe_sass_bits(s, 32, 32)); break;
+    case FE_SASS_HMMA: case FE_SASS_IMMA: case FE_SASS_DMMA:
+        /* HMMA: 75 K = 16, 78 K = 4, 76 .F32 accumulator, 82 .BF16, 83 .TF32; IMMA: 86 M = 16,
+           75 K = 32, 76 / 78 A / B signed, 82 .SAT (docs/sass.md) */
+        if (s->op == FE_SASS_HMMA)
+            put(&b, ".168%u.%s%s", fe_sass_bits(s, 75, 1) ? 16 : fe_sass_bits(s, 78, 1) ? 4 : 8,
+                fe_sass_bits(s, 76, 1) ? "F32" : "F16",
+                fe_sass_bits(s, 82, 1) ? ".BF16" : fe_sass_bits(s, 83, 1) ? ".TF32" : "");
+        else if (s->op == FE_SASS_IMMA)
+            put(&b, ".%u8%u.%s.%s%s", fe_sass_bits(s, 86, 1) ? 16 : 8, fe_sass_bits(s, 75, 1) ? 32 : 16,
+                fe_sass_bits(s, 76, 1) ? "S8" : "U8", fe_sass_bits(s, 78, 1) ? "S8" : "U8",
+                fe_sass_bits(s, 82, 1) ? ".SAT" : "");
+        put(&b, " ");
+        reg(&b, d);
+        put(&b, ", ");
+        reg(&b, a);
+        put(&b, ", ");
+        reg(&b, fe_sass_bits(s, 32, 8));
+        put(&b, ", ");
+        reg(&b, c);
+        break;
     case FE_SASS_IDP:
         put(&b, "%s%s%s ", fe_sass_bits(s, 76, 1) ? (fe_sass_bits(s, 77, 1) ? ".2A.HI" : ".2A.LO") : ".4A",
             fe_sass_bits(s, 73, 1) ? (fe_sass_bits(s, 76, 1) ? ".S16" : ".S8") : (fe_sass_bits(s, 76, 1) ? ".U16" : ".U8"),

@@ -2170,6 +2170,89 @@ static int group_elt(struct lower *L, unsigned r, unsigned i, char *o)
     return 0;
 }
 
+/* "{%rR, %rR+1, ...}" for a fragment of n registers from R (RZ: zeros). */
+static int frag(struct lower *L, unsigned r, unsigned n, char *o, size_t len)
+{
+    size_t k = (size_t)snprintf(o, len, "{");
+    for (unsigned i = 0; i < n; i++) {
+        char e[16];
+        if (group_elt(L, r, i, e))
+            return -1;
+        k += (size_t)snprintf(o + k, len - k, "%s%s", i ? ", " : "", e);
+    }
+    snprintf(o + k, len - k, "}");
+    return 0;
+}
+
+/* HMMA (0x03c), IMMA (0x037), DMMA (0x03f), form 1: D (16..23) = A (24..31)
+ * x B (32..39) + C (64..71, RZ: zero), each a group of consecutive
+ * registers; ptxas on one-instruction mma.sync.aligned.SHAPE.row.col kernels
+ * (docs/sass.md).  HMMA: m16n8kK, 75 K = 16 (else 8), 76 f32 C/D (else
+ * f16), 82 bf16 A/B, 83 tf32 A/B (else f16), with tf32 78 K = 4 (else 8).  IMMA: 74 set (8-bit inputs), 86 M = 16
+ * (else 8), 75 K = 32 (else 16), 76 / 78 A / B s8 (else u8), 82
+ * .satfinite.  DMMA: m8n8k4 f64, no modifier bits.  Lowered to the PTX mma
+ * whose fragments are the same registers; a guarded one is refused. */
+static int l_mma(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    static const uint64_t care[] = { 0xff | 1u << 11 | 1u << 12 | 1u << 14 | 1u << 18 | 1u << 19, /* HMMA */
+                                     0xff | 1u << 11 | 1u << 12 | 1u << 14 | 1u << 18 | 1u << 22, /* IMMA */
+                                     0xff };                                                         /* DMMA */
+    int i = s->op == FE_SASS_HMMA ? 0 : s->op == FE_SASS_IMMA ? 1 : 2;
+    if (need_hi(L, care[i], i == 1 ? 1u << 10 : 0) || s->form != 1 || B(s, 40, 24))
+        return L->rc ? -1 : unsupported(L, "%s form", fe_sass_name(s->op));
+    if (s->guard != 7)
+        return unsupported(L, "guarded %s (a warp-collective matrix instruction)", fe_sass_name(s->op));
+    unsigned rd = B(s, 16, 8), ra = B(s, 24, 8), rb = B(s, 32, 8), rc = B(s, 64, 8);
+    unsigned M = 16, K, na, nb, nc;
+    char shape[64], fd[96], fa[96], fb[96], fc[96];
+    if (i == 0) {
+        int f32 = (int)B(s, 76, 1), bf = (int)B(s, 82, 1), tf = (int)B(s, 83, 1);
+        if (bf && !f32)
+            return unsupported(L, "HMMA.BF16 with an f16 accumulator");
+        if (tf ? bf || !f32 || B(s, 75, 1) : B(s, 78, 1))
+            return unsupported(L, "HMMA modifiers 75 / 78 / 82 / 83 in a combination not seen");
+        K = tf ? (B(s, 78, 1) ? 4 : 8) : (B(s, 75, 1) ? 16 : 8);
+        na = tf ? K / 2 : K / 4, nb = tf ? K / 4 : K / 8, nc = f32 ? 4 : 2;
+        const char *ab = tf ? "tf32" : bf ? "bf16" : "f16";
+        snprintf(shape, sizeof shape, "m16n8k%u.row.col.%s.%s.%s.%s", K, f32 ? "f32" : "f16", ab, ab, f32 ? "f32" : "f16");
+    } else if (i == 1) {
+        M = B(s, 86, 1) ? 16 : 8, K = B(s, 75, 1) ? 32 : 16;
+        if (M == 8 && K == 32)
+            return unsupported(L, "IMMA.8832 on 8-bit inputs");
+        na = M * K / 128, nb = K / 16, nc = M / 4;
+        snprintf(shape, sizeof shape, "m%un8k%u.row.col%s.s32.%s.%s.s32", M, K, B(s, 82, 1) ? ".satfinite" : "",
+                 B(s, 76, 1) ? "s8" : "u8", B(s, 78, 1) ? "s8" : "u8");
+    } else {
+        snprintf(shape, sizeof shape, "m8n8k4.row.col.f64.f64.f64.f64");
+        na = nb = 1, nc = 2;
+    }
+    if (rd == 255 || rd + nc > 255 || (ra != 255 && ra + na > 255) || (rb != 255 && rb + nb > 255))
+        return unsupported(L, "%s register groups", fe_sass_name(s->op));
+    if (i < 2) {
+        if (frag(L, rd, nc, fd, sizeof fd) || frag(L, ra, na, fa, sizeof fa) || frag(L, rb, nb, fb, sizeof fb) ||
+            frag(L, rc, nc, fc, sizeof fc))
+            return -1;
+        emit(L, "mma.sync.aligned.%s %s, %s, %s, %s", shape, fd, fa, fb, fc);
+        return 0;
+    }
+    /* f64: the pairs in the .b64 scratch registers %x4 (A), %x5 (B), %x6..%x7 (C), then D over C */
+    if (rd + 4 > 255 || (rc != 255 && rc + 4 > 255) || ra >= 254 || rb >= 254)
+        return unsupported(L, "DMMA register pairs");
+    emit(L, "mov.b64 %%x4, {%%r%u, %%r%u}", ra, ra + 1);
+    emit(L, "mov.b64 %%x5, {%%r%u, %%r%u}", rb, rb + 1);
+    for (unsigned j = 0; j < 2; j++)
+        if (rc == 255)
+            emit(L, "mov.b64 %%x%u, 0", 6 + j);
+        else
+            emit(L, "mov.b64 %%x%u, {%%r%u, %%r%u}", 6 + j, rc + 2 * j, rc + 2 * j + 1);
+    emit(L, "mma.sync.aligned.%s {%%x6, %%x7}, {%%x4}, {%%x5}, {%%x6, %%x7}", shape);
+    for (unsigned j = 0; j < 2; j++)
+        emit(L, "mov.b64 {%%r%u, %%r%u}, %%x%u", rd + 2 * j, rd + 2 * j + 1, 6 + j);
+    return 0;
+}
+
+
 /* The 32-bit handle of a texture / surface in %x2: from c[bank][40..53 * 4]
  * (a kernel parameter, a __constant__ variable) or from register r.  The
  * hardware reads 32 bits (the register forms take one register, the next
@@ -3492,6 +3575,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_I2F: case FE_SASS_F2I: case FE_SASS_FRND: return l_cvt(L);
     case FE_SASS_LDGSTS: return l_ldgsts(L);
     case FE_SASS_LDSM: return l_ldsm(L);
+    case FE_SASS_HMMA: case FE_SASS_IMMA: case FE_SASS_DMMA: return l_mma(L);
     case FE_SASS_LDGDEPBAR: case FE_SASS_DEPBAR: return l_depbar(L);
     case FE_SASS_TEX: case FE_SASS_TEX_B: case FE_SASS_TLD: case FE_SASS_TLD_B: return l_tex(L);
     case FE_SASS_SULD: case FE_SASS_SULD_B: case FE_SASS_SUST: case FE_SASS_SUST_B: return l_surf(L);
@@ -3525,7 +3609,7 @@ static int lower_kernel(struct lower *L, const struct fe_cubin_kernel *k)
     sb_put(o, "{\n");
     sb_put(o, "\t.reg .b32 %%sc<255>;\n\t.reg .b16 %%h<2>;\n");
     sb_put(o, "\t.reg .b32 %%r<255>;\n\t.reg .b32 %%ur<63>;\n\t.reg .pred %%p<7>;\n\t.reg .pred %%up<7>;\n");
-    sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg, %%pr, %%pbar;\n\t.reg .b32 %%rbar;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<4>;\n", NTMP);
+    sb_put(o, "\t.reg .pred %%pt, %%pz, %%pg, %%pr, %%pbar;\n\t.reg .b32 %%rbar;\n\t.reg .b32 %%rz, %%zero, %%sb, %%t<%d>;\n\t.reg .b64 %%x<8>;\n", NTMP);
     if (k->shared_size)
         sb_put(o, "\t.shared .align 16 .b8 %s_smem[%u];\n", k->name, k->shared_size);
     if (k->frame_size)

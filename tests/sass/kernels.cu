@@ -1192,6 +1192,80 @@ extern "C" __global__ void t_ldsm(unsigned *o, const unsigned *a)
     for (int k = 0; k < 14; k++)
         o[t * 14 + k] = d[k];
 }
+// tensor cores (HMMA, IMMA, DMMA): mma.sync of every pinned form, each
+// lane's fragments from the input (f16 / bf16 values kept finite), one with
+// a zero accumulator (RZ); every result register stored (52 per thread)
+#define MMA4(shape, d, a, b, c) \
+    asm volatile("mma.sync.aligned." shape " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};" \
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), \
+                   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]))
+extern "C" __global__ void t_mma(unsigned *o, const unsigned *in, const double *g)
+{
+    int t = threadIdx.x, n = 0;
+    const unsigned *p = in + (t & 31) * 8 + (t >> 5) * 3;
+    unsigned h[4], bf[4], x[4], c[4], z[4] = { 0, 0, 0, 0 }, d[4];
+    for (int k = 0; k < 4; k++) {
+        h[k] = (p[k] & 0x83ff83ffu) | 0x38003800u;  /* f16 pairs in +-[0.5, 1) */
+        bf[k] = (p[k + 4] & 0x807f807fu) | 0x3f003f00u; /* bf16 pairs likewise */
+        x[k] = p[k + 2];
+        c[k] = __float_as_uint((float)(int)(p[k + 3] & 1023) - 512.0f);
+    }
+    MMA4("m16n8k16.row.col.f32.f16.f16.f32", d, h, (h + 2), c);
+    for (int k = 0; k < 4; k++) o[t * 52 + n++] = d[k];
+    MMA4("m16n8k16.row.col.f32.f16.f16.f32", d, h, bf, z);
+    for (int k = 0; k < 4; k++) o[t * 52 + n++] = d[k];
+    MMA4("m16n8k16.row.col.f32.bf16.bf16.f32", d, bf, h, c);
+    for (int k = 0; k < 4; k++) o[t * 52 + n++] = d[k];
+    MMA4("m16n8k32.row.col.s32.s8.s8.s32", d, x, (x + 1), x);
+    for (int k = 0; k < 4; k++) o[t * 52 + n++] = d[k];
+    MMA4("m16n8k32.row.col.satfinite.s32.u8.s8.s32", d, x, (x + 2), c);
+    for (int k = 0; k < 4; k++) o[t * 52 + n++] = d[k];
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10};"
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+                 : "r"(h[1]), "r"(h[3]), "r"(h[0]), "r"(c[2]), "r"(c[0]), "r"(c[3]), "r"(c[1]));
+    for (int k = 0; k < 4; k++) o[t * 52 + n++] = d[k];
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10};"
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+                 : "r"(bf[2]), "r"(bf[0]), "r"(bf[3]), "r"(c[1]), "r"(c[2]), "r"(c[0]), "r"(c[3]));
+    for (int k = 0; k < 4; k++) o[t * 52 + n++] = d[k];
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%8, %9};"
+                 : "=r"(d[0]), "=r"(d[1])
+                 : "r"(h[0]), "r"(h[1]), "r"(h[2]), "r"(h[3]), "r"(h[1]), "r"(h[2]), "r"(h[3]), "r"(h[0]));
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3}, {%4}, {%5, %6};"
+                 : "=r"(d[2]), "=r"(d[3]) : "r"(h[2]), "r"(h[0]), "r"(h[1]), "r"(d[1]), "r"(h[3]));
+    for (int k = 0; k < 4; k++) o[t * 52 + n++] = d[k];
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.s32.s8.u8.s32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10};"
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+                 : "r"(x[3]), "r"(x[1]), "r"(x[2]), "r"(c[0]), "r"(x[0]), "r"(c[3]), "r"(x[1]));
+    asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.u8.u8.s32 {%0, %1}, {%2}, {%3}, {%4, %5};"
+                 : "=r"(d[2]), "=r"(d[3]) : "r"(x[2]), "r"(x[0]), "r"(d[3]), "r"(x[3]));
+    for (int k = 0; k < 4; k++) o[t * 52 + n++] = d[k];
+    unsigned f[4];
+    for (int k = 0; k < 4; k++) /* tf32: the low 13 bits are ignored, kept random */
+        f[k] = (p[k + 1] & 0x807fffffu) | 0x3f000000u;
+    MMA4("m16n8k8.row.col.f32.tf32.tf32.f32", d, f, (f + 1), c);
+    for (int k = 0; k < 4; k++) o[t * 52 + n++] = d[k];
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10};"
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+                 : "r"(f[3]), "r"(f[0]), "r"(f[2]), "r"(c[3]), "r"(c[2]), "r"(c[1]), "r"(c[0]));
+    for (int k = 0; k < 4; k++) o[t * 52 + n++] = d[k];
+    unsigned long long e[2];
+    double ga = g[t & 63], gb = g[(t * 7 + 3) & 63], gc = g[(t * 3 + 1) & 63], gd = g[(t * 5 + 2) & 63], r0, r1;
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};"
+                 : "=d"(r0), "=d"(r1) : "d"(ga), "d"(gb), "d"(gc), "d"(gd));
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};"
+                 : "=l"(e[0]), "=l"(e[1]) : "d"(r1), "d"(r0), "d"(0.0), "d"(0.0));
+    o[t * 52 + n++] = (unsigned)e[0];
+    o[t * 52 + n++] = (unsigned)(e[0] >> 32);
+    o[t * 52 + n++] = (unsigned)e[1];
+    o[t * 52 + n++] = (unsigned)(e[1] >> 32);
+    unsigned long long q0 = __double_as_longlong(r0), q1 = __double_as_longlong(r1);
+    o[t * 52 + n++] = (unsigned)q0;
+    o[t * 52 + n++] = (unsigned)(q0 >> 32);
+    o[t * 52 + n++] = (unsigned)q1;
+    o[t * 52 + n++] = (unsigned)(q1 >> 32);
+}
 // texture fetches (TEX with the handle in a parameter and, selected per
 // lane, in a register: TEX.B): every component, two, one, the fourth alone;
 // tex1D (ptxas's 2D with y = 0), tex3D, tex2DLod (a level register), a
