@@ -2184,6 +2184,26 @@ static int frag(struct lower *L, unsigned r, unsigned n, char *o, size_t len)
     return 0;
 }
 
+/* A jump that has a guard: the guard becomes a branch around it ("@%pN " or
+ * "@!%pN " skips to L<k>_<addr>_b when it fails), so the jump's own
+ * predicates stay free; 1 if there was one (guard_skip_end places the label). */
+static int guard_skip(struct lower *L)
+{
+    char g[16];
+    snprintf(g, sizeof g, "%s", L->guard);
+    if (!g[0])
+        return 0;
+    L->guard[0] = 0; /* (emit() puts the guard on what it writes) */
+    emit(L, "@%s%s bra L%u_%04x_b", g[1] == '!' ? "" : "!", g + (g[1] == '!' ? 2 : 1), L->kidx, L->s->addr);
+    return 1;
+}
+
+static void guard_skip_end(struct lower *L, int skip)
+{
+    if (skip)
+        sb_put(&L->out, "L%u_%04x_b:\n", L->kidx, L->s->addr);
+}
+
 /* HMMA (0x03c), IMMA (0x037), DMMA (0x03f), form 1: D (16..23) = A (24..31)
  * x B (32..39) + C (64..71, RZ: zero), each a group of consecutive
  * registers; ptxas on one-instruction mma.sync.aligned.SHAPE.row.col kernels
@@ -2201,8 +2221,6 @@ static int l_mma(struct lower *L)
     int i = s->op == FE_SASS_HMMA ? 0 : s->op == FE_SASS_IMMA ? 1 : 2;
     if (need_hi(L, care[i], i == 1 ? 1u << 10 : 0) || s->form != 1 || B(s, 40, 24))
         return L->rc ? -1 : unsupported(L, "%s form", fe_sass_name(s->op));
-    if (s->guard != 7)
-        return unsupported(L, "guarded %s (a warp-collective matrix instruction)", fe_sass_name(s->op));
     unsigned rd = B(s, 16, 8), ra = B(s, 24, 8), rb = B(s, 32, 8), rc = B(s, 64, 8);
     unsigned M = 16, K, na, nb, nc;
     char shape[64], fd[96], fa[96], fb[96], fc[96];
@@ -2233,9 +2251,17 @@ static int l_mma(struct lower *L)
         if (frag(L, rd, nc, fd, sizeof fd) || frag(L, ra, na, fa, sizeof fa) || frag(L, rb, nb, fb, sizeof fb) ||
             frag(L, rc, nc, fc, sizeof fc))
             return -1;
+        /* a guard (tensor_wmma's `@P3 IMMA.16816.S8.S8.SAT`): a branch
+           around the warp-collective instruction, which the whole warp then
+           runs or skips (lanes that disagree reach it diverged, which
+           mma.sync.aligned reports) */
+        int skip = guard_skip(L);
         emit(L, "mma.sync.aligned.%s %s, %s, %s, %s", shape, fd, fa, fb, fc);
+        guard_skip_end(L, skip);
         return 0;
     }
+    if (s->guard != 7)
+        return unsupported(L, "guarded DMMA (a warp-collective matrix instruction)");
     /* f64: the pairs in the .b64 scratch registers %x4 (A), %x5 (B), %x6..%x7 (C), then D over C */
     if (rd + 4 > 255 || (rc != 255 && rc + 4 > 255) || ra >= 254 || rb >= 254)
         return unsupported(L, "DMMA register pairs");
@@ -2411,27 +2437,6 @@ static int l_surf(struct lower *L)
 }
 
 static int is_jump_target(const struct fe_cubin_kernel *k, uint32_t a);
-
-/* A jump that has a guard: the guard becomes a branch around it ("@%pN " or
- * "@!%pN " skips to L<k>_<addr>_b when it fails), so the jump's own
- * predicates stay free; 1 if there was one (guard_skip_end places the label). */
-static int guard_skip(struct lower *L)
-{
-    char g[16];
-    snprintf(g, sizeof g, "%s", L->guard);
-    if (!g[0])
-        return 0;
-    L->guard[0] = 0; /* (emit() puts the guard on what it writes) */
-    emit(L, "@%s%s bra L%u_%04x_b", g[1] == '!' ? "" : "!", g + (g[1] == '!' ? 2 : 1), L->kidx, L->s->addr);
-    return 1;
-}
-
-static void guard_skip_end(struct lower *L, int skip)
-{
-    if (skip)
-        sb_put(&L->out, "L%u_%04x_b:\n", L->kidx, L->s->addr);
-}
-
 
 static int64_t branch_target(const struct fe_sass_insn *s)
 {

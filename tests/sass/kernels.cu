@@ -1542,3 +1542,15 @@ extern "C" __global__ void __maxnreg__(24) m_spill(int *o, const int *a, int n)
     for (int i = 0; i < 24; i++)
         o[threadIdx.x * 24 + i] = v[i] + acc;
 }
+// a guarded HMMA (ptxas if-converts the mma under `if (q > 0)` into
+// `@P0 HMMA.1688.F32`): the whole warp runs it or skips it
+extern "C" __global__ void t_mmag(float *o, const unsigned *a, int q)
+{
+    int i = threadIdx.x;
+    unsigned a0 = a[i], a1 = a[i + 32], b0 = a[i + 64];
+    float d0 = o[i], d1 = o[i + 32], d2 = o[i + 64], d3 = o[i + 96];
+    if (q > 0)
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "r"(a0), "r"(a1), "r"(b0));
+    o[i] = d0, o[i + 32] = d1, o[i + 64] = d2, o[i + 96] = d3;
+}

@@ -196,6 +196,8 @@ cases['h_ops'] = ('1', '64', ['u32[256]=zero>OUT', 'u32[128]=file:%s' % h256, 'f
 cases['h_ops/f'] = ('1', '64', ['u32[256]=zero', 'u32[128]=file:%s' % h256, 'f32[64]=file:%s' % sized(f32, 256), 'f32[128]=zero>OUT'])
 cases['m_cpasync'] = ('1', '64', ['s32[1536]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512)])
 cases['t_ldsm'] = ('1', '64', ['u32[896]=zero>OUT', 'u32[256]=file:%s' % sized(u32, 1024)])
+cases['t_mmag'] = ('1', '32', ['f32[128]=file:%s>OUT' % sized(f32, 512), 'u32[96]=file:%s' % sized(u32, 384), 's32:1'])
+cases['t_mmag/skip'] = ('1', '32', ['f32[128]=file:%s>OUT' % sized(f32, 512), 'u32[96]=file:%s' % sized(u32, 384), 's32:0'])
 cases['t_mma'] = ('1', '64', ['u32[3328]=zero>OUT', 'u32[264]=file:%s' % sized(u32, 1056), 'f64[64]=file:%s' % sized(d192, 512)])
 cases['a_red64'] = ('2', '64', ['s64[16]=zero>OUT', 's64[76]=file:%s' % i64])
 for tag, g, q in (('a', '3,2', 7), ('b', '5', -3)):
