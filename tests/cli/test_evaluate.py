@@ -153,6 +153,11 @@ check('summary.md: the online controller\'s section', '## The SM split chosen on
       'chosen online: time over the offline choice' in summary, summary[-1500:])
 check('summary.md: the paper\'s numbers beside ours', '+39 %' in summary and 'Morpheus-ALL speedup over BL' in summary,
       summary[:500])
+root = os.environ.get('MX_SOURCE_ROOT', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+lv = json.load(open(os.path.join(root, 'configs', 'rtx3080.json')))['timing']['level']
+want = 'An extended-LLC hit takes %d cycles, an LLC hit %d: %.2fx' % (lv['xllc'], lv['llc'], lv['xllc'] / lv['llc'])
+check('summary.md: the extended LLC\'s latency against the LLC\'s, from the configuration (%s)' % want,
+      want in summary and '-o timing.level.xllc=%d ' % ((lv['llc'] * 185 + 80) // 160) in summary, summary[-2500:])
 if shutil.which('gnuplot'):
     figs = ['fig1_sm_scaling', 'fig2_llc_size', 'fig10_time', 'fig10_perf_per_watt', 'fig11_predictor', 'bandwidth']
     okf = all(open(os.path.join(OUT, f + '.png'), 'rb').read(8) == b'\x89PNG\r\n\x1a\n' and
