@@ -464,7 +464,6 @@ static void bind_insn(struct binder *b, uint32_t fi, uint32_t ii)
     x->unit = mx_opinfo(in->op)->unit;
 }
 
-/* The register bits (include/mx/timing.h, tm_issue.def) of operand o. */
 /* A value register's scoreboard bit: the front end's (mx_func.regbit: registers live at the same time apart
  * where 64 bits suffice), else the slot's low bits. */
 static inline uint64_t reg_bit(const struct mx_program *g, const struct mx_func *f, uint32_t reg)
@@ -472,47 +471,6 @@ static inline uint64_t reg_bit(const struct mx_program *g, const struct mx_func 
     if (f->regbit != MX_NONE && reg < f->nregs && f->regbit + reg < g->nregbit)
         return 1ull << g->regbit[f->regbit + reg];
     return 1ull << (reg & 63);
-}
-
-static uint64_t opd_bits(const struct mx_program *g, const struct mx_func *f, const struct mx_operand *o)
-{
-    switch (o->kind) {
-    case MX_OPD_REG: return reg_bit(g, f, o->reg);
-    case MX_OPD_PRED: return 1ull << (63 - (o->reg & 63));
-    case MX_OPD_ADDR: return o->reg != MX_NONE ? reg_bit(g, f, o->reg) : 0;
-    case MX_OPD_INDREG: /* %r[%i]: the index only; which register of the range it names is known at run
-                           time, and a whole-range dependence would make a hit wait for the fills of other
-                           ways (the helper's Indirect-MOV reads a way's block written long before) */
-        return reg_bit(g, f, (uint32_t)o->imm);
-    case MX_OPD_VEC:
-    case MX_OPD_TEXADDR:
-    case MX_OPD_LIST: {
-        uint64_t b = 0;
-        for (uint32_t i = 0; i < o->count && o->reg + i < g->nvec; i++)
-            b |= opd_bits(g, f, &g->vec[o->reg + i]);
-        return b;
-    }
-    default: return 0;
-    }
-}
-
-/* Registers instruction in writes (d[0]) and reads (d[1]), for a timing
- * model's scoreboard: destinations by the opcode table's operand kinds;
- * calls and fences touch every register (a model waits for all). */
-static void insn_deps(const struct mx_program *g, const struct mx_func *f, const struct mx_insn *in, uint64_t d[2])
-{
-    const struct mx_opinfo *oi = mx_opinfo(in->op);
-    d[0] = d[1] = 0;
-    if (in->op == MX_OP_CALL || in->op == MX_OP_MEMBAR || in->op == MX_OP_FENCE) {
-        d[0] = d[1] = ~0ull;
-        return;
-    }
-    if (in->guard != MX_NONE)
-        d[1] |= 1ull << (63 - (in->guard & 63));
-    for (int i = 0; i < in->nopd && i < MX_MAX_OPD; i++) {
-        char k = oi ? oi->kinds[i] : MX_FK_SRC;
-        d[k == MX_FK_DST || k == MX_FK_PAIR ? 0 : 1] |= opd_bits(g, f, &in->opd[i]);
-    }
 }
 
 /* The registers instruction in reads, each once, in operand order (the
@@ -528,31 +486,58 @@ static void add_src(struct emu_srcs *s, uint32_t reg)
         s->r[s->n++] = (uint16_t)reg;
 }
 
-static void opd_srcs(const struct mx_program *g, const struct mx_operand *o, struct emu_srcs *s)
+/* The register bits (include/mx/timing.h, tm_issue.def) of operand o; with src, also the registers it reads
+ * (tm_issue.src). */
+static uint64_t opd_bits(const struct mx_program *g, const struct mx_func *f, const struct mx_operand *o,
+                         struct emu_srcs *src)
 {
     switch (o->kind) {
-    case MX_OPD_REG: add_src(s, o->reg); break;
-    case MX_OPD_ADDR: add_src(s, o->reg); break;
-    case MX_OPD_INDREG: add_src(s, (uint32_t)o->imm); break;
+    case MX_OPD_REG:
+        if (src)
+            add_src(src, o->reg);
+        return reg_bit(g, f, o->reg);
+    case MX_OPD_PRED: return 1ull << (63 - (o->reg & 63));
+    case MX_OPD_ADDR:
+        if (src)
+            add_src(src, o->reg);
+        return o->reg != MX_NONE ? reg_bit(g, f, o->reg) : 0;
+    case MX_OPD_INDREG: /* %r[%i]: the index only; which register of the range it names is known at run
+                           time, and a whole-range dependence would make a hit wait for the fills of other
+                           ways (the helper's Indirect-MOV reads a way's block written long before) */
+        if (src)
+            add_src(src, (uint32_t)o->imm);
+        return reg_bit(g, f, (uint32_t)o->imm);
     case MX_OPD_VEC:
     case MX_OPD_TEXADDR:
-    case MX_OPD_LIST:
+    case MX_OPD_LIST: {
+        uint64_t b = 0;
         for (uint32_t i = 0; i < o->count && o->reg + i < g->nvec; i++)
-            opd_srcs(g, &g->vec[o->reg + i], s);
-        break;
-    default: break;
+            b |= opd_bits(g, f, &g->vec[o->reg + i], src);
+        return b;
+    }
+    default: return 0;
     }
 }
 
-static void insn_srcs(const struct mx_program *g, const struct mx_insn *in, struct emu_srcs *s)
+/* Registers instruction in writes (d[0]) and reads (d[1]), for a timing
+ * model's scoreboard: destinations by the opcode table's operand kinds;
+ * calls and fences touch every register (a model waits for all).  And in
+ * src the registers it reads, for the register-file banks. */
+static void insn_deps(const struct mx_program *g, const struct mx_func *f, const struct mx_insn *in, uint64_t d[2],
+                      struct emu_srcs *src)
 {
     const struct mx_opinfo *oi = mx_opinfo(in->op);
-    s->n = 0;
+    d[0] = d[1] = 0;
+    src->n = 0;
+    if (in->guard != MX_NONE)
+        d[1] |= 1ull << (63 - (in->guard & 63));
     for (int i = 0; i < in->nopd && i < MX_MAX_OPD; i++) {
         char k = oi ? oi->kinds[i] : MX_FK_SRC;
-        if (k != MX_FK_DST && k != MX_FK_PAIR)
-            opd_srcs(g, &in->opd[i], s);
+        int dst = k == MX_FK_DST || k == MX_FK_PAIR;
+        d[dst ? 0 : 1] |= opd_bits(g, f, &in->opd[i], dst ? NULL : src);
     }
+    if (in->op == MX_OP_CALL || in->op == MX_OP_MEMBAR || in->op == MX_OP_FENCE)
+        d[0] = d[1] = ~0ull;
 }
 
 static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int *rc)
@@ -578,10 +563,8 @@ static struct emu_kernel *bind_kernel(struct emu_module *m, uint32_t entry, int 
     for (uint32_t fi = 0; fi < g->nfuncs; fi++) {
         const struct mx_func *f = &g->funcs[fi];
         if (!(f->flags & MX_FUNCF_DECL))
-            for (uint32_t i = f->first; i < f->first + f->ninsns && i < g->ninsns; i++) {
-                insn_deps(g, f, &g->insns[i], k->deps[i]);
-                insn_srcs(g, &g->insns[i], &k->srcs[i]);
-            }
+            for (uint32_t i = f->first; i < f->first + f->ninsns && i < g->ninsns; i++)
+                insn_deps(g, f, &g->insns[i], k->deps[i], &k->srcs[i]);
     }
     const struct mx_func *e = &g->funcs[entry];
     for (uint32_t i = 0; i < e->nshared; i++)

@@ -139,10 +139,18 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* FNV-1a over n bytes, from h. */
+static uint64_t fnv_bytes(uint64_t h, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* A string, then a 0xff that no string holds (so that "ab","c" and "a","bc" differ). */
 static uint64_t fnv(uint64_t h, const char *s)
 {
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+    h = fnv_bytes(h, (const unsigned char *)s, strlen(s));
     return (h ^ 0xff) * 0x100000001b3ull;
 }
 
@@ -157,8 +165,7 @@ static int file_digest(const char *path, uint64_t *out)
     unsigned char b[65536];
     size_t k;
     while ((k = fread(b, 1, sizeof b, f)) > 0)
-        for (size_t i = 0; i < k; i++)
-            h = (h ^ b[i]) * 0x100000001b3ull;
+        h = fnv_bytes(h, b, k);
     int bad = ferror(f);
     fclose(f);
     *out = h;

@@ -89,6 +89,7 @@ struct smst {                 /* one SM's state: touched by its host thread only
 struct cyc {
     struct tm_params p;
     uint32_t nsched, nparts, nchans, nx, compute_sms;
+    uint32_t rf_banks;             /* register-file banks a scheduler partition has (0: no bank conflicts) */
     uint32_t level[TM_LV_COUNT];   /* level latencies with the memory side's clock */
     double llc_rate, dram_rate, x_rate, icnt_rate; /* bytes per core cycle of the LLC, DRAM, the extended LLC (all
                                                        cache SMs), an SM's port (each way) */
@@ -157,6 +158,7 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
         q->initiation[i] = q->initiation[i] ? q->initiation[i] : 1;
     }
     c->nsched = q->issue_width < 1 ? 1 : q->issue_width > NSCHED_MAX ? NSCHED_MAX : q->issue_width;
+    c->rf_banks = !q->rf_banks ? 0 : q->rf_banks / c->nsched ? q->rf_banks / c->nsched : 1;
     c->nparts = q->llc_partitions ? q->llc_partitions : 1;
     c->nchans = q->dram_channels ? q->dram_channels : 1;
     c->nx = q->cache_sms;
@@ -223,10 +225,9 @@ static inline struct wsb *slot_of(struct cyc *c, uint32_t sm, uint32_t wslot)
  * partition issues nothing else meanwhile. */
 static uint32_t rf_conflicts(const struct cyc *c, const struct tm_issue *ev)
 {
-    uint32_t banks = c->p.rf_banks / c->nsched;
-    if (!c->p.rf_banks || !ev->src || ev->nsrc < 2)
+    uint32_t banks = c->rf_banks;
+    if (!banks || !ev->src || ev->nsrc < 2)
         return 0;
-    banks = banks ? banks : 1;
     uint32_t worst = 1, n = ev->nsrc < TM_MAX_SRC ? ev->nsrc : TM_MAX_SRC;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = 0;
