@@ -74,7 +74,22 @@ struct dline { uint64_t clock, line; };
 
 enum { RES_PART, RES_CHAN, RES_X }; /* the shared resources: LLC partitions, DRAM channels, cache-mode SMs */
 
+/* A calendar of one resource's cycles (a scheduler partition's issue slot, a pipeline, the L1's tag port):
+ * which of the CAL_CYCLES cycles from `lo` on are taken, so that work timed out of order fills the gaps work
+ * timed before it left.  Cycles before lo count as taken; the window moves on as later cycles are taken. */
+#define CAL_CYCLES 8192u
+struct cal {
+    uint64_t lo;
+    uint64_t bits[CAL_CYCLES / 64];
+};
+
+struct calsm {                /* a cache-mode SM's calendars (--xllc helper: see cal_issue) */
+    struct cal l1;
+    struct cal part[][1 + TM_UNITS]; /* per scheduler partition: its issue slot, then each unit's pipeline */
+};
+
 struct smst {                 /* one SM's state: touched by its host thread only while the quantum runs */
+    struct calsm *cal;        /* a cache-mode SM's calendars (allocated at its first instruction), or NULL */
     uint64_t sched_free[NSCHED_MAX];
     uint64_t pipe_free[NSCHED_MAX][TM_UNITS];
     double l1_free, req_free, rep_free;
@@ -121,6 +136,7 @@ static void cyc_fini(void *state)
         free(c->sm[i].x_bytes);
         free(c->sm[i].sb);
         free(c->sm[i].dlog);
+        free(c->sm[i].cal);
     }
     free(c->sm);
     free(c->chan_eff);
@@ -238,6 +254,65 @@ static uint32_t rf_conflicts(const struct cyc *c, const struct tm_issue *ev)
     return worst - 1;
 }
 
+/* Whether cycles [t, t + len) of k are free (those past its window are). */
+static int cal_free(const struct cal *k, uint64_t t, uint32_t len)
+{
+    if (t < k->lo)
+        return 0;
+    for (uint64_t x = t; x < t + len && x < k->lo + CAL_CYCLES; x++) {
+        uint32_t i = (uint32_t)(x % CAL_CYCLES);
+        if (k->bits[i >> 6] >> (i & 63) & 1)
+            return 0;
+    }
+    return 1;
+}
+
+/* Takes cycles [t, t + len) of k (t >= k->lo), moving its window on so that they are in it. */
+static void cal_take(struct cal *k, uint64_t t, uint32_t len)
+{
+    uint64_t end = t + len;
+    if (end > k->lo + CAL_CYCLES) {
+        uint64_t lo = end - CAL_CYCLES;
+        if (lo - k->lo >= CAL_CYCLES)
+            memset(k->bits, 0, sizeof k->bits);
+        else
+            for (uint64_t x = k->lo; x < lo; x++)
+                k->bits[x % CAL_CYCLES >> 6] &= ~(UINT64_C(1) << (x % CAL_CYCLES & 63));
+        k->lo = lo;
+    }
+    for (uint64_t x = t > k->lo ? t : k->lo; x < end; x++)
+        k->bits[x % CAL_CYCLES >> 6] |= UINT64_C(1) << (x % CAL_CYCLES & 63);
+}
+
+/* The first cycle from t on where a and b are free for alen and blen cycles, b from `off` cycles after a
+ * (b NULL: a alone); takes them. */
+static uint64_t cal_fit(struct cal *a, uint32_t alen, struct cal *b, uint32_t off, uint32_t blen, uint64_t t)
+{
+    uint64_t x = t > a->lo ? t : a->lo;
+    if (b && x + off < b->lo)
+        x = b->lo - off;
+    while (!cal_free(a, x, alen) || (b && !cal_free(b, x + off, blen)))
+        x++;
+    cal_take(a, x, alen);
+    if (b)
+        cal_take(b, x + off, blen);
+    return x;
+}
+
+/* The calendars of SM s (number sm) if it is a cache-mode SM, allocated at its first use; else (or without
+ * memory) NULL.  Only helper warps run there (--xllc helper), and the emulator times each one's service of a
+ * request to its end before the next request: a scalar "next free cycle" per partition would make a later
+ * request on another warp wait for the whole of an earlier one, as if the SM served one request at a time.
+ * A compute SM's events come in the order they happen and keep the scalars. */
+static struct calsm *cal_of(struct cyc *c, struct smst *s, uint32_t sm)
+{
+    if (!c->nx || sm < c->p.num_sms - c->nx)
+        return NULL;
+    if (!s->cal)
+        s->cal = calloc(1, sizeof *s->cal + c->nsched * sizeof s->cal->part[0]);
+    return s->cal;
+}
+
 static uint32_t cyc_issue(void *state, const struct tm_issue *ev)
 {
     struct cyc *c = state;
@@ -250,13 +325,19 @@ static uint32_t cyc_issue(void *state, const struct tm_issue *ev)
         memset(w->ready, 0, sizeof w->ready);
     uint32_t unit = ev->unit < TM_UNITS ? ev->unit : 0, sp = ev->wslot % c->nsched;
     uint64_t start = ev->clock;
-    if (s->sched_free[sp] > start)
-        start = s->sched_free[sp];
-    if (s->pipe_free[sp][unit] > start)
-        start = s->pipe_free[sp][unit];
-    start += rf_conflicts(c, ev);
-    s->sched_free[sp] = start + 1;
-    s->pipe_free[sp][unit] = start + c->p.initiation[unit];
+    struct calsm *k = cal_of(c, s, ev->sm);
+    if (k) { /* the issue slot for 1 + its bank conflicts' cycles, then the pipeline */
+        uint32_t rc = rf_conflicts(c, ev);
+        start = cal_fit(&k->part[sp][0], 1 + rc, &k->part[sp][1 + unit], rc, c->p.initiation[unit], start) + rc;
+    } else {
+        if (s->sched_free[sp] > start)
+            start = s->sched_free[sp];
+        if (s->pipe_free[sp][unit] > start)
+            start = s->pipe_free[sp][unit];
+        start += rf_conflicts(c, ev);
+        s->sched_free[sp] = start + 1;
+        s->pipe_free[sp][unit] = start + c->p.initiation[unit];
+    }
     uint64_t done;
     if (w->mem_pending) { /* a load or atomic: its data, or its latency from when it starts if that is later
                              (the queues it waited in are not paid twice) */
@@ -319,8 +400,14 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
         n = 1, lines[0] = 0;
     double at = (double)ev->clock;
     /* the L1's tag lookups */
-    double l1_start = s->l1_free > at ? s->l1_free : at;
-    s->l1_free = l1_start + (double)n / (c->p.l1_lines_per_cycle ? c->p.l1_lines_per_cycle : 1);
+    double l1_start, lpc = c->p.l1_lines_per_cycle ? c->p.l1_lines_per_cycle : 1;
+    struct calsm *kc = cal_of(c, s, ev->sm);
+    if (kc) { /* (a helper warp's own access: its tag lookups in the calendar, as its issue) */
+        l1_start = (double)cal_fit(&kc->l1, (uint32_t)ceil(n / lpc), NULL, 0, 0, ev->clock);
+    } else {
+        l1_start = s->l1_free > at ? s->l1_free : at;
+        s->l1_free = l1_start + (double)n / lpc;
+    }
     double ready = l1_start;
     if (lv == TM_LV_LLC || lv == TM_LV_XLLC || lv == TM_LV_DRAM || lv == TM_LV_XLLC_DRAM) {
         double grid = ev->grid_ctas ? ev->grid_ctas : c->compute_sms;

@@ -152,6 +152,66 @@ static void rf_banks(void **unused)
     o->fini(st);
 }
 
+/* A cache-mode SM (the highest-numbered; only helper warps run there) keeps a calendar of its partitions' issue
+ * slots, pipelines and L1 tag port: the emulator times each helper warp's service to its end before the next
+ * request, so a later request's instructions (earlier in time) fill the gaps an earlier one left.  A compute SM
+ * keeps "the next free cycle" of each. */
+static void cache_sm_calendar(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    struct tm_params p = { .issue_width = 1, .core_mhz = 1000, .mem_clock_scale = 1, .num_sms = 2, .cache_sms = 1,
+                           .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1, .l1_lines_per_cycle = 1 };
+    for (int i = 0; i < TM_UNITS; i++)
+        p.unit_latency[i] = p.initiation[i] = 1;
+    p.initiation[0] = 2;          /* int: its pipeline takes a warp instruction every 2 cycles */
+    p.level_latency[TM_LV_L1] = 10;
+    void *st = NULL;
+    char err[256];
+    assert_int_equal(o->init(&st, &p, NULL, err, sizeof err), 0);
+    for (uint32_t sm = 0; sm < 2; sm++) {
+        /* warp slot 0 issues ctrl instructions (unit 5) at 100, 110, 120 (one partition: issue_width 1) */
+        for (uint64_t t = 100; t <= 120; t += 10) {
+            struct tm_issue a = { .sm = sm, .unit = 5, .clock = t, .first = t == 100 };
+            assert_int_equal(o->issue(st, &a), 1);
+        }
+        /* slot 1 then issues at 105, 106, 110 (times before the last one above): */
+        struct tm_issue b = { .sm = sm, .wslot = 1, .unit = 5, .clock = 105, .first = 1 };
+        struct tm_issue c = { .sm = sm, .wslot = 1, .unit = 5, .clock = 106 };
+        struct tm_issue d = { .sm = sm, .wslot = 1, .unit = 5, .clock = 110 };
+        if (sm == 1) {
+            /* the cache-mode SM: 105 and 106 are free (each goes on a cycle later); 110 is taken, 111 is not */
+            assert_int_equal(o->issue(st, &b), 1);
+            assert_int_equal(o->issue(st, &c), 1);
+            assert_int_equal(o->issue(st, &d), 2);
+            /* an int instruction at 112 (pipeline 112-113), another at 113: the slot is free, the pipeline is
+               not until 114; 114 is free of both */
+            struct tm_issue e = { .sm = sm, .wslot = 1, .unit = 0, .clock = 112 };
+            struct tm_issue f = { .sm = sm, .wslot = 1, .unit = 0, .clock = 113 };
+            assert_int_equal(o->issue(st, &e), 1);
+            assert_int_equal(o->issue(st, &f), 2);
+        } else {
+            /* the compute SM: the partition is next free at 121; each waits for the one before */
+            assert_int_equal(o->issue(st, &b), 121 + 1 - 105);
+            assert_int_equal(o->issue(st, &c), 122 + 1 - 106);
+            assert_int_equal(o->issue(st, &d), 123 + 1 - 110);
+        }
+        /* L1 accesses (a hit: 10 cycles) of 4 lines at 200, then of 1 line at 198 and at 201: on the compute SM
+           the tag port is next free at 204 (the one at 198 starts at 204, done 214; the one at 201 at 205);
+           on the cache-mode SM 198 is free (done 208), 201-203 are taken by the first (the second starts at 204) */
+        static uint64_t a4[32] = { 0, 128, 256, 384 }, a1[32];
+        struct tm_mem m4 = { .sm = sm, .level = TM_LV_L1, .lines = 4, .active = 0xf, .size = 4, .clock = 200,
+                             .addr = a4, .grid_ctas = 1, .wslot = 2 };
+        struct tm_mem m1 = { .sm = sm, .level = TM_LV_L1, .lines = 1, .active = 1, .size = 4, .clock = 198,
+                             .addr = a1, .grid_ctas = 1, .wslot = 3 };
+        assert_int_equal(o->mem(st, &m4), 10);
+        assert_int_equal(o->mem(st, &m1), sm == 1 ? 10 : 214 - 198);
+        m1.clock = 201;
+        assert_int_equal(o->mem(st, &m1), sm == 1 ? 214 - 201 : 215 - 201);
+    }
+    o->fini(st);
+}
+
 /* --xllc helper: an access the helper kernel serves pays the trip (xllc_trip) in place of the extended LLC's
  * latency and no share of its bandwidth; served() then writes its registers when the helper is done */
 static void helper_access(void **unused)
@@ -331,6 +391,7 @@ int main(void)
         cmocka_unit_test(hot_channel),
         cmocka_unit_test(scoreboard),
         cmocka_unit_test(rf_banks),
+        cmocka_unit_test(cache_sm_calendar),
         cmocka_unit_test(demand_shares),
         cmocka_unit_test(helper_access),
         cmocka_unit_test(burst_credit),
