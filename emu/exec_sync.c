@@ -12,10 +12,26 @@ void emu_exit_parked(struct emu_warp *w);
 
 static uint32_t first_val(const uint64_t *v, uint32_t m) { return (uint32_t)v[__builtin_ctz(m)]; }
 
+/* A barrier whose guard holds for some of the running lanes only (`@p barrier.sync 0; @!p barrier.sync 0`,
+ * each lane at one of them): where the lanes that skip it rejoin those that wait, the first instruction after
+ * it that is not guarded by the same predicate (either sense) or is a branch, call or return (the end of the
+ * straight-line region the guard covers), or 0 if that is the very next one (then the lanes that skip would
+ * wait there behind the barrier: no use splitting). */
+static uint32_t guarded_region_end(const struct emu_warp *w, const struct emu_xinsn *x)
+{
+    const struct emu_xinsn *xs = w->k->x;
+    uint32_t pred = x->guard & ~REF_NEG, j = w->pc + 1;
+    while (j < w->fend && xs[j].guard != REF_NONE && (xs[j].guard & ~REF_NEG) == pred && xs[j].unit != MX_UNIT_CTRL)
+        j++;
+    return j > w->pc + 1 && j < w->fend ? j : 0;
+}
+
 /* Opcode: bar.sync a{, b} / barrier.sync   Synopsis: wait until b (default: all live) threads arrived at barrier a
  * The barrier counts threads (sm_70+): the executing lanes park at it and
  * the warp goes on with its other diverged paths, which may arrive at the
- * same barrier through another bar.sync. */
+ * same barrier through another bar.sync.  Where the guard leaves some of
+ * the running lanes out, those go on past it as a path of their own
+ * (guarded_region_end: they rejoin the waiting ones after the region). */
 static int h_bar_sync(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
 {
     uint32_t bar = first_val(SRC(0), m);
@@ -23,7 +39,14 @@ static int h_bar_sync(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     if (bar >= 16)
         return emu_fault(w, x, MX_EILLEGAL, -1, 0, 0, "barrier number %u out of range 0..15", bar);
     emu_exit_parked(w); /* lanes waiting only to exit do not hold the barrier up */
-    emu_simt_wait(w, w->pc + 1, bar + 1, 0); /* before arriving: the release may free these lanes at once */
+    uint32_t next = w->pc + 1, rest = w->active & ~m, rpc = rest ? guarded_region_end(w, x) : 0;
+    if (rpc) { /* the waiting lanes' path on top, then the others', both from the next instruction */
+        const uint32_t pcs[2] = { next, next }, masks[2] = { m, rest };
+        int r = emu_simt_branch(w, 2, pcs, masks, rpc);
+        if (r != EX_JUMP)
+            return r;
+    }
+    emu_simt_wait(w, next, bar + 1, 0); /* before arriving: the release may free these lanes at once */
     emu_cta_barrier_arrive(w, bar, cnt, (uint32_t)__builtin_popcount(m)); /* may release it at once */
     return emu_simt_pick(w) ? EX_JUMP : EX_YIELD;
 }

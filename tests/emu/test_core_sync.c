@@ -406,6 +406,31 @@ MX_TEST(sync_divergent_halves_at_two_barriers)
     ct_close(&c);
 }
 
+/* @p barrier.sync / @!p barrier.sync: each half of a warp waits at its own
+ * barrier instruction; the half that skips the first goes on to the second
+ * (it does not wait behind the first for the others), and the halves run as
+ * one warp again after the guarded region */
+MX_TEST(sync_guarded_barriers_split_the_warp_and_join_after_the_region)
+{
+    struct ct c;
+    ct_open_file(&c, "its.ptx");
+    static const uint32_t blocks[] = { 32, 96, 256 };
+    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
+        uint32_t nb = blocks[k], got[256], mask[256], want[256], wmask[256];
+        uint64_t out = ct_alloc(&c, nb * 4, NULL), dm = ct_alloc(&c, nb * 4, NULL);
+        ct_run(&c, "predbar", D3(2, 1, 1), D3(nb, 1, 1), 0, 2, out, dm);
+        ct_read(&c, got, out, nb * 4);
+        ct_read(&c, mask, dm, nb * 4);
+        for (uint32_t t = 0; t < nb; t++) {
+            want[t] = its_val(nb - 1 - t);
+            wmask[t] = 0xffffffffu;
+        }
+        assert_u32_array(got, want, nb);
+        assert_u32_array(mask, wmask, nb);
+    }
+    ct_close(&c);
+}
+
 MX_TEST(sync_divergent_barriers_joining_at_ret_lose_no_thread)
 {
     struct ct c;
