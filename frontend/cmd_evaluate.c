@@ -1458,9 +1458,9 @@ static int outputs(struct ev *e, int have_gnuplot)
     bprintf(&sm, "\n## Where ours differ, and why\n\n");
     if (fitting)
         bprintf(&sm, "- %d of the %d memory-bound applications fit in the %.1f MiB LLC at size %s (morpheus workloads "
-                     "list): a larger LLC has nothing to hold for them, and the extended LLC's lines (316 cycles) are "
-                     "slower than the LLC's (226). Size medium exceeds the LLC for all of them.\n",
-                fitting, nmem, e->llc_bytes / 1048576.0, e->size);
+                     "list): a larger LLC has nothing to hold for them, and the extended LLC's lines (%u cycles) are "
+                     "slower than the LLC's (%u). Size medium exceeds the LLC for all of them.\n",
+                fitting, nmem, e->llc_bytes / 1048576.0, e->size, e->xllc_lat, e->llc_lat);
     if (!strncmp(e->timing, "cycle", 5) && (!e->timing[5] || e->timing[5] == ','))
         bprintf(&sm, "- Timing model `%s` (docs/timing.md): scheduler partitions, pipelines and a scoreboard; each "
                      "SM has a share of the LLC's, DRAM's and the extended LLC's bandwidth in proportion to its "
@@ -1487,10 +1487,9 @@ static int outputs(struct ev *e, int have_gnuplot)
     uint32_t paper_x = (e->llc_lat * 185 + 80) / 160; /* the paper's 185 ns over about 160 ns, in our LLC's cycles */
     if (e->llc_lat && (e->xllc_lat > paper_x + 2 || e->xllc_lat + 2 < paper_x))
         bprintf(&sm, "- An extended-LLC hit takes %u cycles, an LLC hit %u: %.2fx, where the paper measured 185 ns "
-                     "against about 160 ns (1.16x) on the same GPU (the configurations' `timing.level.xllc` is the "
-                     "paper's 185 ns at the core clock, their LLC and DRAM latencies Accel-Sim's cycles). The "
-                     "paper's ratio, -o timing.level.xllc=%u -o timing.level.xllc_dram=%u, moved Morpheus-ALL by "
-                     "+3 %% at size medium (docs/evaluate.md).\n",
+                     "against about 160 ns (1.16x) on the same GPU (the built-in configurations' "
+                     "`timing.level.xllc` is their LLC's latency times that ratio): -o timing.level.xllc=%u -o "
+                     "timing.level.xllc_dram=%u (docs/evaluate.md).\n",
                 e->xllc_lat, e->llc_lat, (double)e->xllc_lat / e->llc_lat, paper_x,
                 paper_x + e->dram_lat - e->llc_lat);
     bprintf(&sm, "- BL's LLC gets a whole 17th way (+320 KiB) for the paper's +210 KiB; Unified-SM-Mem takes half "
