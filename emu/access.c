@@ -110,7 +110,13 @@ uint8_t *emu_mem_access(struct emu_warp *w, const struct emu_xinsn *x, int sp, u
     }
     case SP_LOCAL:
         if (addr >= w->local_size || addr + size > w->local_size) {
-            oob(w, x, SP_LOCAL, addr, size, lane, write);
+            if (w->k->sreg_row[SS_STACK]) /* lowered SASS that moves its stack pointer: the stack overflowed */
+                emu_fault(w, x, MX_EMEMFAULT, lane, addr, size, "Invalid __local__ %s of size %u bytes at 0x%llx is out "
+                          "of bounds: outside the stack of %llu bytes per thread (cudaLimitStackSize), which the code "
+                          "moves its stack pointer through", write ? "write" : "read", size, (unsigned long long)addr,
+                          (unsigned long long)w->local_size);
+            else
+                oob(w, x, SP_LOCAL, addr, size, lane, write);
             return NULL;
         }
         uint64_t off = (uint64_t)lane * w->local_size + addr;

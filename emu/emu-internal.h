@@ -47,6 +47,7 @@ enum emu_sslot {
     SS_LANEID, SS_WARPID, SS_NWARPID, SS_SMID, SS_NSMID, SS_GRIDID,
     SS_LANEMASK_EQ, SS_LANEMASK_LE, SS_LANEMASK_LT, SS_LANEMASK_GE, SS_LANEMASK_GT,
     SS_DYN_SMEM, SS_TOTAL_SMEM, SS_ENVREG1, SS_ENVREG2, SS_ZERO, SS_ONE,
+    SS_STACK,             /* %mx_stack_size: the warp's local bytes per thread, the configured stack */
     SS_SINK,              /* where a '_' value destination writes (never read) */
     SS__COUNT
 };

@@ -273,6 +273,7 @@ static int sreg_slot(int s, int comp)
     case MX_SREG_LANEMASK_GE: return SS_LANEMASK_GE;
     case MX_SREG_LANEMASK_GT: return SS_LANEMASK_GT;
     case MX_SREG_DYNAMIC_SMEM_SIZE: return SS_DYN_SMEM;
+    case MX_SREG_MX_STACK_SIZE: return SS_STACK;
     case MX_SREG_TOTAL_SMEM_SIZE: case MX_SREG_AGGR_SMEM_SIZE: return SS_TOTAL_SMEM;
     case MX_SREG_CLUSTER_NCTARANK: case MX_SREG_NCLUSTERID: case MX_SREG_CLUSTER_NCTAID: return SS_ONE;
     case MX_SREG_CLUSTERID: return SS_CTAID_X + comp; /* one CTA per cluster */

@@ -740,6 +740,7 @@ static void warp_init_sregs(struct emu_warp *w, const struct emu_launch *l, stru
         case SS_ENVREG1: ROW(l->grid_workspace >> 32);
         case SS_ENVREG2: ROW((uint32_t)l->grid_workspace);
         case SS_ONE: ROW(1);
+        case SS_STACK: ROW(w->local_size);
         default: ROW(0); /* SS_ZERO */
         }
     }
@@ -832,7 +833,8 @@ static int cta_start(struct emu_grid *g, struct emu_sm *sm, uint64_t id)
         w->red_ref = REF_NONE;
         memcpy(w->last_alloc, sm->last_alloc, sizeof w->last_alloc);
         w->local_size = k->max_local;
-        if (k->calls && w->local_size < d->cfg.local_per_thread) /* the stack cudaLimitStackSize sets, now */
+        if ((k->calls || k->sreg_row[SS_STACK]) && w->local_size < d->cfg.local_per_thread)
+            /* the stack cudaLimitStackSize sets, now (calls, or code that places its frames itself) */
             w->local_size = d->cfg.local_per_thread < EMU_LOCAL_MAX ? d->cfg.local_per_thread : EMU_LOCAL_MAX;
         /* ready, at the kernel's first instruction; buffers, frame 0 and
          * special registers come at its first issue (warp_begin) */

@@ -399,10 +399,15 @@ static int cload(struct lower *L, unsigned bank, unsigned off, unsigned width, c
         emit(L, "add.u32 %s, %s, %u", o, o, k->frame_size);
         return 0;
     }
-    if (width == 4 && off == 0x28 && moves_sp(L)) /* (a frame of 0 bytes, then the code subtracts from it) */
-        return unsupported(L, "the code moves the stack pointer R1 (SASS address 0x%04x) but the kernel's local frame "
-                           "(.nv.info attribute 0x11) is 0 bytes: a stack whose depth ptxas could not bound, as for "
-                           "recursion, is not mapped", moves_sp(L) - 1);
+    if (width == 4 && off == 0x28 && moves_sp(L)) {
+        /* a frame of 0 bytes, then the code moves R1 itself: a stack whose
+           depth ptxas could not bound (recursion; .nv.info attribute 0x11
+           is 0).  The thread's whole local window is its stack, as big as
+           cudaLimitStackSize sets it (%mx_stack_size, ours), R1 its top */
+        snprintf(o, 16, "%s", tmp(L, t));
+        emit(L, "mov.u32 %s, %%mx_stack_size", o);
+        return 0;
+    }
     if ((width == 4 && off == 0x28) || (width == 8 && off == 0x118)) {
         snprintf(o, 16, "0");
         return 0;
@@ -2872,10 +2877,12 @@ static int l_ctrl(struct lower *L)
         /* BMOV.32.CLEAR Rd, Bn (0x155: Rd 16..23, Bn 24..31, 84 set) and
            BMOV.32 Bn, Ra (0x156: Bn 24..31, Ra 32..39): a recursive
            function saving its caller's convergence barrier B6 on entry and
-           restoring it before RET.  Seen only in recursion, whose stack is
-           refused at the stack pointer (cload of c[0x0][0x28]) before
-           these words are reached: not lowered */
-        return unsupported(L, "BMOV (the convergence-barrier save / restore of a recursive function) is not lowered");
+           restoring it before RET.  The convergence barriers are no-ops
+           here (BSSY / BSYNC above): the saved value is 0 and the restore
+           sets nothing */
+        if (s->op == FE_SASS_BMOV_R && B(s, 16, 8) != 255)
+            emit(L, "mov.b32 %%r%u, 0", B(s, 16, 8));
+        return 0;
     case FE_SASS_RET: {
         /* RET.REL.NODEC Ra, base: to Ra:Ra+1 + base (base = the function's
            start in everything seen).  The return addresses a CALL can have

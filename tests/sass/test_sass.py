@@ -465,8 +465,10 @@ bad = bytearray(good)
 struct.pack_into('<I', bad, 48, (struct.unpack_from('<I', bad, 48)[0] & ~0xff00) | (75 << 8))
 refused(wfile('sm75.cubin', bytes(bad)), 'sm75.cubin', 'sm_75', 'sm_80 and sm_86')
 refused(cubin(90), 'sm_90')
-# recursion: ptxas cannot bound the stack, the kernel's frame is 0 bytes and the code moves R1: refused at the read of
-# the stack pointer, naming the instruction that moves it
+# recursion: ptxas cannot bound the stack, the kernel's frame is 0 bytes and the code moves R1 itself (BMOV saves and
+# restores the convergence barrier around each call): R1 starts at the top of the configured stack (64 KiB a thread
+# by default), each frame fills 16 words and returns deep(n - 1) + buf[n % 16] = sum of k * (k % 16) for k <= n
+# (n = 20 + the lane: within the PTX path's 64 nested calls)
 rec = os.path.join(tmp, 'rec.ptx')
 with open(rec, 'w') as f:
     f.write(""".version 8.0
@@ -475,38 +477,60 @@ with open(rec, 'w') as f:
 .func (.param .b32 r) deep (.param .b32 n)
 {
   .local .align 4 .b8 buf[64];
-  .reg .b32 %r<6>;
-  .reg .b64 %rd<3>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
   .reg .pred %p;
   ld.param.b32 %r1, [n];
   mov.u64 %rd1, buf;
-  and.b32 %r5, %r1, 15;
-  mul.wide.u32 %rd2, %r5, 4;
-  add.u64 %rd1, %rd1, %rd2;
-  st.local.u32 [%rd1], %r1;
+  mov.u32 %r6, 0;
+fill:
+  mul.lo.u32 %r7, %r1, %r6;
+  mul.wide.u32 %rd2, %r6, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.local.u32 [%rd3], %r7;
+  add.u32 %r6, %r6, 1;
+  setp.lt.u32 %p, %r6, 16;
+  @%p bra fill;
   setp.eq.u32 %p, %r1, 0;
   mov.u32 %r3, 0;
   @%p bra done;
   sub.u32 %r2, %r1, 1;
   { .param .b32 a; .param .b32 b; st.param.b32 [a], %r2; call (b), deep, (a); ld.param.b32 %r3, [b]; }
 done:
-  ld.local.u32 %r4, [buf+8];
+  and.b32 %r5, %r1, 15;
+  mul.wide.u32 %rd2, %r5, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  ld.local.u32 %r4, [%rd3];
   add.u32 %r3, %r3, %r4;
   st.param.b32 [r], %r3;
   ret;
 }
 .visible .entry rec(.param .u64 o, .param .u32 n)
 {
-  .reg .b32 %r<3>;
-  .reg .b64 %rd<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
   ld.param.u32 %r1, [n];
+  mov.u32 %r3, %tid.x;
+  add.u32 %r1, %r1, %r3;
   { .param .b32 a; .param .b32 b; st.param.b32 [a], %r1; call (b), deep, (a); ld.param.b32 %r2, [b]; }
   ld.param.u64 %rd1, [o];
+  mul.wide.u32 %rd2, %r3, 4;
+  add.u64 %rd1, %rd1, %rd2;
   st.global.u32 [%rd1], %r2;
   ret;
 }
 """)
-refused(cubin(86, rec, 'rec'), 'kernel rec', 'SASS address 0x0000', 'moves the stack pointer R1', 'recursion')
+rc86 = cubin(86, rec, 'rec')
+want = ' '.join(str(sum(k * (k % 16) for k in range(20 + t + 1)) & 0xffffffff) for t in range(32))
+for path, what in ((rec, 'PTX'), (rc86, 'SASS')):
+    r = run(['run', path, 'rec', '--grid', '1', '--block', '32', '--print', '32', '--', 'u32[32]=zero', 'u32:20'])
+    got = re.search(r'u32\[32\]=zero: ([0-9 ]+)', r.stderr)
+    if not got or got.group(1).strip() != want:
+        fails.append('recursion on the %s path: %s, want %s' % (what, got.group(1) if got else r.stderr[-300:], want))
+# deeper than the stack: a fault naming its size (about 100 bytes a frame, 64 KiB)
+r = run(['run', rc86, 'rec', '--grid', '1', '--block', '32', '--', 'u32[32]=zero', 'u32:2000'], check=False)
+if r.returncode != 1 or 'outside the stack of 65536 bytes per thread (cudaLimitStackSize)' not in r.stderr:
+    fails.append('recursion past the stack on the SASS path: exit %d: %s' % (r.returncode, r.stderr.strip()[-300:]))
 refused(wfile('notelf.cubin', b'\x7fELF' + b'\x01' * 60), 'notelf.cubin')
 # an unknown opcode in vecadd's first word: the error names kernel, address and word
 shoff, = struct.unpack_from('<Q', good, 40)
