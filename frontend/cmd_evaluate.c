@@ -1482,8 +1482,12 @@ static int outputs(struct ev *e, int have_gnuplot)
     bprintf(&sm, "- The extended LLC gets its share of the lines by capacity (address separation, §4.1.1) but the "
                  "bandwidth of `timing.bandwidth.xllc_gbps_per_sm` per cache-mode SM (the paper's §5 measurement): "
                  "where it carries much traffic its bandwidth, not its capacity, sets the time; doubling it (-o "
-                 "timing.bandwidth.xllc_gbps_per_sm=74) changes the comparison most (docs/evaluate.md). Where the "
-                 "data nearly fits the LLC, its hits are slower than the LLC's.\n");
+                 "timing.bandwidth.xllc_gbps_per_sm=74) changes the comparison most, more than that little "
+                 "(docs/evaluate.md). Where the data nearly fits the LLC, its hits are slower than the LLC's.\n");
+    if (!strcmp(e->xllc, "helper"))
+        bprintf(&sm, "- Extended LLC `helper`: every access is served by the helper kernel's warps, one request at a "
+                     "time per set, their instructions timed on the cache-mode SMs; a cache-mode SM then serves a "
+                     "few GB/s, not the 37 of the paper's own helper on real hardware (docs/evaluate.md).\n");
     uint32_t paper_x = (e->llc_lat * 185 + 80) / 160; /* the paper's 185 ns over about 160 ns, in our LLC's cycles */
     if (e->llc_lat && (e->xllc_lat > paper_x + 2 || e->xllc_lat + 2 < paper_x))
         bprintf(&sm, "- An extended-LLC hit takes %u cycles, an LLC hit %u: %.2fx, where the paper measured 185 ns "

@@ -233,6 +233,18 @@ check('summary.md: the extended LLC\'s latency against the LLC\'s when it is not
       '-o keys that give it' % want, want in summary and '-o timing.level.xllc=%d ' % paper_x in summary,
       summary[-2500:])
 
+# --xllc helper: the Morpheus runs go through the helper kernel (their JSON says so, its requests counted) and
+# summary.md says what that means
+OUT3 = os.path.join(TMP, 'ev3')
+p = subprocess.run([M, 'evaluate', '--size', 'small', '--sweep', '68,34', '-j', '2', '--out', OUT3, '--xllc', 'helper',
+                    '--no-figures', '-q', 'kmeans'], capture_output=True, text=True)
+mr = [json.load(open(os.path.join(OUT3, 'runs', f))) for f in os.listdir(os.path.join(OUT3, 'runs'))
+      if '.morpheus-' in f] if p.returncode == 0 else []
+check('--xllc helper: every Morpheus run served by the helper kernel, and summary.md says so',
+      p.returncode == 0 and mr and all(r.get('xllc') == 'helper' and r['memsys']['helper']['requests'] > 0 for r in mr)
+      and 'Extended LLC `helper`: every access is served by the helper kernel' in
+      open(os.path.join(OUT3, 'summary.md')).read(), p.stderr[-1500:], [(r.get('xllc'), r['memsys']['helper']) for r in mr])
+
 # bad input: refused, exit 2, nothing written
 for args, want in ((['nope'], "unknown application 'nope'"), (['--timing', 'none'], '--timing none gives no cycles'),
                    (['--timing', 'no-such-model'], 'no-such-model'), (['-o', 'memsys.nope=1'], 'memsys.nope'),
