@@ -94,6 +94,7 @@ static const struct key keys[] = {
     { "memsys.xllc.helper", K_PATH, NONE, offsetof(struct fe_config, xllc_helper), 0, 0 },
     { "memsys.query_unit.queue", K_UINT, U32(1, 65536), MS(qu_queue), 4, 0 },
     { "memsys.query_unit.buffer_bytes", K_UINT, U32(1, 1u << 24), MS(qu_buffer_bytes), 4, 0 },
+    { "memsys.query_unit.service_cycles", K_UINT, U32(1, 1000000), MS(qu_service), 4, 0 },
     { "memsys.mem_trace", K_PATH, NONE, offsetof(struct fe_config, mem_trace), 0, 0 },
     { "system.name", K_CHOICE, CHOICE(FE_SYSTEM_NAMES), offsetof(struct fe_config, system), 4, 0 },
     { "system.compute_sms", K_SMS, { FE_NUM_UINT, 0, 4096, "an integer from 0 to 4096, or auto" },

@@ -50,6 +50,7 @@ void mx_memsys_config_default(struct mx_memsys_config *c)
     c->bdi_epoch = 256;
     c->qu_queue = 32;
     c->qu_buffer_bytes = 5120;
+    c->qu_service = MORPHEUS_SERVICE_CYCLES;
     c->mem_trace = NULL;
 }
 
@@ -153,6 +154,8 @@ int mx_memsys_config_check(const struct mx_memsys_config *c, char *err, size_t e
     if (c->qu_buffer_bytes < 2 * c->llc_line)
         FAIL("memsys.query_unit.buffer_bytes: must hold a read and a write line (at least %u bytes), got %u",
              2 * c->llc_line, c->qu_buffer_bytes);
+    if (c->qu_service < 1 || c->qu_service > 1000000)
+        FAIL("memsys.query_unit.service_cycles: must be from 1 to 1000000 cycles, got %u", c->qu_service);
     if (c->mem_trace && !c->mem_trace[0])
         FAIL("memsys.mem_trace: empty file name");
     return morpheus_config_check(c, err, errlen); /* the extended LLC's geometry, when it is on */

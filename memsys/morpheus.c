@@ -235,7 +235,7 @@ int morpheus_create(const struct mx_memsys_config *c, struct morpheus **out, cha
     uint32_t entries = c->qu_buffer_bytes / MX_MMIO_BUF_SIZE;
     m->nwbuf = entries / 2;
     m->nrbuf = entries - m->nwbuf;
-    m->service = MORPHEUS_SERVICE_CYCLES;
+    m->service = c->qu_service ? c->qu_service : MORPHEUS_SERVICE_CYCLES;
     int fail = xllc_init(&m->x, total, ways, c->compress == MX_COMP_BDI);
     m->x.epoch = c->bdi_epoch ? c->bdi_epoch : XLLC_EPOCH;
     m->qu = calloc(m->parts, sizeof *m->qu);

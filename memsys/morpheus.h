@@ -36,9 +36,10 @@ struct morpheus_result {
     uint32_t split_wb;           /* of which dirty (written back; in dram_write_bytes) */
 };
 
-/* The query unit's service time: cycles a helper warp spends on one
+/* The default of memsys.query_unit.service_cycles, the query unit's
+ * service time in the native model: cycles a helper warp spends on one
  * request (§5: rf+l1 extended LLC, 185 ns average access at the RTX
- * 3080's 1710 MHz boost clock). */
+ * 3080's 1710 MHz boost clock; 34 GB/s per SM over 48 warps agrees). */
 #define MORPHEUS_SERVICE_CYCLES 316
 /* Helper warps of one cache-mode SM when the configuration does not say
  * (mx_memsys_config.helper_warps), one per extended-LLC set (§4.2: 48

@@ -62,6 +62,7 @@ struct mx_memsys_config {
                                     among the compression levels (docs/xllc-bdi.md; 256) */
     uint32_t qu_queue;           /* request-queue entries of each controller's query unit */
     uint32_t qu_buffer_bytes;    /* read + write data buffers of each query unit (5 KiB) */
+    uint32_t qu_service;         /* cycles a request holds its set's warp and buffer entry in the native model */
     uint32_t xllc_check;         /* --xllc helper: check every helper decision against the native model and
                                     every block it returns or writes back against a shadow of memory */
     const char *mem_trace;       /* --mem-trace FILE, or NULL */

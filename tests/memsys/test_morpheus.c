@@ -754,6 +754,17 @@ static void predicted_miss_fills(void **st)
     assert_int_equal(r.hit, 1);
     assert_int_equal(r.served, MX_LV_XLLC);
     assert_int_equal(r.done, 5000 + MORPHEUS_SERVICE_CYCLES);
+    {   /* memsys.query_unit.service_cycles sets the service: the same hit on a unit of 100 cycles */
+        struct mx_memsys_config c2 = c;
+        c2.qu_service = 100;
+        struct morpheus *m2 = make(&c2);
+        enum mem_kind k2 = MEM_RANDOM;
+        acc(m2, &c2, 0, ext_lp(&c2, m2, 0, 1, 0), MX_MOP_LD, 77, &k2);
+        struct morpheus_result r2 = acc(m2, &c2, 0, ext_lp(&c2, m2, 0, 1, 0), MX_MOP_LD, 5000, &k2);
+        assert_int_equal(r2.hit, 1);
+        assert_int_equal(r2.done, 5000 + 100);
+        morpheus_destroy(m2);
+    }
     struct morpheus_xstats x;
     morpheus_xstats(m, &x);
     assert_int_equal(x.fills, 1);
