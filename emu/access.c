@@ -13,10 +13,12 @@ static const char *space_text(int sp)
     return sp >= 0 && sp <= SP_PARAM_SCRATCH ? t[sp] : "?";
 }
 
-static int oob(struct emu_warp *w, const struct emu_xinsn *x, int sp, uint64_t addr, unsigned size, int lane, int write)
+/* why: more on the cause after the message, "" for none. */
+static int oob(struct emu_warp *w, const struct emu_xinsn *x, int sp, uint64_t addr, unsigned size, int lane, int write,
+               const char *why)
 {
-    return emu_fault(w, x, MX_EMEMFAULT, lane, addr, size, "Invalid __%s__ %s of size %u bytes at 0x%llx is out of bounds",
-                     space_text(sp), write ? "write" : "read", size, (unsigned long long)addr);
+    return emu_fault(w, x, MX_EMEMFAULT, lane, addr, size, "Invalid __%s__ %s of size %u bytes at 0x%llx is out of bounds%s",
+                     space_text(sp), write ? "write" : "read", size, (unsigned long long)addr, why);
 }
 
 uint8_t *emu_mem_access(struct emu_warp *w, const struct emu_xinsn *x, int sp, uint64_t addr, unsigned size,
@@ -44,7 +46,7 @@ uint8_t *emu_mem_access(struct emu_warp *w, const struct emu_xinsn *x, int sp, u
     case SP_CONST: {
         if (__builtin_expect(w->cta->grid->helper, 0) ? !emu_mem_line_ok(w->dev, addr, size)
                                                         : !emu_glob_check(w, addr, addr + size)) {
-            oob(w, x, sp, addr, size, lane, write);
+            oob(w, x, sp, addr, size, lane, write, "");
             return NULL;
         }
         if (__builtin_expect(w->port != NULL, 0) && sp == SP_GLOBAL) {
@@ -103,20 +105,18 @@ uint8_t *emu_mem_access(struct emu_warp *w, const struct emu_xinsn *x, int sp, u
         uint64_t ssz;
         uint8_t *s = emu_cta_shared(w->cta, &ssz);
         if (addr >= ssz || addr + size > ssz) {
-            oob(w, x, SP_SHARED, addr, size, lane, write);
+            oob(w, x, SP_SHARED, addr, size, lane, write, "");
             return NULL;
         }
         return s + addr;
     }
     case SP_LOCAL:
         if (addr >= w->local_size || addr + size > w->local_size) {
-            if (w->k->sreg_row[SS_STACK]) /* lowered SASS that moves its stack pointer: the stack overflowed */
-                emu_fault(w, x, MX_EMEMFAULT, lane, addr, size, "Invalid __local__ %s of size %u bytes at 0x%llx is out "
-                          "of bounds: outside the stack of %llu bytes per thread (cudaLimitStackSize), which the code "
-                          "moves its stack pointer through", write ? "write" : "read", size, (unsigned long long)addr,
-                          (unsigned long long)w->local_size);
-            else
-                oob(w, x, SP_LOCAL, addr, size, lane, write);
+            char why[160] = ""; /* lowered SASS that moves its stack pointer: the stack overflowed */
+            if (w->k->sreg_row[SS_STACK])
+                snprintf(why, sizeof why, ": outside the stack of %llu bytes per thread (cudaLimitStackSize), which the "
+                         "code moves its stack pointer through", (unsigned long long)w->local_size);
+            oob(w, x, SP_LOCAL, addr, size, lane, write, why);
             return NULL;
         }
         uint64_t off = (uint64_t)lane * w->local_size + addr;
