@@ -151,6 +151,16 @@ static const char *tmp(struct lower *L, char buf[16])
     return buf;
 }
 
+/* "{e[0], e[1], ...}", n operands, into o (a PTX vector or fragment). */
+static void braced(char *o, size_t len, const char (*e)[16], unsigned n)
+{
+    size_t k = (size_t)snprintf(o, len, "{");
+    for (unsigned i = 0; i < n && k < len; i++)
+        k += (size_t)snprintf(o + k, len - k, "%s%s", i ? ", " : "", e[i]);
+    if (k < len)
+        snprintf(o + k, len - k, "}");
+}
+
 #define B(s, pos, n) fe_sass_bits((s), (pos), (n))
 
 /* A 32-bit register as a source ("0" for RZ) or for a {vector} ("%zero"). */
@@ -2010,14 +2020,10 @@ static int l_mem(struct lower *L)
     if (nvec[sz] == 1)
         load ? rdst(L, data, r) : rvec(L, data, r);
     else {
-        size_t n = 0;
-        n += (size_t)snprintf(data + n, sizeof data - n, "{");
-        for (unsigned i = 0; i < nvec[sz]; i++) {
-            char e[16];
-            load ? rdst(L, e, r == 255 ? 255 : r + i) : rvec(L, e, r == 255 ? 255 : r + i);
-            n += (size_t)snprintf(data + n, sizeof data - n, "%s%s", i ? ", " : "", e);
-        }
-        snprintf(data + n, sizeof data - n, "}");
+        char e[4][16];
+        for (unsigned i = 0; i < nvec[sz]; i++)
+            load ? rdst(L, e[i], r == 255 ? 255 : r + i) : rvec(L, e[i], r == 255 ? 255 : r + i);
+        braced(data, sizeof data, (const char (*)[16])e, nvec[sz]);
     }
     const char *sp = generic ? "" : global ? ".global" : local ? ".local" : ".shared";
     const char *v = nvec[sz] == 2 ? ".v2" : nvec[sz] == 4 ? ".v4" : "";
@@ -2153,10 +2159,10 @@ static int l_ldsm(struct lower *L)
         emit(L, "add.u32 %s, %%r%u, %%sb", t, ra);
     if (ur != 63)
         emit(L, "add.u32 %s, %s, %%ur%u", t, t, ur);
-    size_t k = (size_t)snprintf(data, sizeof data, "{");
+    char e[4][16];
     for (unsigned i = 0; i < n; i++)
-        k += (size_t)snprintf(data + k, sizeof data - k, "%s%%r%u", i ? ", " : "", rd + i);
-    snprintf(data + k, sizeof data - k, "}");
+        snprintf(e[i], sizeof e[i], "%%r%u", rd + i);
+    braced(data, sizeof data, (const char (*)[16])e, n);
     emit(L, "ldmatrix.sync.aligned.m8n8.x%u%s.shared.b16 %s, [%s%+d]", n, B(s, 78, 1) ? ".trans" : "", data, t, off);
     return 0;
 }
@@ -2178,14 +2184,11 @@ static int group_elt(struct lower *L, unsigned r, unsigned i, char *o)
 /* "{%rR, %rR+1, ...}" for a fragment of n registers from R (RZ: zeros). */
 static int frag(struct lower *L, unsigned r, unsigned n, char *o, size_t len)
 {
-    size_t k = (size_t)snprintf(o, len, "{");
-    for (unsigned i = 0; i < n; i++) {
-        char e[16];
-        if (group_elt(L, r, i, e))
+    char e[4][16]; /* (l_mma's fragments: at most 4 registers) */
+    for (unsigned i = 0; i < n && i < 4; i++)
+        if (group_elt(L, r, i, e[i]))
             return -1;
-        k += (size_t)snprintf(o + k, len - k, "%s%s", i ? ", " : "", e);
-    }
-    snprintf(o + k, len - k, "}");
+    braced(o, len, (const char (*)[16])e, n < 4 ? n : 4);
     return 0;
 }
 
@@ -2353,10 +2356,9 @@ static int l_tex(struct lower *L)
     char t[4][16], coords[80], p[24] = "";
     for (int i = 0; i < 4; i++)
         tmp(L, t[i]);
-    size_t k = (size_t)snprintf(coords, sizeof coords, "{");
-    for (unsigned i = 0; i < nvec[g]; i++)
-        k += (size_t)snprintf(coords + k, sizeof coords - k, "%s%s", i ? ", " : "", c[i < nc ? i : nc - 1]);
-    snprintf(coords + k, sizeof coords - k, "}");
+    for (unsigned i = nc; i < nvec[g]; i++) /* (a vector wider than the coordinates: the last one again) */
+        snprintf(c[i], sizeof c[i], "%s", c[nc - 1]);
+    braced(coords, sizeof coords, (const char (*)[16])c, nvec[g]);
     if (pu != 7)
         snprintf(p, sizeof p, "|%%pr");
     emit(L, "tex.%s.v4.b32.%s {%s, %s, %s, %s}%s, [%%x2, %s]", geo[g], tld ? "s32" : "f32", t[0], t[1], t[2], t[3], p,
