@@ -385,50 +385,49 @@ MX_TEST(sync_named_barriers_producer_consumer)
 
 static uint32_t its_val(uint32_t t) { return (t % 32 < 16 ? 100 : 200) + t; }
 
-MX_TEST(sync_divergent_halves_at_two_barriers)
+static uint32_t done_val(uint32_t t) { return t + 1; }
+static uint32_t full_mask(uint32_t t) { return (void)t, 0xffffffffu; }
+
+/* Runs `kernel` (out, second) of its.ptx on grid blocks of each size in
+ * blocks: thread t of every block reads its_val(ntid - 1 - t), the other
+ * half's value, and writes second(t) to the second array. */
+static void halves_at_barriers(const char *kernel, uint32_t grid, const uint32_t *blocks, size_t nblocks,
+                               uint32_t (*second)(uint32_t))
 {
     struct ct c;
     ct_open_file(&c, "its.ptx");
-    static const uint32_t blocks[] = { 32, 64, 96, 256 };
-    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
-        uint32_t nb = blocks[k], got[256], done[256], want[256], wdone[256];
-        uint64_t out = ct_alloc(&c, nb * 4, NULL), dn = ct_alloc(&c, nb * 4, NULL);
-        ct_run(&c, "divbar", D3(3, 1, 1), D3(nb, 1, 1), 0, 2, out, dn);
+    for (size_t k = 0; k < nblocks; k++) {
+        uint32_t nb = blocks[k], got[256], got2[256], want[256], want2[256];
+        uint64_t out = ct_alloc(&c, nb * 4, NULL), out2 = ct_alloc(&c, nb * 4, NULL);
+        ct_run(&c, kernel, D3(grid, 1, 1), D3(nb, 1, 1), 0, 2, out, out2);
         ct_read(&c, got, out, nb * 4);
-        ct_read(&c, done, dn, nb * 4);
+        ct_read(&c, got2, out2, nb * 4);
         for (uint32_t t = 0; t < nb; t++) {
             want[t] = its_val(nb - 1 - t);
-            wdone[t] = t + 1;
+            want2[t] = second(t);
         }
         assert_u32_array(got, want, nb);
-        assert_u32_array(done, wdone, nb);
+        assert_u32_array(got2, want2, nb);
     }
     ct_close(&c);
+}
+
+/* the halves branch apart, each reaches its own bar.sync, and all threads
+ * run past the join (done[t] = t + 1) */
+MX_TEST(sync_divergent_halves_at_two_barriers)
+{
+    static const uint32_t blocks[] = { 32, 64, 96, 256 };
+    halves_at_barriers("divbar", 3, blocks, sizeof blocks / sizeof blocks[0], done_val);
 }
 
 /* @p barrier.sync / @!p barrier.sync: each half of a warp waits at its own
  * barrier instruction; the half that skips the first goes on to the second
  * (it does not wait behind the first for the others), and the halves run as
- * one warp again after the guarded region */
+ * one warp again after the guarded region (activemask: all 32 lanes) */
 MX_TEST(sync_guarded_barriers_split_the_warp_and_join_after_the_region)
 {
-    struct ct c;
-    ct_open_file(&c, "its.ptx");
     static const uint32_t blocks[] = { 32, 96, 256 };
-    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
-        uint32_t nb = blocks[k], got[256], mask[256], want[256], wmask[256];
-        uint64_t out = ct_alloc(&c, nb * 4, NULL), dm = ct_alloc(&c, nb * 4, NULL);
-        ct_run(&c, "predbar", D3(2, 1, 1), D3(nb, 1, 1), 0, 2, out, dm);
-        ct_read(&c, got, out, nb * 4);
-        ct_read(&c, mask, dm, nb * 4);
-        for (uint32_t t = 0; t < nb; t++) {
-            want[t] = its_val(nb - 1 - t);
-            wmask[t] = 0xffffffffu;
-        }
-        assert_u32_array(got, want, nb);
-        assert_u32_array(mask, wmask, nb);
-    }
-    ct_close(&c);
+    halves_at_barriers("predbar", 2, blocks, sizeof blocks / sizeof blocks[0], full_mask);
 }
 
 MX_TEST(sync_divergent_barriers_joining_at_ret_lose_no_thread)

@@ -275,27 +275,24 @@ MX_TEST(dwarf_malformed)
         bad(p, n, NULL);
         free(p);
     }
-    memcpy(t, nv_v2, sizeof nv_v2);
-    t[4] = 6;
-    bad(t, sizeof nv_v2, "DWARF version 6");
-    memcpy(t, nv_v2, sizeof nv_v2);
-    t[13] = 0;
-    bad(t, sizeof nv_v2, "line_range 0");
-    memcpy(t, nv_v2, sizeof nv_v2);
-    t[14] = 0;
-    bad(t, sizeof nv_v2, "opcode_base 0");
-    memcpy(t, nv_v2, sizeof nv_v2);
-    t[6] = 0x60;
-    bad(t, sizeof nv_v2, "header of 96 bytes");
+    /* one byte changed: where, to what, and what the error says (NULL: any error) */
+    static const struct { size_t off; uint8_t v; const char *why; } one[] = {
+        { 4, 6, "DWARF version 6" },
+        { 13, 0, "line_range 0" },
+        { 14, 0, "opcode_base 0" },
+        { 6, 0x60, "header of 96 bytes" },
+        { 0x2f, 0x05, NULL },                      /* a 4-byte set_address: the rest of the 8 bytes, a 0-byte opcode */
+        { 0x2f, 0x03, "2-byte address" },
+        { 0x2f, 0x40, "past the end of its unit" }, /* an extended opcode longer than the unit */
+    };
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
+        memcpy(t, nv_v2, sizeof nv_v2);
+        t[one[i].off] = one[i].v;
+        bad(t, sizeof nv_v2, one[i].why);
+    }
     memcpy(t, nv_v2, sizeof nv_v2);
     t[0] = 0xf5; t[1] = t[2] = t[3] = 0xff;
     bad(t, sizeof nv_v2, "reserved unit length");
-    memcpy(t, nv_v2, sizeof nv_v2);
-    t[0x2f] = 0x05;                               /* a 4-byte set_address: the rest of the 8 bytes, a 0-byte opcode */
-    bad(t, sizeof nv_v2, NULL);
-    memcpy(t, nv_v2, sizeof nv_v2);
-    t[0x2f] = 0x03;                               /* a 2-byte address */
-    bad(t, sizeof nv_v2, "2-byte address");
     memcpy(t, nv_v2, sizeof nv_v2);
     t[0x3c] = 0x7f;                               /* advance_line by -1 from line 1 to 0, then -129 ... */
     t[0x3e] = 0x03; t[0x3f] = 0x80; t[0x40] = 0x7e; /* ... line below 0 at the next copy */
@@ -311,10 +308,6 @@ MX_TEST(dwarf_malformed)
     u8(&b, 0);
     patch_len(&b, 0, 4);
     bad(b.b, b.n, "truncated operand of standard opcode 2");
-    /* extended opcode longer than the unit */
-    memcpy(t, nv_v2, sizeof nv_v2);
-    t[0x2f] = 0x40;
-    bad(t, sizeof nv_v2, "past the end of its unit");
 }
 
 MX_TEST(dwarf_random_flips)
