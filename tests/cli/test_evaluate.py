@@ -48,7 +48,7 @@ missing = {k: [c for c in CONTRACT if c not in r] for k, r in runs.items() if an
 check('%d runs, each with the contract\'s names (%s)' % (len(runs), ' '.join(CONTRACT)),
       len(runs) > 20 and not missing, missing)
 
-# kmeans (memory-bound): BL, IBL at 34, IBL 2x and 4x LLC at 68 and 34, Morpheus-Basic/ALL at 34; lib
+# kmeans (memory-bound): BL, IBL at 34, IBL 2x and 4x LLC at 68 and 34, Morpheus-Basic/ALL at 68 and 34; lib
 # (compute-bound): BL, IBL at 34, Morpheus at 68; then phase 2 at the chosen counts
 bad = []
 for k, r in runs.items():
@@ -65,8 +65,12 @@ for k, r in runs.items():
         bad.append((k, {x: r.get(x) for x in CONTRACT if x != 'memsys'}))
 check('every run: its system\'s SM split, passed, cycles, time, energy', not bad, bad[:3])
 mb = [r for r in runs.values() if r['system'].startswith('morpheus') and r['workload'] == 'kmeans']
-check('the Morpheus runs of kmeans use the extended LLC (accesses > 0)',
-      mb and all(r['memsys']['xllc']['accesses'] > 0 for r in mb), [(r['system'], r['memsys']['xllc']) for r in mb])
+check('the Morpheus runs of kmeans with cache-mode SMs use the extended LLC (accesses > 0), those with every SM '
+      'computing do not, and Morpheus-Basic\'s sweep has both points',
+      mb and all((r['memsys']['xllc']['accesses'] > 0) == (r['cache_sms'] > 0) for r in mb
+                 if not r['key'].endswith('.auto')) and  # (the online run's split is its last)
+      {r['compute_sms'] for r in mb if r['system'] == 'morpheus-basic' and '.pred-' not in r['key']} >= {68, 34},
+      [(r['key'], r['cache_sms'], r['memsys']['xllc']['accesses']) for r in mb])
 
 
 def run_of(w, system, c, pred=None, llc=1):
@@ -86,8 +90,12 @@ for w in ('kmeans', 'lib'):
     want = min(ibl, key=lambda c: (ibl[c]['time_s'], c))  # a tie: fewer SMs
     check('Table 3 %s: IBL\'s count is the sweep\'s fastest (%d)' % (w, want), int(t3[w]['IBL']) == want,
           t3[w], {c: ibl[c]['time_s'] for c in ibl})
-mbasic = run_of('kmeans', 'morpheus-basic', 34)
-check('Table 3 kmeans: Morpheus-Basic at 34 (the only point swept)', int(t3['kmeans']['Morpheus-Basic']) == 34, t3)
+for col, system in (('Morpheus-Basic', 'morpheus-basic'), ('Morpheus-ALL', 'morpheus-all')):
+    pts = {c: run_of('kmeans', system, c) for c in (68, 34)}
+    want = min(pts, key=lambda c: (pts[c]['time_s'], c)) if all(pts.values()) else None
+    check('Table 3 kmeans: %s\'s count is its sweep\'s fastest, every SM computing (68) one of the points (%s)'
+          % (col, want), want is not None and int(t3['kmeans'][col]) == want, t3['kmeans'],
+          {c: r and r['time_s'] for c, r in pts.items()})
 
 # Figure 10: time normalised to BL, recomputed
 rows = {row['workload']: row for row in csv.DictReader(open(os.path.join(OUT, 'fig10_time.csv')))}
@@ -153,6 +161,9 @@ check('summary.md: the online controller\'s section', '## The SM split chosen on
       'chosen online: time over the offline choice' in summary, summary[-1500:])
 check('summary.md: the paper\'s numbers beside ours', '+39 %' in summary and 'Morpheus-ALL speedup over BL' in summary,
       summary[:500])
+keeps = int(t3['kmeans']['Morpheus-ALL']) == 68
+check('summary.md: names kmeans as keeping every SM computing exactly when Morpheus-ALL chose 68 for it (%s)' % keeps,
+      ('keep all 68 SMs computing under Morpheus-ALL' in summary and '(kmeans)' in summary) == keeps, summary[-3000:])
 root = os.environ.get('MX_SOURCE_ROOT', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 lv = json.load(open(os.path.join(root, 'configs', 'rtx3080.json')))['timing']['level']
 paper_x = (lv['llc'] * 185 + 80) // 160  # the paper's 185 ns over about 160 ns, in the LLC's cycles
@@ -212,6 +223,9 @@ check('a run of another build of its program is redone alone (%s)' % victim2,
 # a configuration file whose values change: every run redone (the file's name is the same); lib alone, a
 # compute-bound application: the figures of the memory-bound ones (2, 11, bandwidth) are left out, exit 0
 cfg = os.path.join(TMP, 'my3080.json')
+keeps = int(t3['kmeans']['Morpheus-ALL']) == 68
+check('summary.md: names kmeans as keeping every SM computing exactly when Morpheus-ALL chose 68 for it (%s)' % keeps,
+      ('keep all 68 SMs computing under Morpheus-ALL' in summary and '(kmeans)' in summary) == keeps, summary[-3000:])
 root = os.environ.get('MX_SOURCE_ROOT', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 shutil.copy(os.path.join(root, 'configs', 'rtx3080.json'), cfg)
 OUT2 = os.path.join(TMP, 'ev2')
@@ -240,8 +254,10 @@ p = subprocess.run([M, 'evaluate', '--size', 'small', '--sweep', '68,34', '-j', 
                     '--no-figures', '-q', 'kmeans'], capture_output=True, text=True)
 mr = [json.load(open(os.path.join(OUT3, 'runs', f))) for f in os.listdir(os.path.join(OUT3, 'runs'))
       if '.morpheus-' in f] if p.returncode == 0 else []
-check('--xllc helper: every Morpheus run served by the helper kernel, and summary.md says so',
-      p.returncode == 0 and mr and all(r.get('xllc') == 'helper' and r['memsys']['helper']['requests'] > 0 for r in mr)
+check('--xllc helper: every Morpheus run with cache-mode SMs served by the helper kernel (none without), and '
+      'summary.md says so',
+      p.returncode == 0 and any(r['cache_sms'] for r in mr) and
+      all(r.get('xllc') == 'helper' and (r['memsys']['helper']['requests'] > 0) == (r['cache_sms'] > 0) for r in mr)
       and 'Extended LLC `helper`: every access is served by the helper kernel' in
       open(os.path.join(OUT3, 'summary.md')).read(), p.stderr[-1500:], [(r.get('xllc'), r['memsys']['helper']) for r in mr])
 
