@@ -465,6 +465,27 @@ static int h_stmatrix(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
     return EX_NEXT;
 }
 
+/* Opcode: movmatrix.sync.aligned.m8n8.trans.b16 d, a
+ * Synopsis: a of lane l holds elements (l/4, 2(l%4)) and (l/4, 2(l%4)+1) of an 8x8 matrix of 16-bit elements (low
+ * half first); d of lane l gets elements (2(l%4), l/4) and (2(l%4)+1, l/4): its transpose in the same layout */
+static int h_movmatrix(struct emu_warp *w, const struct emu_xinsn *x, uint32_t m)
+{
+    if (need_full(w, x, m))
+        return EX_FAULT;
+    uint32_t a[WARP], rd = opd_refs(w, x, 0)[0], ra = opd_refs(w, x, 1)[0];
+    for (unsigned l = 0; l < WARP; l++) /* every lane's a before any d (d may be a) */
+        a[l] = (uint32_t)ref_get(w, ra, l);
+    for (unsigned l = 0; l < WARP; l++) {
+        uint32_t v = 0;
+        for (unsigned h = 0; h < 2; h++) {
+            unsigned r = 2 * (l & 3) + h, c = l >> 2; /* element (r, c) of a: lane 4r + c/2, half c%2 */
+            v |= (a[4 * r + c / 2] >> 16 * (c & 1) & 0xffff) << 16 * h;
+        }
+        ref_set(w, rd, l, v);
+    }
+    return EX_NEXT;
+}
+
 /* ---------------------------------------------------------------- binders */
 
 /* M, N, K of a shape modifier, 0 if none of ours. */
@@ -631,7 +652,23 @@ static emu_fn bind_xmatrix(const struct mx_insn *in, struct emu_xinsn *x)
     return mem ? h_ldmatrix : h_stmatrix;
 }
 
+/* movmatrix.sync.aligned.m8n8.trans.b16 d, a: two 32-bit registers. */
+static emu_fn bind_movmatrix(const struct mx_insn *in, struct emu_xinsn *x)
+{
+    if (in->mod[MX_MG_SHAPE] != MX_SHAPE_M8N8 || !in->mod[MX_MG_TRANS] || in->type[0] != MX_T_B16)
+        return NULL;
+    if (in->nopd < 2)
+        return emu_bind_invalid(x, EMU_BAD_MISSING, in->nopd, 0);
+    for (int s = 0; s < 2; s++) {
+        if (in->opd[s].kind != MX_OPD_REG)
+            return emu_bind_invalid(x, EMU_BAD_KIND, s, 0);
+        check_frag(in, x, s, 1);
+    }
+    return h_movmatrix;
+}
+
 const struct emu_bind_row emu_bind_tensor[] = {
+    { MX_OP_MOVMATRIX, bind_movmatrix },
     { MX_OP_STMATRIX, bind_xmatrix },
     { MX_OP_WMMA_LOAD, bind_wmma_mem },
     { MX_OP_WMMA_STORE, bind_wmma_mem },

@@ -124,6 +124,7 @@
     SOP(LDGDEPBAR, "LDGDEPBAR", 0x1af)   \
     SOP(DEPBAR, "DEPBAR.LE", 0x11a)      \
     SOP(LDSM, "LDSM.16", 0x03b)          \
+    SOP(MOVM, "MOVM.16.MT88", 0x03a)     \
     SOP(HMMA, "HMMA", 0x03c)             \
     SOP(IMMA, "IMMA", 0x037)             \
     SOP(DMMA, "DMMA.884", 0x03f)         \

@@ -361,6 +361,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         }
         break;
     }
+    case FE_SASS_MOVM: put(&b, " "); reg(&b, d); put(&b, ", "); reg(&b, a); break;
     case FE_SASS_LDSM: { /* .M88.{1,2,4} (72..73), .MT88 (78), [Ra + UR (91) + 40..63] */
         int32_t off = (int32_t)(fe_sass_bits(s, 40, 24) << 8) >> 8;
         put(&b, ".%s.%u ", fe_sass_bits(s, 78, 1) ? "MT88" : "M88", 1u << fe_sass_bits(s, 72, 2));
@@ -437,7 +438,10 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         int64_t t = (int64_t)s->addr + 16 + off;
         if (op == FE_SASS_BSSY)
             put(&b, " B%u,", fe_sass_bits(s, 16, 4));
-        if (op == FE_SASS_BRA && fe_sass_bits(s, 91, 1)) {
+        if (op == FE_SASS_BRA && !fe_sass_bits(s, 91, 1) && fe_sass_bits(s, 32, 2) == 1) {
+            put(&b, ".U");       /* 32..33: modifier group 1 (U, DIV, CONV) */
+            t -= 1;
+        } else if (op == FE_SASS_BRA && fe_sass_bits(s, 91, 1)) {
             /* 32..33 DIV (2) / CONV (3), the mask UR in 24..29, 30 its
                complement (~URZ: every lane) */
             static const char *const md[4] = { ".?0", ".?1", ".DIV", ".CONV" };

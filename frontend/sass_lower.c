@@ -2167,6 +2167,27 @@ static int l_ldsm(struct lower *L)
     return 0;
 }
 
+/* MOVM.16.MT88 Rd, Ra (0x03a, form 1, no other bits): ptxas's
+ * movmatrix.sync.aligned.m8n8.trans.b16 (ptxas on one movmatrix; wmma's
+ * col_major bf16/f16 fragments), lowered to it.  A warp-collective move:
+ * a guarded one is refused. */
+static int l_movm(struct lower *L)
+{
+    const struct fe_sass_insn *s = L->s;
+    if (need_hi(L, 0, 0) || s->form != 1 || (s->lo >> 32))
+        return L->rc ? -1 : unsupported(L, "MOVM form");
+    if (s->guard != 7)
+        return unsupported(L, "guarded MOVM (a warp-collective move)");
+    unsigned rd = B(s, 16, 8), ra = B(s, 24, 8);
+    char a[16];
+    snprintf(a, sizeof a, ra == 255 ? "%%zero" : "%%r%u", ra);
+    if (rd == 255)
+        emit(L, "movmatrix.sync.aligned.m8n8.trans.b16 %%rz, %s", a);
+    else
+        emit(L, "movmatrix.sync.aligned.m8n8.trans.b16 %%r%u, %s", rd, a);
+    return 0;
+}
+
 /* A register of a source group as a vector element: RZ (a group at RZ)
  * reads 0. */
 static int group_elt(struct lower *L, unsigned r, unsigned i, char *o)
@@ -2779,9 +2800,9 @@ static int l_ctrl(struct lower *L)
            test of whether every lane of the mask is active before a
            warp-synchronous instruction, __syncwarp or barrier.sync (kernels
            b_sync, w_div) */
-        int conv = B(s, 91, 1);
+        int conv = B(s, 91, 1), uhint = !conv && B(s, 32, 2) == 1;
         if (need_hi(L, 0x3ffff | 0x07800000 | 0x08000000, 0x03800000) || B(s, 16, conv ? 8 : 16) ||
-            B(s, 32, 2) != (conv ? B(s, 32, 2) | 2 : 0) || (conv && (B(s, 87, 4) != 7)))
+            B(s, 32, 2) != (conv ? B(s, 32, 2) | 2 : (uint32_t)uhint) || ((conv || uhint) && (B(s, 87, 4) != 7)))
             return L->rc ? -1 : unsupported(L, "BRA form");
         int64_t t = branch_target(s);
         if (t < 0 || t >= L->k->text_size || t % 16)
@@ -2793,6 +2814,23 @@ static int l_ctrl(struct lower *L)
             diverged(L, m, B(s, 32, 2) == 3);
             emit(L, "@%%pr bra L%u_%04x", L->kidx, (unsigned)t);
             return 0;
+        }
+        if (uhint && L->guard[0]) {
+            /* BRA.U (32..33 = 1, modifier group 1's U in Kuter Dinel's
+               table; ptxas on wmma's f64 GEMM loop, @P0 BRA.U): the guard
+               is uniform over the active lanes, which is then a plain
+               branch's meaning whatever the hardware does otherwise; a
+               guard that is not uniform traps here rather than guess */
+            char g[16], p[8];
+            snprintf(g, sizeof g, "%s", L->guard);
+            snprintf(p, sizeof p, "%.*s", (int)strcspn(g + (g[1] == '!' ? 2 : 1), " "), g + (g[1] == '!' ? 2 : 1));
+            L->guard[0] = 0;
+            emit(L, "activemask.b32 %%t10");
+            emit(L, "vote.sync.ballot.b32 %%t11, %s, %%t10", p);
+            emit(L, "setp.ne.u32 %%pr, %%t11, 0");
+            emit(L, "setp.ne.and.u32 %%pr, %%t11, %%t10, %%pr");
+            emit(L, "@%%pr trap");
+            snprintf(L->guard, sizeof L->guard, "%s", g);
         }
         unsigned pp = B(s, 87, 3), ppn = B(s, 90, 1);
         if (pp == 7 && ppn)
@@ -3589,6 +3627,7 @@ static int lower_insn(struct lower *L)
     case FE_SASS_I2F: case FE_SASS_F2I: case FE_SASS_FRND: return l_cvt(L);
     case FE_SASS_LDGSTS: return l_ldgsts(L);
     case FE_SASS_LDSM: return l_ldsm(L);
+    case FE_SASS_MOVM: return l_movm(L);
     case FE_SASS_HMMA: case FE_SASS_IMMA: case FE_SASS_DMMA: return l_mma(L);
     case FE_SASS_LDGDEPBAR: case FE_SASS_DEPBAR: return l_depbar(L);
     case FE_SASS_TEX: case FE_SASS_TEX_B: case FE_SASS_TLD: case FE_SASS_TLD_B: return l_tex(L);

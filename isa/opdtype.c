@@ -71,7 +71,7 @@ int mx_opd_type(const struct mx_insn *in, int slot)
         return slot == 2 ? MX_T_U32 : t0;
     case MX_OP_ELECT:
         return slot == 1 ? MX_T_PRED : MX_T_B32;
-    case MX_OP_MMA: case MX_OP_LDMATRIX: case MX_OP_STMATRIX:
+    case MX_OP_MMA: case MX_OP_LDMATRIX: case MX_OP_STMATRIX: case MX_OP_MOVMATRIX:
         return MX_T_NONE;
     case MX_OP_SET:
         return slot == 0 ? t0 : t1;

@@ -590,6 +590,75 @@ def sections(data):
     return {nm[h[0]:].split(b'\0')[0].decode(): (h[4], h[5], so + 64 * i) for i, h in enumerate(ss)}
 
 
+# BRA.U (bits 32..33 = 1: ptxas's branch on a predicate it proved warp-uniform, e.g. after wmma's aligned ops): a
+# plain branch when the guard is uniform over the active lanes, a trap when it is not (never a guess).  ptxas is
+# not asked for one here: the kernel's `@!P0 BRA` gets bit 32 set by hand, its target unchanged.
+UBRA = """.version 8.0
+.target sm_86
+.address_size 64
+.visible .entry ubra(.param .u64 out, .param .u32 k, .param .u64 in)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [k];
+  ld.param.u64 %rd5, [in];
+  cvta.to.global.u64 %rd2, %rd1;
+  cvta.to.global.u64 %rd6, %rd5;
+  mov.u32 %r2, %tid.x;
+  mul.wide.u32 %rd3, %r2, 4;
+  add.u64 %rd4, %rd2, %rd3;
+  add.u64 %rd7, %rd6, %rd3;
+  mov.u32 %r3, 7;
+  setp.lt.u32 %p1, %r2, %r1;
+  @%p1 bra $L_yes;
+  ld.global.u32 %r4, [%rd7];
+  mul.lo.u32 %r5, %r4, %r4;
+  ld.global.u32 %r6, [%rd7+128];
+  mad.lo.u32 %r3, %r5, %r6, %r4;
+  st.global.u32 [%rd7+256], %r3;
+$L_yes:
+  st.global.u32 [%rd4], %r3;
+  ret;
+}
+"""
+ubra_ptx = os.path.join(tmp, 'ubra.ptx')
+with open(ubra_ptx, 'w') as f:
+    f.write(UBRA)
+ubra = open(cubin(86, ubra_ptx, 'ubra'), 'rb').read()
+d = run(['dis', '--sass', wfile('ubra0.cubin', ubra)]).stdout
+m = re.search(r'/\*([0-9a-f]{4})\*/\s+@!P(\d) BRA 0x([0-9a-f]+)', d)
+if not m:
+    fails.append('ubra: ptxas wrote no guarded BRA to mark .U:\n%s' % d[-1500:])
+else:
+    at, tgt = int(m.group(1), 16), m.group(3)
+    toff = sections(ubra)['.text.ubra'][0]
+    bad = bytearray(ubra)
+    bad[toff + at + 4] |= 1  # bit 32
+    ucub = wfile('ubra.cubin', bytes(bad))
+    d = run(['dis', '--sass', ucub]).stdout
+    if not re.search(r'/\*%04x\*/\s+@!P%s BRA.U 0x%s\s' % (at, m.group(2), tgt), d):
+        fails.append('ubra: the patched word does not read as @!P%s BRA.U 0x%s:\n%s' % (m.group(2), tgt, d[-1500:]))
+    uin = wfile('ubra.in', struct.pack('<96I', *[rng.randrange(2**32) for _ in range(96)]))
+    for k in (0, 64):  # every lane's guard the same: taken by none, by all
+        outs = []
+        for path in (ubra_ptx, ucub):
+            o, i = os.path.join(tmp, 'ubra.out'), os.path.join(tmp, 'ubra.io')
+            r = run(['run', path, 'ubra', '--grid', '1', '--block', '32', '--', 'u32[32]=zero>' + o, 'u32:%d' % k,
+                     'u32[96]=file:%s>%s' % (uin, i)])
+            outs.append((open(o, 'rb').read(), open(i, 'rb').read()) if r.returncode == 0 else None)
+        if outs[0] is None or outs[0] != outs[1]:
+            fails.append('ubra k=%d: BRA.U with a uniform guard differs from the PTX path' % k)
+        elif k == 0 and struct.unpack('<32I', outs[0][0]) == (7,) * 32:
+            fails.append('ubra k=0: no lane ran the code the branch skips')
+    r = run(['run', ucub, 'ubra', '--grid', '1', '--block', '32', '--', 'u32[32]=zero', 'u32:5', 'u32[96]=file:%s' % uin],
+            check=False)
+    if r.returncode != 1 or 'trap instruction executed' not in r.stderr or \
+            'SASS address 0x%04x' % at not in r.stderr:
+        fails.append('ubra k=5: BRA.U with a guard that differs across the lanes does not trap at 0x%04x: exit %d: %s'
+                     % (at, r.returncode, r.stderr.strip()[-300:]))
+
 nvcc = os.path.join(os.path.dirname(ptxas), 'nvcc')
 if not os.access(nvcc, os.X_OK):
     print('note: no nvcc next to ptxas: the -lineinfo checks are skipped')
