@@ -471,23 +471,52 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         srcb(&b, s);
         break;
     }
+    case FE_SASS_HFMA2_MMA:
+        if (s->form == 2) { /* the constant idiom: -RZ * RZ + imm */
+            put(&b, " ");
+            reg(&b, d);
+            put(&b, ", -RZ, RZ, 0x%08x", fe_sass_bits(s, 32, 32));
+            break;
+        }
+        op = FE_SASS_HFMA2; /* otherwise HFMA2's fields */
+        /* fall through */
     case FE_SASS_HADD2: case FE_SASS_HMUL2: case FE_SASS_HFMA2: case FE_SASS_F2FP: {
         static const char *const sw[] = { "", ".F32?", ".H0_H0", ".H1_H1" };
         if (op != FE_SASS_F2FP)
             put(&b, "%s%s", fe_sass_bits(s, 78, 1) ? ".F32" : "", fe_sass_bits(s, 80, 1) ? ".FTZ" : "");
+        if (op == FE_SASS_HFMA2 && fe_sass_bits(s, 85, 1))
+            put(&b, ".BF16_V2");
         put(&b, " ");
         reg(&b, d);
         put(&b, ", %s", op != FE_SASS_F2FP && fe_sass_bits(s, 72, 1) ? "-" : "");
         reg(&b, a);
         if (op != FE_SASS_F2FP)
             put(&b, "%s", sw[fe_sass_bits(s, 74, 2)]);
-        put(&b, ", %s", fe_sass_bits(s, 63, 1) ? "-" : "");
-        reg(&b, fe_sass_bits(s, 32, 8));
-        if (op != FE_SASS_F2FP)
-            put(&b, "%s", sw[fe_sass_bits(s, 60, 2)]);
-        if (op == FE_SASS_HFMA2) {
+        /* the constant pair: HADD2 form 3, HMUL2 and HFMA2 form 5 (B), HFMA2 form 3 (C, B then in 64..71) */
+        int kb = (s->form == 5 && op != FE_SASS_HADD2) || (s->form == 3 && op == FE_SASS_HADD2);
+        int kc = s->form == 3 && op == FE_SASS_HFMA2;
+        if (op == FE_SASS_HFMA2 && s->form == 4) /* the pair as an immediate */
+            put(&b, ", 0x%08x", fe_sass_bits(s, 32, 32));
+        else if (kc) {
             put(&b, ", ");
             reg(&b, c);
+        } else {
+            put(&b, ", %s", fe_sass_bits(s, 63, 1) ? "-" : "");
+            if (kb && op != FE_SASS_F2FP)
+                cbank(&b, s);
+            else
+                reg(&b, fe_sass_bits(s, 32, 8));
+            if (op != FE_SASS_F2FP)
+                put(&b, "%s", sw[fe_sass_bits(s, 60, 2)]);
+        }
+        if (op == FE_SASS_HFMA2 && kc) {
+            put(&b, ", %s", fe_sass_bits(s, 63, 1) ? "-" : "");
+            cbank(&b, s);
+            put(&b, "%s", sw[fe_sass_bits(s, 60, 2)]);
+        } else if (op == FE_SASS_HFMA2) { /* C: swizzle 81..82, negation 84 */
+            put(&b, ", %s", fe_sass_bits(s, 84, 1) ? "-" : "");
+            reg(&b, c);
+            put(&b, "%s", sw[fe_sass_bits(s, 81, 2)]);
         }
         break;
     }

@@ -1651,13 +1651,44 @@ static int l_dfp(struct lower *L)
     return 0;
 }
 
+static int hpair_of(struct lower *L, unsigned r, unsigned sw, unsigned neg, int bf, char *o);
+static int hpair_str(struct lower *L, const char *src, unsigned sw, unsigned neg, int bf, char *o);
+
+/* The constant pair of a half-precision instruction's form 3 / 5 (bank
+ * 54..58, offset 38..53, 32..37 clear) with its swizzle 60..61 and
+ * negation 63 (62 clear), into o. */
+static int hconst(struct lower *L, int bf, char *o)
+{
+    const struct fe_sass_insn *s = L->s;
+    char v[16];
+    if (B(s, 32, 6) || B(s, 62, 1))
+        return unsupported(L, "half-precision constant operand bits");
+    if (cload(L, B(s, 54, 5), B(s, 38, 16), 4, v))
+        return -1;
+    return hpair_str(L, v, B(s, 60, 2), B(s, 63, 1), bf, o);
+}
+
 /* One half-precision pair operand: register r with swizzle sw (0 both
  * halves as they are, 2 H0_H0, 3 H1_H1; 1 is the .F32 form's) and
  * negation, into a .b32 value written to o. */
 static int hpair(struct lower *L, unsigned r, unsigned sw, unsigned neg, char *o)
 {
-    char t[16], src[16];
+    return hpair_of(L, r, sw, neg, 0, o);
+}
+
+/* hpair for f16 pairs (bf 0) or bf16 pairs (bf 1: the negation flips the
+ * sign bits, as the operand negation does). */
+static int hpair_of(struct lower *L, unsigned r, unsigned sw, unsigned neg, int bf, char *o)
+{
+    char src[16];
     rsrc(L, src, r);
+    return hpair_str(L, src, sw, neg, bf, o);
+}
+
+/* hpair_of for a value already in src (a register, a constant read). */
+static int hpair_str(struct lower *L, const char *src, unsigned sw, unsigned neg, int bf, char *o)
+{
+    char t[16];
     if (sw == 1)
         return unsupported(L, "half-precision operand swizzle 1");
     if (!sw && !neg) {
@@ -1669,7 +1700,9 @@ static int hpair(struct lower *L, unsigned r, unsigned sw, unsigned neg, char *o
         emit(L, "prmt.b32 %s, %s, 0, 0x%s", t, src, sw == 2 ? "1010" : "3232");
     else
         emit(L, "mov.b32 %s, %s", t, src);
-    if (neg)
+    if (neg && bf)
+        emit(L, "xor.b32 %s, %s, 0x80008000", t, t);
+    else if (neg)
         emit(L, "neg.f16x2 %s, %s", t, t);
     snprintf(o, 16, "%s", t);
     return 0;
@@ -1695,21 +1728,41 @@ static int l_half(struct lower *L)
         emit(L, "cvt.rn.f16x2.f32 %s, %s, %s", d, !strcmp(a, "0") ? "0f00000000" : a, !strcmp(b, "0") ? "0f00000000" : b);
         return 0;
     }
-    if (s->form != 1 || B(s, 40, 20) || B(s, 62, 1))
-        return unsupported(L, "half-precision operand form %u", s->form);
     if (s->op == FE_SASS_HFMA2 || s->op == FE_SASS_HFMA2_MMA) {
-        if (need_hi(L, 0xff, 0) || B(s, 60, 4))
-            return L->rc ? -1 : unsupported(L, "HFMA2 with swizzles or negations");
-        rsrc(L, a, B(s, 24, 8));
-        rsrc(L, b, B(s, 32, 8));
-        rsrc(L, c, B(s, 64, 8));
-        emit(L, "fma.rn.f16x2 %s, %s, %s, %s", d, a, b, c);
+        /* HFMA2{.MMA}{.BF16_V2} Rd, Ra.sw, Rb.sw | imm, Rc.sw: A's swizzle
+           74..75 and negation 72, B's 60..61 and 63 (form 1) or the pair
+           as an immediate in 32..63 (form 4), C (64..71) its swizzle 81..82
+           and negation 84, 85 bf16 pairs (ptxas on fma.rn.{f16,bf16}{x2}
+           of halves, negated halves and constants; cuda_bf16.h's x + x is
+           fma(x, 1.0, x)) */
+        int bf = B(s, 85, 1), f = s->form;
+        if ((f != 1 && f != 3 && f != 4 && f != 5) || (f == 1 && (B(s, 40, 20) || B(s, 62, 1))) ||
+            (f == 3 && (B(s, 81, 2) || B(s, 84, 1))) ||
+            need_hi(L, 0xff | 1u << 8 | 3u << 10 | 3u << 17 | 1u << 20 | 1u << 21, 0))
+            return L->rc ? -1 : unsupported(L, "HFMA2 form %u", s->form);
+        if (hpair_of(L, B(s, 24, 8), B(s, 74, 2), B(s, 72, 1), bf, a))
+            return -1;
+        if (f == 3) { /* C the constant, B the register in 64..71 (its swizzle and negation not seen: clear) */
+            if (hconst(L, bf, c) || hpair_of(L, B(s, 64, 8), 0, 0, bf, b))
+                return -1;
+        } else if (hpair_of(L, B(s, 64, 8), B(s, 81, 2), B(s, 84, 1), bf, c)) {
+            return -1;
+        } else if (f == 4) {
+            snprintf(b, sizeof b, "0x%08x", B(s, 32, 32));
+        } else if (f == 5 ? hconst(L, bf, b) : hpair_of(L, B(s, 32, 8), B(s, 60, 2), B(s, 63, 1), bf, b)) {
+            return -1;
+        }
+        emit(L, "fma.rn.%s %s, %s, %s, %s", bf ? "bf16x2" : "f16x2", d, a, b, c);
         return 0;
     }
+    /* HADD2 form 3 / HMUL2 form 5: B a constant pair (ptxas on __hadd2, __hsub2 and __hmul2 of a parameter) */
+    int cb = (s->op == FE_SASS_HADD2 && s->form == 3) || (s->op == FE_SASS_HMUL2 && s->form == 5);
+    if (!cb && (s->form != 1 || B(s, 40, 20) || B(s, 62, 1)))
+        return unsupported(L, "half-precision operand form %u", s->form);
     if (need_hi(L, 0x100 | 0xc00 | 0x4000 | 0x10000, 0))
         return -1;
     if (B(s, 78, 1)) { /* .F32: only the conversion idiom */
-        if (s->op != FE_SASS_HADD2 || B(s, 24, 8) != 255 || !B(s, 72, 1) || B(s, 63, 1) || B(s, 74, 2) || B(s, 80, 1) ||
+        if (s->op != FE_SASS_HADD2 || cb || B(s, 24, 8) != 255 || !B(s, 72, 1) || B(s, 63, 1) || B(s, 74, 2) || B(s, 80, 1) ||
             B(s, 60, 2) < 2)
             return unsupported(L, "HADD2.F32 other than -RZ + Rb.H0_H0 / .H1_H1");
         char t[16];
@@ -1719,7 +1772,8 @@ static int l_half(struct lower *L)
         emit(L, "mov.b32 %s, %s", d, t);
         return 0;
     }
-    if (hpair(L, B(s, 24, 8), B(s, 74, 2), B(s, 72, 1), a) || hpair(L, B(s, 32, 8), B(s, 60, 2), B(s, 63, 1), b))
+    if (hpair(L, B(s, 24, 8), B(s, 74, 2), B(s, 72, 1), a) ||
+        (cb ? hconst(L, 0, b) : hpair(L, B(s, 32, 8), B(s, 60, 2), B(s, 63, 1), b)))
         return -1;
     emit(L, "%s.rn%s.f16x2 %s, %s, %s", s->op == FE_SASS_HADD2 ? "add" : "mul", B(s, 80, 1) ? ".ftz" : "", d, a, b);
     return 0;
@@ -1731,7 +1785,7 @@ static int l_hfma2(struct lower *L)
 {
     const struct fe_sass_insn *s = L->s;
     char d[16];
-    if (s->form == 1) /* registers, no swizzle: __hfma2 on sm_80 (kernel h_ops), as HFMA2 */
+    if (s->form != 2) /* the fields of HFMA2 (ptxas on sm_80: __hfma2, __hmul2 of a parameter; kernels h_ops, h_const) */
         return l_half(L);
     if (need_hi(L, 0, 0x1ff) || s->form != 2 || B(s, 24, 8) != 255)
         return L->rc ? -1 : unsupported(L, "HFMA2.MMA other than the constant idiom -RZ * RZ + imm");

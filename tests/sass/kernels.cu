@@ -810,6 +810,7 @@ extern "C" __global__ void m_hints(int *__restrict__ o, const int *__restrict__ 
 // half precision: HADD2 / HMUL2 / HFMA2 (HFMA2.MMA on sm_80) with swizzles and
 // negations, HADD2.F32 (f16 -> f32), F2FP.PACK_AB (f32 -> f16x2)
 #include <cuda_fp16.h>
+#include <cuda_bf16.h>
 extern "C" __global__ void h_ops(__half2 *o, const __half2 *a, const float *f, float *of)
 {
     int i = threadIdx.x;
@@ -820,6 +821,53 @@ extern "C" __global__ void h_ops(__half2 *o, const __half2 *a, const float *f, f
     o[4 * i + 3] = __floats2half2_rn(f[i], f[i] * 2.0f);
     of[2 * i] = __low2float(x) + __high2float(y);
     of[2 * i + 1] = __half2float(__hsub(__low2half(x), __high2half(y)));
+}
+// bf16 and f16 pairs through HFMA2 with swizzled, negated halves and an
+// immediate pair (HFMA2.BF16_V2 R, R.H1_H1, 0x3f803f80, R.H1_H1: two of
+// cuda_bf16.h's x + x, which is fma(x, 1.0, x) before sm_90, merged)
+extern "C" __global__ void h_bf16(unsigned *o, const unsigned *a)
+{
+    int i = threadIdx.x;
+    unsigned ux = a[2 * i], uy = a[2 * i + 1];
+    __nv_bfloat162 x = *(__nv_bfloat162 *)&ux, y = *(__nv_bfloat162 *)&uy;
+    __nv_bfloat16 xl = __low2bfloat16(x), xh = __high2bfloat16(x), yl = __low2bfloat16(y), yh = __high2bfloat16(y);
+    __nv_bfloat162 r[6];
+    r[0] = __hfma2(x, y, x);
+    r[1] = __halves2bfloat162(xl + xl, xh + xh);
+    r[2] = __halves2bfloat162(__hfma(xh, yl, -yh), __hfma(-xl, yh, xh));
+    r[3] = __halves2bfloat162(xh + yl, __hfma(xh, yh, xh));
+    __half2 hx = *(__half2 *)&ux, hy = *(__half2 *)&uy;
+    __half hxh = __high2half(hx), hyl = __low2half(hy);
+    r[4] = *(__nv_bfloat162 *)&(hx = __halves2half2(__hfma(hxh, hyl, -__low2half(hx)), __hfma(hxh, __float2half(2.0f), hxh)));
+    r[5] = __hfma2(__halves2bfloat162(yh, yh), __float2bfloat162_rn(-3.0f), x);
+    for (int k = 0; k < 6; k++)
+        o[6 * i + k] = *(unsigned *)&r[k];
+}
+// half-precision pairs with a constant operand (kernel parameters): HMUL2 and
+// HFMA2 form 5 (B), HADD2 form 3, HFMA2 form 3 (C; B then in 64..71), with
+// swizzles picking a parameter's half and negations
+extern "C" __global__ void h_const(unsigned *o, const unsigned *a, __half al, __nv_bfloat16 bl, __half2 a2)
+{
+    int i = threadIdx.x;
+    unsigned ux = a[2 * i], uy = a[2 * i + 1];
+    __half2 x = *(__half2 *)&ux, y = *(__half2 *)&uy;
+    __nv_bfloat162 bx = *(__nv_bfloat162 *)&ux, by = *(__nv_bfloat162 *)&uy;
+    __half2 r[7];
+    __nv_bfloat162 q[3];
+    r[0] = __hmul2(x, __half2half2(al));
+    r[1] = __hadd2(x, __half2half2(al));
+    r[2] = __hfma2(x, __half2half2(al), y);
+    r[3] = __hfma2(x, y, __half2half2(al));
+    r[4] = __hmul2(x, a2);
+    r[5] = __hfma2(x, __lowhigh2highlow(a2), -y);
+    r[6] = __hsub2(x, __half2half2(al));
+    q[0] = __hfma2(bx, __bfloat162bfloat162(bl), by);
+    q[1] = __hmul2(bx, __bfloat162bfloat162(bl));
+    q[2] = __hfma2(bx, by, __bfloat162bfloat162(bl));
+    for (int k = 0; k < 7; k++)
+        o[10 * i + k] = *(unsigned *)&r[k];
+    for (int k = 0; k < 3; k++)
+        o[10 * i + 7 + k] = *(unsigned *)&q[k];
 }
 // 64-bit atomicAdd with the result unused: RED.E.ADD.64 [Ra.64 + off], Rb:Rb+1
 // (per-lane addresses, so ptxas does not aggregate over the warp; one lane per

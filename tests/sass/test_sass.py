@@ -193,6 +193,13 @@ cases['m_hints/v'] = ('1', '64', ['s32[256]=zero', 's32[128]=file:%s' % sized(i3
 hv = [rng.choice([0, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x3c00, 0xbc00, 0x7bff, rng.randrange(65536)]) for _ in range(256)]
 h256 = wfile('h256', struct.pack('<256H', *hv))
 cases['h_ops'] = ('1', '64', ['u32[256]=zero>OUT', 'u32[128]=file:%s' % h256, 'f32[64]=file:%s' % sized(f32, 256), 'f32[128]=zero'])
+bv = [rng.choice([0, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0x0001, 0x8001, 0x3f80, 0xbf80, 0x7f7f, 0x4040, rng.randrange(65536),
+                   rng.randrange(65536)]) for _ in range(256)]
+cases['h_bf16'] = ('1', '64', ['u32[384]=zero>OUT', 'u32[128]=file:%s' % wfile('b256', struct.pack('<256H', *bv))])
+cases['h_const'] = ('1', '64', ['u32[640]=zero>OUT', 'u32[128]=file:%s' % wfile('b256', struct.pack('<256H', *bv)),
+                                'u16:0x3c01', 'u16:0xc0a0', 'u32:0xbc00c200'])
+cases['h_const/s'] = ('1', '64', ['u32[640]=zero>OUT', 'u32[128]=file:%s' % wfile('h256c', struct.pack('<256H', *hv)),
+                                  'u16:0x7c00', 'u16:0x7fc0', 'u32:0x80017e00'])
 cases['h_ops/f'] = ('1', '64', ['u32[256]=zero', 'u32[128]=file:%s' % h256, 'f32[64]=file:%s' % sized(f32, 256), 'f32[128]=zero>OUT'])
 cases['m_cpasync'] = ('1', '64', ['s32[1536]=zero>OUT', 's32[128]=file:%s' % sized(i32, 512)])
 cases['t_ldsm'] = ('1', '64', ['u32[896]=zero>OUT', 'u32[256]=file:%s' % sized(u32, 1024)])
