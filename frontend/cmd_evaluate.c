@@ -1180,6 +1180,68 @@ static void online_section(const struct ev *e, struct buf *sm)
     }
 }
 
+/* Morpheus-ALL's time over IBL's at the same count of compute SMs (the rest in cache mode or gated): what the
+ * extended LLC does apart from the SMs the split takes; NAN where either run is missing. */
+static double split_effect(const struct ev *e, int w, uint32_t c)
+{
+    const struct run *m = find((struct ev *)e, w, FE_SYS_MALL, c, 1, -1), *g = find((struct ev *)e, w, FE_SYS_IBL, c, 1, -1);
+    double tm = run_time(m), tg = run_time(g);
+    return isfinite(tm) && isfinite(tg) && tg > 0 ? tm / tg : NAN;
+}
+
+/* xllc_split.csv and summary.md's section on it: per memory-bound application and swept count with cache-mode
+ * SMs, Morpheus-ALL's time over IBL's at that count, and at Morpheus-ALL's best split with cache-mode SMs. */
+static int split_section(const struct ev *e, struct buf *sm)
+{
+    struct buf t = { 0 };
+    uint32_t cs[MAXSWEEP];
+    int nc = 0, nw = 0, helps = 0;
+    double best[NW];
+    for (int s = 0; s < e->nsweep; s++)
+        if (e->sweep[s] < e->num_sms)
+            cs[nc++] = e->sweep[s];
+    bprintf(&t, "workload");
+    for (int k = 0; k < nc; k++)
+        bprintf(&t, ",%u SMs", cs[k]);
+    bprintf(&t, ",best split,at best split\n");
+    for (int w = 0; w < NW; w++) {
+        if (!e->sel[w] || !e->memory[w])
+            continue;
+        bprintf(&t, "%s", fe_workloads[w]);
+        for (int k = 0; k < nc; k++)
+            csv_num(&t, split_effect(e, w, cs[k]));
+        uint32_t b = best_below(e, w, FE_SYS_MALL, 1, e->num_sms);
+        best[nw] = b ? split_effect(e, w, b) : NAN;
+        helps += best[nw] < 1;
+        bprintf(&t, ",%u", b);
+        csv_num(&t, best[nw++]);
+        bprintf(&t, "\n");
+    }
+    bprintf(&t, "GMEAN");
+    for (int k = 0; k < nc; k++) {
+        double v[NW];
+        int n = 0;
+        for (int w = 0; w < NW; w++)
+            if (e->sel[w] && e->memory[w])
+                v[n++] = split_effect(e, w, cs[k]);
+        csv_num(&t, gmean(v, n));
+    }
+    bprintf(&t, ",");
+    csv_num(&t, gmean(best, nw));
+    bprintf(&t, "\n");
+    char p[PATH_MAX];
+    path_of(p, sizeof p, e, "xllc_split.csv");
+    int rc = write_file(p, t.s);
+    free(t.s);
+    if (nw && nc)
+        bprintf(sm, "\n## The extended LLC at the same split\n\nMorpheus-ALL's time over IBL's with the same SMs "
+                    "computing (IBL gates the others, Morpheus puts them in cache mode): the extended LLC's own "
+                    "effect, apart from the SMs a split takes from the application (xllc_split.csv, each swept "
+                    "count). At each application's best split with cache-mode SMs it is %.3f (geomean), faster in "
+                    "%d of the %d memory-bound applications.\n", gmean(best, nw), helps, nw);
+    return rc;
+}
+
 static int outputs(struct ev *e, int have_gnuplot)
 {
     char p[PATH_MAX];
@@ -1470,6 +1532,7 @@ static int outputs(struct ev *e, int have_gnuplot)
     for (size_t i = 0; i < NSYS; i++)
         bprintf(&sm, "| %s | %.3f | %.3f |\n", fe_system_label(fig10_sys[ord[i]]), sp[ord[i]], ee[ord[i]]);
     online_section(e, &sm);
+    rc |= split_section(e, &sm);
     /* why ours may differ: what this run's settings and the models leave out */
     int fitting = 0, nmem = 0;
     for (int w = 0; w < NW; w++) {

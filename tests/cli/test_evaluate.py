@@ -126,6 +126,15 @@ check('fig11: No-Prediction and Perfect-Prediction from their runs; none >= perf
       none_r['memsys']['xllc']['hits'] == perf_r['memsys']['xllc']['hits'], f11, none_r and none_r['time_s'],
       perf_r and perf_r['time_s'])
 
+# the extended LLC at the same split: Morpheus-ALL over IBL at 34 SMs, recomputed
+xs = {row['workload']: row for row in csv.DictReader(open(os.path.join(OUT, 'xllc_split.csv')))}
+want = run_of('kmeans', 'morpheus-all', 34)['time_s'] / run_of('kmeans', 'ibl', 34)['time_s']
+check('xllc_split.csv: kmeans at 34 SMs = Morpheus-ALL\'s time over IBL\'s (%.4f), its best split with cache-mode '
+      'SMs 34, and summary.md\'s section' % want,
+      abs(float(xs['kmeans']['34 SMs']) - want) < 1e-5 and xs['kmeans']['best split'] == '34' and
+      abs(float(xs['kmeans']['at best split']) - want) < 1e-5 and 'lib' not in xs and
+      '## The extended LLC at the same split' in open(os.path.join(OUT, 'summary.md')).read(), xs)
+
 # Figure 1: BL's time over IBL's at 34 SMs
 f1 = {row['compute_sms']: row for row in csv.DictReader(open(os.path.join(OUT, 'fig1_sm_scaling.csv')))}
 check('fig1: performance at 34 SMs = BL time / IBL(34) time, 1 at 68',
