@@ -304,6 +304,15 @@ def launch(path, name, grid, block, args, tag):
 
 c86 = cubin(86)
 c80 = cubin(80)
+# dis --sass spells the half-precision operands ptxas wrote for h_bf16 / h_const (the immediate pair, a parameter's
+# half, swizzles and negations of A and C), as docs/sass.md does
+dis86 = run(['dis', '--sass', c86]).stdout
+for want in (r'HFMA2\.BF16_V2 R\d+, R\d+\.H1_H1, 0x3f803f80, R\d+\.H0_H0', r'HFMA2\.BF16_V2 R\d+, -R\d+\.H0_H0, ',
+             r'HFMA2\.BF16_V2 R\d+, R\d+\.H1_H1, R\d+\.H0_H0, -R\d+\.H1_H1',
+             r'HMUL2 R\d+, R\d+, c\[0x0\]\[0x170\]\.H0_H0', r'HADD2 R\d+, R\d+, -c\[0x0\]\[0x170\]\.H0_H0',
+             r'HFMA2 R\d+, R\d+, R\d+, c\[0x0\]\[0x170\]\.H0_H0', r'HFMA2\.BF16_V2 R\d+, R\d+, c\[0x0\]\[0x170\]\.H1_H1, -RZ\.H0_H0'):
+    if not re.search(want, dis86):
+        fails.append('dis --sass: no line matching %s in h_bf16 / h_const' % want)
 ran = 0
 for name, (grid, block, args) in cases.items():
     ref = launch(PTX, name, grid, block, args, 'ptx')
