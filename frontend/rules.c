@@ -316,9 +316,23 @@ static int check_cvt(const struct fe_form *f)
     return 0;
 }
 
+/* ld / st .volatile: on .global, .shared (::cta) and generic addresses only
+ * (the PTX ISA; ptxas: "Modifier '.volatile' cannot be applied to '.local'
+ * space", likewise .const and .param). */
+static int check_volatile(const struct fe_form *f)
+{
+    const struct mx_insn *in = f->in;
+    int sp = in->mod[MX_MG_SPACE];
+    if (!IS(SEM, VOLATILE) || !sp || sp == MX_SPACE_GLOBAL || sp == MX_SPACE_SHARED || sp == MX_SPACE_SHARED_CTA)
+        return 0;
+    return bad(f, MX_MG_SEM, "modifier .volatile cannot be applied to the .%s state space (only .global, .shared "
+               "and generic addresses)", spell(in, MX_MG_SPACE));
+}
+
 int fe_check_form(const struct fe_form *f)
 {
     switch (f->in->op) {
+    case MX_OP_LD: case MX_OP_ST: return check_volatile(f);
     case MX_OP_ADD: case MX_OP_SUB: case MX_OP_MUL: case MX_OP_MAD: case MX_OP_FMA: case MX_OP_DIV:
     case MX_OP_ABS: case MX_OP_NEG: case MX_OP_MIN: case MX_OP_MAX:
         return check_arith(f);
