@@ -316,14 +316,15 @@ static int check_cvt(const struct fe_form *f)
     return 0;
 }
 
-/* ld / st .volatile: on .global, .shared (::cta) and generic addresses only
- * (the PTX ISA; ptxas: "Modifier '.volatile' cannot be applied to '.local'
- * space", likewise .const and .param). */
+/* ld / st .volatile: on .global, .shared (::cta, ::cluster) and generic
+ * addresses only (the PTX ISA; ptxas 13: "Modifier '.volatile' cannot be
+ * applied to '.local' space", likewise .const, .param and .param::entry). */
 static int check_volatile(const struct fe_form *f)
 {
     const struct mx_insn *in = f->in;
     int sp = in->mod[MX_MG_SPACE];
-    if (!IS(SEM, VOLATILE) || !sp || sp == MX_SPACE_GLOBAL || sp == MX_SPACE_SHARED || sp == MX_SPACE_SHARED_CTA)
+    if (!IS(SEM, VOLATILE) || !sp || sp == MX_SPACE_GLOBAL || sp == MX_SPACE_SHARED || sp == MX_SPACE_SHARED_CTA ||
+        sp == MX_SPACE_SHARED_CLUSTER)
         return 0;
     return bad(f, MX_MG_SEM, "modifier .volatile cannot be applied to the .%s state space (only .global, .shared "
                "and generic addresses)", spell(in, MX_MG_SPACE));
