@@ -569,6 +569,8 @@ void morpheus_stats(const struct morpheus *m, struct mx_memsys_stats *s)
     s->pred_true_neg += m->tn;
     s->pred_false_neg += m->fn;
     s->qu_full += m->qu_full;
+    for (int i = 0; i < 3; i++)
+        s->bdi_blocks[i] += m->xx.level[i];
 }
 
 void morpheus_inherit(struct morpheus *m, const struct morpheus *old)

@@ -506,6 +506,10 @@ static void compression_capacity(void **st)
         struct morpheus_xstats x;
         morpheus_xstats(m, &x);
         assert_int_equal(x.level[t == 1 ? 0 : 2], s.xllc.misses);
+        /* the stats (the run's JSON "bdi") count the same blocks: zeros at 32 bytes with BDI, else 128 */
+        assert_int_equal(s.bdi_blocks[0], t == 1 ? s.xllc.misses : 0);
+        assert_int_equal(s.bdi_blocks[1], 0);
+        assert_int_equal(s.bdi_blocks[2], t == 1 ? 0 : s.xllc.misses);
         morpheus_destroy(m);
     }
     assert_int_equal(hits[0], 0);
