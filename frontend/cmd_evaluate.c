@@ -954,11 +954,19 @@ static uint32_t best(const struct ev *e, int wl, uint32_t sys, uint32_t llc_x)
     return best_below(e, wl, sys, llc_x, UINT32_MAX);
 }
 
-/* Figure 11's count: Morpheus-Basic's best split with at least one SM in cache mode (the predictors predict
- * nothing with none), its chosen count where that has some. */
-static uint32_t split_sms(const struct ev *e, int wl)
+/* The best split of Morpheus system sys with at least one SM in cache mode (its chosen count where that has
+ * some): Figure 11's predictors (nothing to predict with none), xllc_split.csv, the compression summary. */
+static uint32_t split_sms(const struct ev *e, int wl, uint32_t sys)
 {
-    return best_below(e, wl, FE_SYS_MBASIC, 1, e->num_sms);
+    return best_below(e, wl, sys, 1, e->num_sms);
+}
+
+/* sys's finished run with predictor pred at that split, or NULL. */
+static const struct run *split_run(const struct ev *e, int wl, uint32_t sys, int pred)
+{
+    uint32_t c = split_sms(e, wl, sys);
+    const struct run *r = c ? find((struct ev *)e, wl, sys, c, 1, pred) : NULL;
+    return r && r->state == R_DONE ? r : NULL;
 }
 
 /* The run of sys for wl at its chosen count (Table 3). */
@@ -1034,7 +1042,7 @@ static int phase2(struct ev *e)
             if (c && !add(e, w, sys[s], c, 1, -1))
                 return -1;
         }
-        uint32_t c = split_sms(e, w);
+        uint32_t c = split_sms(e, w, FE_SYS_MBASIC);
         if (e->memory[w] && c && (!add(e, w, FE_SYS_MBASIC, c, 1, 1) || !add(e, w, FE_SYS_MBASIC, c, 1, 2)))
             return -1;
     }
@@ -1069,9 +1077,8 @@ static void csv_num(struct buf *b, double v)
 /* Figure 11: Morpheus-Basic's time with predictor pred at its best split with cache-mode SMs, over BL's. */
 static double split_ratio(const struct ev *e, int w, int pred)
 {
-    uint32_t c = split_sms(e, w);
-    const struct run *b = chosen(e, w, FE_SYS_BL, -1), *r = c ? find((struct ev *)e, w, FE_SYS_MBASIC, c, 1, pred) : NULL;
-    if (!b || !r || r->state != R_DONE)
+    const struct run *b = chosen(e, w, FE_SYS_BL, -1), *r = split_run(e, w, FE_SYS_MBASIC, pred);
+    if (!b || !r)
         return NAN;
     return num(r->res, "time_s") / num(b->res, "time_s");
 }
@@ -1210,7 +1217,7 @@ static int split_section(const struct ev *e, struct buf *sm)
         bprintf(&t, "%s", fe_workloads[w]);
         for (int k = 0; k < nc; k++)
             csv_num(&t, split_effect(e, w, cs[k]));
-        uint32_t b = best_below(e, w, FE_SYS_MALL, 1, e->num_sms);
+        uint32_t b = split_sms(e, w, FE_SYS_MALL);
         best[nw] = b ? split_effect(e, w, b) : NAN;
         helps += best[nw] < 1;
         bprintf(&t, ",%u", b);
@@ -1587,12 +1594,12 @@ static int outputs(struct ev *e, int have_gnuplot)
                 paper_x + e->dram_lat - e->llc_lat);
     /* compression: the blocks Morpheus-ALL placed in its extended LLC at each BDI size, at its best split with
        cache-mode SMs */
+    static const char *const bdi_key[3] = { "blocks_32", "blocks_64", "blocks_128" };
     double bl[3] = { 0, 0, 0 };
     for (int w = 0; w < NW; w++) {
-        uint32_t c = e->sel[w] && e->memory[w] ? best_below(e, w, FE_SYS_MALL, 1, e->num_sms) : 0;
-        const struct run *r = c ? find((struct ev *)e, w, FE_SYS_MALL, c, 1, -1) : NULL;
+        const struct run *r = e->sel[w] && e->memory[w] ? split_run(e, w, FE_SYS_MALL, -1) : NULL;
         for (int k = 0; r && k < 3; k++) {
-            double v = ms_num(r->res, "bdi", k == 0 ? "blocks_32" : k == 1 ? "blocks_64" : "blocks_128");
+            double v = ms_num(r->res, "bdi", bdi_key[k]);
             bl[k] += isfinite(v) ? v : 0;
         }
     }

@@ -103,6 +103,17 @@ static void srcb(struct buf *b, const struct fe_sass_insn *s)
     }
 }
 
+/* A half-precision pair's swizzle: 0 both halves as they are, 1 the .F32 form's, 2 H0_H0, 3 H1_H1. */
+static const char *const hsw[] = { "", ".F32?", ".H0_H0", ".H1_H1" };
+
+/* A half-precision instruction's constant pair: negation 63, c[bank][offset], swizzle 60..61. */
+static void hconst(struct buf *b, const struct fe_sass_insn *s)
+{
+    put(b, "%s", fe_sass_bits(s, 63, 1) ? "-" : "");
+    cbank(b, s);
+    put(b, "%s", hsw[fe_sass_bits(s, 60, 2)]);
+}
+
 void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
 {
     struct buf b = { out, len, 0, 0 };
@@ -481,7 +492,6 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         op = FE_SASS_HFMA2; /* otherwise HFMA2's fields */
         /* fall through */
     case FE_SASS_HADD2: case FE_SASS_HMUL2: case FE_SASS_HFMA2: case FE_SASS_F2FP: {
-        static const char *const sw[] = { "", ".F32?", ".H0_H0", ".H1_H1" };
         if (op != FE_SASS_F2FP)
             put(&b, "%s%s", fe_sass_bits(s, 78, 1) ? ".F32" : "", fe_sass_bits(s, 80, 1) ? ".FTZ" : "");
         if (op == FE_SASS_HFMA2 && fe_sass_bits(s, 85, 1))
@@ -491,7 +501,7 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         put(&b, ", %s", op != FE_SASS_F2FP && fe_sass_bits(s, 72, 1) ? "-" : "");
         reg(&b, a);
         if (op != FE_SASS_F2FP)
-            put(&b, "%s", sw[fe_sass_bits(s, 74, 2)]);
+            put(&b, "%s", hsw[fe_sass_bits(s, 74, 2)]);
         /* the constant pair: HADD2 form 3, HMUL2 and HFMA2 form 5 (B), HFMA2 form 3 (C, B then in 64..71) */
         int kb = (s->form == 5 && op != FE_SASS_HADD2) || (s->form == 3 && op == FE_SASS_HADD2);
         int kc = s->form == 3 && op == FE_SASS_HFMA2;
@@ -500,23 +510,22 @@ void fe_sass_format(const struct fe_sass_insn *s, char *out, size_t len)
         else if (kc) {
             put(&b, ", ");
             reg(&b, c);
+        } else if (kb && op != FE_SASS_F2FP) {
+            put(&b, ", ");
+            hconst(&b, s);
         } else {
             put(&b, ", %s", fe_sass_bits(s, 63, 1) ? "-" : "");
-            if (kb && op != FE_SASS_F2FP)
-                cbank(&b, s);
-            else
-                reg(&b, fe_sass_bits(s, 32, 8));
+            reg(&b, fe_sass_bits(s, 32, 8));
             if (op != FE_SASS_F2FP)
-                put(&b, "%s", sw[fe_sass_bits(s, 60, 2)]);
+                put(&b, "%s", hsw[fe_sass_bits(s, 60, 2)]);
         }
         if (op == FE_SASS_HFMA2 && kc) {
-            put(&b, ", %s", fe_sass_bits(s, 63, 1) ? "-" : "");
-            cbank(&b, s);
-            put(&b, "%s", sw[fe_sass_bits(s, 60, 2)]);
+            put(&b, ", ");
+            hconst(&b, s);
         } else if (op == FE_SASS_HFMA2) { /* C: swizzle 81..82, negation 84 */
             put(&b, ", %s", fe_sass_bits(s, 84, 1) ? "-" : "");
             reg(&b, c);
-            put(&b, "%s", sw[fe_sass_bits(s, 81, 2)]);
+            put(&b, "%s", hsw[fe_sass_bits(s, 81, 2)]);
         }
         break;
     }

@@ -1651,41 +1651,11 @@ static int l_dfp(struct lower *L)
     return 0;
 }
 
-static int hpair_of(struct lower *L, unsigned r, unsigned sw, unsigned neg, int bf, char *o);
-static int hpair_str(struct lower *L, const char *src, unsigned sw, unsigned neg, int bf, char *o);
-
-/* The constant pair of a half-precision instruction's form 3 / 5 (bank
- * 54..58, offset 38..53, 32..37 clear) with its swizzle 60..61 and
- * negation 63 (62 clear), into o. */
-static int hconst(struct lower *L, int bf, char *o)
-{
-    const struct fe_sass_insn *s = L->s;
-    char v[16];
-    if (B(s, 32, 6) || B(s, 62, 1))
-        return unsupported(L, "half-precision constant operand bits");
-    if (cload(L, B(s, 54, 5), B(s, 38, 16), 4, v))
-        return -1;
-    return hpair_str(L, v, B(s, 60, 2), B(s, 63, 1), bf, o);
-}
-
-/* One half-precision pair operand: register r with swizzle sw (0 both
- * halves as they are, 2 H0_H0, 3 H1_H1; 1 is the .F32 form's) and
- * negation, into a .b32 value written to o. */
-static int hpair(struct lower *L, unsigned r, unsigned sw, unsigned neg, char *o)
-{
-    return hpair_of(L, r, sw, neg, 0, o);
-}
-
-/* hpair for f16 pairs (bf 0) or bf16 pairs (bf 1: the negation flips the
- * sign bits, as the operand negation does). */
-static int hpair_of(struct lower *L, unsigned r, unsigned sw, unsigned neg, int bf, char *o)
-{
-    char src[16];
-    rsrc(L, src, r);
-    return hpair_str(L, src, sw, neg, bf, o);
-}
-
-/* hpair_of for a value already in src (a register, a constant read). */
+/* One half-precision pair operand already in src (a register, a constant
+ * read) with swizzle sw (0 both halves as they are, 2 H0_H0, 3 H1_H1; 1 is
+ * the .F32 form's) and negation, into a .b32 value written to o; bf: a
+ * bf16 pair, whose negation flips the sign bits as the operand negation
+ * does (f16: neg.f16x2). */
 static int hpair_str(struct lower *L, const char *src, unsigned sw, unsigned neg, int bf, char *o)
 {
     char t[16];
@@ -1706,6 +1676,28 @@ static int hpair_str(struct lower *L, const char *src, unsigned sw, unsigned neg
         emit(L, "neg.f16x2 %s, %s", t, t);
     snprintf(o, 16, "%s", t);
     return 0;
+}
+
+/* hpair_str of register r. */
+static int hpair_of(struct lower *L, unsigned r, unsigned sw, unsigned neg, int bf, char *o)
+{
+    char src[16];
+    rsrc(L, src, r);
+    return hpair_str(L, src, sw, neg, bf, o);
+}
+
+/* The constant pair of a half-precision instruction's form 3 / 5 (bank
+ * 54..58, offset 38..53, 32..37 clear) with its swizzle 60..61 and
+ * negation 63 (62 clear), into o. */
+static int hconst(struct lower *L, int bf, char *o)
+{
+    const struct fe_sass_insn *s = L->s;
+    char v[16];
+    if (B(s, 32, 6) || B(s, 62, 1))
+        return unsupported(L, "half-precision constant operand bits");
+    if (cload(L, B(s, 54, 5), B(s, 38, 16), 4, v))
+        return -1;
+    return hpair_str(L, v, B(s, 60, 2), B(s, 63, 1), bf, o);
 }
 
 /* HADD2 / HMUL2 (0x030, 0x032) Rd, Ra.sw, Rb.sw: f16x2 arithmetic, A's
@@ -1772,8 +1764,8 @@ static int l_half(struct lower *L)
         emit(L, "mov.b32 %s, %s", d, t);
         return 0;
     }
-    if (hpair(L, B(s, 24, 8), B(s, 74, 2), B(s, 72, 1), a) ||
-        (cb ? hconst(L, 0, b) : hpair(L, B(s, 32, 8), B(s, 60, 2), B(s, 63, 1), b)))
+    if (hpair_of(L, B(s, 24, 8), B(s, 74, 2), B(s, 72, 1), 0, a) ||
+        (cb ? hconst(L, 0, b) : hpair_of(L, B(s, 32, 8), B(s, 60, 2), B(s, 63, 1), 0, b)))
         return -1;
     emit(L, "%s.rn%s.f16x2 %s, %s, %s", s->op == FE_SASS_HADD2 ? "add" : "mul", B(s, 80, 1) ? ".ftz" : "", d, a, b);
     return 0;
