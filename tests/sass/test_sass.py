@@ -472,7 +472,7 @@ def refused(path, *needles, args=('check',)):
         fails.append('%s: exit %d, expected a refusal naming %s; got: %s' % (path, r.returncode, needles, text.strip()[-300:]))
 
 
-good = open(c86, 'rb').read()
+good = good86 = open(c86, 'rb').read()
 refused(wfile('trunc.cubin', good[:100]), 'trunc.cubin', 'corrupt ELF')
 bad = bytearray(good)
 bad[40:48] = struct.pack('<Q', len(good) + 4096)  # section header table past the end
@@ -674,6 +674,68 @@ else:
             'SASS address 0x%04x' % at not in r.stderr:
         fails.append('ubra k=5: BRA.U with a guard that differs across the lanes does not trap at 0x%04x: exit %d: %s'
                      % (at, r.returncode, r.stderr.strip()[-300:]))
+
+# MOVM (movmatrix) and the half-precision forms outside what ptxas was seen to write are refused by kernel and
+# address, never guessed: a guarded MOVM, a MOVM with a stray bit, an HFMA2 of form 2, a constant pair with a bit
+# in 32..37; on the PTX path movmatrix run by half a warp faults naming the rule
+MVM = """.version 7.8
+.target sm_86
+.address_size 64
+.visible .entry mvm(.param .u64 p)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.u64 %rd2, %rd2, %rd3;
+  ld.global.u32 %r2, [%rd2];
+  movmatrix.sync.aligned.m8n8.trans.b16 %r3, %r2;
+  st.global.u32 [%rd2], %r3;
+  ret;
+}
+"""
+mvm_ptx = os.path.join(tmp, 'mvm.ptx')
+with open(mvm_ptx, 'w') as f:
+    f.write(MVM)
+r = run(['run', mvm_ptx, 'mvm', '--grid', '1', '--block', '16', '--', 'u32[16]=zero'], check=False)
+if r.returncode != 1 or 'needs all 32 threads of the warp' not in r.stderr:
+    fails.append('movmatrix by 16 lanes: exit %d, no fault naming the whole warp: %s' % (r.returncode, r.stderr[-300:]))
+
+
+def patched(data, section, at, name, fn):
+    """data with the 16-byte word at `at` of `section` changed by fn(lo, hi) -> (lo, hi), written to name"""
+    off = sections(data)[section][0] + at
+    lo, hi = struct.unpack_from('<QQ', data, off)
+    bad = bytearray(data)
+    struct.pack_into('<QQ', bad, off, *fn(lo, hi))
+    return wfile(name, bytes(bad))
+
+
+mvm = open(cubin(86, mvm_ptx, 'mvm'), 'rb').read()
+m = re.search(r'/\*([0-9a-f]{4})\*/\s+MOVM\.16\.MT88 R\d+, R\d+', run(['dis', '--sass', wfile('mvm0.cubin', mvm)]).stdout)
+if not m:
+    fails.append('mvm: ptxas wrote no MOVM')
+else:
+    at = int(m.group(1), 16)
+    refused(patched(mvm, '.text.mvm', at, 'mvm_guard.cubin', lambda lo, hi: (lo & ~0xf000, hi)),
+            'mvm_guard.cubin', 'kernel mvm', 'SASS address 0x%04x' % at, 'guarded MOVM')
+    refused(patched(mvm, '.text.mvm', at, 'mvm_bit.cubin', lambda lo, hi: (lo | 1 << 40, hi)),
+            'mvm_bit.cubin', 'kernel mvm', 'SASS address 0x%04x' % at, 'MOVM form')
+for kern, pat, name, fn, why in (
+        ('h_bf16', r'HFMA2\.BF16_V2 R\d+, R\d+, R\d+, R\d+ ', 'hf_form2.cubin',
+         lambda lo, hi: (lo & ~0xe00 | 2 << 9, hi), 'HFMA2 form 2'),
+        ('h_const', r'HMUL2 R\d+, R\d+, c\[0x0\]\[0x170\]', 'hc_bits.cubin',
+         lambda lo, hi: (lo | 1 << 32, hi), 'half-precision constant operand bits')):
+    d = run(['dis', '--sass', c86]).stdout
+    d = d[d.find('.kernel %s ' % kern):]
+    m = re.search(r'/\*([0-9a-f]{4})\*/\s+' + pat, d)
+    if not m:
+        fails.append('%s: no instruction matching %s to patch' % (kern, pat))
+        continue
+    at = int(m.group(1), 16)
+    refused(patched(good86, '.text.' + kern, at, name, fn), name, 'kernel %s' % kern, 'SASS address 0x%04x' % at, why)
 
 nvcc = os.path.join(os.path.dirname(ptxas), 'nvcc')
 if not os.access(nvcc, os.X_OK):
