@@ -238,8 +238,10 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
     /* a timing model: the level the hierarchy would serve it from, asked before the request changes it */
     const struct tm_ops *tm = w->dev->cfg.timing;
     uint32_t nl = 0;
+    uint64_t la[64];
+    uint8_t ll[64];
     int timed = tm && tm->mem && (tm->events & TM_EV_MEM) && mi->probe;
-    uint8_t lv = timed ? mi->probe(mi->ctx, &r, &nl) : 0;
+    uint8_t lv = timed ? mi->probe(mi->ctx, &r, &nl, la, ll) : 0;
     uint64_t t = mi->request(mi->ctx, &r);
     if (timed && !cross) {
         struct tm_mem ev = { .sm = r.sm, .cta = (uint32_t)r.cta, .warp = r.warp, .pc = r.pc, .space = r.space,
@@ -247,6 +249,8 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
                              .size = r.bytes, .level = lv, .lines = nl, .active = m, .clock = r.clock, .addr = r.addr,
                              .grid_ctas = w->cta->grid->ncta > UINT32_MAX ? UINT32_MAX : (uint32_t)w->cta->grid->ncta };
         ev.wslot = (uint32_t)(w->cta - sm->slots) * 32 + w->warp_id;
+        ev.line_addr = la;
+        ev.line_level = ll;
         ev.helper = t == MX_MEMREQ_PORT && (lv == TM_LV_XLLC || lv == TM_LV_XLLC_DRAM);
         uint64_t done = r.clock + tm->mem(w->dev->cfg.timing_state, &ev);
         if (t == MX_MEMREQ_PORT) { /* the quantum's end times the rest (sched.c complete_port) */

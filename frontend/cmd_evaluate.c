@@ -1622,8 +1622,8 @@ static int outputs(struct ev *e, int have_gnuplot)
                      "cache-mode SMs.\n", nkeep, nmem, keep.s, e->num_sms);
     free(keep.s);
     bprintf(&sm, "- BL's LLC gets a whole 17th way (+320 KiB) for the paper's +210 KiB; Unified-SM-Mem takes half "
-                 "the register file as unused; Frequency-Boost raises the memory side's clocks by 10-20 %% linearly "
-                 "in the gated SMs (docs/systems.md).\n"
+                 "the register file as unused; Frequency-Boost raises the memory side's clocks in "
+                 "proportion to the SMs gated, +20 %% at half of them, none with none gated (docs/systems.md).\n"
                  "- The SM counts come from our sweep (table3_sm_counts.csv, beside the paper's).\n");
     bprintf(&sm, "\nFigures: fig1_sm_scaling, fig2_llc_size, fig10_time, fig10_perf_per_watt, fig11_predictor, "
                  "bandwidth (.png, .svg, and .csv beside them); every run in runs.csv, runs/ and evaluate.json.\n");

@@ -444,7 +444,8 @@ static void ms_quantum_end(void *ctx, uint64_t clock, const struct mx_memview *m
 
 /* ------------------------------------------------------------- probe */
 
-static uint8_t ms_probe(void *ctx, const struct mx_memreq *r, uint32_t *lines)
+static uint8_t ms_probe(void *ctx, const struct mx_memreq *r, uint32_t *lines, uint64_t line_addr[64],
+                        uint8_t line_level[64])
 {
     struct mx_memsys *m = ctx;
     *lines = 0;
@@ -486,6 +487,8 @@ static uint8_t ms_probe(void *ctx, const struct mx_memreq *r, uint32_t *lines)
                     lv = MX_LV_LLC; /* a store allocates at the LLC: no DRAM round trip */
             }
         }
+        line_addr[i] = line[i];
+        line_level[i] = lv;
         worst = lv > worst ? lv : worst;
     }
     return worst;

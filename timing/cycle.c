@@ -95,6 +95,7 @@ struct smst {                 /* one SM's state: touched by its host thread only
     double l1_free, req_free, rep_free;
     double llc_free, dram_free, x_free;       /* its shares of the LLC's, DRAM's, the extended LLC's bandwidth */
     double w[3];              /* those shares, per resource (RES_*): fractions of its bandwidth (quantum_end) */
+    double grid;              /* the CTAs of its last access's grid: it shares with at most that many SMs */
     uint64_t *part_bytes, *chan_bytes, *x_bytes; /* this quantum's bytes to each partition, channel, cache SM */
     struct wsb *sb;
     struct dline *dlog;
@@ -381,23 +382,33 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
     struct smst *s = &c->sm[ev->sm];
     uint8_t lv = ev->level < TM_LV_COUNT ? ev->level : TM_LV_NONE;
     int store = ev->write && !ev->atomic;
-    /* the distinct lines the active lanes touch */
+    /* the distinct lines the active lanes touch, and the level each comes from (v7: the hierarchy's; else
+       every line at the access's) */
     uint64_t lines[64];
+    uint8_t llv[64];
     uint32_t n = 0;
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(ev->active >> l & 1))
-            continue;
-        uint64_t a = ev->addr[l] >> 7, b = (ev->addr[l] + (ev->size ? ev->size : 1) - 1) >> 7;
-        for (uint64_t x = a; x <= b && n < 64; x++) {
-            uint32_t k = 0;
-            while (k < n && lines[k] != x)
-                k++;
-            if (k == n)
-                lines[n++] = x;
+    if (ev->line_addr && ev->line_level && ev->lines) {
+        n = ev->lines < 64 ? ev->lines : 64;
+        for (uint32_t i = 0; i < n; i++) {
+            lines[i] = ev->line_addr[i] >> 7;
+            llv[i] = ev->line_level[i];
+        }
+    } else {
+        for (uint32_t l = 0; l < 32; l++) {
+            if (!(ev->active >> l & 1))
+                continue;
+            uint64_t a = ev->addr[l] >> 7, b = (ev->addr[l] + (ev->size ? ev->size : 1) - 1) >> 7;
+            for (uint64_t x = a; x <= b && n < 64; x++) {
+                uint32_t k = 0;
+                while (k < n && lines[k] != x)
+                    k++;
+                if (k == n)
+                    llv[n] = lv, lines[n++] = x;
+            }
         }
     }
     if (!n)
-        n = 1, lines[0] = 0;
+        n = 1, lines[0] = 0, llv[0] = lv;
     double at = (double)ev->clock;
     /* the L1's tag lookups */
     double l1_start, lpc = c->p.l1_lines_per_cycle ? c->p.l1_lines_per_cycle : 1;
@@ -411,28 +422,33 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
     double ready = l1_start;
     if (lv == TM_LV_LLC || lv == TM_LV_XLLC || lv == TM_LV_DRAM || lv == TM_LV_XLLC_DRAM) {
         double grid = ev->grid_ctas ? ev->grid_ctas : c->compute_sms;
+        s->grid = grid;
+        uint32_t far = 0; /* the lines that leave the SM (not the L1's) */
+        for (uint32_t i = 0; i < n; i++)
+            far += llv[i] > TM_LV_L1;
         /* the SM's port: a store's data goes out, a load's comes back (a request's header is a flit) */
-        double out = store || ev->atomic ? (double)n * 128 : (double)n * c->p.icnt_flit_bytes;
+        double out = store || ev->atomic ? (double)far * 128 : (double)far * c->p.icnt_flit_bytes;
         double t = queue(&s->req_free, l1_start, out, c->icnt_rate, 1, 0), w = t;
         if (!store) { /* the reply's data over the port */
-            double r = queue(&s->rep_free, l1_start, (double)n * 128, c->icnt_rate, 1, 0);
+            double r = queue(&s->rep_free, l1_start, (double)far * 128, c->icnt_rate, 1, 0);
             w = r > w ? r : w;
         }
         /* the lines' cost in the SM's shares: 128 bytes each, times their resource's factor */
         double llc = 0, dram = 0, x = 0;
         for (uint32_t i = 0; i < n; i++) {
             uint64_t ln = lines[i];
-            if (lv == TM_LV_LLC || lv == TM_LV_DRAM) {
+            uint8_t v = llv[i]; /* each line costs its own level's bandwidth */
+            if (v == TM_LV_LLC || v == TM_LV_DRAM) {
                 uint32_t pi = (uint32_t)(ln % c->nparts);
                 llc += 128 * c->part_f[pi];
                 s->part_bytes[pi] += 128;
             }
-            if (c->nx && !ev->helper && (lv == TM_LV_XLLC || lv == TM_LV_XLLC_DRAM)) { /* (helper: its warps) */
+            if (c->nx && !ev->helper && (v == TM_LV_XLLC || v == TM_LV_XLLC_DRAM)) { /* (helper: its warps) */
                 uint32_t k = (uint32_t)(ln % c->nx);
                 x += 128 * c->x_f[k];
                 s->x_bytes[k] += 128;
             }
-            if (!store && (lv == TM_LV_DRAM || (lv == TM_LV_XLLC_DRAM && !ev->helper))) {
+            if (!store && (v == TM_LV_DRAM || (v == TM_LV_XLLC_DRAM && !ev->helper))) {
                 uint32_t ch = (uint32_t)(ln % c->nchans);
                 dram += 128 * c->chan_f[ch];
                 s->chan_bytes[ch] += 128;
@@ -478,9 +494,9 @@ static uint64_t *res_bytes(struct smst *s, int which)
     return which == RES_PART ? s->part_bytes : which == RES_CHAN ? s->chan_bytes : s->x_bytes;
 }
 
-static double res_free(const struct smst *s, int which)
+static double *res_free(struct smst *s, int which)
 {
-    return which == RES_PART ? s->llc_free : which == RES_CHAN ? s->dram_free : s->x_free;
+    return which == RES_PART ? &s->llc_free : which == RES_CHAN ? &s->dram_free : &s->x_free;
 }
 
 static double res_rate(const struct cyc *c, int which)
@@ -511,7 +527,7 @@ static void factors(struct cyc *c, int which, uint32_t n, double *f, const doubl
     for (uint32_t i = 0; i < c->p.num_sms; i++) {
         struct smst *s = &c->sm[i];
         const uint64_t *b = res_bytes(s, which);
-        double d = 0, fr = res_free(s, which);
+        double d = 0, fr = *res_free(s, which);
         for (uint32_t j = 0; j < n; j++)
             d += (double)b[j];
         if (fr > (double)clock)
@@ -528,8 +544,15 @@ static void factors(struct cyc *c, int which, uint32_t n, double *f, const doubl
             c->demand[i] = fmax(c->demand[i] / dsum, floor);
             wsum += idle_cache ? 0 : c->demand[i];
         }
-        for (uint32_t i = 0; i < c->p.num_sms; i++)
-            c->sm[i].w[which] = c->demand[i] / wsum;
+        for (uint32_t i = 0; i < c->p.num_sms; i++) {
+            /* what the SM has queued drains at its new share from now on: the bytes queued at the old share
+               take (old users / new users) as long (a share that grew serves its backlog faster) */
+            struct smst *s = &c->sm[i];
+            double w = c->demand[i] / wsum, *fr = res_free(s, which), g = s->grid > 0 ? s->grid : c->compute_sms;
+            if (*fr > (double)clock)
+                *fr = (double)clock + (*fr - (double)clock) * fmin(g, 1 / w) / fmin(g, 1 / s->w[which]);
+            s->w[which] = w;
+        }
     }
     for (uint32_t i = 0; i < c->p.num_sms; i++)
         memset(res_bytes(&c->sm[i], which), 0, n * sizeof(uint64_t));

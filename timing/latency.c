@@ -95,18 +95,24 @@ static uint32_t lat_mem(void *state, const struct tm_mem *ev)
 {
     struct lat *l = state;
     uint8_t lv = ev->level < TM_LV_COUNT ? ev->level : TM_LV_NONE;
-    double bytes = (double)ev->lines * 128, wait = 0, w;
+    double wait = 0, w;
     int store = ev->write && !ev->atomic;
-    /* which queues the access goes through: the LLC's for what reaches the LLC partitions, DRAM's for what
-     * comes from DRAM, the extended LLC's for what the cache-mode SMs serve */
-    int use_llc = lv == TM_LV_LLC || lv == TM_LV_DRAM,
-        use_dram = !store && (lv == TM_LV_DRAM || (lv == TM_LV_XLLC_DRAM && !ev->helper)),
-        use_x = !ev->helper && (lv == TM_LV_XLLC || lv == TM_LV_XLLC_DRAM); /* (helper: its warps' time) */
-    if (use_llc && (w = queue(l, ev, Q_LLC, bytes)) > wait)
+    /* which queues each line goes through: the LLC's for what reaches the LLC partitions, DRAM's for what
+     * comes from DRAM, the extended LLC's for what the cache-mode SMs serve; each line at its own level
+     * (v7), else all at the access's */
+    uint32_t nl = ev->lines, n_llc = 0, n_dram = 0, n_x = 0;
+    int per_line = ev->line_level && nl <= 64;
+    for (uint32_t i = 0; i < nl; i++) {
+        uint8_t v = per_line ? ev->line_level[i] : lv;
+        n_llc += v == TM_LV_LLC || v == TM_LV_DRAM;
+        n_dram += !store && (v == TM_LV_DRAM || (v == TM_LV_XLLC_DRAM && !ev->helper));
+        n_x += !ev->helper && (v == TM_LV_XLLC || v == TM_LV_XLLC_DRAM); /* (helper: its warps' time) */
+    }
+    if (n_llc && (w = queue(l, ev, Q_LLC, n_llc * 128.0)) > wait)
         wait = w;
-    if (use_dram && (w = queue(l, ev, Q_DRAM, bytes)) > wait)
+    if (n_dram && (w = queue(l, ev, Q_DRAM, n_dram * 128.0)) > wait)
         wait = w;
-    if (use_x && (w = queue(l, ev, Q_XLLC, bytes)) > wait)
+    if (n_x && (w = queue(l, ev, Q_XLLC, n_x * 128.0)) > wait)
         wait = w;
     if (store)
         return l->p.unit_latency[4]; /* a store does not wait for memory (its bytes took their place in the queues) */

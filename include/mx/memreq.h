@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MX_MEMIF_VERSION 3
+#define MX_MEMIF_VERSION 4
 
 enum mx_mspace { MX_MS_GLOBAL, MX_MS_LOCAL, MX_MS_CONST, MX_MS_TEX };
 enum mx_mop { MX_MOP_LD, MX_MOP_ST, MX_MOP_ATOM, MX_MOP_RED };
@@ -115,10 +115,13 @@ struct mx_memif {
     /* For a timing model (may be NULL): the level r would be served from
      * if it were issued now, the slowest of its lines (enum mx_level of
      * mx/memsys.h), without changing any state; *lines gets how many lines
-     * it touches.  Shared state is read as of the quantum's start (it only
+     * it touches, and (v4) line_addr[i] and line_level[i] each line's
+     * address and own level, in the order of the lanes' first touch (at
+     * most 64).  Shared state is read as of the quantum's start (it only
      * changes at quantum ends), so the answer does not depend on host
      * threads.  Called on the host thread running r's SM, before request(). */
-    uint8_t (*probe)(void *ctx, const struct mx_memreq *r, uint32_t *lines);
+    uint8_t (*probe)(void *ctx, const struct mx_memreq *r, uint32_t *lines, uint64_t line_addr[64],
+                     uint8_t line_level[64]);
 };
 
 /* The lines of `line_bytes` (a power of two) that r's lanes touch, in the

@@ -25,8 +25,11 @@
  * level TM_LV_XLLC_TRIP, tm_mem.helper and served().
  * 6: register-file banks: tm_issue.nsrc and src (the registers an
  * instruction reads) and tm_params.rf_banks.
+ * 7: each line's own level: tm_mem.line_addr and line_level (an access
+ * whose lines come from different levels costs each level's bandwidth only
+ * for its own lines).
  * A model built for another version is refused by name. */
-#define TM_API_VERSION 6
+#define TM_API_VERSION 7
 
 enum tm_event_bits {
     TM_EV_LAUNCH = 1u << 0,   /* kernel start / end */
@@ -95,6 +98,11 @@ struct tm_mem {               /* one warp memory access (TM_EV_MEM) */
      * L1), queued behind the requests that warp served before; the data is back when it is done, which
      * the emulator tells served() (TM_EV_DEPS) or waits for itself. */
     uint8_t helper;
+    /* v7: its lines (byte addresses of the hierarchy's lines, `lines` of them, in the order of the lanes'
+     * first touch) and the level each comes from; NULL when the emulator does not know them (a helper
+     * warp's own access, no hierarchy): every line at `level` */
+    const uint64_t *line_addr;
+    const uint8_t *line_level;
 };
 
 /* v5: a helper-mode access's data is back (tm_mem.helper): at the quantum's

@@ -259,6 +259,44 @@ static void helper_access(void **unused)
     lat->fini(ls);
 }
 
+/* v7: each line of an access costs its own level's bandwidth.  One warp touching 4 lines, the slowest from the
+ * extended LLC (0.128 bytes a cycle: 1000 cycles a line), the other 3 L1 hits; then 1 extended-LLC line and 3
+ * LLC hits (the LLC free). */
+static void line_levels(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle(), *lat = tm_find("latency");
+    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .num_sms = 2, .cache_sms = 1,
+                           .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1, .icnt_mhz = 1000,
+                           .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1, .xllc_gbps_per_sm = 0.128 };
+    p.level_latency[TM_LV_L1] = 10;
+    p.level_latency[TM_LV_LLC] = 200;
+    p.level_latency[TM_LV_XLLC] = 300;
+    for (int i = 0; i < TM_UNITS; i++)
+        p.unit_latency[i] = p.initiation[i] = 1;
+    char err[256];
+    static uint64_t addr[32], la[4];
+    uint8_t ll[4] = { TM_LV_XLLC, TM_LV_L1, TM_LV_L1, TM_LV_L1 };
+    for (int i = 0; i < 4; i++)
+        la[i] = addr[i] = 128 * (uint64_t)i;
+    for (int k = 0; k < 3; k++) { /* without line levels, with L1 hits, with LLC hits */
+        void *st = NULL, *ls = NULL;
+        assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+        assert_int_equal(lat->init(&ls, &p, "", err, sizeof err), 0);
+        for (int i = 1; i < 4; i++)
+            ll[i] = k == 2 ? TM_LV_LLC : TM_LV_L1;
+        struct tm_mem ev = { .level = TM_LV_XLLC, .lines = 4, .active = 0xf, .size = 4, .clock = 1000, .addr = addr,
+                             .grid_ctas = 1, .line_addr = k ? la : NULL, .line_level = k ? ll : NULL };
+        /* all 4 through the extended LLC: the port passes 4 flits (4 cycles), the share 4 x 1000 cycles, + 300;
+         * one: the port 1 flit (L1 hits stay in the SM) or 4 (LLC hits leave it), the share 1000, + 300 */
+        assert_int_equal(o->mem(st, &ev), k == 0 ? 4304 : k == 1 ? 1301 : 1304);
+        /* the latency model: the extended LLC's queue (4000 or 1000 cycles) and its latency */
+        assert_int_equal(lat->mem(ls, &ev), k == 0 ? 4300 : 1300);
+        o->fini(st);
+        lat->fini(ls);
+    }
+}
+
 /* 4 SMs at 1000 MHz, 128 bytes a cycle of DRAM on one channel (no activations: efficiency 1); ports of 128
  * bytes a cycle each way; L1 10, DRAM 100 cycles */
 static struct tm_params four_sms(void)
@@ -394,6 +432,7 @@ int main(void)
         cmocka_unit_test(cache_sm_calendar),
         cmocka_unit_test(demand_shares),
         cmocka_unit_test(helper_access),
+        cmocka_unit_test(line_levels),
         cmocka_unit_test(burst_credit),
         cmocka_unit_test(bad_arguments),
     };
