@@ -405,6 +405,28 @@ static void demand_shares(void **unused)
     o->fini(st);
 }
 
+/* What an SM has queued drains at its new share: SM 0 bursts 100 lines at T = 1000 with an even share (4 cycles a
+ * line: its queue ends at 1401); the quantum ends at 1101 with 300 cycles of it still queued; its demand is all of
+ * it (32/35 of the bandwidth against the others' floors), so the 300 cycles at 4 users take 300 * (35/32) / 4 =
+ * 82.03: the queue ends at 1183.03.  A load at 1101: the port 1102, the share 1183.03 + 35/32 = 1184.125, + 100:
+ * 184 cycles (it waited for the old end, 1401, until this was mended: 402). */
+static void backlog_share(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    struct tm_params p = four_sms();
+    static uint64_t addr[32];
+    struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .addr = addr, .grid_ctas = 4 };
+    char err[256];
+    void *st = NULL;
+    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+    assert_int_equal(burst(o, st, &ev, addr, 1000), 501);
+    o->quantum_end(st, 1101);
+    ev.clock = 1101, addr[0] = 128 * 200;
+    assert_int_equal(o->mem(st, &ev), 184);
+    o->fini(st);
+}
+
 static void bad_arguments(void **unused)
 {
     (void)unused;
@@ -431,6 +453,7 @@ int main(void)
         cmocka_unit_test(rf_banks),
         cmocka_unit_test(cache_sm_calendar),
         cmocka_unit_test(demand_shares),
+        cmocka_unit_test(backlog_share),
         cmocka_unit_test(helper_access),
         cmocka_unit_test(line_levels),
         cmocka_unit_test(burst_credit),
