@@ -127,6 +127,40 @@ static void streaming_once(void **st)
     mx_memsys_destroy(t.m);
 }
 
+/* probe() names each line's own level, in the order of the lanes' first touch: SM 0 read A (its L1 and the LLC
+ * hold it), SM 1 read B (the LLC holds it, SM 0's L1 does not), nobody read C; a warp of SM 0 touching C, A, B,
+ * A: C from DRAM, A from its L1, B from the LLC; the slowest, DRAM, is the access's. */
+static void probe_per_line(void **st)
+{
+    (void)st;
+    struct ms t;
+    ms_default(&t);
+    const uint64_t A = 0x10000000, B = A + 64 * LINE, C = A + 200 * LINE;
+    req_full(&t, 0, MX_MOP_LD, 0, 0, 0, A, 0xf);
+    req_full(&t, 1, MX_MOP_LD, 0, 0, 0, B, 0xf);
+    qend(&t);
+    struct mx_memreq r;
+    memset(&r, 0, sizeof r);
+    r.op = MX_MOP_LD;
+    r.space = MX_MS_GLOBAL;
+    r.bytes = 4;
+    r.mask = 0xf;
+    r.clock = t.clock;
+    r.addr[0] = C + 4, r.addr[1] = A + 8, r.addr[2] = B, r.addr[3] = A + 12;
+    uint32_t n = 0;
+    uint64_t la[64];
+    uint8_t ll[64];
+    assert_int_equal(t.mi->probe(t.mi->ctx, &r, &n, la, ll), MX_LV_DRAM);
+    assert_int_equal(n, 3);
+    assert_int_equal(la[0], C);
+    assert_int_equal(la[1], A);
+    assert_int_equal(la[2], B);
+    assert_int_equal(ll[0], MX_LV_DRAM);
+    assert_int_equal(ll[1], MX_LV_L1);
+    assert_int_equal(ll[2], MX_LV_LLC);
+    mx_memsys_destroy(t.m);
+}
+
 /* The whole L1 (1024 lines) read twice: the second pass only hits. */
 static void reuse_inside_capacity(void **st)
 {
@@ -719,6 +753,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cop_values_match_isa),
         cmocka_unit_test(default_is_rtx3080),
+        cmocka_unit_test(probe_per_line),
         cmocka_unit_test(streaming_once),
         cmocka_unit_test(reuse_inside_capacity),
         cmocka_unit_test(lru_thrash_one_set),
