@@ -212,6 +212,22 @@ static void cache_sm_calendar(void **unused)
     o->fini(st);
 }
 
+/* 2 SMs at 1000 MHz, one in cache mode: an extended LLC of 0.128 bytes a cycle (1000 cycles a line), L1 10, LLC
+ * 200, extended LLC 300, its trip 120 cycles; ports of 128 bytes a cycle each way */
+static struct tm_params xllc_sms(void)
+{
+    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .num_sms = 2, .cache_sms = 1,
+                           .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1, .icnt_mhz = 1000,
+                           .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1, .xllc_gbps_per_sm = 0.128 };
+    p.level_latency[TM_LV_L1] = 10;
+    p.level_latency[TM_LV_LLC] = 200;
+    p.level_latency[TM_LV_XLLC] = 300;
+    p.level_latency[TM_LV_XLLC_TRIP] = 120;
+    for (int i = 0; i < TM_UNITS; i++)
+        p.unit_latency[i] = p.initiation[i] = 1;
+    return p;
+}
+
 /* --xllc helper: an access the helper kernel serves pays the trip (xllc_trip) in place of the extended LLC's
  * latency and no share of its bandwidth; served() then writes its registers when the helper is done */
 static void helper_access(void **unused)
@@ -220,14 +236,7 @@ static void helper_access(void **unused)
     const struct tm_ops *o = cycle();
     assert_non_null(o->served);
     const struct tm_ops *lat = tm_find("latency");
-    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .num_sms = 2, .cache_sms = 1,
-                           .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1, .icnt_mhz = 1000,
-                           .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1, .xllc_gbps_per_sm = 0.128 };
-    p.level_latency[TM_LV_L1] = 10;
-    p.level_latency[TM_LV_XLLC] = 300;
-    p.level_latency[TM_LV_XLLC_TRIP] = 120;
-    for (int i = 0; i < TM_UNITS; i++)
-        p.unit_latency[i] = p.initiation[i] = 1;
+    struct tm_params p = xllc_sms();
     void *st = NULL, *ls = NULL;
     char err[256];
     assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
@@ -259,21 +268,13 @@ static void helper_access(void **unused)
     lat->fini(ls);
 }
 
-/* v7: each line of an access costs its own level's bandwidth.  One warp touching 4 lines, the slowest from the
- * extended LLC (0.128 bytes a cycle: 1000 cycles a line), the other 3 L1 hits; then 1 extended-LLC line and 3
- * LLC hits (the LLC free). */
+/* v7: each line of an access costs its own level's bandwidth (xllc_sms).  One warp touching 4 lines, the slowest
+ * from the extended LLC, the other 3 L1 hits; then 1 extended-LLC line and 3 LLC hits (the LLC free). */
 static void line_levels(void **unused)
 {
     (void)unused;
     const struct tm_ops *o = cycle(), *lat = tm_find("latency");
-    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .num_sms = 2, .cache_sms = 1,
-                           .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1, .icnt_mhz = 1000,
-                           .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1, .xllc_gbps_per_sm = 0.128 };
-    p.level_latency[TM_LV_L1] = 10;
-    p.level_latency[TM_LV_LLC] = 200;
-    p.level_latency[TM_LV_XLLC] = 300;
-    for (int i = 0; i < TM_UNITS; i++)
-        p.unit_latency[i] = p.initiation[i] = 1;
+    struct tm_params p = xllc_sms();
     char err[256];
     static uint64_t addr[32], la[4];
     uint8_t ll[4] = { TM_LV_XLLC, TM_LV_L1, TM_LV_L1, TM_LV_L1 };
@@ -366,7 +367,8 @@ static uint32_t burst(const struct tm_ops *o, void *st, struct tm_mem *ev, uint6
 }
 
 /* Shares follow demand: an SM's share of a bandwidth for the next quantum is its demand in the last one (bytes
- * passed and still queued) over everyone's, at least an eighth of an even share; a launch makes them even. */
+ * passed and still queued) over everyone's, at least an eighth of an even share; a launch makes them even; what an
+ * SM has queued drains at its new share. */
 static void demand_shares(void **unused)
 {
     (void)unused;
@@ -392,6 +394,17 @@ static void demand_shares(void **unused)
             o->on_launch(st, "k", 4, 128);
     }
     o->fini(st);
+    /* What an SM has queued drains at its new share: SM 0 bursts 100 lines at T = 1000 with an even share (its
+     * queue ends at 1401); the quantum ends at 1101 with 300 cycles of it still queued; its demand is all of it
+     * (32/35 against the others' floors), so the 300 cycles at 4 users take 300 * (35/32) / 4 = 82.03: the queue
+     * ends at 1183.03.  A load at 1101: the port 1102, the share 1183.03 + 35/32 = 1184.125, + 100: 184 cycles
+     * (it waited for the old end, 1401, until this was mended: 402). */
+    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+    assert_int_equal(burst(o, st, &ev, addr, 1000), 501);
+    o->quantum_end(st, 1101);
+    ev.clock = 1101, addr[0] = 128 * 200;
+    assert_int_equal(o->mem(st, &ev), 184);
+    o->fini(st);
     /* SMs 2 and 3 in cache mode (native: no demand of their own): the even share is a half (2 cycles a line: the
      * 100th back at T + 301); then SM 0's 1 against SM 1's floor 1/16, the idle cache SMs' floors outside the
      * sum: 17/16 cycles a line, the 100th passes at T + 1 + 106.25, back at T + 207.25 */
@@ -402,28 +415,6 @@ static void demand_shares(void **unused)
         assert_int_equal(burst(o, st, &ev, addr, T[q]), want2[q]);
         o->quantum_end(st, 2000);
     }
-    o->fini(st);
-}
-
-/* What an SM has queued drains at its new share: SM 0 bursts 100 lines at T = 1000 with an even share (4 cycles a
- * line: its queue ends at 1401); the quantum ends at 1101 with 300 cycles of it still queued; its demand is all of
- * it (32/35 of the bandwidth against the others' floors), so the 300 cycles at 4 users take 300 * (35/32) / 4 =
- * 82.03: the queue ends at 1183.03.  A load at 1101: the port 1102, the share 1183.03 + 35/32 = 1184.125, + 100:
- * 184 cycles (it waited for the old end, 1401, until this was mended: 402). */
-static void backlog_share(void **unused)
-{
-    (void)unused;
-    const struct tm_ops *o = cycle();
-    struct tm_params p = four_sms();
-    static uint64_t addr[32];
-    struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .addr = addr, .grid_ctas = 4 };
-    char err[256];
-    void *st = NULL;
-    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
-    assert_int_equal(burst(o, st, &ev, addr, 1000), 501);
-    o->quantum_end(st, 1101);
-    ev.clock = 1101, addr[0] = 128 * 200;
-    assert_int_equal(o->mem(st, &ev), 184);
     o->fini(st);
 }
 
@@ -453,7 +444,6 @@ int main(void)
         cmocka_unit_test(rf_banks),
         cmocka_unit_test(cache_sm_calendar),
         cmocka_unit_test(demand_shares),
-        cmocka_unit_test(backlog_share),
         cmocka_unit_test(helper_access),
         cmocka_unit_test(line_levels),
         cmocka_unit_test(burst_credit),
