@@ -30,4 +30,17 @@ void tm_levels(const struct tm_params *p, uint32_t out[TM_LV_COUNT]);
  * the helper's warp does the rest, DRAM included; 0 if the level has none. */
 uint32_t tm_level_latency(const uint32_t lv[TM_LV_COUNT], const struct tm_mem *ev);
 
+/* The bandwidths a line from level v passes (TM_USE_*): the LLC's for what
+ * reaches the LLC partitions, DRAM's for what a load or atomic reads from
+ * DRAM, the extended LLC's for what the cache-mode SMs serve (not in helper
+ * mode: there the helper's warps take their own time, DRAM included). */
+enum { TM_USE_LLC = 1, TM_USE_DRAM = 2, TM_USE_XLLC = 4 };
+static inline unsigned tm_line_uses(uint8_t v, const struct tm_mem *ev)
+{
+    int store = ev->write && !ev->atomic;
+    return (v == TM_LV_LLC || v == TM_LV_DRAM ? TM_USE_LLC : 0) |
+           (!store && (v == TM_LV_DRAM || (v == TM_LV_XLLC_DRAM && !ev->helper)) ? TM_USE_DRAM : 0) |
+           (!ev->helper && (v == TM_LV_XLLC || v == TM_LV_XLLC_DRAM) ? TM_USE_XLLC : 0);
+}
+
 #endif

@@ -437,18 +437,18 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
         double llc = 0, dram = 0, x = 0;
         for (uint32_t i = 0; i < n; i++) {
             uint64_t ln = lines[i];
-            uint8_t v = llv[i]; /* each line costs its own level's bandwidth */
-            if (v == TM_LV_LLC || v == TM_LV_DRAM) {
+            unsigned u = tm_line_uses(llv[i], ev); /* each line costs its own level's bandwidth */
+            if (u & TM_USE_LLC) {
                 uint32_t pi = (uint32_t)(ln % c->nparts);
                 llc += 128 * c->part_f[pi];
                 s->part_bytes[pi] += 128;
             }
-            if (c->nx && !ev->helper && (v == TM_LV_XLLC || v == TM_LV_XLLC_DRAM)) { /* (helper: its warps) */
+            if (c->nx && (u & TM_USE_XLLC)) {
                 uint32_t k = (uint32_t)(ln % c->nx);
                 x += 128 * c->x_f[k];
                 s->x_bytes[k] += 128;
             }
-            if (!store && (v == TM_LV_DRAM || (v == TM_LV_XLLC_DRAM && !ev->helper))) {
+            if (u & TM_USE_DRAM) {
                 uint32_t ch = (uint32_t)(ln % c->nchans);
                 dram += 128 * c->chan_f[ch];
                 s->chan_bytes[ch] += 128;

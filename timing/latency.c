@@ -97,16 +97,15 @@ static uint32_t lat_mem(void *state, const struct tm_mem *ev)
     uint8_t lv = ev->level < TM_LV_COUNT ? ev->level : TM_LV_NONE;
     double wait = 0, w;
     int store = ev->write && !ev->atomic;
-    /* which queues each line goes through: the LLC's for what reaches the LLC partitions, DRAM's for what
-     * comes from DRAM, the extended LLC's for what the cache-mode SMs serve; each line at its own level
-     * (v7), else all at the access's */
+    /* the queues each line goes through (tm_line_uses), each line at its own level (v7), else all at the
+     * access's */
     uint32_t nl = ev->lines, n_llc = 0, n_dram = 0, n_x = 0;
     int per_line = ev->line_level && nl <= 64;
     for (uint32_t i = 0; i < nl; i++) {
-        uint8_t v = per_line ? ev->line_level[i] : lv;
-        n_llc += v == TM_LV_LLC || v == TM_LV_DRAM;
-        n_dram += !store && (v == TM_LV_DRAM || (v == TM_LV_XLLC_DRAM && !ev->helper));
-        n_x += !ev->helper && (v == TM_LV_XLLC || v == TM_LV_XLLC_DRAM); /* (helper: its warps' time) */
+        unsigned u = tm_line_uses(per_line ? ev->line_level[i] : lv, ev);
+        n_llc += !!(u & TM_USE_LLC);
+        n_dram += !!(u & TM_USE_DRAM);
+        n_x += !!(u & TM_USE_XLLC);
     }
     if (n_llc && (w = queue(l, ev, Q_LLC, n_llc * 128.0)) > wait)
         wait = w;
