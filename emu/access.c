@@ -240,8 +240,9 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
     uint32_t nl = 0;
     uint64_t la[64];
     uint8_t ll[64];
+    uint16_t lb[64];
     int timed = tm && tm->mem && (tm->events & TM_EV_MEM) && mi->probe;
-    uint8_t lv = timed ? mi->probe(mi->ctx, &r, &nl, la, ll) : 0;
+    uint8_t lv = timed ? mi->probe(mi->ctx, &r, &nl, la, ll, lb) : 0;
     uint64_t t = mi->request(mi->ctx, &r);
     if (timed && !cross) {
         struct tm_mem ev = { .sm = r.sm, .cta = (uint32_t)r.cta, .warp = r.warp, .pc = r.pc, .space = r.space,
@@ -251,6 +252,7 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
         ev.wslot = (uint32_t)(w->cta - sm->slots) * 32 + w->warp_id;
         ev.line_addr = la;
         ev.line_level = ll;
+        ev.line_bytes = lb;
         ev.helper = t == MX_MEMREQ_PORT && (lv == TM_LV_XLLC || lv == TM_LV_XLLC_DRAM);
         uint64_t done = r.clock + tm->mem(w->dev->cfg.timing_state, &ev);
         if (t == MX_MEMREQ_PORT) { /* the quantum's end times the rest (sched.c complete_port) */

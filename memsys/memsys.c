@@ -8,6 +8,7 @@
 #include "memsys/helper.h"
 #include "memsys/morpheus.h"
 #include "memsys/split.h"
+#include "memsys/xllc.h"
 #include "mx/memsys.h"
 #include "mx/status.h"
 
@@ -445,7 +446,7 @@ static void ms_quantum_end(void *ctx, uint64_t clock, const struct mx_memview *m
 /* ------------------------------------------------------------- probe */
 
 static uint8_t ms_probe(void *ctx, const struct mx_memreq *r, uint32_t *lines, uint64_t line_addr[64],
-                        uint8_t line_level[64])
+                        uint8_t line_level[64], uint16_t line_bytes[64])
 {
     struct mx_memsys *m = ctx;
     *lines = 0;
@@ -461,16 +462,21 @@ static uint8_t ms_probe(void *ctx, const struct mx_memreq *r, uint32_t *lines, u
     for (unsigned i = 0; i < n; i++) {
         uint64_t ln = line[i] >> m->line_shift, lp = ln / m->cfg.llc_partitions;
         uint8_t lv = MX_LV_DRAM;
+        uint32_t out = sec[i]; /* the sectors that leave the SM (request() as well) */
         if (kind == K_LOAD || kind == K_LOAD_EF) {
             uint32_t set = (uint32_t)(ln & (m->cfg.l1_sets - 1));
             int w = cache_find(&s->l1, set, ln);
-            if (w >= 0 && !(sec[i] & ~s->l1.valid[cache_slot(&s->l1, set, (uint32_t)w)]))
+            if (w >= 0)
+                out &= ~s->l1.valid[cache_slot(&s->l1, set, (uint32_t)w)];
+            if (!out)
                 lv = MX_LV_L1;
         }
+        line_bytes[i] = (uint16_t)(pop(out) << m->sector_shift);
         if (lv != MX_LV_L1) {
             uint32_t part = partition(m, ln), set = 0, g;
             int ext = morpheus_route(m->mp, part, lp, &set);
             if (ext && !(m->xh && r->space != MX_MS_GLOBAL)) {
+                line_bytes[i] = XLLC_BLOCK; /* the extended LLC's unit: a block */
                 lv = morpheus_holds(m->mp, part, lp, line[i], &g) ? MX_LV_XLLC
                    : r->op == MX_MOP_LD ? (morpheus_predicts(m->mp, g, line[i]) ? MX_LV_XLLC_DRAM : MX_LV_DRAM)
                    : MX_LV_XLLC; /* a store or atomic the extended LLC does not hold is allocated there */

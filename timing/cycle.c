@@ -28,7 +28,9 @@
  * the bytes it passed and those still queued), each a queue of its own.  Share an SM left idle in the last row-buffer window (below:
  * the time DRAM's scheduler queues take to drain) is still its own, so a
  * burst after a pause is not metered at 1/users of the bandwidth; over any
- * T cycles all SMs together pass at most (T + window) times the bandwidth.  A line counts 128 bytes times its resource's cost factor:
+ * T cycles all SMs together pass at most (T + window) times the bandwidth.  A line counts the bytes it moves
+ * (tm_mem.line_bytes: the sectors the L1 misses, or the extended LLC's block; else 128) times its resource's
+ * cost factor:
  * its LLC partition (line mod partitions), DRAM channel (line mod
  * channels), cache-mode SM (line mod cache SMs).  A factor is that
  * resource's bytes in the last quantum over an even share of them, floored
@@ -386,12 +388,14 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
        every line at the access's) */
     uint64_t lines[64];
     uint8_t llv[64];
+    uint16_t lby[64]; /* the bytes each moves (v8), else 128 */
     uint32_t n = 0;
     if (ev->line_addr && ev->line_level && ev->lines) {
         n = ev->lines < 64 ? ev->lines : 64;
         for (uint32_t i = 0; i < n; i++) {
             lines[i] = ev->line_addr[i] >> 7;
             llv[i] = ev->line_level[i];
+            lby[i] = ev->line_bytes ? ev->line_bytes[i] : 128;
         }
     } else {
         for (uint32_t l = 0; l < 32; l++) {
@@ -403,12 +407,12 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
                 while (k < n && lines[k] != x)
                     k++;
                 if (k == n)
-                    llv[n] = lv, lines[n++] = x;
+                    llv[n] = lv, lby[n] = 128, lines[n++] = x;
             }
         }
     }
     if (!n)
-        n = 1, lines[0] = 0, llv[0] = lv;
+        n = 1, lines[0] = 0, llv[0] = lv, lby[0] = 128;
     double at = (double)ev->clock;
     /* the L1's tag lookups */
     double l1_start, lpc = c->p.l1_lines_per_cycle ? c->p.l1_lines_per_cycle : 1;
@@ -423,35 +427,38 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
     if (lv == TM_LV_LLC || lv == TM_LV_XLLC || lv == TM_LV_DRAM || lv == TM_LV_XLLC_DRAM) {
         double grid = ev->grid_ctas ? ev->grid_ctas : c->compute_sms;
         s->grid = grid;
-        uint32_t far = 0; /* the lines that leave the SM (not the L1's) */
+        uint32_t far = 0; /* the lines that leave the SM (not the L1's), and the bytes they move */
+        double fbytes = 0;
         for (uint32_t i = 0; i < n; i++)
-            far += llv[i] > TM_LV_L1;
+            if (llv[i] > TM_LV_L1)
+                far++, fbytes += lby[i];
         /* the SM's port: a store's data goes out, a load's comes back (a request's header is a flit) */
-        double out = store || ev->atomic ? (double)far * 128 : (double)far * c->p.icnt_flit_bytes;
+        double out = store || ev->atomic ? fbytes : (double)far * c->p.icnt_flit_bytes;
         double t = queue(&s->req_free, l1_start, out, c->icnt_rate, 1, 0), w = t;
         if (!store) { /* the reply's data over the port */
-            double r = queue(&s->rep_free, l1_start, (double)far * 128, c->icnt_rate, 1, 0);
+            double r = queue(&s->rep_free, l1_start, fbytes, c->icnt_rate, 1, 0);
             w = r > w ? r : w;
         }
-        /* the lines' cost in the SM's shares: 128 bytes each, times their resource's factor */
+        /* the lines' cost in the SM's shares: the bytes each moves (v8: sectors, or an extended-LLC block),
+           times their resource's factor */
         double llc = 0, dram = 0, x = 0;
         for (uint32_t i = 0; i < n; i++) {
             uint64_t ln = lines[i];
             unsigned u = tm_line_uses(llv[i], ev); /* each line costs its own level's bandwidth */
             if (u & TM_USE_LLC) {
                 uint32_t pi = (uint32_t)(ln % c->nparts);
-                llc += 128 * c->part_f[pi];
-                s->part_bytes[pi] += 128;
+                llc += lby[i] * c->part_f[pi];
+                s->part_bytes[pi] += lby[i];
             }
             if (c->nx && (u & TM_USE_XLLC)) {
                 uint32_t k = (uint32_t)(ln % c->nx);
-                x += 128 * c->x_f[k];
-                s->x_bytes[k] += 128;
+                x += lby[i] * c->x_f[k];
+                s->x_bytes[k] += lby[i];
             }
             if (u & TM_USE_DRAM) {
                 uint32_t ch = (uint32_t)(ln % c->nchans);
-                dram += 128 * c->chan_f[ch];
-                s->chan_bytes[ch] += 128;
+                dram += lby[i] * c->chan_f[ch];
+                s->chan_bytes[ch] += lby[i];
                 if (s->ndlog == s->dcap && s->dcap < DLOG_MAX) {
                     uint32_t cap = s->dcap ? s->dcap * 2 : 1024;
                     struct dline *d = realloc(s->dlog, cap * sizeof *d);

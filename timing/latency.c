@@ -8,7 +8,8 @@
  * SM running the application has an even share of the LLC's, DRAM's and the
  * extended LLC's bandwidth (timing.bandwidth.*; shared by no more SMs than
  * the grid has CTAs) as a queue of its own; an access waits for its bytes
- * (whole 128-byte lines) to pass the queues of the levels it goes through,
+ * (v8: the sectors each line moves, a block for the extended LLC; else
+ * whole 128-byte lines) to pass the queues of the levels it goes through,
  * then the level's latency; a store takes its place without waiting.
  * Per-SM queues keep the answer independent of the order in which host
  * threads run the SMs.
@@ -97,21 +98,23 @@ static uint32_t lat_mem(void *state, const struct tm_mem *ev)
     uint8_t lv = ev->level < TM_LV_COUNT ? ev->level : TM_LV_NONE;
     double wait = 0, w;
     int store = ev->write && !ev->atomic;
-    /* the queues each line goes through (tm_line_uses), each line at its own level (v7), else all at the
-     * access's */
-    uint32_t nl = ev->lines, n_llc = 0, n_dram = 0, n_x = 0;
+    /* the queues each line goes through (tm_line_uses), each line at its own level (v7) with the bytes it
+     * moves (v8), else all at the access's, 128 bytes each */
+    uint32_t nl = ev->lines;
+    double b_llc = 0, b_dram = 0, b_x = 0;
     int per_line = ev->line_level && nl <= 64;
     for (uint32_t i = 0; i < nl; i++) {
         unsigned u = tm_line_uses(per_line ? ev->line_level[i] : lv, ev);
-        n_llc += !!(u & TM_USE_LLC);
-        n_dram += !!(u & TM_USE_DRAM);
-        n_x += !!(u & TM_USE_XLLC);
+        double b = per_line && ev->line_bytes ? ev->line_bytes[i] : 128;
+        b_llc += u & TM_USE_LLC ? b : 0;
+        b_dram += u & TM_USE_DRAM ? b : 0;
+        b_x += u & TM_USE_XLLC ? b : 0;
     }
-    if (n_llc && (w = queue(l, ev, Q_LLC, n_llc * 128.0)) > wait)
+    if (b_llc > 0 && (w = queue(l, ev, Q_LLC, b_llc)) > wait)
         wait = w;
-    if (n_dram && (w = queue(l, ev, Q_DRAM, n_dram * 128.0)) > wait)
+    if (b_dram > 0 && (w = queue(l, ev, Q_DRAM, b_dram)) > wait)
         wait = w;
-    if (n_x && (w = queue(l, ev, Q_XLLC, n_x * 128.0)) > wait)
+    if (b_x > 0 && (w = queue(l, ev, Q_XLLC, b_x)) > wait)
         wait = w;
     if (store)
         return l->p.unit_latency[4]; /* a store does not wait for memory (its bytes took their place in the queues) */

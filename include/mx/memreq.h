@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MX_MEMIF_VERSION 4
+#define MX_MEMIF_VERSION 5
 
 enum mx_mspace { MX_MS_GLOBAL, MX_MS_LOCAL, MX_MS_CONST, MX_MS_TEX };
 enum mx_mop { MX_MOP_LD, MX_MOP_ST, MX_MOP_ATOM, MX_MOP_RED };
@@ -117,11 +117,16 @@ struct mx_memif {
      * mx/memsys.h), without changing any state; *lines gets how many lines
      * it touches, and (v4) line_addr[i] and line_level[i] each line's
      * address and own level, in the order of the lanes' first touch (at
-     * most 64).  Shared state is read as of the quantum's start (it only
+     * most 64), and (v5) line_bytes[i] the bytes it moves beyond the SM
+     * at that level: the sectors the L1 does not supply, times the sector
+     * size, for the conventional LLC's lines (the LLC and DRAM move
+     * sectors); a whole block for the extended LLC's (its blocks are not
+     * sectored: one access serves a block, a miss fills one); 0 for an L1
+     * hit.  Shared state is read as of the quantum's start (it only
      * changes at quantum ends), so the answer does not depend on host
      * threads.  Called on the host thread running r's SM, before request(). */
     uint8_t (*probe)(void *ctx, const struct mx_memreq *r, uint32_t *lines, uint64_t line_addr[64],
-                     uint8_t line_level[64]);
+                     uint8_t line_level[64], uint16_t line_bytes[64]);
 };
 
 /* The lines of `line_bytes` (a power of two) that r's lanes touch, in the

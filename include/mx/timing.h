@@ -28,8 +28,11 @@
  * 7: each line's own level: tm_mem.line_addr and line_level (an access
  * whose lines come from different levels costs each level's bandwidth only
  * for its own lines).
+ * 8: the bytes each line moves: tm_mem.line_bytes (the sectors the L1 does
+ * not supply for the conventional LLC's lines, which the LLC and DRAM move
+ * in sectors; a block for the extended LLC's).
  * A model built for another version is refused by name. */
-#define TM_API_VERSION 7
+#define TM_API_VERSION 8
 
 enum tm_event_bits {
     TM_EV_LAUNCH = 1u << 0,   /* kernel start / end */
@@ -103,6 +106,10 @@ struct tm_mem {               /* one warp memory access (TM_EV_MEM) */
      * warp's own access, no hierarchy): every line at `level` */
     const uint64_t *line_addr;
     const uint8_t *line_level;
+    /* v8: the bytes each of those lines moves beyond the SM at its level (0 for an L1 hit): the LLC and DRAM
+     * move 32-byte sectors, so a lane's word of a line the L1 misses moves one sector, not the line; the
+     * extended LLC serves and fills whole blocks.  NULL when line_addr is: 128 bytes a line */
+    const uint16_t *line_bytes;
 };
 
 /* v5: a helper-mode access's data is back (tm_mem.helper): at the quantum's

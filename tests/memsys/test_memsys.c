@@ -128,8 +128,10 @@ static void streaming_once(void **st)
 }
 
 /* probe() names each line's own level, in the order of the lanes' first touch: SM 0 read A (its L1 and the LLC
- * hold it), SM 1 read B (the LLC holds it, SM 0's L1 does not), nobody read C; a warp of SM 0 touching C, A, B,
- * A: C from DRAM, A from its L1, B from the LLC; the slowest, DRAM, is the access's. */
+ * hold it), SM 1 read B (the LLC holds it, SM 0's L1 does not), nobody read C, SM 0 read D's first sector only;
+ * a warp of SM 0 touching C, A, B, A, B's last sector, D's first two: C from DRAM, A from its L1, B from the LLC,
+ * D from DRAM (its second sector); the slowest, DRAM, is the access's.  v5: the bytes each line moves beyond
+ * the SM are its sectors the L1 does not hold, 32 bytes each: C one, A none, B two, D one (not the line's 128). */
 static void probe_per_line(void **st)
 {
     (void)st;
@@ -137,27 +139,37 @@ static void probe_per_line(void **st)
     ms_default(&t);
     const uint64_t A = 0x10000000, B = A + 64 * LINE, C = A + 200 * LINE;
     req_full(&t, 0, MX_MOP_LD, 0, 0, 0, A, 0xf);
+    const uint64_t D = A + 300 * LINE;
     req_full(&t, 1, MX_MOP_LD, 0, 0, 0, B, 0xf);
+    req_full(&t, 0, MX_MOP_LD, 0, 0, 0, D, 0x1);
     qend(&t);
     struct mx_memreq r;
     memset(&r, 0, sizeof r);
     r.op = MX_MOP_LD;
     r.space = MX_MS_GLOBAL;
     r.bytes = 4;
-    r.mask = 0xf;
+    r.mask = 0x7f;
     r.clock = t.clock;
-    r.addr[0] = C + 4, r.addr[1] = A + 8, r.addr[2] = B, r.addr[3] = A + 12;
+    r.addr[0] = C + 4, r.addr[1] = A + 8, r.addr[2] = B, r.addr[3] = A + 12, r.addr[4] = B + 100;
+    r.addr[5] = D + 4, r.addr[6] = D + SEC;
     uint32_t n = 0;
     uint64_t la[64];
     uint8_t ll[64];
-    assert_int_equal(t.mi->probe(t.mi->ctx, &r, &n, la, ll), MX_LV_DRAM);
-    assert_int_equal(n, 3);
+    uint16_t lb[64];
+    assert_int_equal(t.mi->probe(t.mi->ctx, &r, &n, la, ll, lb), MX_LV_DRAM);
+    assert_int_equal(n, 4);
     assert_int_equal(la[0], C);
     assert_int_equal(la[1], A);
     assert_int_equal(la[2], B);
+    assert_int_equal(la[3], D);
     assert_int_equal(ll[0], MX_LV_DRAM);
     assert_int_equal(ll[1], MX_LV_L1);
     assert_int_equal(ll[2], MX_LV_LLC);
+    assert_int_equal(ll[3], MX_LV_DRAM);
+    assert_int_equal(lb[0], SEC);
+    assert_int_equal(lb[1], 0);
+    assert_int_equal(lb[2], 2 * SEC);
+    assert_int_equal(lb[3], SEC);
     mx_memsys_destroy(t.m);
 }
 

@@ -114,8 +114,8 @@ check("a chain of 16 dependent adds costs 16 latencies, 16 independent ones over
       r1 and r2 and r1["cycles"] - r2["cycles"] == 15 * 10 - 15, r1 and r1["cycles"], r2 and r2["cycles"])
 
 # eight loads of eight cold lines: each is looked up in the L1 (a line per cycle), sends a request flit and gets
-# its line back over the SM's port (flit_bytes per cycle at the interconnect clock), then DRAM's latency; no
-# bandwidth caps beyond the port here
+# its sector back over the SM's port (flit_bytes per cycle at the interconnect clock; the lanes all read one word,
+# so one 32-byte sector moves, timing API v8), then DRAM's latency; no bandwidth caps beyond the port here
 flit = T["icnt"]["flit_bytes"] * T["clock_mhz"]["icnt"] / T["core_mhz"]
 port = {"l1": 0.0, "req": 0.0, "rep": 0.0}
 
@@ -124,7 +124,7 @@ def dram_load(t):
     l1 = max(float(t), port["l1"])
     port["l1"] = l1 + 1
     port["req"] = max(port["req"], l1) + T["icnt"]["flit_bytes"] / flit
-    port["rep"] = max(port["rep"], l1) + 128 / flit
+    port["rep"] = max(port["rep"], l1) + 32 / flit
     return math.ceil(max(port["req"], port["rep"]) + LV["dram"])
 
 

@@ -298,6 +298,41 @@ static void line_levels(void **unused)
     }
 }
 
+/* v8: a line costs the bytes it moves, not 128.  One SM, DRAM at 128 bytes a microsecond (1000 cycles a line);
+ * a warp whose 4 lanes read a word of 4 lines, all from DRAM: without line_bytes each line is 128 bytes, the
+ * channel 4000 cycles after the request's 4 flits; with a 32-byte sector each (what the hierarchy moves) 1000. */
+static void sector_bytes(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle(), *lat = tm_find("latency");
+    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .num_sms = 1,
+                           .warp_slots = 32, .llc_partitions = 1, .dram_channels = 1, .icnt_mhz = 1000,
+                           .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1, .dram_gbps = 0.128 };
+    p.level_latency[TM_LV_L1] = 10;
+    p.level_latency[TM_LV_DRAM] = 100;
+    for (int i = 0; i < TM_UNITS; i++)
+        p.unit_latency[i] = p.initiation[i] = 1;
+    char err[256];
+    static uint64_t addr[32], la[4];
+    uint8_t ll[4] = { TM_LV_DRAM, TM_LV_DRAM, TM_LV_DRAM, TM_LV_DRAM };
+    uint16_t lb[4] = { 32, 32, 32, 32 };
+    for (int i = 0; i < 4; i++)
+        la[i] = addr[i] = 128 * (uint64_t)i;
+    for (int k = 0; k < 2; k++) { /* 128 bytes a line, the sectors */
+        void *st = NULL, *ls = NULL;
+        assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+        assert_int_equal(lat->init(&ls, &p, "", err, sizeof err), 0);
+        struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 4, .active = 0xf, .size = 4, .clock = 1000, .addr = addr,
+                             .grid_ctas = 1, .line_addr = la, .line_level = ll, .line_bytes = k ? lb : NULL };
+        /* the cycle model: 4 request flits (4 cycles), then the channel, then DRAM's 100 cycles */
+        assert_int_equal(o->mem(st, &ev), k == 0 ? 4104 : 1104);
+        /* the latency model: the DRAM queue from the issue on, then its latency */
+        assert_int_equal(lat->mem(ls, &ev), k == 0 ? 4100 : 1100);
+        o->fini(st);
+        lat->fini(ls);
+    }
+}
+
 /* 4 SMs at 1000 MHz, 128 bytes a cycle of DRAM on one channel (no activations: efficiency 1); ports of 128
  * bytes a cycle each way; L1 10, DRAM 100 cycles */
 static struct tm_params four_sms(void)
@@ -446,6 +481,7 @@ int main(void)
         cmocka_unit_test(demand_shares),
         cmocka_unit_test(helper_access),
         cmocka_unit_test(line_levels),
+        cmocka_unit_test(sector_bytes),
         cmocka_unit_test(burst_credit),
         cmocka_unit_test(bad_arguments),
     };
