@@ -1345,6 +1345,11 @@ static void run_grid(struct emu_device *d, struct emu_grid *g)
             struct mx_memview view = { d, memview_read };
             mi->quantum_end(mi->ctx, t_end, &view);
         }
+        if (mi && mi->dram_written && d->cfg.timing && d->cfg.timing->dram_written) { /* its write-backs, timed */
+            uint64_t wb[MX_MEMIF_MAX_CHANNELS];
+            uint32_t nch = mi->dram_written(mi->ctx, wb, MX_MEMIF_MAX_CHANNELS);
+            d->cfg.timing->dram_written(d->cfg.timing_state, wb, nch);
+        }
         find_deadlocks(d);
         struct emu_grid *culprit = NULL;
         if (!(rc = take_fault(d, &fault, &culprit)))

@@ -78,6 +78,7 @@ struct mx_memsys {
     struct xhelper *xh;          /* --xllc helper: the controller's side of the helper kernel, else NULL */
     struct morpheus_result port_res[64]; /* the port request being completed: each line's xh_begin */
     struct mx_memsys_stats st;   /* the shared levels' counters (llc, dram) */
+    uint64_t wr_told[MX_MEMSYS_MAX_CHANNELS]; /* dram_written(): the channels' write bytes told so far */
     uint32_t line_shift;         /* log2(line bytes) */
     uint32_t sector_shift;       /* log2(sector bytes) */
     struct ms_head *heap;        /* quantum end: SMs with entries left, a min-heap on (clock, sm) */
@@ -263,6 +264,18 @@ static int is_xllc(const struct mx_memsys *m, uint64_t ln)
 {
     uint32_t set;
     return morpheus_route(m->mp, partition(m, ln), ln / m->cfg.llc_partitions, &set);
+}
+
+/* memif v6: the bytes written to each channel since the last call */
+static uint32_t ms_dram_written(void *ctx, uint64_t *bytes, uint32_t max)
+{
+    struct mx_memsys *m = ctx;
+    uint32_t n = m->cfg.dram_channels < max ? m->cfg.dram_channels : max;
+    for (uint32_t ch = 0; ch < n; ch++) {
+        bytes[ch] = m->st.dram_channel_write[ch] - m->wr_told[ch];
+        m->wr_told[ch] = m->st.dram_channel_write[ch];
+    }
+    return n;
 }
 
 static void dram(struct mx_memsys *m, uint32_t ch, uint64_t rd, uint64_t wr)
@@ -611,7 +624,8 @@ int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, c
     m->cfg = *c;
     m->cfg.mem_trace = NULL; /* the caller's string need not outlive create */
     m->memif = (struct mx_memif){ .version = MX_MEMIF_VERSION, .ctx = m, .request = ms_request,
-                                  .quantum_end = ms_quantum_end, .probe = ms_probe };
+                                  .quantum_end = ms_quantum_end, .probe = ms_probe,
+                                  .dram_written = ms_dram_written };
     m->line_shift = (uint32_t)__builtin_ctz(c->l1_line);
     m->sector_shift = (uint32_t)__builtin_ctz(c->l1_sector);
     size_t smb = ((size_t)c->num_sms * sizeof *m->sm + 63) & ~(size_t)63;

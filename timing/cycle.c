@@ -44,7 +44,11 @@
  * scheduler's queue, facts 1.2); each distinct row of a bank in a window
  * is one activation (tRP + tRCD, overlapping across banks).  At the
  * quantum's end every channel's efficiency for the next quantum is
- * bursts / (bursts + activations * (tRP + tRCD) / banks).
+ * bursts / (bursts + activations * (tRP + tRCD) / banks), the bursts the
+ * time its lines' bytes take.  Writes (v9: the write-backs the hierarchy
+ * reports after each quantum, dram_written) take their bytes' time from
+ * the reads': a channel that spent a fraction w of the last quantum
+ * writing gives the reads (1 - w) of itself in the next (at least 1/8).
  *
  * Clocks: core_mhz for the SM; icnt_mhz (interconnect and LLC) and
  * dram_mhz for the memory side, all multiplied by mem_clock_scale
@@ -72,7 +76,7 @@ struct wsb {                  /* one warp slot's scoreboard */
     uint8_t mem_pending;
 };
 
-struct dline { uint64_t clock, line; };
+struct dline { uint64_t clock, line, bytes; };
 
 enum { RES_PART, RES_CHAN, RES_X }; /* the shared resources: LLC partitions, DRAM channels, cache-mode SMs */
 
@@ -124,7 +128,9 @@ struct cyc {
     /* row-buffer analysis (quantum_end) */
     uint64_t *hkey;
     uint32_t *hgen, hcap, gen;
-    uint64_t *acts, *reqs;         /* per channel, this quantum */
+    uint64_t *acts, *reqs;         /* per channel, this quantum: activations, bytes read */
+    double *wr;                    /* per channel: bytes written (dram_written) since the factors were computed */
+    double *eff;                   /* per channel: chan_eff less the time the writes took (quantum_end's) */
     uint64_t last_end;             /* the clock the factors were last computed at */
 };
 
@@ -151,6 +157,8 @@ static void cyc_fini(void *state)
     free(c->hgen);
     free(c->acts);
     free(c->reqs);
+    free(c->wr);
+    free(c->eff);
     free(c);
 }
 
@@ -204,7 +212,10 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     c->x_f = malloc(nx * sizeof *c->x_f);
     c->acts = calloc(c->nchans, sizeof *c->acts);
     c->reqs = calloc(c->nchans, sizeof *c->reqs);
-    if (!c->sm || !c->demand || !c->chan_eff || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->reqs)
+    c->wr = calloc(c->nchans, sizeof *c->wr);
+    c->eff = calloc(c->nchans, sizeof *c->eff);
+    if (!c->sm || !c->demand || !c->chan_eff || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->reqs ||
+        !c->wr || !c->eff)
         goto oom;
     for (uint32_t i = 0; i < c->nchans; i++)
         c->chan_eff[i] = c->chan_f[i] = 1;
@@ -466,7 +477,7 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
                         s->dlog = d, s->dcap = cap;
                 }
                 if (s->ndlog < s->dcap)
-                    s->dlog[s->ndlog++] = (struct dline){ ev->clock, ln };
+                    s->dlog[s->ndlog++] = (struct dline){ ev->clock, ln, lby[i] };
             }
         }
         double u;
@@ -592,12 +603,26 @@ static void cyc_quantum_end(void *state, uint64_t clock)
     /* the factors describe at least a configured quantum (emu.quantum): helper mode's quanta are shorter */
     if (clock - c->last_end < c->p.quantum)
         return;
+    double span = (double)(clock - c->last_end);
     c->last_end = clock;
     rows(c);
     factors(c, RES_PART, c->nparts, c->part_f, NULL, clock);
-    factors(c, RES_CHAN, c->nchans, c->chan_f, c->chan_eff, clock);
+    for (uint32_t ch = 0; ch < c->nchans; ch++) { /* the time the channel spent writing is not the reads' */
+        double w = c->chan_rate > 0 && span > 0 ? c->wr[ch] / c->chan_rate / span : 0;
+        c->eff[ch] = c->chan_eff[ch] * (w < 0.875 ? 1 - w : 0.125);
+        c->wr[ch] = 0;
+    }
+    factors(c, RES_CHAN, c->nchans, c->chan_f, c->eff, clock);
     if (c->nx)
         factors(c, RES_X, c->nx, c->x_f, NULL, clock);
+}
+
+/* v9: the quantum's write-backs, for the next quantum's channel efficiencies */
+static void cyc_dram_written(void *state, const uint64_t *bytes, uint32_t nchans)
+{
+    struct cyc *c = state;
+    for (uint32_t ch = 0; ch < nchans && ch < c->nchans; ch++)
+        c->wr[ch] += (double)bytes[ch];
 }
 
 static void rows(struct cyc *c)
@@ -645,7 +670,7 @@ static void rows(struct cyc *c)
             uint32_t at = (uint32_t)(h >> 32) & (c->hcap - 1);
             while (c->hgen[at] == c->gen && c->hkey[at] != key)
                 at = (at + 1) & (c->hcap - 1);
-            c->reqs[ch]++;
+            c->reqs[ch] += s->dlog[j].bytes;
             if (c->hgen[at] != c->gen) {
                 c->hgen[at] = c->gen;
                 c->hkey[at] = key;
@@ -654,10 +679,10 @@ static void rows(struct cyc *c)
         }
         s->ndlog = 0;
     }
-    double burst = c->chan_rate > 0 ? 128 / c->chan_rate : 0;
     for (uint32_t ch = 0; ch < c->nchans; ch++) {
-        if (c->reqs[ch] && burst > 0)
-            c->chan_eff[ch] = c->reqs[ch] * burst / (c->reqs[ch] * burst + c->acts[ch] * c->t_act / banks);
+        double burst = c->chan_rate > 0 ? (double)c->reqs[ch] / c->chan_rate : 0; /* its bytes' time */
+        if (burst > 0)
+            c->chan_eff[ch] = burst / (burst + (double)c->acts[ch] * c->t_act / banks);
     }
 }
 
@@ -684,4 +709,5 @@ const struct tm_ops tm_cycle_ops = {
     .fini = cyc_fini,
     .quantum_end = cyc_quantum_end,
     .served = cyc_served,
+    .dram_written = cyc_dram_written,
 };

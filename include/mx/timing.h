@@ -31,8 +31,10 @@
  * 8: the bytes each line moves: tm_mem.line_bytes (the sectors the L1 does
  * not supply for the conventional LLC's lines, which the LLC and DRAM move
  * in sectors; a block for the extended LLC's).
+ * 9: DRAM's writes: dram_written(), the bytes written back to each channel
+ * in a quantum.
  * A model built for another version is refused by name. */
-#define TM_API_VERSION 8
+#define TM_API_VERSION 9
 
 enum tm_event_bits {
     TM_EV_LAUNCH = 1u << 0,   /* kernel start / end */
@@ -179,6 +181,10 @@ struct tm_ops {
      * ev->ready.  Returns the cycle the warp may issue its next instruction (reading ev->use_next).  On one
      * host thread, at a quantum's end.  NULL: the emulator holds the warp until ev->ready. */
     uint64_t (*served)(void *state, const struct tm_served *ev);
+    /* v9: after each quantum's memory side, on one host thread while no SM runs: the bytes the hierarchy
+     * wrote to each DRAM channel in it (write-backs: no access waits for them, yet they take DRAM's time
+     * from the reads).  bytes[i] for channel i < nchans.  May be NULL; not called with --memsys off. */
+    void (*dram_written)(void *state, const uint64_t *bytes, uint32_t nchans);
 };
 
 /* ---- energy (docs/timing.md "Energy"): per-event energies from the

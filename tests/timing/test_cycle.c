@@ -348,6 +348,34 @@ static struct tm_params four_sms(void)
     return p;
 }
 
+/* v9: DRAM's writes take their time from the reads.  A warp reads 8 lines from DRAM (128 bytes a cycle, one
+ * channel): 8 request flits (8 cycles), then the channel: 8 lines at efficiency 1 take 8 cycles, + 100.  After a
+ * quantum of 1000 cycles in which the hierarchy wrote 750 cycles' worth (96,000 bytes) to the channel, the reads
+ * have a quarter of it: 32 cycles; after one that wrote more than 7/8 of it, an eighth (the floor): 64. */
+static void dram_writes(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    struct tm_params p = four_sms();
+    p.quantum = 1000;
+    static uint64_t addr[32];
+    for (int i = 0; i < 8; i++)
+        addr[i] = 1024 * (uint64_t)i; /* (each line's own row: one bank each, no activation counted yet) */
+    char err[256];
+    const uint64_t wrote[3] = { 0, 96000, 200000 };
+    const uint32_t want[3] = { 116, 140, 172 };
+    for (int k = 0; k < 3; k++) {
+        void *st = NULL;
+        assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+        o->dram_written(st, &wrote[k], 1);
+        o->quantum_end(st, 1000);
+        struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 1000,
+                             .addr = addr, .grid_ctas = 1 };
+        assert_int_equal(o->mem(st, &ev), want[k]);
+        o->fini(st);
+    }
+}
+
 /* An SM's share of a bandwidth it left idle in the last `credit` cycles (default: the row-buffer window, the
  * time a channel's 64-request queue takes to drain) is still its own: a burst after a pause is not metered at
  * the share, yet all SMs together never pass more than (T + credit) * rate bytes in T cycles. */
@@ -482,6 +510,7 @@ int main(void)
         cmocka_unit_test(helper_access),
         cmocka_unit_test(line_levels),
         cmocka_unit_test(sector_bytes),
+        cmocka_unit_test(dram_writes),
         cmocka_unit_test(burst_credit),
         cmocka_unit_test(bad_arguments),
     };

@@ -169,7 +169,7 @@ check("the emulator tells a model that subscribes to TM_EV_LAUNCH each kernel's 
       p.stderr.count("example-fixed: kernel chain starts: 1 CTAs of 32 threads") == 1, p.stderr)
 p, r = run("chain", 32, "--timing", old)
 check("a model built for API version 1 is refused, naming both versions",
-      p.returncode != 0 and "version 1" in p.stderr and "version 8" in p.stderr, p.stderr)
+      p.returncode != 0 and "version 1" in p.stderr and "version 9" in p.stderr, p.stderr)
 p, r = run("chain", 32, "--timing", "no-such-model")
 check("an unknown model: an error listing the models",
       p.returncode != 0 and "no-such-model" in p.stderr and "latency" in p.stderr, p.stderr)
