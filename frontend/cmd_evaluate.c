@@ -1562,22 +1562,25 @@ static int outputs(struct ev *e, int have_gnuplot)
                      "SM has a share of the LLC's, DRAM's and the extended LLC's bandwidth in proportion to its "
                      "demand in the last quantum (even when a grid starts; what it left idle in the last "
                      "row-buffer window still its own), weighted between "
-                     "quanta by how hot each partition and channel was, and DRAM row buffers set each channel's "
-                     "efficiency. There are no MSHR limits, no interconnect arbitration beyond each SM's port, no "
+                     "quanta by how hot each partition and channel was; a line costs the 32-byte sectors it moves "
+                     "(an extended-LLC access a 128-byte block); DRAM row buffers and the last quantum's write-backs "
+                     "set each channel's efficiency for reads. There are no MSHR limits, no interconnect arbitration beyond each SM's port, no "
                      "shared-memory bank conflicts, and register-file ones only with timing.rf_banks set (0 in the "
                      "configurations). The paper uses Accel-Sim's cycle-level model.\n", e->timing);
     else
         bprintf(&sm, "- Timing model `%s`: fixed latencies per level and an even per-SM share of each bandwidth "
                      "(docs/timing.md); a warp waits for each of its loads (no overlap), no LLC-partition or "
-                     "interconnect contention, no DRAM row buffers. The paper uses Accel-Sim's cycle-level "
+                     "interconnect contention, no DRAM row buffers, DRAM's write-backs free. The paper uses Accel-Sim's cycle-level "
                      "model.\n", e->timing);
     if (!strcmp(e->xllc, "native"))
         bprintf(&sm, "- Extended LLC `native`: every access costs `timing.level.xllc` cycles whatever the helper "
                      "kernel's instructions, so Indirect-MOV cannot change the time (its gain is in the helper "
                      "kernel's instruction count: morpheus xllc characterize); compression shows only as capacity.\n");
     bprintf(&sm, "- The extended LLC gets its share of the lines by capacity (address separation, §4.1.1) but the "
-                 "bandwidth of `timing.bandwidth.xllc_gbps_per_sm` per cache-mode SM (the paper's §5 measurement): "
-                 "where it carries much traffic its bandwidth, not its capacity, sets the time; doubling it (-o "
+                 "bandwidth of `timing.bandwidth.xllc_gbps_per_sm` per cache-mode SM (the paper's §5 measurement, "
+                 "accesses x 128 bytes: an access costs a block however few sectors it asks for, where the LLC "
+                 "and DRAM move sectors): where it carries much traffic its bandwidth, not its capacity, sets the "
+                 "time; doubling it (-o "
                  "timing.bandwidth.xllc_gbps_per_sm=74) changes the comparison most, more than that little "
                  "(docs/evaluate.md). Where the data nearly fits the LLC, its hits are slower than the LLC's.\n");
     if (!strcmp(e->xllc, "helper"))
