@@ -1563,7 +1563,7 @@ static int outputs(struct ev *e, int have_gnuplot)
                      "demand in the last quantum (even when a grid starts; what it left idle in the last "
                      "row-buffer window still its own), weighted between "
                      "quanta by how hot each partition and channel was; a line costs the 32-byte sectors it moves "
-                     "(an extended-LLC access a 128-byte block); DRAM row buffers and the last quantum's write-backs "
+                     "(an extended-LLC miss the 128-byte block it fills); DRAM row buffers and the last quantum's write-backs "
                      "set each channel's efficiency for reads. There are no MSHR limits, no interconnect arbitration beyond each SM's port, no "
                      "shared-memory bank conflicts, and register-file ones only with timing.rf_banks set (0 in the "
                      "configurations). The paper uses Accel-Sim's cycle-level model.\n", e->timing);
@@ -1578,9 +1578,8 @@ static int outputs(struct ev *e, int have_gnuplot)
                      "kernel's instruction count: morpheus xllc characterize); compression shows only as capacity.\n");
     bprintf(&sm, "- The extended LLC gets its share of the lines by capacity (address separation, §4.1.1) but the "
                  "bandwidth of `timing.bandwidth.xllc_gbps_per_sm` per cache-mode SM (the paper's §5 measurement, "
-                 "accesses x 128 bytes: an access costs a block however few sectors it asks for, where the LLC "
-                 "and DRAM move sectors): where it carries much traffic its bandwidth, not its capacity, sets the "
-                 "time; doubling it (-o "
+                 "bounded by the interconnect: a hit costs the sectors it sends): where it carries much traffic "
+                 "its bandwidth, not its capacity, sets the time; doubling it (-o "
                  "timing.bandwidth.xllc_gbps_per_sm=74) changes the comparison most, more than that little "
                  "(docs/evaluate.md). Where the data nearly fits the LLC, its hits are slower than the LLC's.\n");
     if (!strcmp(e->xllc, "helper"))

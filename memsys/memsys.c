@@ -489,10 +489,13 @@ static uint8_t ms_probe(void *ctx, const struct mx_memreq *r, uint32_t *lines, u
             uint32_t part = partition(m, ln), set = 0, g;
             int ext = morpheus_route(m->mp, part, lp, &set);
             if (ext && !(m->xh && r->space != MX_MS_GLOBAL)) {
-                line_bytes[i] = XLLC_BLOCK; /* the extended LLC's unit: a block */
                 lv = morpheus_holds(m->mp, part, lp, line[i], &g) ? MX_LV_XLLC
                    : r->op == MX_MOP_LD ? (morpheus_predicts(m->mp, g, line[i]) ? MX_LV_XLLC_DRAM : MX_LV_DRAM)
                    : MX_LV_XLLC; /* a store or atomic the extended LLC does not hold is allocated there */
+                /* served there, the sectors asked for cross the interconnect (what bounds the extended LLC's
+                   bandwidth, the paper's 5); a load it misses reads the whole block from DRAM (unsectored) */
+                if (lv != MX_LV_XLLC)
+                    line_bytes[i] = XLLC_BLOCK;
             } else {
                 if (m->xh && ext)
                     set = (uint32_t)(lp % m->cfg.llc_sets);

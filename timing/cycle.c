@@ -450,7 +450,7 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
             double r = queue(&s->rep_free, l1_start, fbytes, c->icnt_rate, 1, 0);
             w = r > w ? r : w;
         }
-        /* the lines' cost in the SM's shares: the bytes each moves (v8: sectors, or an extended-LLC block),
+        /* the lines' cost in the SM's shares: the bytes each moves (v8: sectors; a block an extended-LLC miss fills),
            times their resource's factor */
         double llc = 0, dram = 0, x = 0;
         for (uint32_t i = 0; i < n; i++) {

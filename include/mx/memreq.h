@@ -120,10 +120,10 @@ struct mx_memif {
      * address and own level, in the order of the lanes' first touch (at
      * most 64), and (v5) line_bytes[i] the bytes it moves beyond the SM
      * at that level: the sectors the L1 does not supply, times the sector
-     * size, for the conventional LLC's lines (the LLC and DRAM move
-     * sectors); a whole block for the extended LLC's (its blocks are not
-     * sectored: one access serves a block, a miss fills one); 0 for an L1
-     * hit.  Shared state is read as of the quantum's start (it only
+     * size (the LLC and DRAM move sectors, and the extended LLC's hits
+     * send those over the interconnect); a whole block for a load the
+     * extended LLC misses (its blocks are not sectored: DRAM fills one);
+     * 0 for an L1 hit.  Shared state is read as of the quantum's start (it only
      * changes at quantum ends), so the answer does not depend on host
      * threads.  Called on the host thread running r's SM, before request(). */
     uint8_t (*probe)(void *ctx, const struct mx_memreq *r, uint32_t *lines, uint64_t line_addr[64],

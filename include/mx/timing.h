@@ -29,8 +29,8 @@
  * whose lines come from different levels costs each level's bandwidth only
  * for its own lines).
  * 8: the bytes each line moves: tm_mem.line_bytes (the sectors the L1 does
- * not supply for the conventional LLC's lines, which the LLC and DRAM move
- * in sectors; a block for the extended LLC's).
+ * not supply, which the LLC, DRAM and the interconnect move; a block for a
+ * load the extended LLC misses, which DRAM fills whole).
  * 9: DRAM's writes: dram_written(), the bytes written back to each channel
  * in a quantum.
  * A model built for another version is refused by name. */
@@ -108,9 +108,10 @@ struct tm_mem {               /* one warp memory access (TM_EV_MEM) */
      * warp's own access, no hierarchy): every line at `level` */
     const uint64_t *line_addr;
     const uint8_t *line_level;
-    /* v8: the bytes each of those lines moves beyond the SM at its level (0 for an L1 hit): the LLC and DRAM
-     * move 32-byte sectors, so a lane's word of a line the L1 misses moves one sector, not the line; the
-     * extended LLC serves and fills whole blocks.  NULL when line_addr is: 128 bytes a line */
+    /* v8: the bytes each of those lines moves beyond the SM at its level (0 for an L1 hit): the LLC, DRAM
+     * and the interconnect move 32-byte sectors, so a lane's word of a line the L1 misses moves one sector,
+     * not the line; a load the extended LLC misses fills a whole block from DRAM.  NULL when line_addr is:
+     * 128 bytes a line */
     const uint16_t *line_bytes;
 };
 

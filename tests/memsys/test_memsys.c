@@ -173,6 +173,60 @@ static void probe_per_line(void **st)
     mx_memsys_destroy(t.m);
 }
 
+/* One lane's word of `line` read by SM 1 (whose L1 never holds it): probe()'s level and bytes for that line. */
+static uint8_t probe_word(struct ms *t, uint64_t line, uint16_t *bytes)
+{
+    struct mx_memreq r;
+    memset(&r, 0, sizeof r);
+    r.sm = 1;
+    r.op = MX_MOP_LD;
+    r.space = MX_MS_GLOBAL;
+    r.bytes = 4;
+    r.mask = 1;
+    r.clock = t->clock;
+    r.addr[0] = line + 4;
+    uint32_t n = 0;
+    uint64_t la[64];
+    uint8_t ll[64];
+    uint16_t lb[64];
+    t->mi->probe(t->mi->ctx, &r, &n, la, ll, lb);
+    assert_int_equal(n, 1);
+    *bytes = lb[0];
+    return ll[0];
+}
+
+/* v5's bytes with an extended LLC (20 cache-mode SMs, native): 400 cold lines read a word each all come from
+ * DRAM, but an extended-LLC line's miss fills its whole unsectored block (128 bytes) where the LLC's reads one
+ * sector (32).  Once every line is stored, the same words hit: the extended LLC's exactly where the block was
+ * filled, each sending its one sector over the interconnect as the LLC's hits do. */
+static void probe_xllc_bytes(void **st)
+{
+    (void)st;
+    struct mx_memsys_config c;
+    mx_memsys_config_default(&c);
+    c.xllc = MX_XLLC_NATIVE;
+    c.cache_sms = 20;
+    struct ms t;
+    ms_open(&t, &c);
+    const uint64_t base = 1ull << 30, n = 400, gap = 251;
+    uint16_t cold[400], b;
+    unsigned ext = 0;
+    for (uint64_t k = 0; k < n; k++) {
+        assert_int_equal(probe_word(&t, base + gap * k * LINE, &cold[k]), MX_LV_DRAM);
+        assert_true(cold[k] == SEC || cold[k] == LINE);
+        ext += cold[k] == LINE;
+    }
+    assert_true(ext > 0 && ext < n); /* both levels own some */
+    for (uint64_t k = 0; k < n; k++)
+        req(&t, MX_MOP_ST, 0, base + gap * k * LINE);
+    qend(&t);
+    for (uint64_t k = 0; k < n; k++) {
+        assert_int_equal(probe_word(&t, base + gap * k * LINE, &b), cold[k] == LINE ? MX_LV_XLLC : MX_LV_LLC);
+        assert_int_equal(b, SEC);
+    }
+    mx_memsys_destroy(t.m);
+}
+
 /* The whole L1 (1024 lines) read twice: the second pass only hits. */
 static void reuse_inside_capacity(void **st)
 {
@@ -777,6 +831,7 @@ int main(void)
         cmocka_unit_test(cop_values_match_isa),
         cmocka_unit_test(default_is_rtx3080),
         cmocka_unit_test(probe_per_line),
+        cmocka_unit_test(probe_xllc_bytes),
         cmocka_unit_test(streaming_once),
         cmocka_unit_test(reuse_inside_capacity),
         cmocka_unit_test(lru_thrash_one_set),
