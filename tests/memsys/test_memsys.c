@@ -173,6 +173,15 @@ static void probe_per_line(void **st)
     mx_memsys_destroy(t.m);
 }
 
+/* The default hierarchy with a native extended LLC on 20 cache-mode SMs; *c gets its configuration. */
+static void ms_xllc(struct ms *t, struct mx_memsys_config *c)
+{
+    mx_memsys_config_default(c);
+    c->xllc = MX_XLLC_NATIVE;
+    c->cache_sms = 20;
+    ms_open(t, c);
+}
+
 /* One lane's word of `line` read by SM 1 (whose L1 never holds it): probe()'s level and bytes for that line. */
 static uint8_t probe_word(struct ms *t, uint64_t line, uint16_t *bytes)
 {
@@ -203,11 +212,8 @@ static void probe_xllc_bytes(void **st)
 {
     (void)st;
     struct mx_memsys_config c;
-    mx_memsys_config_default(&c);
-    c.xllc = MX_XLLC_NATIVE;
-    c.cache_sms = 20;
     struct ms t;
-    ms_open(&t, &c);
+    ms_xllc(&t, &c);
     const uint64_t base = 1ull << 30, n = 400, gap = 251;
     uint16_t cold[400], b;
     unsigned ext = 0;
@@ -464,11 +470,8 @@ static void reshape_flushes_both_levels(void **st)
 {
     (void)st;
     struct mx_memsys_config c;
-    mx_memsys_config_default(&c);
-    c.xllc = MX_XLLC_NATIVE;
-    c.cache_sms = 20;
     struct ms t;
-    ms_open(&t, &c);
+    ms_xllc(&t, &c);
     char err[256] = "";
     /* 400 whole lines 251 apart: 40 a partition, spread over more than one period of address separation
      * (docs/morpheus-controller.md): a few per set of either level */
