@@ -29,7 +29,7 @@
  * the time DRAM's scheduler queues take to drain) is still its own, so a
  * burst after a pause is not metered at 1/users of the bandwidth; over any
  * T cycles all SMs together pass at most (T + window) times the bandwidth.  A line counts the bytes it moves
- * (tm_mem.line_bytes: the sectors the L1 misses, or the extended LLC's block; else 128) times its resource's
+ * (tm_mem.line_bytes: the sectors the L1 misses, or the block an extended-LLC miss fills; else 128) times its resource's
  * cost factor:
  * its LLC partition (line mod partitions), DRAM channel (line mod
  * channels), cache-mode SM (line mod cache SMs).  A factor is that
@@ -128,7 +128,7 @@ struct cyc {
     /* row-buffer analysis (quantum_end) */
     uint64_t *hkey;
     uint32_t *hgen, hcap, gen;
-    uint64_t *acts, *reqs;         /* per channel, this quantum: activations, bytes read */
+    uint64_t *acts, *rbytes;       /* per channel, this quantum: activations, bytes read */
     double *wr;                    /* per channel: bytes written (dram_written) since the factors were computed */
     double *eff;                   /* per channel: chan_eff less the time the writes took (quantum_end's) */
     uint64_t last_end;             /* the clock the factors were last computed at */
@@ -156,7 +156,7 @@ static void cyc_fini(void *state)
     free(c->hkey);
     free(c->hgen);
     free(c->acts);
-    free(c->reqs);
+    free(c->rbytes);
     free(c->wr);
     free(c->eff);
     free(c);
@@ -211,10 +211,10 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     c->chan_f = malloc(c->nchans * sizeof *c->chan_f);
     c->x_f = malloc(nx * sizeof *c->x_f);
     c->acts = calloc(c->nchans, sizeof *c->acts);
-    c->reqs = calloc(c->nchans, sizeof *c->reqs);
+    c->rbytes = calloc(c->nchans, sizeof *c->rbytes);
     c->wr = calloc(c->nchans, sizeof *c->wr);
     c->eff = calloc(c->nchans, sizeof *c->eff);
-    if (!c->sm || !c->demand || !c->chan_eff || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->reqs ||
+    if (!c->sm || !c->demand || !c->chan_eff || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->rbytes ||
         !c->wr || !c->eff)
         goto oom;
     for (uint32_t i = 0; i < c->nchans; i++)
@@ -656,7 +656,7 @@ static void rows(struct cyc *c)
         c->gen = 1;
     }
     memset(c->acts, 0, c->nchans * sizeof *c->acts);
-    memset(c->reqs, 0, c->nchans * sizeof *c->reqs);
+    memset(c->rbytes, 0, c->nchans * sizeof *c->rbytes);
     uint32_t row_lines = c->p.dram_row_bytes >= 128 ? c->p.dram_row_bytes / 128 : 1;
     uint32_t banks = c->p.dram_banks ? c->p.dram_banks : 1;
     for (uint32_t i = 0; i < c->p.num_sms; i++) {
@@ -670,7 +670,7 @@ static void rows(struct cyc *c)
             uint32_t at = (uint32_t)(h >> 32) & (c->hcap - 1);
             while (c->hgen[at] == c->gen && c->hkey[at] != key)
                 at = (at + 1) & (c->hcap - 1);
-            c->reqs[ch] += s->dlog[j].bytes;
+            c->rbytes[ch] += s->dlog[j].bytes;
             if (c->hgen[at] != c->gen) {
                 c->hgen[at] = c->gen;
                 c->hkey[at] = key;
@@ -680,7 +680,7 @@ static void rows(struct cyc *c)
         s->ndlog = 0;
     }
     for (uint32_t ch = 0; ch < c->nchans; ch++) {
-        double burst = c->chan_rate > 0 ? (double)c->reqs[ch] / c->chan_rate : 0; /* its bytes' time */
+        double burst = c->chan_rate > 0 ? (double)c->rbytes[ch] / c->chan_rate : 0; /* its bytes' time */
         if (burst > 0)
             c->chan_eff[ch] = burst / (burst + (double)c->acts[ch] * c->t_act / banks);
     }

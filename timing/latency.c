@@ -8,8 +8,8 @@
  * SM running the application has an even share of the LLC's, DRAM's and the
  * extended LLC's bandwidth (timing.bandwidth.*; shared by no more SMs than
  * the grid has CTAs) as a queue of its own; an access waits for its bytes
- * (v8: the sectors each line moves, a block for the extended LLC; else
- * whole 128-byte lines) to pass the queues of the levels it goes through,
+ * (v8: the sectors each line moves, the block an extended-LLC miss fills;
+ * else whole 128-byte lines) to pass the queues of the levels it goes through,
  * then the level's latency; a store takes its place without waiting.
  * Per-SM queues keep the answer independent of the order in which host
  * threads run the SMs.
