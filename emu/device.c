@@ -24,7 +24,7 @@ void emu_config_default(struct emu_config *c)
     c->watchdog_seconds = 0;
     c->host_threads = 1;
     c->quantum = 16384;
-    c->helper_quantum = 64; /* below the extended LLC's trip (timing.level.xllc_trip) */
+    c->helper_quantum = 32; /* below the extended LLC's trip (timing.level.xllc_trip) */
     c->sched_policy = 0;
     c->local_per_thread = 64 * 1024;
     c->max_call_depth = 64;

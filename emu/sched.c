@@ -36,6 +36,10 @@
 
 #define BATCH 4096 /* warp instructions a warp runs per pick */
 
+/* the timing API names the units it prices by enum mx_unit's numbers */
+_Static_assert(TM_UNIT_LDST == MX_UNIT_LDST && TM_UNIT_CTRL == MX_UNIT_CTRL && TM_UNITS == MX_UNIT_TENSOR + 1,
+               "include/mx/timing.h's unit numbers are enum mx_unit's");
+
 static double now(void)
 {
     struct timespec ts;

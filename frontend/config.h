@@ -41,6 +41,8 @@ struct fe_config {
     char xllc_helper[FE_CONFIG_PATH_MAX]; /* memsys.xllc.helper: a helper kernel's PTX file, "" for the built-in */
     char timing_model[FE_CONFIG_PATH_MAX]; /* timing.model: NAME[,ARGS] or PATH.so[,ARGS]; "" = none */
     struct tm_params timing;        /* timing.*: the parameters every model gets */
+    uint32_t xllc_imov;             /* timing.level.xllc_imov: the native extended LLC's latency when the
+                                       helper has the Indirect-MOV instruction (0: level.xllc's) */
     struct tm_energy_params energy; /* energy.*: per-event energies and powers */
     /* system.*: one of the paper's evaluated systems as a preset (frontend/system.c) */
     uint32_t system;                /* system.name: enum fe_system_id (0: none) */

@@ -12,7 +12,9 @@
  * (initiation[unit] cycles per warp instruction); its destinations are
  * ready unit_latency[unit] cycles later (shared memory: level shared; a
  * load or atomic: when its data is back).  A warp issues its next
- * instruction a cycle after this one started, once that instruction's
+ * instruction a cycle after this one started (after a branch, a call or a
+ * return: unit_latency[ctrl] cycles after, when its target is known; the
+ * "branch resolving" stall of Nsight Compute), once that instruction's
  * operands are ready (TM_EV_DEPS: 64 bits, one per register where the
  * registers live at once fit, else shared: a false dependence, never a
  * missed one).
@@ -367,6 +369,9 @@ static uint32_t cyc_issue(void *state, const struct tm_issue *ev)
         *r = *r > done ? *r : done;
     }
     uint64_t next = start + 1;
+    if (unit == TM_UNIT_CTRL) /* a branch: the warp's next instruction waits for its target (Nsight Compute's
+                                 "branch resolving" stall, taken or not) */
+        next = start + c->p.unit_latency[unit];
     for (uint64_t m = ev->use_next; m; m &= m - 1) {
         uint64_t r = w->ready[__builtin_ctzll(m)];
         next = r > next ? r : next;
@@ -490,7 +495,7 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
         ready = w;
     }
     uint32_t lat = tm_level_latency(c->level, ev);
-    lat = lat ? lat : c->p.unit_latency[4];
+    lat = lat ? lat : c->p.unit_latency[TM_UNIT_LDST];
     double done = ready + lat;
     struct wsb *ws = slot_of(c, ev->sm, ev->wslot);
     if (ws && !store) {
@@ -498,7 +503,7 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
         ws->mem_lat = lat;
         ws->mem_pending = 1;
     }
-    return store ? c->p.unit_latency[4] : (uint32_t)ceil(done - at);
+    return store ? c->p.unit_latency[TM_UNIT_LDST] : (uint32_t)ceil(done - at);
 }
 
 /* The row-buffer analysis of the quantum's DRAM lines (every SM's, in any order: the result is a count of

@@ -127,6 +127,8 @@ struct tm_served {
 /* Every number a model may need, from the configuration (timing.* keys;
  * configs/NAME.json, sources named in docs/timing.md): never from code. */
 #define TM_UNITS 9            /* enum mx_unit: int, fp, dp, sfu, ldst, ctrl, sync, tex, tensor */
+#define TM_UNIT_LDST 4        /* enum mx_unit's MX_UNIT_LDST */
+#define TM_UNIT_CTRL 5        /* enum mx_unit's MX_UNIT_CTRL: branches, calls, returns (emu checks both) */
 struct tm_params {
     uint32_t unit_latency[TM_UNITS];   /* cycles from issue until the warp's next instruction may issue */
     uint32_t level_latency[TM_LV_COUNT]; /* cycles until an access's data is back, by level (NONE: no

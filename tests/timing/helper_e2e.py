@@ -13,7 +13,9 @@ by the same model on that SM (docs/timing.md "The helper kernel in time").
   Indirect-MOV build is faster than the brx one, BDI's decompression slower,
   a slower integer unit slows helper mode more than native mode).
 - A request is not rounded up to the quantum's end any more: helper quanta
-  of 64 and 128 cycles give the same cycles, a coarse one does not.
+  of 16 and 32 cycles give the same cycles, a coarse one does not.
+- With Indirect-MOV the native model charges timing.level.xllc_imov, which
+  is the movind helper's hit (xllc_trip + its timed instructions).
 - Cycles are the same for 1 and 2 host threads; bad values are refused.
 
 usage: helper_e2e.py MORPHEUS CONFIGS_DIR"""
@@ -106,6 +108,12 @@ for name in sorted(f[:-5] for f in os.listdir(cfgdir) if f.endswith(".json")):
     (h, he), (n, ne) = helper("--config", name), native("--config", name)
     check(f"{name}: an extended-LLC hit through the helper costs level.xllc ({lv['xllc']}) as the native model's "
           f"does: xllc_trip {lv['xllc_trip']} + the helper's unloaded hit", h is not None and h == n, he, ne, h, n)
+    # the native model with Indirect-MOV: level.xllc_imov is the movind helper's hit, xllc_dram shorter by as much
+    (hm, hme) = helper("--config", name, "--isa-ext", "indirect-mov")
+    (nm, nme) = native("--config", name, "--isa-ext", "indirect-mov")
+    check(f"{name}: with Indirect-MOV the native model charges level.xllc_imov ({lv['xllc_imov']}), the movind "
+          f"helper's hit: {lv['xllc'] - lv['xllc_imov']} cycles less than brx.idx's",
+          hm is not None and nm == hm and n - nm == lv["xllc"] - lv["xllc_imov"] > 0, hme, nme, hm, nm, n)
 
 h0, e0 = helper()
 h1, e1 = helper("-o", "timing.level.xllc_trip=251")
@@ -125,10 +133,10 @@ check("a slower integer unit slows helper mode more than native mode (the helper
       nk and n0 and hk and h0 and hk - h0 > nk - n0 > 0, e1, e2, e3, nk, n0, hk, h0)
 
 hq = json.load(open(os.path.join(cfgdir, "rtx3080.json")))["emu"]["helper_quantum"]
-q32, e1 = helper("-o", "emu.helper_quantum=32")
+q16, e1 = helper("-o", "emu.helper_quantum=16")
 q4k, e2 = helper("-o", "emu.helper_quantum=4096")
-check(f"the data is back when the helper is done, not at the quantum's end: helper quanta of 32 and {hq} (the "
-      "configuration's) agree, 4096 is slower", hq != 32 and q32 == h0 and q4k and q4k > h0, e1, e2, q32, h0, q4k)
+check(f"the data is back when the helper is done, not at the quantum's end: helper quanta of 16 and {hq} (the "
+      "configuration's) agree, 4096 is slower", hq != 16 and q16 == h0 and q4k and q4k > h0, e1, e2, q16, h0, q4k)
 
 # many CTAs on 8 compute SMs: requests queue for the helper's warps; the same on any number of host threads
 s1, e1 = helper("--host-threads", "1", "--sms", "68", kernel="stream", grid=64, block=128,

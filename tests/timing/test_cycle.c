@@ -119,6 +119,33 @@ static void scoreboard(void **unused)
     o->fini(st);
 }
 
+/* A branch: the warp's next instruction waits latency.ctrl cycles for its target (the "branch resolving" stall),
+ * whatever it reads; any other unit's next instruction issues the next cycle.  ctrl latency 4, the rest 1. */
+static void branch_resolving(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .num_sms = 1, .warp_slots = 32,
+                           .llc_partitions = 1, .dram_channels = 1, .icnt_mhz = 1000, .dram_mhz = 1000,
+                           .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1, .dram_banks = 4, .dram_row_bytes = 2048 };
+    for (int i = 0; i < TM_UNITS; i++)
+        p.unit_latency[i] = p.initiation[i] = 1;
+    p.unit_latency[TM_UNIT_CTRL] = 4;
+    void *st = NULL;
+    char err[256];
+    assert_int_equal(o->init(&st, &p, "", err, sizeof err), 0);
+    /* an add (int) at 0: the next issues at 1 */
+    struct tm_issue add = { .unit = 0, .clock = 0, .first = 1, .def = 1ull << 1, .use_next = 1ull << 2 };
+    assert_int_equal(o->issue(st, &add), 1);
+    /* a bra at 1 reading nothing the next needs: the next at 1 + 4 */
+    struct tm_issue bra = { .unit = TM_UNIT_CTRL, .clock = 1, .use_next = 1ull << 2 };
+    assert_int_equal(o->issue(st, &bra), 4);
+    /* with the test's 1-cycle units nothing else waits: a sync-unit instruction at 5, the next at 6 */
+    struct tm_issue bar = { .unit = TM_UNIT_CTRL + 1, .clock = 5, .use_next = 1ull << 2 };
+    assert_int_equal(o->issue(st, &bar), 1);
+    o->fini(st);
+}
+
 /* Register-file banks: 8 per SM over 4 partitions, 2 each, register r in bank r mod 2; an instruction reading k
  * distinct registers of one bank starts k - 1 cycles later, and so does its partition's next one */
 static void rf_banks(void **unused)
@@ -504,6 +531,7 @@ int main(void)
         cmocka_unit_test(row_buffers),
         cmocka_unit_test(hot_channel),
         cmocka_unit_test(scoreboard),
+        cmocka_unit_test(branch_resolving),
         cmocka_unit_test(rf_banks),
         cmocka_unit_test(cache_sm_calendar),
         cmocka_unit_test(demand_shares),
