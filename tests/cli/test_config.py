@@ -212,6 +212,30 @@ expect_error('a bad choice, named', "morpheus config: config %s: memsys.xllc.var
 p = write('bad-bool.json', '{"memsys": {"enabled": "on"}}')
 expect_error('a string for a boolean, named', "morpheus config: config %s: memsys.enabled: expected true, false or "
              "null, got '\"on\"'" % p, 'config', 'show', p)
+expect_error('timing.level.xllc_imov=0 refused by name', "morpheus config: -o: timing.level.xllc_imov: expected an "
+             "integer from 1 to 100000, got '0'", 'config', 'show', '-o', 'timing.level.xllc_imov=0')
+
+# ------------------------------------------------------------------ Indirect-MOV's native extended-LLC latency
+def lat(*args):
+    rc, c, err = show(*args)
+    lv = c['timing']['level'] if c else {}
+    return rc, lv.get('xllc'), lv.get('xllc_dram'), err
+
+
+IM = ('--system', 'morpheus-indirect-mov', '--compute-sms', '60')
+check('Morpheus-Basic: the native extended LLC at level.xllc (261, xllc_dram 515)',
+      lat('--system', 'morpheus-basic', '--compute-sms', '60')[:3] == (0, 261, 515))
+check('Morpheus-Indirect-MOV: at level.xllc_imov (254), xllc_dram 7 cycles shorter (508)', lat(*IM)[:3] == (0, 254, 508))
+check('--isa-ext indirect-mov with a native extended LLC, no preset: the same',
+      lat('--memsys', 'on', '--cache-sms', '8', '--xllc', 'native', '--isa-ext', 'indirect-mov')[:3] == (0, 254, 508))
+check('a given timing.level.xllc is kept (and xllc_dram with it)',
+      lat(*IM, '-o', 'timing.level.xllc=300')[:3] == (0, 300, 515))
+check('the helper kernel times its own instructions: --xllc helper keeps level.xllc',
+      lat(*IM, '--xllc', 'helper')[:3] == (0, 261, 515))
+rc, out, err = run('config', 'show', *IM)
+check('a resolved Morpheus-Indirect-MOV file loaded back is not shortened twice',
+      rc == 0 and lat('--config', write('imov.json', out))[:3] == (0, 254, 508), err)
+
 p = write('bad-list.json', '{"memsys": {"l1": {"carveouts_kib": [0, 8, 16, 32, 64, 100, 132, 164, 196]}}}')
 expect_error('more than 8 carve-outs, named', "morpheus config: config %s: memsys.l1.carveouts_kib: expected 1 to 8 "
              "integers from 0 to 65536 separated by commas, got '0,8,16,32,64,100,132,164,196'" % p, 'config', 'show', p)
