@@ -23,11 +23,8 @@ static const struct tm_ops *cycle(void)
     return tm_find("cycle");
 }
 
-static void *model(uint32_t chans, double rate, uint32_t trcd)
+static struct tm_params params(uint32_t chans, double rate, uint32_t trcd)
 {
-    const struct tm_ops *o = cycle();
-    assert_non_null(o);
-    assert_true(o->events & TM_EV_DEPS);
     struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .dram_gbps = rate,
                            .num_sms = 1, .warp_slots = 32, .llc_partitions = 1, .dram_channels = chans,
                            .icnt_mhz = 1000, .dram_mhz = 1000, .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1,
@@ -36,11 +33,25 @@ static void *model(uint32_t chans, double rate, uint32_t trcd)
     p.level_latency[TM_LV_DRAM] = 100;
     for (int i = 0; i < TM_UNITS; i++)
         p.unit_latency[i] = p.initiation[i] = 1;
+    return p;
+}
+
+static void *model_of(const struct tm_params *p)
+{
+    const struct tm_ops *o = cycle();
+    assert_non_null(o);
+    assert_true(o->events & TM_EV_DEPS);
     void *st = NULL;
     char err[256];
     /* (credit=0: every byte metered at the share, as these rules are worked out; burst_credit tests the credit) */
-    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+    assert_int_equal(o->init(&st, p, "credit=0", err, sizeof err), 0);
     return st;
+}
+
+static void *model(uint32_t chans, double rate, uint32_t trcd)
+{
+    struct tm_params p = params(chans, rate, trcd);
+    return model_of(&p);
 }
 
 /* One lane's DRAM load of line `line` at `clock`: the model's answer. */
@@ -125,15 +136,9 @@ static void branch_resolving(void **unused)
 {
     (void)unused;
     const struct tm_ops *o = cycle();
-    struct tm_params p = { .issue_width = 4, .core_mhz = 1000, .mem_clock_scale = 1, .num_sms = 1, .warp_slots = 32,
-                           .llc_partitions = 1, .dram_channels = 1, .icnt_mhz = 1000, .dram_mhz = 1000,
-                           .icnt_flit_bytes = 128, .l1_lines_per_cycle = 1, .dram_banks = 4, .dram_row_bytes = 2048 };
-    for (int i = 0; i < TM_UNITS; i++)
-        p.unit_latency[i] = p.initiation[i] = 1;
+    struct tm_params p = params(1, 0, 0);
     p.unit_latency[TM_UNIT_CTRL] = 4;
-    void *st = NULL;
-    char err[256];
-    assert_int_equal(o->init(&st, &p, "", err, sizeof err), 0);
+    void *st = model_of(&p);
     /* an add (int) at 0: the next issues at 1 */
     struct tm_issue add = { .unit = 0, .clock = 0, .first = 1, .def = 1ull << 1, .use_next = 1ull << 2 };
     assert_int_equal(o->issue(st, &add), 1);
@@ -141,7 +146,7 @@ static void branch_resolving(void **unused)
     struct tm_issue bra = { .unit = TM_UNIT_CTRL, .clock = 1, .use_next = 1ull << 2 };
     assert_int_equal(o->issue(st, &bra), 4);
     /* with the test's 1-cycle units nothing else waits: a sync-unit instruction at 5, the next at 6 */
-    struct tm_issue bar = { .unit = TM_UNIT_CTRL + 1, .clock = 5, .use_next = 1ull << 2 };
+    struct tm_issue bar = { .unit = TM_UNIT_CTRL + 1 /* sync */, .clock = 5, .use_next = 1ull << 2 };
     assert_int_equal(o->issue(st, &bar), 1);
     o->fini(st);
 }
