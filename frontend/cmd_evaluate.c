@@ -55,6 +55,10 @@ static const char ev_help[] =
     "  --xllc native|helper the extended LLC of the Morpheus systems: its C\n"
     "                       model (default) or the helper kernels\n"
     "  --timing NAME[,ARGS] the timing model (default cycle; docs/timing.md)\n"
+    "  --xllc-gbps N,N,...  also run Morpheus-ALL's splits with the extended LLC\n"
+    "                       at these GB/s per cache-mode SM (native only; the\n"
+    "                       configuration's timing.bandwidth.xllc_gbps_per_sm is\n"
+    "                       the first point): OUT/xllc_bandwidth.csv and .png\n"
     "  --fresh              redo every run (default: keep the finished ones)\n"
     "  --dry-run            list the runs of phase 1 and stop\n"
     "  --no-figures         tables and summary only\n"
@@ -85,6 +89,7 @@ static const char ev_help[] =
 #define NW FE_NWORKLOADS
 #define MAXSWEEP 32
 #define MAXSLURMARGS 32
+#define MAXXBW 8
 
 /* One point of an experiment. */
 struct run {
@@ -94,6 +99,7 @@ struct run {
     uint32_t compute;         /* compute-mode SMs; 0: --compute-sms auto (the online controller) */
     uint32_t llc_x;           /* the LLC's sets times this (1, 2; 4 is the ibl-4x-llc system) */
     int pred;                 /* -1: the system's predictor; else 0 bloom, 1 none, 2 perfect */
+    uint32_t xbw;             /* timing.bandwidth.xllc_gbps_per_sm of this run (--xllc-gbps); 0: the configuration's */
     uint64_t hash;            /* of its command line: a finished run with another hash is redone */
     int state;                /* R_* */
     pid_t pid;
@@ -109,6 +115,10 @@ struct ev {
     int jobs, quiet, fresh, figures;
     uint32_t sweep[MAXSWEEP];
     int nsweep;
+    uint32_t xbw[MAXXBW];     /* --xllc-gbps: the extended LLC's bandwidths per cache-mode SM tried besides the
+                                 configuration's (GB/s) */
+    int nxbw;
+    double xbw_conf;          /* the configuration's timing.bandwidth.xllc_gbps_per_sm */
     int sel[NW], memory[NW];
     uint64_t prog_digest[NW]; /* each program's bytes (FNV-1a): a kept run of a rebuilt workload is redone */
     uint32_t llc_lat, xllc_lat, dram_lat; /* timing.level.{llc,xllc,dram}: summary.md compares the first two */
@@ -175,15 +185,25 @@ static int file_digest(const char *path, uint64_t *out)
 
 /* ------------------------------------------------------------ the runs */
 
-static struct run *find(struct ev *e, int wl, uint32_t sys, uint32_t compute, uint32_t llc_x, int pred)
+static struct run *find_x(struct ev *e, int wl, uint32_t sys, uint32_t compute, uint32_t llc_x, int pred,
+                          uint32_t xbw)
 {
     for (size_t i = 0; i < e->nruns; i++) {
         struct run *r = &e->runs[i];
-        if (r->wl == wl && r->sys == sys && r->compute == compute && r->llc_x == llc_x && r->pred == pred)
+        if (r->wl == wl && r->sys == sys && r->compute == compute && r->llc_x == llc_x && r->pred == pred &&
+            r->xbw == xbw)
             return r;
     }
     return NULL;
 }
+
+/* The run with the configuration's extended-LLC bandwidth. */
+static struct run *find(struct ev *e, int wl, uint32_t sys, uint32_t compute, uint32_t llc_x, int pred)
+{
+    return find_x(e, wl, sys, compute, llc_x, pred, 0);
+}
+
+#define CHILD_BUF 160 /* child_argv's buffer */
 
 /* The child's argument vector (NULL-terminated, at most n); the run's JSON goes to json. */
 static int child_argv(const struct ev *e, const struct run *r, const char *json, const char **argv, int n, char *buf,
@@ -212,9 +232,9 @@ static int child_argv(const struct ev *e, const struct run *r, const char *json,
             ARG(fe_config_opts[k].opt);
             ARG(e->cl.opt[k]);
         }
-    /* buf holds the numbers: compute SMs, LLC sets */
-    char *cs = buf, *ls = buf + 32;
-    if (bufn < 96)
+    /* buf holds the numbers: compute SMs, LLC sets, the extended LLC's bandwidth */
+    char *cs = buf, *ls = buf + 32, *xs = buf + 96;
+    if (bufn < CHILD_BUF)
         return -1;
     if (r->compute)
         snprintf(cs, 32, "%u", r->compute);
@@ -233,6 +253,11 @@ static int child_argv(const struct ev *e, const struct run *r, const char *json,
         ARG("-o");
         ARG(ls);
     }
+    if (r->xbw) {
+        snprintf(xs, 64, "timing.bandwidth.xllc_gbps_per_sm=%u", r->xbw);
+        ARG("-o");
+        ARG(xs);
+    }
     if (r->pred >= 0) {
         ARG("--predictor");
         ARG(pred_name[r->pred]);
@@ -246,9 +271,10 @@ static int child_argv(const struct ev *e, const struct run *r, const char *json,
     return a;
 }
 
-static struct run *add(struct ev *e, int wl, uint32_t sys, uint32_t compute, uint32_t llc_x, int pred)
+static struct run *add_x(struct ev *e, int wl, uint32_t sys, uint32_t compute, uint32_t llc_x, int pred,
+                         uint32_t xbw)
 {
-    struct run *r = find(e, wl, sys, compute, llc_x, pred);
+    struct run *r = find_x(e, wl, sys, compute, llc_x, pred, xbw);
     if (r)
         return r;
     if (e->nruns == e->cap) {
@@ -266,13 +292,16 @@ static struct run *add(struct ev *e, int wl, uint32_t sys, uint32_t compute, uin
     r->compute = compute;
     r->llc_x = llc_x;
     r->pred = pred;
-    char cs[16] = "auto";
+    r->xbw = xbw;
+    char cs[16] = "auto", xs[24] = "";
     if (compute)
         snprintf(cs, sizeof cs, "c%u", compute);
-    snprintf(r->key, sizeof r->key, "%s.%s.%s.%s%s%s%s", fe_workloads[wl], e->size, fe_system_name(sys), cs,
-             llc_x == 2 ? ".llc2x" : "", pred >= 0 ? ".pred-" : "", pred >= 0 ? pred_name[pred] : "");
+    if (xbw)
+        snprintf(xs, sizeof xs, ".xbw%u", xbw);
+    snprintf(r->key, sizeof r->key, "%s.%s.%s.%s%s%s%s%s", fe_workloads[wl], e->size, fe_system_name(sys), cs,
+             llc_x == 2 ? ".llc2x" : "", pred >= 0 ? ".pred-" : "", pred >= 0 ? pred_name[pred] : "", xs);
     const char *argv[64 + 2 * FE_CONFIG_NOPTS + 128];
-    char buf[96];
+    char buf[CHILD_BUF];
     int n = child_argv(e, r, "-", argv, (int)(sizeof argv / sizeof *argv), buf, sizeof buf);
     uint64_t h = 0xcbf29ce484222325ull;
     h = fnv(h, MX_VERSION);
@@ -283,6 +312,11 @@ static struct run *add(struct ev *e, int wl, uint32_t sys, uint32_t compute, uin
         h = fnv(h, argv[i]);
     r->hash = h;
     return r;
+}
+
+static struct run *add(struct ev *e, int wl, uint32_t sys, uint32_t compute, uint32_t llc_x, int pred)
+{
+    return add_x(e, wl, sys, compute, llc_x, pred, 0);
 }
 
 /* ------------------------------------------------------------ files */
@@ -385,6 +419,8 @@ static json_object *make_result(const struct ev *e, const struct run *r, json_ob
     json_object_object_add(o, "perf_per_w", isfinite(en) && en > 0 ? json_object_new_double(
                            num(row, "thread_instructions") / en) : NULL);
     json_object_object_add(o, "xllc", json_object_new_string(fe_system_morpheus(r->sys) ? e->xllc : "off"));
+    json_object_object_add(o, "xllc_gbps_per_sm", fe_system_morpheus(r->sys) ? json_object_new_double(
+                           r->xbw ? r->xbw : e->xbw_conf) : NULL);
     json_object_object_add(o, "config", json_object_new_string(e->cl.config ? e->cl.config : "rtx3080"));
     json_object_object_add(o, "wall_seconds", json_object_new_double(wall));
     char h[32];
@@ -464,7 +500,7 @@ static int start(struct ev *e, struct run *r)
     path_of(log, sizeof log, e, "logs/%s.log", r->key);
     unlink(json);
     const char *argv[64 + 2 * FE_CONFIG_NOPTS + 128];
-    char buf[96];
+    char buf[CHILD_BUF];
     if (child_argv(e, r, json, argv, (int)(sizeof argv / sizeof *argv), buf, sizeof buf) < 0)
         return -1;
     fflush(NULL);
@@ -784,7 +820,7 @@ static int slurm_run_all(struct ev *e, int ph)
         if (r->state != R_PENDING)
             continue;
         task[k++] = i;
-        char json[PATH_MAX], buf[96];
+        char json[PATH_MAX], buf[CHILD_BUF];
         const char *argv[64 + 2 * FE_CONFIG_NOPTS + 128];
         path_of(json, sizeof json, e, "tmp/%s.json", r->key);
         int na = child_argv(e, r, json, argv, (int)(sizeof argv / sizeof *argv), buf, sizeof buf);
@@ -937,7 +973,7 @@ static uint32_t best_below(const struct ev *e, int wl, uint32_t sys, uint32_t ll
     double bt = INFINITY;
     for (size_t i = 0; i < e->nruns; i++) {
         const struct run *r = &e->runs[i];
-        int in = r->wl == wl && r->compute && r->compute < below && r->llc_x == llc_x && r->pred < 0 &&
+        int in = r->wl == wl && r->compute && r->compute < below && r->llc_x == llc_x && r->pred < 0 && !r->xbw &&
                  (r->sys == sys || (sys == FE_SYS_IBL && llc_x == 1 && r->sys == FE_SYS_BL)); /* IBL's sweep has BL */
         double t = in ? run_time(r) : NAN;
         if (t < bt || (t == bt && r->compute < b))
@@ -1021,6 +1057,10 @@ static int phase1(struct ev *e)
                 return -1;
             if (!add(e, w, FE_SYS_MBASIC, c, 1, -1) || !add(e, w, FE_SYS_MALL, c, 1, -1))
                 return -1;
+            /* --xllc-gbps: Morpheus-ALL's splits with cache-mode SMs at each other bandwidth */
+            for (int k = 0; k < e->nxbw && c < e->num_sms; k++)
+                if (e->xbw[k] != e->xbw_conf && !add_x(e, w, FE_SYS_MALL, c, 1, -1, e->xbw[k]))
+                    return -1;
         }
         if (!e->memory[w] && (!add(e, w, FE_SYS_MBASIC, e->num_sms, 1, -1) || !add(e, w, FE_SYS_MALL, e->num_sms, 1, -1)))
             return -1;
@@ -1249,6 +1289,114 @@ static int split_section(const struct ev *e, struct buf *sm)
     return rc;
 }
 
+/* Morpheus-ALL's fastest point for wl over its sweep with the extended LLC at gbps per cache-mode SM (the
+ * point with every SM computing has no extended LLC and is the same at every bandwidth); *sms gets its compute
+ * SMs (a tie goes to fewer, as in best_below).  The time, NAN if none finished. */
+static double mall_at(const struct ev *e, int wl, double gbps, uint32_t *sms)
+{
+    uint32_t xbw = gbps == e->xbw_conf ? 0 : (uint32_t)gbps, b = 0;
+    double bt = INFINITY;
+    for (size_t i = 0; i < e->nruns; i++) {
+        const struct run *r = &e->runs[i];
+        if (r->wl != wl || r->sys != FE_SYS_MALL || !r->compute || r->llc_x != 1 || r->pred >= 0 ||
+            r->xbw != (r->compute < e->num_sms ? xbw : 0))
+            continue;
+        double t = run_time(r);
+        if (t < bt || (t == bt && r->compute < b))
+            bt = t, b = r->compute;
+    }
+    *sms = b;
+    return b ? bt : NAN;
+}
+
+/* The bandwidths of xllc_bandwidth.csv: the configuration's and --xllc-gbps's, ascending, each once; their
+ * number. */
+static int xbw_points(const struct ev *e, double *g)
+{
+    int n = 0;
+    g[n++] = e->xbw_conf;
+    for (int k = 0; k < e->nxbw; k++) {
+        int j = 0;
+        while (j < n && g[j] != e->xbw[k])
+            j++;
+        if (j == n)
+            g[n++] = e->xbw[k];
+    }
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && g[j] < g[j - 1]; j--) {
+            double t = g[j];
+            g[j] = g[j - 1];
+            g[j - 1] = t;
+        }
+    return n;
+}
+
+/* xllc_bandwidth.csv, its figure's data and summary.md's section (with --xllc-gbps): Morpheus-ALL's time over
+ * BL's at its best split for each bandwidth of the extended LLC per cache-mode SM, against the baselines'
+ * speedups sp (fig10_sys's order).  gm[k] gets the geomean speedup at g[k]; the number of bandwidths. */
+static int xbw_section(const struct ev *e, struct buf *sm, const double *sp, double *g, double *gm, int *rcp)
+{
+    int ng = xbw_points(e, g), nw = 0;
+    double v[MAXXBW + 1][NW];
+    struct buf t = { 0 };
+    bprintf(&t, "workload");
+    for (int k = 0; k < ng; k++)
+        bprintf(&t, ",%g GB/s,%g GB/s compute SMs", g[k], g[k]);
+    bprintf(&t, "\n");
+    for (int w = 0; w < NW; w++) {
+        if (!e->sel[w] || !e->memory[w])
+            continue;
+        const struct run *b = chosen(e, w, FE_SYS_BL, -1);
+        bprintf(&t, "%s", fe_workloads[w]);
+        for (int k = 0; k < ng; k++) {
+            uint32_t c;
+            double tm = mall_at(e, w, g[k], &c);
+            v[k][nw] = b ? tm / num(b->res, "time_s") : NAN;
+            csv_num(&t, v[k][nw]);
+            bprintf(&t, ",%u", c);
+        }
+        nw++;
+        bprintf(&t, "\n");
+    }
+    bprintf(&t, "GMEAN");
+    for (int k = 0; k < ng; k++) {
+        gm[k] = 1 / gmean(v[k], nw);
+        csv_num(&t, 1 / gm[k]);
+        bprintf(&t, ",");
+    }
+    bprintf(&t, "\n");
+    char p[PATH_MAX];
+    path_of(p, sizeof p, e, "xllc_bandwidth.csv");
+    *rcp |= write_file(p, t.s);
+    free(t.s);
+    if (!e->nxbw || !nw)
+        return ng;
+    bprintf(sm, "\n## Morpheus-ALL against the extended LLC's bandwidth\n\nThe extended LLC's bandwidth per "
+                "cache-mode SM (`timing.bandwidth.xllc_gbps_per_sm`; the paper's §5 measured 34-37 GB/s through the "
+                "interconnect and 290 GB/s with the interconnect left out), Morpheus-ALL's splits rerun at each "
+                "(--xllc-gbps) and its best one chosen again; speedup over BL, geomean over the memory-bound "
+                "applications (xllc_bandwidth.csv, xllc_bandwidth.png), then where Morpheus-ALL is as fast as "
+                "each baseline:\n\n| GB/s per cache-mode SM | Morpheus-ALL speedup |\n|---|---|\n");
+    for (int k = 0; k < ng; k++)
+        bprintf(sm, "| %g%s | %.3f |\n", g[k], g[k] == e->xbw_conf ? " (the configuration's)" : "", gm[k]);
+    /* where it passes each baseline, and comes within the paper's 3 % of IBL-4x-LLC (fig10_sys's indices) */
+    static const struct { int s; double within; } ref[] = { { 1, 1 }, { 3, 1 }, { 4, 1 }, { 2, 0.97 } };
+    bprintf(sm, "\n");
+    for (size_t r = 0; r < sizeof ref / sizeof *ref; r++) {
+        int k = 0;
+        while (k < ng && !(gm[k] >= sp[ref[r].s] * ref[r].within))
+            k++;
+        const char *what = ref[r].within < 1 ? "within 3 % of" : "as fast as";
+        if (k < ng)
+            bprintf(sm, "- %s %s (%.3f) from %g GB/s per cache-mode SM.\n", what,
+                    fe_system_label(fig10_sys[ref[r].s]), sp[ref[r].s], g[k]);
+        else
+            bprintf(sm, "- not %s %s (%.3f) up to %g GB/s per cache-mode SM.\n", what,
+                    fe_system_label(fig10_sys[ref[r].s]), sp[ref[r].s], g[ng - 1]);
+    }
+    return ng;
+}
+
 static int outputs(struct ev *e, int have_gnuplot)
 {
     char p[PATH_MAX];
@@ -1257,7 +1405,7 @@ static int outputs(struct ev *e, int have_gnuplot)
     struct buf all = { 0 };
     bprintf(&all, "workload,class,size,system,predictor,llc_scale,compute_sms,cache_sms,gated_sms,cycles,time_s,energy_j,"
                   "ipc,power_w,perf_per_w,thread_instructions,l1_hits,l1_accesses,llc_hits,llc_accesses,llc_misses,"
-                  "xllc_hits,xllc_accesses,dram_read_bytes,dram_write_bytes,pass,online\n");
+                  "xllc_hits,xllc_accesses,dram_read_bytes,dram_write_bytes,pass,online,xllc_gbps_per_sm\n");
     json_object *runs = json_object_new_array();
     for (size_t i = 0; i < e->nruns; i++) {
         const struct run *r = &e->runs[i];
@@ -1287,7 +1435,9 @@ static int outputs(struct ev *e, int have_gnuplot)
         }
         csv_num(&all, rb);
         csv_num(&all, wb);
-        bprintf(&all, ",%s,%s\n", r->state == R_DONE ? "true" : "false", r->compute ? "false" : "true");
+        bprintf(&all, ",%s,%s", r->state == R_DONE ? "true" : "false", r->compute ? "false" : "true");
+        csv_num(&all, !fe_system_morpheus(r->sys) ? NAN : r->xbw ? r->xbw : e->xbw_conf);
+        bprintf(&all, "\n");
     }
     path_of(p, sizeof p, e, "runs.csv");
     rc |= write_file(p, all.s);
@@ -1484,8 +1634,6 @@ static int outputs(struct ev *e, int have_gnuplot)
     double og = online_gmean(e);
     json_object_object_add(top, "online_time_vs_offline", isfinite(og) ? json_object_new_double(og) : NULL);
     json_object_object_add(top, "runs", runs);
-    path_of(p, sizeof p, e, "evaluate.json");
-    rc |= write_json(p, top);
 
     /* summary.md: ours beside the paper's */
     struct buf sm = { 0 };
@@ -1540,6 +1688,18 @@ static int outputs(struct ev *e, int have_gnuplot)
         bprintf(&sm, "| %s | %.3f | %.3f |\n", fe_system_label(fig10_sys[ord[i]]), sp[ord[i]], ee[ord[i]]);
     online_section(e, &sm);
     rc |= split_section(e, &sm);
+    double xg[MAXXBW + 1], xgm[MAXXBW + 1];
+    int nxg = xbw_section(e, &sm, sp, xg, xgm, &rc);
+    json_object *xa = json_object_new_array();
+    for (int k = 0; k < nxg; k++) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "gbps_per_sm", json_object_new_double(xg[k]));
+        json_object_object_add(o, "morpheus_all_speedup_vs_bl", isfinite(xgm[k]) ? json_object_new_double(xgm[k]) : NULL);
+        json_object_array_add(xa, o);
+    }
+    json_object_object_add(top, "xllc_bandwidth", xa);
+    path_of(p, sizeof p, e, "evaluate.json");
+    rc |= write_json(p, top);
     /* why ours may differ: what this run's settings and the models leave out */
     int fitting = 0, nmem = 0;
     for (int w = 0; w < NW; w++) {
@@ -1630,7 +1790,8 @@ static int outputs(struct ev *e, int have_gnuplot)
                  "proportion to the SMs gated, +20 %% at half of them, none with none gated (docs/systems.md).\n"
                  "- The SM counts come from our sweep (table3_sm_counts.csv, beside the paper's).\n");
     bprintf(&sm, "\nFigures: fig1_sm_scaling, fig2_llc_size, fig10_time, fig10_perf_per_watt, fig11_predictor, "
-                 "bandwidth (.png, .svg, and .csv beside them); every run in runs.csv, runs/ and evaluate.json.\n");
+                 "bandwidth%s (.png, .svg, and .csv beside them); every run in runs.csv, runs/ and evaluate.json.\n",
+            e->nxbw ? ", xllc_bandwidth" : "");
     if (e->failed)
         bprintf(&sm, "\n%zu run(s) failed: their logs are in logs/.\n", e->failed);
     path_of(p, sizeof p, e, "summary.md");
@@ -1671,6 +1832,23 @@ static int outputs(struct ev *e, int have_gnuplot)
                     "normalised LLC throughput", "bandwidth.csv", 5, 1);
         if (nmem)
             rc |= gnuplot(e, "bandwidth", g.s);
+        if (nmem && e->nxbw) {
+            g.n = 0;
+            bprintf(&g, "$d << EOD\n");
+            for (int k = 0; k < nxg; k++)
+                bprintf(&g, "%g %g\n", xg[k], isfinite(xgm[k]) ? xgm[k] : 0);
+            bprintf(&g, "EOD\nset title \"Morpheus-ALL against the extended LLC's bandwidth per cache-mode SM "
+                        "(memory-bound geomean)\"\nset xlabel \"GB/s per cache-mode SM\"\nset ylabel \"speedup "
+                        "over BL\"\nset logscale x 2\nset key outside right top vertical\nset grid\n"
+                        "plot $d using 1:2 with linespoints lw 2 pt 7 title 'Morpheus-ALL'");
+            static const int refs[] = { 2, 4, 3, 1 };
+            for (size_t k = 0; k < sizeof refs / sizeof *refs; k++)
+                if (isfinite(sp[refs[k]]))
+                    bprintf(&g, ", %g dt %d lw 1.5 title '%s'", sp[refs[k]], (int)k + 2,
+                            fe_system_label(fig10_sys[refs[k]]));
+            bprintf(&g, "\n");
+            rc |= gnuplot(e, "xllc_bandwidth", g.s);
+        }
         free(g.s);
         if (rc)
             fprintf(stderr, "morpheus evaluate: gnuplot failed on a figure (%s/gnuplot.log)\n", e->out);
@@ -1718,7 +1896,7 @@ static int run_evaluate(int argc, char **argv)
     e.figures = 1;
     long nproc = sysconf(_SC_NPROCESSORS_ONLN);
     e.jobs = nproc > 0 ? (int)(nproc > 256 ? 256 : nproc) : 1;
-    const char *sweep = NULL;
+    const char *sweep = NULL, *xgbps = NULL;
     int dry = 0, any = 0, slurm_args = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1763,7 +1941,7 @@ static int run_evaluate(int argc, char **argv)
         if (took)
             continue;
         if ((!strcmp(a, "--size") || !strcmp(a, "--out") || !strcmp(a, "-j") || !strcmp(a, "--sweep") ||
-             !strcmp(a, "--slurm-partition") || !strcmp(a, "--slurm-args")) && !v) {
+             !strcmp(a, "--xllc-gbps") || !strcmp(a, "--slurm-partition") || !strcmp(a, "--slurm-args")) && !v) {
             fprintf(stderr, "morpheus evaluate: %s needs a value\n", a);
             return CLI_EXIT_USAGE;
         }
@@ -1810,6 +1988,8 @@ static int run_evaluate(int argc, char **argv)
             slurm_args = 1, i++;
         } else if (!strcmp(a, "--sweep")) {
             sweep = v, i++;
+        } else if (!strcmp(a, "--xllc-gbps")) {
+            xgbps = v, i++;
         } else if (!strcmp(a, "--fresh")) {
             e.fresh = 1;
         } else if (!strcmp(a, "--dry-run")) {
@@ -1877,6 +2057,27 @@ static int run_evaluate(int argc, char **argv)
     e.xllc_lat = conf.timing.level_latency[TM_LV_XLLC];
     e.dram_lat = conf.timing.level_latency[TM_LV_DRAM];
     e.llc_sets = conf.memsys.llc_sets;
+    e.xbw_conf = conf.timing.xllc_gbps_per_sm;
+    if (xgbps) {
+        if (strcmp(e.xllc, "native")) {
+            fprintf(stderr, "morpheus evaluate: --xllc-gbps is for the native extended LLC: with --xllc helper its "
+                            "bandwidth is what the helper kernel's warps serve\n");
+            return CLI_EXIT_USAGE;
+        }
+        for (const char *q = xgbps;;) {
+            char *end;
+            unsigned long n = strtoul(q, &end, 10);
+            if (end == q || *q == '-' || n < 1 || n > 100000 || (*end && *end != ',') || e.nxbw == MAXXBW) {
+                fprintf(stderr, "morpheus evaluate: --xllc-gbps: expected whole GB/s per cache-mode SM from 1 to "
+                                "100000 separated by commas (at most %d), got '%s'\n", MAXXBW, xgbps);
+                return CLI_EXIT_USAGE;
+            }
+            e.xbw[e.nxbw++] = (uint32_t)n;
+            if (!*end)
+                break;
+            q = end + 1;
+        }
+    }
     e.llc_bytes = (uint64_t)conf.memsys.llc_partitions * conf.memsys.llc_sets * conf.memsys.llc_ways * conf.memsys.llc_line;
     if (sweep) {
         if (parse_sweep(&e, sweep)) {
@@ -1939,7 +2140,7 @@ static int run_evaluate(int argc, char **argv)
         size_t kept = 0;
         for (size_t i = 0; i < e.nruns; i++) {
             const char *av[64 + 2 * FE_CONFIG_NOPTS + 128];
-            char buf[96];
+            char buf[CHILD_BUF];
             int n = child_argv(&e, &e.runs[i], "OUT.json", av, (int)(sizeof av / sizeof *av), buf, sizeof buf);
             int k0 = !e.fresh && load_kept(&e, &e.runs[i]);
             kept += (size_t)k0;

@@ -238,6 +238,51 @@ p = evaluate(OUT)
 check('a run of another build of its program is redone alone (%s)' % victim2,
       p.returncode == 0 and ('phase 1: 1 runs (' in p.stderr or 'phase 2: 1 runs (' in p.stderr) and
       json.load(open(vp)).get('program_digest') == dig[o['workload']], p.stderr[-1500:])
+# --xllc-gbps: Morpheus-ALL's splits with cache-mode SMs rerun at another bandwidth of the extended LLC per
+# cache-mode SM, nothing else redone; xllc_bandwidth.csv recomputed from the runs
+p = evaluate(OUT, '--xllc-gbps', '290,1')
+xp = os.path.join(OUT, 'runs', 'kmeans.small.morpheus-all.c34.xbw290.json')
+xr = json.load(open(xp)) if os.path.exists(xp) else None
+r37 = run_of('kmeans', 'morpheus-all', 34)
+x1p = os.path.join(OUT, 'runs', 'kmeans.small.morpheus-all.c34.xbw1.json')
+x1 = json.load(open(x1p)) if os.path.exists(x1p) else None
+check('--xllc-gbps 290,1: two more runs, kmeans\'s Morpheus-ALL at 34 SMs with 290 and 1 GB/s per cache-mode SM '
+      '(their objects say so), the rest kept',
+      p.returncode == 0 and 'phase 1: 2 runs (' in p.stderr and x1 is not None and x1['xllc_gbps_per_sm'] == 1 and 'phase 2: 0 runs (' in p.stderr and xr is not None and
+      xr['xllc_gbps_per_sm'] == 290 and r37['xllc_gbps_per_sm'] == 37 and xr['cache_sms'] == 34 and
+      xr['pass'] is True and xr['memsys']['xllc']['accesses'] > 0,
+      p.stderr[-1500:], xr and {k: xr.get(k) for k in ('xllc_gbps_per_sm', 'cache_sms', 'pass')})
+dl = [l for l in evaluate(OUT, '--xllc-gbps', '290', '--dry-run').stdout.splitlines() if '.xbw' in l.split(':')[0]]
+check('--dry-run --xllc-gbps 290: the one 290 GB/s run is kept and passes -o timing.bandwidth.xllc_gbps_per_sm=290',
+      len(dl) == 1 and dl[0].startswith('kmeans.small.morpheus-all.c34.xbw290: (kept) ') and
+      dl[0].endswith(' -o timing.bandwidth.xllc_gbps_per_sm=290'), dl)
+check('--xllc-gbps: 7.8x the bandwidth is not slower, 1 GB/s is (%s, %s against %s cycles)'
+      % (xr and xr['cycles'], x1 and x1['cycles'], r37['cycles']),
+      xr is not None and x1 is not None and xr['cycles'] <= r37['cycles'] < x1['cycles'])
+xb = {row['workload']: row for row in csv.DictReader(open(os.path.join(OUT, 'xllc_bandwidth.csv')))}
+r68 = run_of('kmeans', 'morpheus-all', 68)
+errs = []
+for gb, r34 in (('1', x1), ('37', r37), ('290', xr)):
+    best_r = min((r68, r34), key=lambda r: (r['time_s'], r['compute_sms'])) if r34 else r68
+    want = best_r['time_s'] / bl_t
+    got = float(xb['kmeans'][gb + ' GB/s'])
+    if abs(got - want) > 1e-5 * want or int(xb['kmeans'][gb + ' GB/s compute SMs']) != best_r['compute_sms']:
+        errs.append((gb, got, want, xb['kmeans'][gb + ' GB/s compute SMs'], best_r['compute_sms']))
+check('xllc_bandwidth.csv: kmeans\'s best Morpheus-ALL time over BL\'s at 1, 37 and 290 GB/s (the point with every '
+      'SM computing in each), and its SMs', not errs and 'lib' not in xb, errs, xb)
+ev = json.load(open(os.path.join(OUT, 'evaluate.json')))
+xe = ev.get('xllc_bandwidth') or []
+summary = open(os.path.join(OUT, 'summary.md')).read()
+check('evaluate.json and summary.md: the speedup at each bandwidth (the GMEAN row\'s inverse)',
+      [x['gbps_per_sm'] for x in xe] == [1, 37, 290] and
+      all(abs(x['morpheus_all_speedup_vs_bl'] * float(xb['GMEAN']['%g GB/s' % x['gbps_per_sm']]) - 1) < 1e-5
+          for x in xe) and '## Morpheus-ALL against the extended LLC\'s bandwidth' in summary and
+      '| 290 | %.3f |' % xe[2]['morpheus_all_speedup_vs_bl'] in summary, xe, summary[-1500:])
+rcx = [row for row in csv.DictReader(open(os.path.join(OUT, 'runs.csv'))) if row['xllc_gbps_per_sm'] == '290']
+check('runs.csv: the 290 GB/s run, marked in column xllc_gbps_per_sm', len(rcx) == 1 and rcx[0]['cache_sms'] == '34',
+      rcx)
+if shutil.which('gnuplot'):
+    check('xllc_bandwidth.png', open(os.path.join(OUT, 'xllc_bandwidth.png'), 'rb').read(8) == b'\x89PNG\r\n\x1a\n')
 # a configuration file whose values change: every run redone (the file's name is the same); lib alone, a
 # compute-bound application: the figures of the memory-bound ones (2, 11, bandwidth) are left out, exit 0
 cfg = os.path.join(TMP, 'my3080.json')
@@ -282,7 +327,9 @@ for args, want in ((['nope'], "unknown application 'nope'"), (['--timing', 'none
                    (['--predictor', 'none'], '--predictor is set by each evaluated system'),
                    (['--sweep', '68,0'], '--sweep: expected'), (['--sweep', '99'], 'more than the GPU'),
                    (['-j', '0'], '-j: expected'), (['--size', 'huge'], '--size is small, medium or large'),
-                   (['--xllc', 'off'], '--xllc is native or helper')):
+                   (['--xllc', 'off'], '--xllc is native or helper'),
+                   (['--xllc-gbps', '74,0'], '--xllc-gbps: expected'), (['--xllc-gbps', '7x'], '--xllc-gbps: expected'),
+                   (['--xllc', 'helper', '--xllc-gbps', '74'], '--xllc-gbps is for the native extended LLC')):
     out = os.path.join(TMP, 'bad')
     p = subprocess.run([M, 'evaluate', '--out', out] + args, capture_output=True, text=True)
     check('refused: %s' % ' '.join(args), p.returncode == 2 and want in p.stderr and not os.path.exists(out), p.stderr)
