@@ -385,7 +385,7 @@ static int run_list(int argc, char **argv)
     struct fe_config conf;
     fe_config_default(&conf, 0, 1);
     const struct mx_memsys_config *mc = &conf.memsys;
-    double llc = (double)mc->llc_partitions * mc->llc_sets * mc->llc_ways * mc->llc_line / 1048576.0;
+    double llc = (double)mx_memsys_llc_bytes(mc) / 1048576.0;
     printf("%-8s %-7s %9s %10s %-8s %s\n", "name", "class", "small MiB", "medium MiB", "x LLC", lng ? "kernels; access pattern" :
            "kernels");
     for (size_t i = 0; i < NALL; i++) {
@@ -531,7 +531,7 @@ static int run_workloads(int argc, char **argv)
     printf("%-8s %-6s %-7s %-5s %8s %16s %9s %10s %8s%s\n", "name", "size", "result", "ptx", "kernels", "thread-instr",
            "wall s", "M instr/s", "MiB", shown.memsys_on ? "  L1 hit%  LLC hit% LLC MPKI xLLC hit%" : "");
     const struct mx_memsys_config *mc = &shown.memsys;
-    uint64_t llc_bytes = (uint64_t)mc->llc_partitions * mc->llc_sets * mc->llc_ways * mc->llc_line;
+    uint64_t llc_bytes = mx_memsys_llc_bytes(mc);
     char small_fp[1024] = "";
     for (size_t k = 0; k < NALL; k++) {
         if (!sel[k])

@@ -76,6 +76,7 @@ static const struct key keys[] = {
     { "memsys.llc.ways", K_UINT, U32(1, 1024), MS(llc_ways), 4, 0 },
     { "memsys.llc.line", K_UINT, U32(1, 65536), MS(llc_line), 4, 0 },
     { "memsys.llc.sector", K_UINT, U32(1, 65536), MS(llc_sector), 4, 0 },
+    { "memsys.llc.full_sets", K_UINT, U32(0, 1u << 24), MS(llc_full_sets), 4, 0 },
     { "memsys.llc.hash", K_CHOICE, CHOICE("linear|xor"), MS(llc_hash), 4, 0 },          /* enum mx_llc_hash */
     { "memsys.dram.channels", K_UINT, U32(1, MX_MEMSYS_MAX_CHANNELS), MS(dram_channels), 4, 0 },
     { "memsys.cache_sms", K_UINT, U32(0, 4095), MS(cache_sms), 4, 0 },

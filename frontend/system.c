@@ -167,9 +167,13 @@ int fe_system_apply(struct fe_config *c, char *err, size_t errlen)
     if (s->flags & F_BLLC) {
         /* the paper: "we add the extra on-chip storage in Morpheus, the 16-KiB Bloom filters and the 5-KiB
          * extended LLC query logic unit per LLC partition, to the conventional LLC capacity" (210 KiB on the
-         * RTX 3080); as whole ways of the LLC's sets (rtx3080: a 17th way, +320 KiB) */
-        uint64_t way = (uint64_t)m->llc_sets * m->llc_line, extra = 21 * 1024;
-        if (put(c, "memsys.llc.ways", err, errlen, "%u", m->llc_ways + (uint32_t)((extra + way - 1) / way)))
+         * RTX 3080): 21 KiB of lines per partition, whole ways and then one more way in as many sets as the
+         * rest fills (rtx3080: 168 lines, a 17th way in 168 of the 256 sets) */
+        uint32_t lines = (21 * 1024 + m->llc_line - 1) / m->llc_line;
+        uint32_t whole = lines / m->llc_sets, rest = lines % m->llc_sets;
+        if (!fe_config_given(c, "memsys.llc.ways") && /* (ways given: every set has them) */
+            (put(c, "memsys.llc.ways", err, errlen, "%u", m->llc_ways + whole + (rest != 0)) ||
+             put(c, "memsys.llc.full_sets", err, errlen, "%u", rest)))
             return -1;
     }
     if (s->flags & F_GATE) {

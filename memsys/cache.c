@@ -13,7 +13,8 @@ int cache_init(struct cache *c, uint32_t sets, uint32_t ways_max)
     uint32_t bits = 1;
     while (((size_t)1 << bits) < 2 * n) /* at most half full: short probe runs */
         bits++;
-    *c = (struct cache){ .sets = sets, .ways_max = ways_max, .ways = ways_max, .words = (ways_max + 63) / 64,
+    *c = (struct cache){ .sets = sets, .ways_max = ways_max, .ways = ways_max, .narrow_from = sets,
+                         .words = (ways_max + 63) / 64,
                          .hmask = (uint32_t)(((size_t)1 << bits) - 1), .hshift = 64 - bits };
     n = n ? n : 1;
     c->tag = calloc(n, sizeof *c->tag);
@@ -147,15 +148,16 @@ void cache_clear(struct cache *c)
         c->head[s] = c->tail[s] = CACHE_NIL;
 }
 
-/* The lowest empty way below the limit, or CACHE_NIL. */
+/* The lowest empty way below the set's limit, or CACHE_NIL. */
 static uint32_t empty_way(const struct cache *c, uint32_t set)
 {
     const uint64_t *u = c->used + (size_t)set * c->words;
-    for (uint32_t i = 0; i * 64 < c->ways; i++) {
+    uint32_t lim = c->ways - (set >= c->narrow_from && c->ways > 1);
+    for (uint32_t i = 0; i * 64 < lim; i++) {
         uint64_t free_bits = ~u[i];
         if (free_bits) {
             uint32_t w = i * 64 + (uint32_t)__builtin_ctzll(free_bits);
-            return w < c->ways ? w : CACHE_NIL;
+            return w < lim ? w : CACHE_NIL;
         }
     }
     return CACHE_NIL;

@@ -29,6 +29,7 @@ struct cache {
     uint32_t sets;               /* sets (any count; the caller indexes) */
     uint32_t ways_max;           /* ways allocated per set */
     uint32_t ways;               /* ways in use (<= ways_max): the L1 carve-out shrinks it */
+    uint32_t narrow_from;        /* sets from this one on use one way fewer than `ways` (sets: none do) */
     uint32_t words;              /* 64-bit words of one set's bitmap */
     uint64_t *tag;               /* [set * ways_max + way]: line number of a used way */
     uint32_t *valid;             /* [..]: valid sectors (bit i: sector i) */
@@ -47,7 +48,7 @@ struct cache_victim {
     uint32_t sectors, dirty;     /* its valid and dirty sectors */
 };
 
-/* MX_OK or MX_ENOMEM; every way empty, all ways_max in use. */
+/* MX_OK or MX_ENOMEM; every way empty, all ways_max in use in every set. */
 int cache_init(struct cache *c, uint32_t sets, uint32_t ways_max);
 void cache_fini(struct cache *c);
 

@@ -124,6 +124,10 @@ int mx_memsys_config_check(const struct mx_memsys_config *c, char *err, size_t e
     if ((uint64_t)c->llc_partitions * c->llc_sets * c->llc_ways > (1u << 26))
         FAIL("memsys.llc.ways: %u partitions x %u sets x %u ways is more than 2^26 lines", c->llc_partitions,
              c->llc_sets, c->llc_ways);
+    if (c->llc_full_sets > c->llc_sets)
+        FAIL("memsys.llc.full_sets: at most memsys.llc.sets (%u), got %u", c->llc_sets, c->llc_full_sets);
+    if (c->llc_full_sets && c->llc_ways < 2)
+        FAIL("memsys.llc.full_sets: the other sets would have no way (memsys.llc.ways %u)", c->llc_ways);
     if (c->llc_hash != MX_HASH_LINEAR && c->llc_hash != MX_HASH_XOR)
         FAIL("memsys.llc.hash: must be linear (%d) or xor (%d), got %u", MX_HASH_LINEAR, MX_HASH_XOR, c->llc_hash);
     /* DRAM */

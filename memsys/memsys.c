@@ -645,9 +645,12 @@ int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, c
             goto fail;
         cache_set_ways(&m->sm[i].l1, l1_ways(c, 0)); /* no shared memory in use yet */
     }
-    for (uint32_t p = 0; p < c->llc_partitions; p++)
+    for (uint32_t p = 0; p < c->llc_partitions; p++) {
         if (cache_init(&m->llc[p], c->llc_sets, c->llc_ways))
             goto fail;
+        if (c->llc_full_sets)
+            m->llc[p].narrow_from = c->llc_full_sets;
+    }
     rc = morpheus_create(c, &m->mp, err, errlen);
     if (rc)
         goto fail;

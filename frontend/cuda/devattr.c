@@ -65,7 +65,7 @@ int mx_cuda_devattr(const struct emu_config *c, int attr, int *value)
     case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: v = 320; break;
     case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: { /* the configured LLC (memsys.llc.*: rtx3080 5 MiB, a100 40 MiB) */
         const struct mx_memsys_config *m = &mx_cuda_process()->config.memsys;
-        uint64_t b = (uint64_t)m->llc_partitions * m->llc_sets * m->llc_ways * m->llc_line;
+        uint64_t b = mx_memsys_llc_bytes(m);
         v = b && b <= INT32_MAX ? (int)b : 5 * 1024 * 1024;
         break;
     }

@@ -48,6 +48,9 @@ struct mx_memsys_config {
     uint32_t llc_sets, llc_ways; /* 256, 16 */
     uint32_t llc_line, llc_sector; /* 128, 32 */
     uint32_t llc_hash;           /* enum mx_llc_hash */
+    uint32_t llc_full_sets;      /* 0: every set has llc_ways ways; else only the first llc_full_sets of a
+                                    partition's sets do, the others one fewer (an LLC with a fraction of a way
+                                    more: BL's +210 KiB is a 17th way in 168 of 256 sets on the rtx3080) */
     /* DRAM */
     uint32_t dram_channels;      /* 10 (rtx3080: 320-bit GDDR6X as 10 x 32-bit) */
     /* Morpheus */
@@ -105,6 +108,14 @@ struct mx_xllc_port {
 void mx_memsys_config_default(struct mx_memsys_config *c);
 /* Checks c: MX_OK, or MX_EINVAL with a message naming the key in err. */
 int mx_memsys_config_check(const struct mx_memsys_config *c, char *err, size_t errlen);
+/* The LLC's capacity in bytes, every partition (llc_full_sets counted). */
+static inline uint64_t mx_memsys_llc_bytes(const struct mx_memsys_config *c)
+{
+    uint64_t lines = (uint64_t)c->llc_sets * c->llc_ways;
+    if (c->llc_full_sets && c->llc_full_sets < c->llc_sets)
+        lines -= c->llc_sets - c->llc_full_sets;
+    return lines * c->llc_partitions * c->llc_line;
+}
 
 int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, char *err, size_t errlen);
 void mx_memsys_destroy(struct mx_memsys *m);

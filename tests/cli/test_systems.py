@@ -3,7 +3,8 @@
 (--system NAME --compute-sms N, frontend/system.c).  Every preset's resolved
 configuration (`morpheus config show`) is recomputed here from the paper's
 description (§6 "Evaluated Systems") and configs/rtx3080.json: BL's LLC
-gains the 21 KiB per partition of Bloom filters and query unit as whole ways,
+gains the 21 KiB per partition of Bloom filters and query unit (whole ways,
+then one more way in as many sets as the rest fills),
 IBL gates the SMs it does not use, 4x the LLC, Frequency-Boost's clocks by the gated SMs
 memory clocks, Unified-SM-Mem's L1 plus half the register file, Morpheus's
 cache-mode SMs, compression and Indirect-MOV.  A key the user sets wins over
@@ -36,17 +37,24 @@ def show(*args):
 N = BASE['gpu']['num_sms']
 LLC = BASE['memsys']['llc']
 WAY = LLC['sets'] * LLC['line']
-BL_WAYS = LLC['ways'] + math.ceil(21 * 1024 / WAY)  # 16 KiB Bloom filters + 5 KiB query unit per partition
+LINES = math.ceil(21 * 1024 / LLC['line'])  # 16 KiB Bloom filters + 5 KiB query unit per partition
+BL_WAYS = LLC['ways'] + LINES // LLC['sets'] + (LINES % LLC['sets'] > 0)  # rtx3080: a 17th way ...
+BL_FULL = LINES % LLC['sets']  # ... in 168 of the 256 sets
 RF_HALF = BASE['gpu']['regs_per_sm'] * 4 // 2
 
 p, c = show('--system', 'bl')
-check('bl: all SMs, the LLC plus 21 KiB per partition as whole ways (%d ways)' % BL_WAYS,
+check('bl: all SMs, the LLC plus 21 KiB per partition (%d ways in %d of %d sets, one fewer in the others)'
+      % (BL_WAYS, BL_FULL, LLC['sets']),
       c and c['gpu']['num_sms'] == N and c['memsys']['llc']['ways'] == BL_WAYS and c['memsys']['llc']['sets'] ==
-      LLC['sets'] and c['memsys']['enabled'] is True and c['memsys']['cache_sms'] == 0, p.stderr, c and c['memsys'])
+      LLC['sets'] and c['memsys']['llc']['full_sets'] == BL_FULL and c['memsys']['enabled'] is True and
+      c['memsys']['cache_sms'] == 0, p.stderr, c and c['memsys'])
+check('bl: rtx3080\'s 210 KiB more are 168 lines per partition: a 17th way in 168 sets', (BL_WAYS, BL_FULL) == (17, 168)
+      if (LLC['sets'], LLC['ways'], LLC['line']) == (256, 16, 128) else True, BL_WAYS, BL_FULL)
 
 for sysname in ('ibl', 'ibl-4x-llc', 'frequency-boost', 'unified-sm-mem'):
     p, c = show('--system', sysname, '--compute-sms', '24')
-    ok = c is not None and c['gpu']['num_sms'] == 24 and c['memsys']['llc']['ways'] == BL_WAYS
+    ok = c is not None and c['gpu']['num_sms'] == 24 and c['memsys']['llc']['ways'] == BL_WAYS and \
+        c['memsys']['llc']['full_sets'] == BL_FULL
     sets = LLC['sets'] * (4 if sysname == 'ibl-4x-llc' else 1)
     scale = 1 + 0.20 * min(1.0, (N - 24) / (N / 2)) if sysname == 'frequency-boost' else 1
     l1 = BASE['memsys']['l1']['unified_kib'] + (RF_HALF // 1024 if sysname == 'unified-sm-mem' else 0)
@@ -71,6 +79,7 @@ for sysname, bdi, imov in (('morpheus-basic', False, False), ('morpheus-compress
           (sysname, 'bdi' if bdi else 'none', 'indirect-mov' if imov else '-'),
           m and c['gpu']['num_sms'] == N and m['cache_sms'] == N - 40 and m['xllc']['mode'] == 'native' and
           m['xllc']['variant'] == 'rf+l1' and m['predictor'] == 'bloom' and m['llc']['ways'] == LLC['ways'] and
+          m['llc']['full_sets'] == 0 and
           m['compress'] == ('bdi' if bdi else 'none') and ('indirect-mov' in c['emu']['isa_ext']) == imov,
           p.stderr, m, c and c['emu'])
 
@@ -83,7 +92,8 @@ p, c = show('--system', 'morpheus-basic', '--compute-sms', '40', '--predictor', 
 check('morpheus-basic --predictor none: No-Prediction (the option wins)', c and c['memsys']['predictor'] == 'none',
       p.stderr)
 p, c = show('--system', 'bl', '-o', 'memsys.llc.ways=20')
-check('bl -o memsys.llc.ways=20: the -o wins', c and c['memsys']['llc']['ways'] == 20, p.stderr)
+check('bl -o memsys.llc.ways=20: the -o wins (20 ways in every set)', c and c['memsys']['llc']['ways'] == 20 and
+      c['memsys']['llc']['full_sets'] == 0, p.stderr)
 # (MORPHEUS_SYSTEM and MORPHEUS_COMPUTE_SMS: tests/cli/test_config.py, through a CUDA program)
 
 # a resolved configuration loads back without applying the preset twice

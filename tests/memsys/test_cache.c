@@ -84,15 +84,18 @@ struct naive {
     int n;
 };
 
-static void random_against_naive(void **st)
+/* 300000 random finds, touches, invalidations and insertions against the naive model; the sets from
+ * narrow_from on hold one way fewer (memsys.llc.full_sets: BL's LLC with a fraction of a way more). */
+static void random_run(uint32_t narrow_from)
 {
-    (void)st;
     enum { SETS = 8, WAYS = 16 };
     struct cache c;
     struct naive nv[SETS];
     memset(nv, 0, sizeof nv);
     assert_int_equal(cache_init(&c, SETS, WAYS), MX_OK);
+    c.narrow_from = narrow_from;
     uint64_t s = 5;
+    int full_seen[2] = { 0, 0 };
     for (int i = 0; i < 300000; i++) {
         uint64_t x = rnd(&s);
         uint32_t set = (uint32_t)(x % SETS);
@@ -120,9 +123,12 @@ static void random_against_naive(void **st)
             continue;
         }
         struct cache_victim v;
-        cache_insert(&c, set, tag, ef, &v);
-        assert_int_equal(v.valid, n->n == WAYS);
-        if (n->n == WAYS)
+        int cap = WAYS - (set >= narrow_from);
+        int way = cache_insert(&c, set, tag, ef, &v);
+        assert_true(way >= 0 && way < cap);
+        assert_int_equal(v.valid, n->n == cap);
+        full_seen[set >= narrow_from] |= n->n == cap;
+        if (n->n == cap)
             assert_int_equal(v.tag, n->t[--n->n]);
         if (ef) {
             n->t[n->n++] = tag;
@@ -132,7 +138,22 @@ static void random_against_naive(void **st)
             n->n++;
         }
     }
+    assert_true(full_seen[0]); /* both kinds of set filled up and evicted */
+    assert_true(full_seen[1] || narrow_from >= SETS);
     cache_fini(&c);
+}
+
+static void random_against_naive(void **st)
+{
+    (void)st;
+    random_run(UINT32_MAX);
+}
+
+/* sets 3..7 hold 15 lines, 0..2 all 16 */
+static void narrow_sets_against_naive(void **st)
+{
+    (void)st;
+    random_run(3);
 }
 
 int main(void)
@@ -141,6 +162,7 @@ int main(void)
         cmocka_unit_test(lru_and_evict_first),
         cmocka_unit_test(way_limit),
         cmocka_unit_test(random_against_naive),
+        cmocka_unit_test(narrow_sets_against_naive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

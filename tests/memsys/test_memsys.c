@@ -655,6 +655,8 @@ BAD(llc_ways, c->llc_ways = 0)
 BAD(llc_line, (c->llc_line = 64, c->llc_sector = 32))
 BAD(llc_sector, c->llc_sector = 64)
 BAD(llc_hash, c->llc_hash = 7)
+BAD(full_sets, c->llc_full_sets = 257)
+BAD(full_sets_ways, (c->llc_ways = 1, c->llc_full_sets = 1))
 BAD(channels, c->dram_channels = 65)
 BAD(xmode, c->xllc = 3)
 BAD(xvariant, c->xllc_variant = 4)
@@ -815,6 +817,8 @@ static void default_is_rtx3080(void **st)
     mx_memsys_config_default(&c);
     assert_int_equal(c.num_sms, 68);
     assert_int_equal((uint64_t)c.llc_partitions * c.llc_sets * c.llc_ways * c.llc_line, 5u << 20);
+    assert_int_equal(c.llc_full_sets, 0); /* every set has all its ways */
+    assert_int_equal(mx_memsys_llc_bytes(&c), 5u << 20);
     assert_int_equal((uint64_t)c.l1_sets * 256 * c.l1_line, (uint64_t)c.l1_unified_kib * 1024);
     assert_int_equal(c.l1_ncarveouts, 6);
     assert_int_equal(c.l1_carveouts_kib[5], 100);
