@@ -223,6 +223,7 @@ int emu_mem_request(struct emu_warp *w, const struct emu_xinsn *x, int op, int s
     int sem = x->in->mod[MX_MG_SEM];
     r.strong = sem && sem != MX_SEM_WEAK && x->in->mod[MX_MG_SCOPE] != MX_SCOPE_CTA;
     r.smem = (uint32_t)sm->shared_used;
+    r.rf = (uint32_t)(sm->regs_used * 4);
     r.mask = m;
     r.clock = sm->clock + (sm->running == w ? w->insns - sm->run_insns0 : 0);
     for (int l = 0; l < WARP; l++)

@@ -1827,8 +1827,8 @@ static int outputs(struct ev *e, int have_gnuplot)
                      "cache-mode SMs.\n", nkeep, nmem, keep.s, e->num_sms);
     free(keep.s);
     bprintf(&sm, "- BL's LLC gets the paper's +210 KiB as one more way in some of its sets (rtx3080: 168 of 256); "
-                 "at a split with every SM computing, a Morpheus system is BL without it; Unified-SM-Mem takes half "
-                 "the register file as unused; Frequency-Boost raises the memory side's clocks in "
+                 "at a split with every SM computing, a Morpheus system is BL without it; Unified-SM-Mem's L1 takes "
+                 "the register file each kernel's resident CTAs leave unallocated; Frequency-Boost raises the memory side's clocks in "
                  "proportion to the SMs gated, +20 %% at half of them, none with none gated (docs/systems.md).\n"
                  "- The SM counts come from our sweep (table3_sm_counts.csv, beside the paper's).\n");
     bprintf(&sm, "\nFigures: fig1_sm_scaling, fig2_llc_size, fig10_time, fig10_perf_per_watt, fig11_predictor, "

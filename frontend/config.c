@@ -70,6 +70,7 @@ static const struct key keys[] = {
     { "memsys.l1.sets", K_UINT, U32(1, 1u << 20), MS(l1_sets), 4, 0 },
     { "memsys.l1.line", K_UINT, U32(1, 65536), MS(l1_line), 4, 0 },
     { "memsys.l1.sector", K_UINT, U32(1, 65536), MS(l1_sector), 4, 0 },
+    { "memsys.l1.rf_kib", K_UINT, U32(0, 65536), MS(l1_rf_kib), 4, 0 },
     { "memsys.l1.carveouts_kib", K_LIST, U32(0, 65536), MS(l1_carveouts_kib), 4, 0 },
     { "memsys.llc.partitions", K_UINT, U32(1, 1024), MS(llc_partitions), 4, 0 },
     { "memsys.llc.sets", K_UINT, U32(1, 1u << 24), MS(llc_sets), 4, 0 },

@@ -193,13 +193,11 @@ int fe_system_apply(struct fe_config *c, char *err, size_t errlen)
         if (put(c, "timing.mem_clock_scale", err, errlen, "%.4f", 1.0 + 0.20 * (g > 1 ? 1 : g)))
             return -1;
     }
-    if (s->flags & F_UNIFIED) {
-        /* the register file the application leaves unused, added to the L1: taken as half of it (the paper
-         * gives no number; Jing et al. 2016 report about half unused on average); whole L1 ways */
-        uint64_t half = (uint64_t)c->emu.regs_per_sm * 4 / 2, way = (uint64_t)m->l1_sets * m->l1_line;
-        if (put(c, "memsys.l1.unified_kib", err, errlen, "%u", m->l1_unified_kib + (uint32_t)(half / way * way / 1024)))
-            return -1;
-    }
+    /* the paper: "we add the amount of unused register file space to the L1 data cache": the register file
+     * the resident CTAs leave unallocated, as the SM's occupancy of each kernel has it (memsys.l1.rf_kib:
+     * the L1 lends what emu's requests say is not allocated, in whole ways) */
+    if ((s->flags & F_UNIFIED) && put(c, "memsys.l1.rf_kib", err, errlen, "%u", c->emu.regs_per_sm * 4 / 1024))
+        return -1;
     if (s->flags & F_XLLC) {
         int helper = m->xllc == MX_XLLC_HELPER && fe_config_given(c, "memsys.xllc.mode");
         if (put(c, "memsys.cache_sms", err, errlen, "%u", n - p) ||

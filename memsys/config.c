@@ -96,6 +96,11 @@ int mx_memsys_config_check(const struct mx_memsys_config *c, char *err, size_t e
              c->l1_line);
     if ((uint64_t)c->l1_unified_kib * 1024 / c->l1_line > (1u << 20))
         FAIL("memsys.l1.unified_kib: %u KiB of %u-byte lines is more than 2^20 lines", c->l1_unified_kib, c->l1_line);
+    if (c->l1_rf_kib > 65536)
+        FAIL("memsys.l1.rf_kib: must be from 0 to 65536 KiB, got %u", c->l1_rf_kib);
+    if (((uint64_t)c->l1_unified_kib + c->l1_rf_kib) * 1024 / c->l1_line > (1u << 20))
+        FAIL("memsys.l1.rf_kib: %u KiB and the unified %u KiB of %u-byte lines are more than 2^20 lines", c->l1_rf_kib,
+             c->l1_unified_kib, c->l1_line);
     if (c->l1_ncarveouts > MX_MEMSYS_MAX_CARVEOUTS)
         FAIL("memsys.l1.carveouts_kib: at most %d carve-outs, got %u", MX_MEMSYS_MAX_CARVEOUTS, c->l1_ncarveouts);
     for (uint32_t i = 0; i < c->l1_ncarveouts; i++) {

@@ -41,6 +41,7 @@ struct ms_ent {
     uint64_t line;               /* line address (L1 line) */
     uint32_t warp, pc;           /* warp in the CTA, instruction index */
     uint32_t smem;               /* shared memory in use at issue (bytes) */
+    uint32_t rf;                 /* register file allocated at issue (bytes) */
     uint32_t sectors;            /* sectors the request touched in the line */
     uint32_t out;                /* of those, the sectors sent to the LLC (0: served by the L1) */
     uint8_t op, space, cop;      /* enum mx_mop, enum mx_mspace, COP_* */
@@ -53,7 +54,7 @@ struct ms_ent {
 struct ms_sm {
     struct cache l1;
     struct mx_cache_stats st;    /* L1 counters */
-    uint32_t smem;               /* r->smem the L1's ways were last set for */
+    uint32_t smem, rf;           /* r->smem and r->rf the L1's ways were last set for */
     uint8_t unsorted;            /* a request's clock went below the previous one this quantum */
     uint64_t last_clock;         /* clock of the last queued request */
     uint64_t seq;                /* line accesses issued so far */
@@ -90,11 +91,13 @@ static int is_xllc(const struct mx_memsys *m, uint64_t ln);
 
 /* ------------------------------------------------------------------ L1 */
 
-/* Ways of an SM's L1 while `smem` bytes of shared memory are in use: the
- * carve-out is the smallest of l1_carveouts_kib that holds smem (the
- * largest if none does: emu never lets a CTA exceed it); the rest of the
- * unified array is L1, with the sets fixed. */
-static uint32_t l1_ways(const struct mx_memsys_config *c, uint32_t smem)
+/* Ways of an SM's L1 while `smem` bytes of shared memory are in use and
+ * `rf` bytes of the register file are allocated: the carve-out is the
+ * smallest of l1_carveouts_kib that holds smem (the largest if none does:
+ * emu never lets a CTA exceed it); the rest of the unified array is L1, with
+ * the sets fixed, and so is the register file's unallocated part of
+ * l1_rf_kib, in whole ways. */
+static uint32_t l1_ways(const struct mx_memsys_config *c, uint32_t smem, uint32_t rf)
 {
     uint32_t carve = 0;
     for (uint32_t i = 0; i < c->l1_ncarveouts; i++) {
@@ -102,7 +105,8 @@ static uint32_t l1_ways(const struct mx_memsys_config *c, uint32_t smem)
         if ((uint64_t)carve * 1024 >= smem)
             break;
     }
-    return (uint32_t)((uint64_t)(c->l1_unified_kib - carve) * 1024 / ((uint64_t)c->l1_sets * c->l1_line));
+    uint64_t way = (uint64_t)c->l1_sets * c->l1_line, lend = (uint64_t)c->l1_rf_kib * 1024;
+    return (uint32_t)((uint64_t)(c->l1_unified_kib - carve) * 1024 / way + (lend > rf ? lend - rf : 0) / way);
 }
 
 static int classify(const struct mx_memreq *r)
@@ -170,9 +174,10 @@ static uint64_t ms_request(void *ctx, const struct mx_memreq *r)
     if (r->sm >= m->cfg.num_sms || r->space > MX_MS_TEX || r->op > MX_MOP_RED)
         return r->clock; /* not a request this hierarchy knows: completes now, unrecorded */
     struct ms_sm *s = &m->sm[r->sm];
-    if (r->smem != s->smem) {
+    if (r->smem != s->smem || (r->rf != s->rf && m->cfg.l1_rf_kib)) {
         s->smem = r->smem;
-        s->st.evictions += cache_set_ways(&s->l1, l1_ways(&m->cfg, r->smem));
+        s->rf = r->rf;
+        s->st.evictions += cache_set_ways(&s->l1, l1_ways(&m->cfg, r->smem, r->rf));
     }
     uint64_t line[64];
     uint32_t sec[64];
@@ -232,7 +237,7 @@ static uint64_t ms_request(void *ctx, const struct mx_memreq *r)
         if (!e)
             continue;
         *e = (struct ms_ent){ .clock = r->clock, .seq = seq, .cta = r->cta, .line = line[i], .warp = r->warp,
-                              .pc = r->pc, .smem = r->smem, .sectors = want, .out = out, .op = r->op,
+                              .pc = r->pc, .smem = r->smem, .rf = r->rf, .sectors = want, .out = out, .op = r->op,
                               .space = r->space, .cop = r->cop,
                               .flags = (uint8_t)((r->strong ? ENT_STRONG : 0) | (r->nc ? ENT_NC : 0) |
                                                  (isport && out ? ENT_PORT : 0)), .l1 = l1 };
@@ -340,10 +345,10 @@ static const char *const lv_name[] = { "-", "l1", "llc", "xllc", "dram", "xllc+d
 
 static void trace_write(struct mx_memsys *m, const struct ms_ent *e, uint32_t sm, uint8_t served)
 {
-    fprintf(m->trace, "%" PRIu64 " %u %" PRIu64 " %" PRIu64 " %u %u %s %s %s %d %d %u 0x%" PRIx64 " 0x%x %s %s\n",
+    fprintf(m->trace, "%" PRIu64 " %u %" PRIu64 " %" PRIu64 " %u %u %s %s %s %d %d %u %u 0x%" PRIx64 " 0x%x %s %s\n",
             e->clock, sm, e->seq, e->cta, e->warp, e->pc, op_name[e->op], space_name[e->space],
             e->cop < sizeof cop_name / sizeof *cop_name ? cop_name[e->cop] : "?", !!(e->flags & ENT_STRONG),
-            !!(e->flags & ENT_NC), e->smem, e->line, e->sectors, l1_name[e->l1],
+            !!(e->flags & ENT_NC), e->smem, e->rf, e->line, e->sectors, l1_name[e->l1],
             lv_name[served < sizeof lv_name / sizeof *lv_name ? served : 0]);
 }
 
@@ -639,11 +644,11 @@ int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, c
     if (!m->sm || !m->llc || !m->heap)
         goto fail;
     memset(m->sm, 0, smb);
-    uint32_t l1_max = (uint32_t)((uint64_t)c->l1_unified_kib * 1024 / ((uint64_t)c->l1_sets * c->l1_line));
+    uint32_t l1_max = (uint32_t)(((uint64_t)c->l1_unified_kib + c->l1_rf_kib) * 1024 / ((uint64_t)c->l1_sets * c->l1_line));
     for (uint32_t i = 0; i < c->num_sms; i++) {
         if (cache_init(&m->sm[i].l1, c->l1_sets, l1_max))
             goto fail;
-        cache_set_ways(&m->sm[i].l1, l1_ways(c, 0)); /* no shared memory in use yet */
+        cache_set_ways(&m->sm[i].l1, l1_ways(c, 0, 0)); /* no shared memory or registers in use yet */
     }
     for (uint32_t p = 0; p < c->llc_partitions; p++) {
         if (cache_init(&m->llc[p], c->llc_sets, c->llc_ways))
@@ -669,8 +674,8 @@ int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, c
             rc = MX_EIO;
             goto fail;
         }
-        fputs("# morpheus mem-trace v1\n"
-              "# clock sm seq cta warp pc op space cop strong nc smem line sectors l1 served\n",
+        fputs("# morpheus mem-trace v2\n"
+              "# clock sm seq cta warp pc op space cop strong nc smem rf line sectors l1 served\n",
               m->trace);
     }
     m->st.dram_channels = c->dram_channels;

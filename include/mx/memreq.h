@@ -54,6 +54,8 @@ struct mx_memreq {
     uint32_t mask;           /* lanes that access memory */
     uint64_t clock;          /* the SM's clock at issue */
     uint32_t smem;           /* shared memory in use on the SM at issue (bytes; the L1 carve-out) */
+    uint32_t rf;             /* register file allocated to the SM's resident CTAs at issue (bytes): the L1
+                                may take the rest (memsys.l1.rf_kib, Unified-SM-Mem) */
     uint64_t addr[32];       /* address of each lane in mask (generic addresses as the program computed them) */
     /* atomics (op MX_MOP_ATOM, MX_MOP_RED): what each lane in mask does, in lane order */
     uint8_t atom;            /* enum mx_atom */

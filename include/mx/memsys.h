@@ -37,12 +37,15 @@ struct mx_memsys_config {
     /* L1, one per SM: a unified L1/shared-memory array of l1_unified_kib.
      * The shared-memory carve-out is the smallest of l1_carveouts_kib that
      * holds the shared memory in use on the SM (struct mx_memreq.smem); the
-     * rest is L1: l1_sets sets stay, the ways shrink. */
+     * rest is L1: l1_sets sets stay, the ways shrink.  With l1_rf_kib, the
+     * register file the resident CTAs leave unallocated (l1_rf_kib less
+     * struct mx_memreq.rf) is L1 too, in whole ways (Unified-SM-Mem). */
     uint32_t l1_unified_kib;     /* 128 (rtx3080) */
     uint32_t l1_sets;            /* 4 */
     uint32_t l1_line, l1_sector; /* 128, 32 */
     uint32_t l1_carveouts_kib[MX_MEMSYS_MAX_CARVEOUTS];
     uint32_t l1_ncarveouts;      /* 0 8 16 32 64 100 (rtx3080) */
+    uint32_t l1_rf_kib;          /* register file an SM lends the L1 while unallocated (0: none, the default) */
     /* LLC: llc_partitions partitions of llc_sets x llc_ways lines */
     uint32_t llc_partitions;     /* 10 (one per 32-bit memory controller, 512 KiB each) */
     uint32_t llc_sets, llc_ways; /* 256, 16 */

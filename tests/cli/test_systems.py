@@ -6,7 +6,7 @@ description (§6 "Evaluated Systems") and configs/rtx3080.json: BL's LLC
 gains the 21 KiB per partition of Bloom filters and query unit (whole ways,
 then one more way in as many sets as the rest fills),
 IBL gates the SMs it does not use, 4x the LLC, Frequency-Boost's clocks by the gated SMs
-memory clocks, Unified-SM-Mem's L1 plus half the register file, Morpheus's
+memory clocks, Unified-SM-Mem's L1 lent the register file, Morpheus's
 cache-mode SMs, compression and Indirect-MOV.  A key the user sets wins over
 the preset (Figure 11's No-Prediction is morpheus-basic --predictor none).
 Bad input is refused with the key named.  `workloads run --system ibl`
@@ -40,7 +40,7 @@ WAY = LLC['sets'] * LLC['line']
 LINES = math.ceil(21 * 1024 / LLC['line'])  # 16 KiB Bloom filters + 5 KiB query unit per partition
 BL_WAYS = LLC['ways'] + LINES // LLC['sets'] + (LINES % LLC['sets'] > 0)  # rtx3080: a 17th way ...
 BL_FULL = LINES % LLC['sets']  # ... in 168 of the 256 sets
-RF_HALF = BASE['gpu']['regs_per_sm'] * 4 // 2
+RF_KIB = BASE['gpu']['regs_per_sm'] * 4 // 1024  # 4-byte registers
 
 p, c = show('--system', 'bl')
 check('bl: all SMs, the LLC plus 21 KiB per partition (%d ways in %d of %d sets, one fewer in the others)'
@@ -57,11 +57,13 @@ for sysname in ('ibl', 'ibl-4x-llc', 'frequency-boost', 'unified-sm-mem'):
         c['memsys']['llc']['full_sets'] == BL_FULL
     sets = LLC['sets'] * (4 if sysname == 'ibl-4x-llc' else 1)
     scale = 1 + 0.20 * min(1.0, (N - 24) / (N / 2)) if sysname == 'frequency-boost' else 1
-    l1 = BASE['memsys']['l1']['unified_kib'] + (RF_HALF // 1024 if sysname == 'unified-sm-mem' else 0)
-    check('%s --compute-sms 24: 24 SMs on (%d gated), LLC %d sets x %d ways, memory clocks x%.4f, L1 %d KiB' %
-          (sysname, N - 24, sets, BL_WAYS, scale, l1),
+    # Unified-SM-Mem: the whole register file may be lent, the L1 takes what the CTAs leave unallocated
+    rf = RF_KIB if sysname == 'unified-sm-mem' else 0
+    check('%s --compute-sms 24: 24 SMs on (%d gated), LLC %d sets x %d ways, memory clocks x%.4f, L1 lent %d KiB '
+          'of register file' % (sysname, N - 24, sets, BL_WAYS, scale, rf),
           ok and c['memsys']['llc']['sets'] == sets and abs(c['timing']['mem_clock_scale'] - scale) < 1e-4 and
-          c['memsys']['l1']['unified_kib'] == l1, p.stderr, c and (c['memsys'], c['timing']['mem_clock_scale']))
+          c['memsys']['l1']['unified_kib'] == BASE['memsys']['l1']['unified_kib'] and
+          c['memsys']['l1']['rf_kib'] == rf, p.stderr, c and (c['memsys'], c['timing']['mem_clock_scale']))
 
 p, c = show('--system', 'frequency-boost', '--compute-sms', str(N))
 check('frequency-boost with no SM gated: no boost (no power saved to spend)',

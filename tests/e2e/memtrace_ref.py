@@ -18,11 +18,14 @@ import tempfile
 morpheus, lru_ref, programs = sys.argv[1], sys.argv[2], sys.argv[3:]
 bad = 0
 with tempfile.TemporaryDirectory() as tmp:
-    ovr = ["-o", "memsys.llc.sets=8"]
+    # the L1 also takes the register file the resident CTAs leave unallocated (as Unified-SM-Mem does): the
+    # reference sees each request's allocation in the trace's rf column
+    ovr = ["-o", "memsys.llc.sets=8", "-o", "memsys.l1.rf_kib=64"]
     shown = subprocess.run([morpheus, "config", "show", "rtx3080"] + ovr, capture_output=True, text=True, check=True)
     m = json.loads(shown.stdout)["memsys"]
     flat = {"l1_unified_kib": m["l1"]["unified_kib"], "l1_sets": m["l1"]["sets"], "l1_line": m["l1"]["line"],
             "l1_sector": m["l1"]["sector"], "l1_carveouts_kib": m["l1"]["carveouts_kib"],
+            "l1_rf_kib": m["l1"]["rf_kib"],
             "llc_partitions": m["llc"]["partitions"], "llc_sets": m["llc"]["sets"], "llc_ways": m["llc"]["ways"],
             "llc_hash": m["llc"]["hash"], "dram_channels": m["dram"]["channels"]}
     cfg = os.path.join(tmp, "config.json")
@@ -59,6 +62,13 @@ with tempfile.TemporaryDirectory() as tmp:
             continue
         with open(total, "w") as f:
             json.dump(sums, f)
+        # emu says what the resident CTAs allocate: a request comes from a resident CTA, whose warps take
+        # 256 registers each at the least (the allocation unit)
+        with open(trace) as f:
+            rfs = {int(t.split()[12]) for t in f if not t.startswith("#")}
+        if not rfs or min(rfs) < 256 * 4:
+            print(f"{name}: a request saw less register file allocated than one warp's: {sorted(rfs)[:5]}")
+            bad += 1
         r = subprocess.run([sys.executable, lru_ref, cfg, trace, total], capture_output=True, text=True)
         print(f"{name}: {r.stdout.strip().splitlines()[-1] if r.stdout.strip() else r.stderr.strip()}")
         if r.returncode != 0:

@@ -211,7 +211,9 @@ MX_TEST(memreq_texture_fetch_is_a_request)
 /* quantum_end runs once per quantum at the global clock's multiples of the
  * quantum, after the quantum's stores reached device memory (the view
  * reads them); a read outside every allocation fails.  Requests carry
- * the shared memory in use on the SM (the L1 carve-out) and say which
+ * the shared memory in use on the SM (the L1 carve-out) and the register
+ * file its CTAs allocate (one warp: the kernel's registers per thread times
+ * 32, rounded up to the allocation unit of 256, 4 bytes each), and say which
  * loads are strong (.volatile) and which are not. */
 MX_TEST(memreq_quantum_end_sees_merged_memory)
 {
@@ -233,10 +235,16 @@ MX_TEST(memreq_quantum_end_sees_merged_memory)
     assert_int_equal(q.bad_read, -1);
     unsigned lld = ct_line_of(c.src, "MARK-QLD"), lvol = ct_line_of(c.src, "MARK-QVOL"),
              lpl = ct_line_of(c.src, "MARK-QPLAIN");
+    uint32_t regs = 0;
+    for (uint32_t fi = 0; fi < c.p.prog.nfuncs; fi++)
+        if (!strcmp(mx_str(&c.p.prog, c.p.prog.funcs[fi].name), "qend"))
+            regs = emu_func_regs(&c.cfg, &c.p.prog, &c.p.prog.funcs[fi]);
+    assert_true(regs >= 4 && regs <= 40); /* in, out, tid and a value at least; 8 + 2 x 12 declared */
     int found = 0;
     for (uint32_t i = 0; i < rc->n; i++) {
         const struct mx_memreq *r = &rc->r[i];
         assert_int_equal(r->smem, 1000);
+        assert_int_equal(r->rf, (regs * 32 + 255) / 256 * 256 * 4);
         if (r->line == lld || r->line == lpl)
             assert_int_equal(r->strong, 0), found++;
         if (r->line == lvol)

@@ -2,7 +2,8 @@
  * memsys with a pseudo-random request stream (4 SMs called in a random
  * interleaving, loads with every cache operator, strong and .nc loads,
  * stores, atomics, reductions, all four spaces, lanes straddling lines,
- * shared-memory sizes that move the L1 carve-out, clocks that sometimes go
+ * shared-memory sizes that move the L1 carve-out, register-file allocations
+ * that move the ways it lends the L1, clocks that sometimes go
  * back, two quanta) on a small geometry, and writes OUTDIR/config.json (the
  * geometry), OUTDIR/trace.txt (--mem-trace) and OUTDIR/stats.json.
  * tests/memsys/lru_ref.py recomputes the counts from the trace alone.
@@ -40,6 +41,7 @@ int main(int argc, char **argv)
     c.l1_unified_kib = 16;
     c.l1_ncarveouts = 3;
     c.l1_carveouts_kib[0] = 0, c.l1_carveouts_kib[1] = 4, c.l1_carveouts_kib[2] = 8;
+    c.l1_rf_kib = 8; /* up to 16 more ways while the register file is unallocated */
     c.llc_partitions = 3;
     c.llc_sets = 8;
     c.llc_ways = 4;
@@ -56,8 +58,9 @@ int main(int argc, char **argv)
     const struct mx_memif *mi = mx_memsys_memif(m);
 
     uint64_t s = 12345, clock[NSM] = { 0 }, nreq = 0;
-    uint32_t smem[NSM] = { 0 };
+    uint32_t smem[NSM] = { 0 }, rf[NSM] = { 0 };
     static const uint32_t smems[] = { 0, 3000, 4096, 6000, 9000 };
+    static const uint32_t rfs[] = { 0, 511, 2048, 5000, 8192, 12000 }; /* bytes; 12000: more than the 8 KiB lent */
     static const uint8_t ld_cops[] = { 0, 1, 2, 3, 4, 5 };    /* none ca cg cs lu cv */
     static const uint8_t st_cops[] = { 0, 6, 2, 3, 7 };       /* none wb cg cs wt */
     for (int q = 0; q < 2; q++) {
@@ -74,6 +77,9 @@ int main(int argc, char **argv)
             if (x % 211 == 0)
                 smem[r.sm] = smems[x / 211 % 5];
             r.smem = smem[r.sm];
+            if (x % 173 == 0)
+                rf[r.sm] = rfs[x / 173 % 6];
+            r.rf = rf[r.sm];
             uint64_t y = rnd(&s);
             r.space = (uint8_t)(y % 4);
             unsigned k = (unsigned)(y / 4 % 20);
@@ -122,9 +128,9 @@ int main(int argc, char **argv)
     if (!f)
         return 1;
     fprintf(f,
-            "{\"l1_unified_kib\":%u,\"l1_sets\":%u,\"l1_line\":%u,\"l1_sector\":%u,\"l1_carveouts_kib\":[%u,%u,%u],"
+            "{\"l1_unified_kib\":%u,\"l1_rf_kib\":%u,\"l1_sets\":%u,\"l1_line\":%u,\"l1_sector\":%u,\"l1_carveouts_kib\":[%u,%u,%u],"
             "\"llc_partitions\":%u,\"llc_sets\":%u,\"llc_ways\":%u,\"llc_hash\":\"%s\",\"dram_channels\":%u}\n",
-            c.l1_unified_kib, c.l1_sets, c.l1_line, c.l1_sector, c.l1_carveouts_kib[0], c.l1_carveouts_kib[1],
+            c.l1_unified_kib, c.l1_rf_kib, c.l1_sets, c.l1_line, c.l1_sector, c.l1_carveouts_kib[0], c.l1_carveouts_kib[1],
             c.l1_carveouts_kib[2], c.llc_partitions, c.llc_sets, c.llc_ways, argv[2], c.dram_channels);
     fclose(f);
     return 0;

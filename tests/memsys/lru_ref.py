@@ -89,7 +89,7 @@ def parse(trace_path):
     recs, quantum = [], 0
     with open(trace_path) as f:
         first = f.readline()
-        if first.strip() != '# morpheus mem-trace v1':
+        if first.strip() != '# morpheus mem-trace v2':
             raise SystemExit('lru_ref: not a v1 mem-trace: %r' % first)
         for text in f:
             if text.startswith('# quantum'):
@@ -99,33 +99,35 @@ def parse(trace_path):
                 continue
             c = text.split()
             recs.append({'clock': int(c[0]), 'sm': int(c[1]), 'seq': int(c[2]), 'op': c[6], 'space': c[7],
-                         'cop': c[8], 'strong': c[9] == '1', 'smem': int(c[11]), 'line': int(c[12], 16),
-                         'sectors': int(c[13], 16), 'l1': c[14], 'served': c[15], 'q': quantum})
+                         'cop': c[8], 'strong': c[9] == '1', 'smem': int(c[11]), 'rf': int(c[12]),
+                         'line': int(c[13], 16), 'sectors': int(c[14], 16), 'l1': c[15], 'served': c[16], 'q': quantum})
     return recs
 
 
-def l1_ways(cfg, smem):
+def l1_ways(cfg, smem, rf):
     carve = 0
     for k in cfg['l1_carveouts_kib']:  # the smallest that holds smem, else the largest
         carve = k
         if k * 1024 >= smem:
             break
-    return (cfg['l1_unified_kib'] - carve) * 1024 // (cfg['l1_sets'] * cfg['l1_line'])
+    way = cfg['l1_sets'] * cfg['l1_line']
+    lend = max(cfg.get('l1_rf_kib', 0) * 1024 - rf, 0)  # the register file left unallocated, whole ways
+    return (cfg['l1_unified_kib'] - carve) * 1024 // way + lend // way
 
 
 def run_l1(cfg, recs, bad):
     st = zero()
-    max_ways = cfg['l1_unified_kib'] * 1024 // (cfg['l1_sets'] * cfg['l1_line'])
+    max_ways = (cfg['l1_unified_kib'] + cfg.get('l1_rf_kib', 0)) * 1024 // (cfg['l1_sets'] * cfg['l1_line'])
     sms = {}
     for r in sorted(recs, key=lambda r: (r['sm'], r['seq'])):  # issue order of each SM
         if r['sm'] not in sms:
             c = Cache(cfg['l1_sets'], max_ways)
-            c.set_ways(l1_ways(cfg, 0))
-            sms[r['sm']] = [c, 0]
-        c, smem = sms[r['sm']]
-        if r['smem'] != smem:
-            st['evictions'] += c.set_ways(l1_ways(cfg, r['smem']))
-            sms[r['sm']][1] = r['smem']
+            c.set_ways(l1_ways(cfg, 0, 0))
+            sms[r['sm']] = [c, 0, 0]
+        c, smem, rf = sms[r['sm']]
+        if r['smem'] != smem or r['rf'] != rf:
+            st['evictions'] += c.set_ways(l1_ways(cfg, r['smem'], r['rf']))
+            sms[r['sm']][1:] = [r['smem'], r['rf']]
         ln = r['line'] // cfg['l1_line']
         s, want = ln % cfg['l1_sets'], r['sectors']
         op, cop = r['op'], r['cop']
@@ -248,6 +250,8 @@ def check(cfg_path, trace_path, stats_path, coverage=True):
             bad.append('the stream has no %r record' % (need,))
     if coverage and not (l1['evictions'] and llc['writebacks'] and len({r['q'] for r in recs}) == 2):
         bad.append('the stream evicts too little: l1 %r llc %r' % (l1, llc))
+    if coverage and len({r['rf'] for r in recs}) < 3:
+        bad.append('the stream moves the register file lent to the L1 too little: %r' % {r['rf'] for r in recs})
     for b in bad[:30]:
         print('lru_ref:', b)
     print('lru_ref: %d records; l1 %r; llc %r; dram %d/%d: %s' %

@@ -47,9 +47,10 @@ static void ms_default(struct ms *t)
 }
 
 /* One warp request on SM sm touching `sectors` of the line at line_addr
- * (one 4-byte lane at the start of each sector). */
-static void req_full(struct ms *t, uint32_t sm, int op, int cop, int strong, uint32_t smem, uint64_t line_addr,
-                     uint32_t sectors)
+ * (one 4-byte lane at the start of each sector), while smem bytes of shared
+ * memory and rf bytes of register file are in use on the SM. */
+static void req_rf(struct ms *t, uint32_t sm, int op, int cop, int strong, uint32_t smem, uint32_t rf,
+                   uint64_t line_addr, uint32_t sectors)
 {
     struct mx_memreq r;
     memset(&r, 0, sizeof r);
@@ -60,6 +61,7 @@ static void req_full(struct ms *t, uint32_t sm, int op, int cop, int strong, uin
     r.space = MX_MS_GLOBAL;
     r.bytes = 4;
     r.smem = smem;
+    r.rf = rf;
     r.clock = t->clock++;
     int l = 0;
     for (unsigned s = 0; s < LINE / SEC; s++)
@@ -68,6 +70,12 @@ static void req_full(struct ms *t, uint32_t sm, int op, int cop, int strong, uin
             r.addr[l++] = line_addr + s * SEC;
         }
     assert_int_equal(t->mi->request(t->mi->ctx, &r), r.clock);
+}
+
+static void req_full(struct ms *t, uint32_t sm, int op, int cop, int strong, uint32_t smem, uint64_t line_addr,
+                     uint32_t sectors)
+{
+    req_rf(t, sm, op, cop, strong, smem, 0, line_addr, sectors);
 }
 
 static void req(struct ms *t, int op, int cop, uint64_t line_addr)
@@ -338,6 +346,56 @@ static void carveout_moves_the_boundary(void **st)
     mx_memsys_destroy(t.m);
 }
 
+/* memsys.l1.rf_kib (Unified-SM-Mem): the L1 also takes the part of the
+ * lent register file that the request's rf does not allocate, in whole
+ * ways of 4 x 128 B.  256 KiB lent on the RTX 3080's 128 KiB L1: 768 ways
+ * with nothing allocated, 256 with all of it; 200 KiB allocated leaves
+ * 56 KiB, 112 more ways, and one byte more leaves 111.  n lines of one set
+ * read twice: all hit the second time when n fits, none when n is one
+ * more (LRU, cyclic).  Without rf_kib, rf changes nothing. */
+static uint64_t rf_round_hits(uint32_t rf_kib, uint32_t rf, uint64_t n)
+{
+    struct mx_memsys_config c;
+    mx_memsys_config_default(&c);
+    c.l1_rf_kib = rf_kib;
+    struct ms t;
+    ms_open(&t, &c);
+    for (int round = 0; round < 2; round++)
+        for (uint64_t i = 0; i < n; i++)
+            req_rf(&t, 2, MX_MOP_LD, 0, 0, 0, rf, i * 4 * LINE, 0x1);
+    struct mx_memsys_stats s = stats(&t);
+    assert_int_equal(s.l1.accesses, 2 * n);
+    mx_memsys_destroy(t.m);
+    return s.l1.hits;
+}
+
+static void rf_lends_the_l1_what_is_unallocated(void **st)
+{
+    (void)st;
+    static const struct { uint32_t rf_kib, rf, ways; } v[] = {
+        { 256, 0, 768 }, { 256, 256 * 1024, 256 }, { 256, 300 * 1024, 256 }, { 256, 200 * 1024, 368 },
+        { 256, 200 * 1024 + 1, 367 }, { 0, 0, 256 }, { 0, 200 * 1024, 256 },
+    };
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        assert_int_equal(rf_round_hits(v[i].rf_kib, v[i].rf, v[i].ways), v[i].ways);
+        assert_int_equal(rf_round_hits(v[i].rf_kib, v[i].rf, v[i].ways + 1), 0);
+    }
+    /* a kernel that allocates more shrinks the L1: the lines of the ways it loses are evicted */
+    struct mx_memsys_config c;
+    mx_memsys_config_default(&c);
+    c.l1_rf_kib = 256;
+    struct ms t;
+    ms_open(&t, &c);
+    for (uint64_t i = 0; i < 768; i++)
+        req_rf(&t, 0, MX_MOP_LD, 0, 0, 0, 0, i * 4 * LINE, 0x1);
+    assert_int_equal(stats(&t).l1.evictions, 0);
+    req_rf(&t, 0, MX_MOP_LD, 0, 0, 0, 128 * 1024, 0, 0x1); /* 512 ways: ways 512..767 go, line 0 (way 0) stays */
+    struct mx_memsys_stats s = stats(&t);
+    assert_int_equal(s.l1.evictions, 256);
+    assert_int_equal(s.l1.hits, 1);
+    mx_memsys_destroy(t.m);
+}
+
 /* .cg, .cv and strong loads never hit (nor fill) the L1; they are not L1
  * accesses.  The LLC serves their repeats. */
 static void cop_bypass(void **st)
@@ -588,7 +646,7 @@ static void determinism_sm_order(void **st)
     assert_true(sa.dram_write_bytes > 0);
     char *ta = slurp(a), *tb = slurp(b);
     assert_string_equal(ta, tb);
-    assert_true(strncmp(ta, "# morpheus mem-trace v1\n", 24) == 0);
+    assert_true(strncmp(ta, "# morpheus mem-trace v2\n", 24) == 0);
     free(ta);
     free(tb);
     close(fa), close(fb);
@@ -669,6 +727,8 @@ BAD(epoch, c->bdi_epoch = 0)
 BAD(quq, c->qu_queue = 0)
 BAD(qub, c->qu_buffer_bytes = 100)
 BAD(trace, c->mem_trace = "")
+BAD(rf_kib, c->l1_rf_kib = 65537)
+BAD(rf_lines, (c->l1_line = 32, c->l1_sector = 32, c->l1_rf_kib = 32768))
 
 static void config_check_names_the_key(void **st)
 {
@@ -702,6 +762,10 @@ static void config_check_names_the_key(void **st)
         { "memsys.query_unit.queue:", bad_quq },
         { "memsys.query_unit.buffer_bytes:", bad_qub },
         { "memsys.mem_trace:", bad_trace },
+        { "memsys.llc.full_sets: at most memsys.llc.sets (256), got 257", bad_full_sets },
+        { "memsys.llc.full_sets: the other sets would have no way", bad_full_sets_ways },
+        { "memsys.l1.rf_kib: must be from 0 to 65536 KiB, got 65537", bad_rf_kib },
+        { "memsys.l1.rf_kib: 32768 KiB", bad_rf_lines },
     };
     struct mx_memsys_config c;
     char err[256];
@@ -823,6 +887,7 @@ static void default_is_rtx3080(void **st)
     assert_int_equal(c.l1_ncarveouts, 6);
     assert_int_equal(c.l1_carveouts_kib[5], 100);
     assert_int_equal(c.dram_channels, 10);
+    assert_int_equal(c.l1_rf_kib, 0); /* the L1 takes no register file */
     assert_null(c.mem_trace);
     struct ms t;
     ms_open(&t, &c);
@@ -844,6 +909,7 @@ int main(void)
         cmocka_unit_test(lru_thrash_one_set),
         cmocka_unit_test(partition_spread),
         cmocka_unit_test(carveout_moves_the_boundary),
+        cmocka_unit_test(rf_lends_the_l1_what_is_unallocated),
         cmocka_unit_test(cop_bypass),
         cmocka_unit_test(cop_cs_evict_first),
         cmocka_unit_test(stores_and_atomics),
