@@ -132,7 +132,6 @@ struct cyc {
     uint32_t *hgen, hcap, gen;
     uint64_t *acts, *rbytes;       /* per channel, this quantum: activations, bytes read */
     double *wr;                    /* per channel: bytes written (dram_written) since the factors were computed */
-    double *eff;                   /* per channel: chan_eff less the time the writes took (quantum_end's) */
     uint64_t last_end;             /* the clock the factors were last computed at */
 };
 
@@ -160,7 +159,6 @@ static void cyc_fini(void *state)
     free(c->acts);
     free(c->rbytes);
     free(c->wr);
-    free(c->eff);
     free(c);
 }
 
@@ -215,9 +213,8 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     c->acts = calloc(c->nchans, sizeof *c->acts);
     c->rbytes = calloc(c->nchans, sizeof *c->rbytes);
     c->wr = calloc(c->nchans, sizeof *c->wr);
-    c->eff = calloc(c->nchans, sizeof *c->eff);
     if (!c->sm || !c->demand || !c->chan_eff || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->rbytes ||
-        !c->wr || !c->eff)
+        !c->wr)
         goto oom;
     for (uint32_t i = 0; i < c->nchans; i++)
         c->chan_eff[i] = c->chan_f[i] = 1;
@@ -612,12 +609,23 @@ static void cyc_quantum_end(void *state, uint64_t clock)
     c->last_end = clock;
     rows(c);
     factors(c, RES_PART, c->nparts, c->part_f, NULL, clock);
-    for (uint32_t ch = 0; ch < c->nchans; ch++) { /* the time the channel spent writing is not the reads' */
-        double w = c->chan_rate > 0 && span > 0 ? c->wr[ch] / c->chan_rate / span : 0;
-        c->eff[ch] = c->chan_eff[ch] * (w < 0.875 ? 1 - w : 0.125);
+    /* the writes take the channel's time the reads left over: what the quantum's reads (at their row-buffer
+     * efficiency) and writes needed beyond its span, up to the writes' own time, is still to come; every SM's
+     * DRAM queue waits that long (averaged over the channels: an SM's lines go to all of them) */
+    double over = 0;
+    for (uint32_t ch = 0; ch < c->nchans && c->chan_rate > 0; ch++) {
+        double wt = c->wr[ch] / c->chan_rate, rt = (double)c->rbytes[ch] / c->chan_rate / c->chan_eff[ch];
+        double o = rt + wt - span;
+        over += o <= 0 ? 0 : o < wt ? o : wt;
         c->wr[ch] = 0;
     }
-    factors(c, RES_CHAN, c->nchans, c->chan_f, c->eff, clock);
+    over /= c->nchans;
+    if (over > 0)
+        for (uint32_t i = 0; i < c->p.num_sms; i++) {
+            double *f = &c->sm[i].dram_free;
+            *f = (*f > (double)clock ? *f : (double)clock) + over;
+        }
+    factors(c, RES_CHAN, c->nchans, c->chan_f, c->chan_eff, clock);
     if (c->nx)
         factors(c, RES_X, c->nx, c->x_f, NULL, clock);
 }
@@ -635,6 +643,7 @@ static void rows(struct cyc *c)
     uint64_t total = 0;
     for (uint32_t i = 0; i < c->p.num_sms; i++)
         total += c->sm[i].ndlog;
+    memset(c->rbytes, 0, c->nchans * sizeof *c->rbytes);
     if (!total)
         return;
     if (c->hcap < 2 * total) {
@@ -661,7 +670,6 @@ static void rows(struct cyc *c)
         c->gen = 1;
     }
     memset(c->acts, 0, c->nchans * sizeof *c->acts);
-    memset(c->rbytes, 0, c->nchans * sizeof *c->rbytes);
     uint32_t row_lines = c->p.dram_row_bytes >= 128 ? c->p.dram_row_bytes / 128 : 1;
     uint32_t banks = c->p.dram_banks ? c->p.dram_banks : 1;
     for (uint32_t i = 0; i < c->p.num_sms; i++) {

@@ -380,25 +380,38 @@ static struct tm_params four_sms(void)
     return p;
 }
 
-/* v9: DRAM's writes take their time from the reads.  A warp reads 8 lines from DRAM (128 bytes a cycle, one
- * channel): 8 request flits (8 cycles), then the channel: 8 lines at efficiency 1 take 8 cycles, + 100.  After a
- * quantum of 1000 cycles in which the hierarchy wrote 750 cycles' worth (96,000 bytes) to the channel, the reads
- * have a quarter of it: 32 cycles; after one that wrote more than 7/8 of it, an eighth (the floor): 64. */
+/* v9: DRAM's writes take the channel's time that the reads left over.  At clock 1000, after a quantum of 1000
+ * cycles, SM 0 reads 8 lines from DRAM (128 bytes a cycle, one channel): 8 request flits (8 cycles), then the
+ * channel: 8 lines at efficiency 1 take 8 cycles, + 100 = 116.  In that quantum the hierarchy wrote back
+ * `wrote` bytes and SM 1 read `read` lines (at clock 0, 128 bytes each, a cycle each).
+ *   wrote 96,000 (750 cycles), nothing read: the writes fit: 116 (until 2026-12-06 the next quantum's reads
+ *     had a quarter of the channel whatever they needed: 140).
+ *   wrote 96,000, 500 lines read (500 cycles): 250 cycles did not fit; every SM's queue waits them: from 1250,
+ *     + 8 + 100 = 358.
+ *   wrote 200,000 (1562.5 cycles), nothing read: 562.5 beyond the quantum: 1562.5 + 8 + 100 -> 671.
+ *   wrote 200,000, 1500 lines read: the overflow is at most the writes' own time (the reads' backlog is SM 1's
+ *     queue, not SM 0's): 1562.5 -> 1000 + 1562.5 + 8 + 100 -> 1671. */
 static void dram_writes(void **unused)
 {
     (void)unused;
     const struct tm_ops *o = cycle();
     struct tm_params p = four_sms();
     p.quantum = 1000;
-    static uint64_t addr[32];
+    static uint64_t addr[32], one[32];
     for (int i = 0; i < 8; i++)
         addr[i] = 1024 * (uint64_t)i; /* (each line's own row: one bank each, no activation counted yet) */
     char err[256];
-    const uint64_t wrote[3] = { 0, 96000, 200000 };
-    const uint32_t want[3] = { 116, 140, 172 };
-    for (int k = 0; k < 3; k++) {
+    const uint64_t wrote[5] = { 0, 96000, 96000, 200000, 200000 };
+    const uint32_t read[5] = { 0, 0, 500, 0, 1500 }, want[5] = { 116, 116, 358, 671, 1671 };
+    for (int k = 0; k < 5; k++) {
         void *st = NULL;
         assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+        for (uint32_t i = 0; i < read[k]; i++) {
+            one[0] = 128 * (uint64_t)(100000 + i);
+            struct tm_mem r = { .sm = 1, .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .clock = 0,
+                                .addr = one, .grid_ctas = 1 };
+            o->mem(st, &r);
+        }
         o->dram_written(st, &wrote[k], 1);
         o->quantum_end(st, 1000);
         struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 1000,
