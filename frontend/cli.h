@@ -9,6 +9,13 @@
 #define MX_VERSION "0.1.0"
 #endif
 
+/* The revision of what a run reports: change it with every change to the
+ * emulator that changes a run's cycles, energy or memory counts (a timing
+ * model, the hierarchy, a system's preset in code), so that `morpheus
+ * evaluate` redoes the runs an earlier build finished instead of mixing them
+ * with the new ones (docs/evaluate.md, Resuming). */
+#define MX_RESULTS_REV "2026-12-06b"
+
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_ERROR = 3 };
 
 struct cli_cmd {

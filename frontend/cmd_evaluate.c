@@ -345,6 +345,7 @@ static struct run *add_x(struct ev *e, int wl, uint32_t sys, uint32_t compute, u
     int n = child_argv(e, r, "-", argv, (int)(sizeof argv / sizeof *argv), buf, sizeof buf);
     uint64_t h = 0xcbf29ce484222325ull;
     h = fnv(h, MX_VERSION);
+    h = fnv(h, MX_RESULTS_REV);
     char cd[24];
     snprintf(cd, sizeof cd, "%016llx", (unsigned long long)e->config_digest);
     h = fnv(h, cd);
@@ -469,6 +470,7 @@ static json_object *make_result(const struct ev *e, const struct run *r, json_ob
     json_object_object_add(o, "settings_hash", json_object_new_string(h));
     snprintf(h, sizeof h, "%016llx", (unsigned long long)e->prog_digest[r->wl]);
     json_object_object_add(o, "program_digest", json_object_new_string(h));
+    json_object_object_add(o, "results_rev", json_object_new_string(MX_RESULTS_REV));
     json_object_object_add(o, "key", json_object_new_string(r->key));
     return o;
 }

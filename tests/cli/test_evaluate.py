@@ -15,6 +15,7 @@ import csv
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -225,6 +226,12 @@ wdir = os.path.join(os.path.dirname(os.path.abspath(M)), 'workloads')
 dig = {w: fnv1a(os.path.join(wdir, w)) for w in ('kmeans', 'lib')}
 okd = [k for k, r in runs.items() if r.get('program_digest') != dig[r['workload']]]
 check('program_digest: FNV-1a of build/workloads/NAME in every run', not okd, okd[:5], dig)
+# the results revision, as frontend/cli.h defines it, in every run (it is part of settings_hash: a build whose
+# runs report other cycles redoes the runs of the one before)
+src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'frontend', 'cli.h')
+rev = re.search(r'#define MX_RESULTS_REV "([^"]+)"', open(src).read()).group(1)
+okr = [k for k, r in runs.items() if r.get('results_rev') != rev]
+check('results_rev: %s (frontend/cli.h) in every run' % rev, not okr, okr[:5])
 p = evaluate(OUT, '--dry-run')
 nk = len([l for l in p.stdout.splitlines() if ': (kept) workloads run ' in l])
 check('--dry-run marks the kept runs', p.returncode == 0 and nk > 10 and ' kept from %s, 0 to run)' % OUT in p.stdout,
