@@ -1766,8 +1766,9 @@ static int outputs(struct ev *e, int have_gnuplot)
                      "demand in the last quantum (even when a grid starts; what it left idle in the last "
                      "row-buffer window still its own), weighted between "
                      "quanta by how hot each partition and channel was; a line costs the 32-byte sectors it moves "
-                     "(an extended-LLC miss the 128-byte block it fills); DRAM row buffers and the last quantum's write-backs "
-                     "set each channel's efficiency for reads. There are no MSHR limits, no interconnect arbitration beyond each SM's port, no "
+                     "(an extended-LLC miss the 128-byte block it fills); DRAM row buffers set each channel's efficiency "
+                     "for reads, and a quantum's write-backs take the channel time its reads left (what overflows "
+                     "delays the next reads). There are no MSHR limits, no interconnect arbitration beyond each SM's port, no "
                      "shared-memory bank conflicts, and register-file ones only with timing.rf_banks set (0 in the "
                      "configurations). The paper uses Accel-Sim's cycle-level model.\n", e->timing);
     else

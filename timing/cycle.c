@@ -48,9 +48,10 @@
  * quantum's end every channel's efficiency for the next quantum is
  * bursts / (bursts + activations * (tRP + tRCD) / banks), the bursts the
  * time its lines' bytes take.  Writes (v9: the write-backs the hierarchy
- * reports after each quantum, dram_written) take their bytes' time from
- * the reads': a channel that spent a fraction w of the last quantum
- * writing gives the reads (1 - w) of itself in the next (at least 1/8).
+ * reports after each quantum, dram_written) take the channel's time the
+ * quantum's reads left: what reads and writes needed beyond the quantum,
+ * at most the writes' own time, delays every SM's DRAM queue once
+ * (averaged over the channels).
  *
  * Clocks: core_mhz for the SM; icnt_mhz (interconnect and LLC) and
  * dram_mhz for the memory side, all multiplied by mem_clock_scale
