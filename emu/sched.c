@@ -1330,8 +1330,6 @@ static void run_grid(struct emu_device *d, struct emu_grid *g)
         emu_ov_forget(d); /* the host may have copied, set or freed device memory since */
         run_quantum(d, t_end);
         emu_ov_merge(d);
-        if (d->cfg.timing && d->cfg.timing->quantum_end) /* one thread, no SM running: the model's shared state */
-            d->cfg.timing->quantum_end(d->cfg.timing_state, t_end);
         d->clock = t_end;
         for (uint32_t i = 0; i < d->cfg.num_sms; i++)
             d->sms[i].clock = t_end; /* SMs without warps (skipped) idle through the quantum too */
@@ -1354,6 +1352,10 @@ static void run_grid(struct emu_device *d, struct emu_grid *g)
             uint32_t nch = mi->dram_written(mi->ctx, wb, MX_MEMIF_MAX_CHANNELS);
             d->cfg.timing->dram_written(d->cfg.timing_state, wb, nch);
         }
+        /* one thread, no SM running: the model's shared state, after the quantum's write-backs (above) so that
+           they meet the reads of the quantum they were made in */
+        if (d->cfg.timing && d->cfg.timing->quantum_end)
+            d->cfg.timing->quantum_end(d->cfg.timing_state, t_end);
         find_deadlocks(d);
         struct emu_grid *culprit = NULL;
         if (!(rc = take_fault(d, &fault, &culprit)))

@@ -27,7 +27,8 @@
  * DRAM's and the extended LLC's bandwidth (each bandwidth over the SMs that
  * can use it: the compute SMs, no more than the grid's CTAs, when a grid
  * starts; from a quantum's end on, in proportion to each SM's demand in it:
- * the bytes it passed and those still queued), each a queue of its own.  Share an SM left idle in the last row-buffer window (below:
+ * the bytes it passed and those still queued, plus an even part of the
+ * capacity the quantum left idle), each a queue of its own.  Share an SM left idle in the last row-buffer window (below:
  * the time DRAM's scheduler queues take to drain) is still its own, so a
  * burst after a pause is not metered at 1/users of the bandwidth; over any
  * T cycles all SMs together pass at most (T + window) times the bandwidth.  A line counts the bytes it moves
@@ -35,8 +36,9 @@
  * cost factor:
  * its LLC partition (line mod partitions), DRAM channel (line mod
  * channels), cache-mode SM (line mod cache SMs).  A factor is that
- * resource's bytes in the last quantum over an even share of them, floored
- * at 1/4, and for a channel over its row-buffer efficiency; they change
+ * resource's bytes in the last quantum (each with an even part of the
+ * capacity the quantum left idle) over an even share of them, floored at
+ * 1/4, and for a channel over its row-buffer efficiency; they change
  * only between quanta, so an SM's answers depend on its own accesses and
  * cycles are the same for every number of host threads.  The data is back
  * after the slowest queue plus the level's latency.
@@ -48,10 +50,13 @@
  * quantum's end every channel's efficiency for the next quantum is
  * bursts / (bursts + activations * (tRP + tRCD) / banks), the bursts the
  * time its lines' bytes take.  Writes (v9: the write-backs the hierarchy
- * reports after each quantum, dram_written) take the channel's time the
- * quantum's reads left: what reads and writes needed beyond the quantum,
- * at most the writes' own time, delays every SM's DRAM queue once
- * (averaged over the channels).
+ * reports after each quantum, dram_written, before quantum_end) share the
+ * channels with the reads that cause them: each byte read is charged the
+ * bytes written per byte read so far (wratio: bytes, not quanta, age out;
+ * at most 4), and what the writes carried over from the last quantum, the
+ * reads and the writes not charged needed beyond the quantum, at most those
+ * writes' time, is carried into the next one and delays every SM's DRAM
+ * queue once (averaged over the channels).
  *
  * Clocks: core_mhz for the SM; icnt_mhz (interconnect and LLC) and
  * dram_mhz for the memory side, all multiplied by mem_clock_scale
@@ -70,6 +75,7 @@
 #include <string.h>
 
 #define NSCHED_MAX 16
+#define WRATIO_MAX 4.0 /* a 32-byte sector read can evict a whole dirty 128-byte line */
 #define DLOG_MAX (1u << 22) /* DRAM lines an SM logs per quantum for the row-buffer analysis */
 
 struct wsb {                  /* one warp slot's scoreboard */
@@ -133,6 +139,10 @@ struct cyc {
     uint32_t *hgen, hcap, gen;
     uint64_t *acts, *rbytes;       /* per channel, this quantum: activations, bytes read */
     double *wr;                    /* per channel: bytes written (dram_written) since the factors were computed */
+    double *carry;                 /* per channel: the cycles of writes the last quantum left to this one */
+    double wsum, rsum;             /* DRAM bytes written and read: the last quantum's and what is left of before */
+    double wratio;                 /* wsum / rsum (at most WRATIO_MAX) at the last quantum's end: the write-back
+                                      bytes each byte read is charged in this quantum (the reads cause them) */
     uint64_t last_end;             /* the clock the factors were last computed at */
 };
 
@@ -160,6 +170,7 @@ static void cyc_fini(void *state)
     free(c->acts);
     free(c->rbytes);
     free(c->wr);
+    free(c->carry);
     free(c);
 }
 
@@ -214,8 +225,9 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     c->acts = calloc(c->nchans, sizeof *c->acts);
     c->rbytes = calloc(c->nchans, sizeof *c->rbytes);
     c->wr = calloc(c->nchans, sizeof *c->wr);
+    c->carry = calloc(c->nchans, sizeof *c->carry);
     if (!c->sm || !c->demand || !c->chan_eff || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->rbytes ||
-        !c->wr)
+        !c->wr || !c->carry)
         goto oom;
     for (uint32_t i = 0; i < c->nchans; i++)
         c->chan_eff[i] = c->chan_f[i] = 1;
@@ -471,7 +483,7 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
             }
             if (u & TM_USE_DRAM) {
                 uint32_t ch = (uint32_t)(ln % c->nchans);
-                dram += lby[i] * c->chan_f[ch];
+                dram += lby[i] * c->chan_f[ch] * (1 + c->wratio); /* with the write-backs it causes */
                 s->chan_bytes[ch] += lby[i];
                 if (s->ndlog == s->dcap && s->dcap < DLOG_MAX) {
                     uint32_t cap = s->dcap ? s->dcap * 2 : 1024;
@@ -527,9 +539,13 @@ static double res_rate(const struct cyc *c, int which)
 
 /* Resource j's cost factor from the quantum's bytes D: D_j over an even share of their sum (floored at
  * 1/4: a resource idle last quantum is not free), over eff[j] when given; unchanged without bytes. */
-static void factors(struct cyc *c, int which, uint32_t n, double *f, const double *eff, uint64_t clock)
+static void factors(struct cyc *c, int which, uint32_t n, double *f, const double *eff, uint64_t clock,
+                    double span)
 {
-    double sum = 0;
+    /* what the resource could have passed in the quantum: the capacity its traffic left idle is spread evenly
+       over its units and the compute SMs below, so that the few bytes of a quiet quantum (a grid's tail) do
+       not set the next one's factors and shares */
+    double rate = res_rate(c, which), cap = rate > 0 ? rate * span : 0, sum = 0;
     for (uint32_t j = 0; j < n; j++) {
         uint64_t d = 0;
         for (uint32_t i = 0; i < c->p.num_sms; i++)
@@ -537,14 +553,16 @@ static void factors(struct cyc *c, int which, uint32_t n, double *f, const doubl
         f[j] = (double)d;
         sum += (double)d;
     }
+    double top = fmax(cap, sum), idle = top - sum;
     for (uint32_t j = 0; j < n; j++) {
-        double v = sum > 0 ? f[j] * n / sum : 1;
+        double v = top > 0 ? (f[j] + idle / n) * n / top : 1;
         v = v < 0.25 ? 0.25 : v;
         f[j] = eff ? v / eff[j] : v;
     }
     /* each SM's share for the next quantum: its demand in this one (the bytes it passed and those still
-     * queued) over everyone's, at least an eighth of an even share (none: no news, the shares stay) */
-    double rate = res_rate(c, which), dsum = 0;
+     * queued) and its even part of the idle capacity over everyone's, at least an eighth of an even share
+     * (none: no news, the shares stay) */
+    double dsum = 0;
     for (uint32_t i = 0; i < c->p.num_sms; i++) {
         struct smst *s = &c->sm[i];
         const uint64_t *b = res_bytes(s, which);
@@ -557,6 +575,10 @@ static void factors(struct cyc *c, int which, uint32_t n, double *f, const doubl
         dsum += d;
     }
     if (dsum > 0) {
+        double dtop = fmax(cap, dsum), didle = (dtop - dsum) / c->compute_sms;
+        for (uint32_t i = 0; i < c->compute_sms && i < c->p.num_sms; i++)
+            c->demand[i] += didle;
+        dsum = dtop;
         /* (a cache-mode SM without demand, whose helper kernel has not used it, keeps the floor outside the
            sum: the compute SMs' shares add up to the whole) */
         double floor = 1.0 / (8.0 * c->compute_sms), wsum = 0;
@@ -609,26 +631,38 @@ static void cyc_quantum_end(void *state, uint64_t clock)
     double span = (double)(clock - c->last_end);
     c->last_end = clock;
     rows(c);
-    factors(c, RES_PART, c->nparts, c->part_f, NULL, clock);
-    /* the writes take the channel's time the reads left over: what the quantum's reads (at their row-buffer
-     * efficiency) and writes needed beyond its span, up to the writes' own time, is still to come; every SM's
-     * DRAM queue waits that long (averaged over the channels: an SM's lines go to all of them) */
-    double over = 0;
+    factors(c, RES_PART, c->nparts, c->part_f, NULL, clock, span);
+    /* the writes: each read byte was charged wratio bytes of them in the SMs' queues (at its row-buffer
+     * efficiency).  What the writes the last quantum carried over, the quantum's reads and its writes needed
+     * beyond its span, up to the writes it did not charge (reads beyond it are in the SMs' queues already), is
+     * still to come and carried into the next quantum; every SM's DRAM queue waits that long (averaged over the
+     * channels: an SM's lines go to all of them) */
+    double over = 0, wq = 0, rq = 0;
     for (uint32_t ch = 0; ch < c->nchans && c->chan_rate > 0; ch++) {
-        double wt = c->wr[ch] / c->chan_rate, rt = (double)c->rbytes[ch] / c->chan_rate / c->chan_eff[ch];
-        double o = rt + wt - span;
-        over += o <= 0 ? 0 : o < wt ? o : wt;
+        double rt = (double)c->rbytes[ch] / c->chan_rate / c->chan_eff[ch], ct = rt * c->wratio;
+        double wt = c->wr[ch] / c->chan_rate, un = wt > ct ? wt - ct : 0;
+        double o = c->carry[ch] + rt + ct + un - span;
+        c->carry[ch] = o <= 0 ? 0 : o < un ? o : un;
+        over += c->carry[ch];
+        wq += c->wr[ch];
+        rq += (double)c->rbytes[ch];
         c->wr[ch] = 0;
     }
     over /= c->nchans;
+    /* the ratio remembers bytes, not quanta: a quantum moving a channel-capacity's worth of them leaves 1/e of
+       what was known, a quiet one (a grid's tail) next to nothing */
+    double keep = c->dram_rate > 0 ? exp(-(wq + rq) / (c->dram_rate * span)) : 0;
+    c->wsum = c->wsum * keep + wq;
+    c->rsum = c->rsum * keep + rq;
+    c->wratio = c->rsum > 0 ? fmin(c->wsum / c->rsum, WRATIO_MAX) : 0;
     if (over > 0)
         for (uint32_t i = 0; i < c->p.num_sms; i++) {
             double *f = &c->sm[i].dram_free;
             *f = (*f > (double)clock ? *f : (double)clock) + over;
         }
-    factors(c, RES_CHAN, c->nchans, c->chan_f, c->chan_eff, clock);
+    factors(c, RES_CHAN, c->nchans, c->chan_f, c->chan_eff, clock, span);
     if (c->nx)
-        factors(c, RES_X, c->nx, c->x_f, NULL, clock);
+        factors(c, RES_X, c->nx, c->x_f, NULL, clock, span);
 }
 
 /* v9: the quantum's write-backs, for the next quantum's channel efficiencies */

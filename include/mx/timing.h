@@ -186,7 +186,8 @@ struct tm_ops {
     uint64_t (*served)(void *state, const struct tm_served *ev);
     /* v9: after each quantum's memory side, on one host thread while no SM runs: the bytes the hierarchy
      * wrote to each DRAM channel in it (write-backs: no access waits for them, yet they take DRAM's time
-     * from the reads).  bytes[i] for channel i < nchans.  May be NULL; not called with --memsys off. */
+     * from the reads).  bytes[i] for channel i < nchans.  Called before that quantum's quantum_end().  May
+     * be NULL; not called with --memsys off. */
     void (*dram_written)(void *state, const uint64_t *bytes, uint32_t nchans);
 };
 

@@ -7,7 +7,8 @@ pipeline takes it, a dependence chain costs the unit latency per link,
 independent instructions the initiation interval, and independent loads
 overlap (their data crosses the SM's port one after another).  Many CTAs
 streaming from DRAM are bound by its bandwidth (twice the data, twice the
-cycles; without a cap, not); cycles are the same for 1 and 2 host threads;
+cycles; without a cap, not); cycles are the same for 1 and 2 host threads; a copy's reads and write-backs
+together move no more than DRAM's bandwidth;
 bad arguments are clear errors.
 
 usage: cycle_e2e.py MORPHEUS CYCLE.PTX CONFIG.json"""
@@ -164,6 +165,28 @@ p2, r2 = stream(16, threads=2)
 check("the same cycles on 1 and 2 host threads (per-SM shares, state shared only between quanta)",
       r1 and r2 and r1["cycles"] == r2["cycles"] and r1["memsys"] == r2["memsys"], r1 and r1["cycles"],
       r2 and r2["cycles"])
+
+# DRAM's writes: a copy of 16 MiB (dst[i] = src[i] + 1) through the rtx3080 hierarchy reads the source and writes
+# back the dirty lines the 5 MiB LLC evicts; reads and write-backs share the channels, so together they move no
+# more than the configured bandwidth allows (results revision 2026-12-06b's rule charged a quantum's write-backs
+# only to later quanta and let this copy move 1080 GB/s of a 760 GB/s DRAM), and being a stream they move most of it
+def copy(*opts):
+    n = 4 << 20
+    return run("copy", "--timing", "cycle", "--memsys", "on", *opts, grid=n // 256, block=256,
+               args=(f"u32[{n}]=iota", f"u32[{n}]=zero", f"u32:{n}"))
+
+
+peak = T["bandwidth"]["dram_gbps"]
+pq, rq = copy()
+ok = rq and rq["memsys"]["dram"]["write_bytes"] > 8 << 20
+gbps = ok and (rq["memsys"]["dram"]["read_bytes"] + rq["memsys"]["dram"]["write_bytes"]) / (
+    rq["cycles"] / (T["core_mhz"] * 1e6)) / 1e9
+check(f"a 16 MiB copy writes back most of its destination (> 8 MiB) and reads and writes together at most "
+      f"the {peak} GB/s DRAM allows, at least 60 % of it", ok and 0.6 * peak <= gbps <= peak,
+      pq.stderr, rq and rq["memsys"]["dram"], gbps)
+pq4, rq4 = copy("--quantum", "4096")
+check("... at about the same cycles with a quantum of 4096 (within 10 %)",
+      rq and rq4 and abs(rq4["cycles"] / rq["cycles"] - 1) <= 0.1, rq and rq["cycles"], rq4 and rq4["cycles"])
 
 p, r = run("dep", "--timing", "cycle,bogus=1")
 check("an unknown model argument: an error naming it", p.returncode != 0 and "bogus" in p.stderr, p.stderr)

@@ -102,11 +102,12 @@ static void hot_channel(void **unused)
     void *st = model(2, 1.28, 0);
     assert_int_equal(load(st, 1, 100000), 201);
     o->quantum_end(st, 150000); /* (that quantum: all its bytes on channel 1) */
-    /* a quantum whose 16 lines all went to channel 0 (even lines): its factor 2 (all the bytes, twice an even
-     * share), channel 1's 0 floored at 1/4: a channel-0 line costs 200 cycles, a channel-1 line 25 */
+    /* a quantum of 1000 cycles whose 16 lines all went to channel 0 (even lines): 2048 bytes, more than the 1280
+     * DRAM passes in it (no idle capacity to spread over the channels): its factor 2 (all the bytes, twice an
+     * even share), channel 1's 0 floored at 1/4: a channel-0 line costs 200 cycles, a channel-1 line 25 */
     for (uint64_t l = 0; l < 16; l++)
-        load(st, 2 * l, 200000);
-    o->quantum_end(st, 300000);
+        load(st, 2 * l, 150000);
+    o->quantum_end(st, 151000);
     assert_int_equal(load(st, 0, 1000000), 301);
     assert_int_equal(load(st, 1, 2000000), 126);
     o->fini(st);
@@ -380,17 +381,26 @@ static struct tm_params four_sms(void)
     return p;
 }
 
-/* v9: DRAM's writes take the channel's time that the reads left over.  At clock 1000, after a quantum of 1000
- * cycles, SM 0 reads 8 lines from DRAM (128 bytes a cycle, one channel): 8 request flits (8 cycles), then the
- * channel: 8 lines at efficiency 1 take 8 cycles, + 100 = 116.  In that quantum the hierarchy wrote back
- * `wrote` bytes and SM 1 read `read` lines (at clock 0, 128 bytes each, a cycle each).
- *   wrote 96,000 (750 cycles), nothing read: the writes fit: 116 (until 2026-12-06 the next quantum's reads
- *     had a quarter of the channel whatever they needed: 140).
- *   wrote 96,000, 500 lines read (500 cycles): 250 cycles did not fit; every SM's queue waits them: from 1250,
- *     + 8 + 100 = 358.
+/* v9: DRAM's writes share the channel with the reads.  At clock 1000, after a quantum of 1000 cycles, SM 0 reads
+ * 8 lines from DRAM (128 bytes a cycle, one channel): 8 request flits (8 cycles), then the channel: 8 lines at
+ * efficiency 1 take 8 cycles, + 100 = 116.  In that quantum the hierarchy wrote back `wrote` bytes and SM 1 read
+ * `read` lines (at clock 0, 128 bytes each, a cycle each).  Each byte read from then on is charged the bytes
+ * written per byte read (wratio, the first quantum's alone here), so SM 0's lines cost 1 + wratio cycles each.
+ *   wrote 96,000 (750 cycles), nothing read: the writes fit, no ratio: 116 (until 2026-12-06 the next quantum's
+ *     reads had a quarter of the channel whatever they needed: 140).
+ *   wrote 96,000, 500 lines read (500 cycles): 250 cycles did not fit; every SM's queue waits them: from 1250;
+ *     wratio 96,000 / 64,000 = 1.5: 8 lines take 20 cycles, + 100: 1370 -> 370.
  *   wrote 200,000 (1562.5 cycles), nothing read: 562.5 beyond the quantum: 1562.5 + 8 + 100 -> 671.
  *   wrote 200,000, 1500 lines read: the overflow is at most the writes' own time (the reads' backlog is SM 1's
- *     queue, not SM 0's): 1562.5 -> 1000 + 1562.5 + 8 + 100 -> 1671. */
+ *     queue, not SM 0's): from 2562.5; wratio 200,000 / 192,000: 8 lines take 8 * 2.041667 = 16.33 cycles,
+ *     + 100: 2678.83 -> 1679.
+ * Then two quanta: the first writes 200,000 bytes and reads nothing (562.5 cycles carried over: SM 0's queue from
+ * 1562.5), the second (1000-2000) writes 96,000 and SM 1 reads 500 lines at 1000, none of them charged for writes
+ * (no ratio yet): the 562.5 carried, 500 of reads and 750 of writes are 812.5 beyond the quantum, at most the
+ * 750 of its writes: SM 0's queue from 2000 + 750.  The ratio remembers bytes: the second quantum moved 160,000,
+ * 1.25 quanta's worth, and keeps exp(-1.25) = 0.286505 of the first's 200,000 written: (57,301 + 96,000) / 64,000
+ * = 2.395329; 8 lines at 2000 take 8 * 3.395329 = 27.16 cycles from 2750, + 100: 2877.16 -> 878 (without the
+ * carry the second quantum would overflow by 250 only). */
 static void dram_writes(void **unused)
 {
     (void)unused;
@@ -402,7 +412,7 @@ static void dram_writes(void **unused)
         addr[i] = 1024 * (uint64_t)i; /* (each line's own row: one bank each, no activation counted yet) */
     char err[256];
     const uint64_t wrote[5] = { 0, 96000, 96000, 200000, 200000 };
-    const uint32_t read[5] = { 0, 0, 500, 0, 1500 }, want[5] = { 116, 116, 358, 671, 1671 };
+    const uint32_t read[5] = { 0, 0, 500, 0, 1500 }, want[5] = { 116, 116, 370, 671, 1679 };
     for (int k = 0; k < 5; k++) {
         void *st = NULL;
         assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
@@ -419,6 +429,22 @@ static void dram_writes(void **unused)
         assert_int_equal(o->mem(st, &ev), want[k]);
         o->fini(st);
     }
+    void *st = NULL;
+    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+    o->dram_written(st, &wrote[3], 1);
+    o->quantum_end(st, 1000);
+    for (uint32_t i = 0; i < 500; i++) {
+        one[0] = 128 * (uint64_t)(100000 + i);
+        struct tm_mem r = { .sm = 1, .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .clock = 1000,
+                            .addr = one, .grid_ctas = 1 };
+        o->mem(st, &r);
+    }
+    o->dram_written(st, &wrote[1], 1);
+    o->quantum_end(st, 2000);
+    struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 2000, .addr = addr,
+                         .grid_ctas = 1 };
+    assert_int_equal(o->mem(st, &ev), 878);
+    o->fini(st);
 }
 
 /* An SM's share of a bandwidth it left idle in the last `credit` cycles (default: the row-buffer window, the
@@ -475,8 +501,8 @@ static uint32_t burst(const struct tm_ops *o, void *st, struct tm_mem *ev, uint6
 }
 
 /* Shares follow demand: an SM's share of a bandwidth for the next quantum is its demand in the last one (bytes
- * passed and still queued) over everyone's, at least an eighth of an even share; a launch makes them even; what an
- * SM has queued drains at its new share. */
+ * passed and still queued) plus an even part of the capacity the quantum left idle, over everyone's, at least an
+ * eighth of an even share; a launch makes them even; what an SM has queued drains at its new share. */
 static void demand_shares(void **unused)
 {
     (void)unused;
@@ -491,38 +517,48 @@ static void demand_shares(void **unused)
     assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
     /* SM 0 alone bursts 100 lines at T: its k-th line leaves its port at T + k; an even share (a quarter: 4
      * cycles a line) from T + 1 passes the 100th at T + 401, its data back at T + 501 */
-    uint64_t T[3] = { 1000, 3000, 5000 };
-    uint32_t want[3] = { 501, 211, 501 };
-    for (int q = 0; q < 3; q++) {
+    uint64_t T[4] = { 1000, 3000, 5000, 7000 };
+    uint32_t want[4] = { 501, 449, 501, 211 };
+    for (int q = 0; q < 4; q++) {
         assert_int_equal(burst(o, st, &ev, addr, T[q]), want[q]);
-        if (q == 0) /* its demand was all of it: 1 against the floor 1/32 of each other SM: a share of 32/35,
-                       35/32 cycles a line: the 100th passes at T + 1 + 109.375, back at T + 210.375 */
+        if (q == 0) /* a quiet quantum (0-2000: 12,800 bytes of the 256,000 DRAM could pass): each SM gets a
+                       quarter of the 243,200 left idle, SM 0's 73,600 of 256,000 is a share of 0.2875, 3.478
+                       cycles a line: the 100th passes at T + 1 + 347.83, back at T + 448.83 */
             o->quantum_end(st, 2000);
-        if (q == 1) /* a launch: even shares again */
+        if (q == 1) { /* a launch: even shares again */
+            o->quantum_end(st, 4999);
             o->on_launch(st, "k", 4, 128);
+        }
+        if (q == 2) /* a busy quantum (4999-5050: 6,528 bytes of capacity; SM 0 passed 12,800 and has 351 cycles
+                       of a quarter share, 11,232 bytes, queued): nothing idle, its demand is all of it, 1 against
+                       the floor 1/32 of each other SM: a share of 32/35, 35/32 cycles a line: the 100th passes
+                       at T + 1 + 109.375, back at T + 210.375 */
+            o->quantum_end(st, 5050);
     }
     o->fini(st);
-    /* What an SM has queued drains at its new share: SM 0 bursts 100 lines at T = 1000 with an even share (its
-     * queue ends at 1401); the quantum ends at 1101 with 300 cycles of it still queued; its demand is all of it
-     * (32/35 against the others' floors), so the 300 cycles at 4 users take 300 * (35/32) / 4 = 82.03: the queue
-     * ends at 1183.03.  A load at 1101: the port 1102, the share 1183.03 + 35/32 = 1184.125, + 100: 184 cycles
-     * (it waited for the old end, 1401, until this was mended: 402). */
+    /* What an SM has queued drains at its new share: after a quantum without bytes (no news: shares stay), SM 0
+     * bursts 100 lines at T = 1000 with an even share (its queue ends at 1401); the quantum ends at 1101 with 300
+     * cycles of it still queued; its demand is all of it (32/35 against the others' floors), so the 300 cycles at 4
+     * users take 300 * (35/32) / 4 = 82.03: the queue ends at 1183.03.  A load at 1101: the port 1102, the share
+     * 1183.03 + 35/32 = 1184.125, + 100: 184 cycles (it waited for the old end, 1401, until this was mended:
+     * 402). */
     assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+    o->quantum_end(st, 999);
     assert_int_equal(burst(o, st, &ev, addr, 1000), 501);
     o->quantum_end(st, 1101);
     ev.clock = 1101, addr[0] = 128 * 200;
     assert_int_equal(o->mem(st, &ev), 184);
     o->fini(st);
     /* SMs 2 and 3 in cache mode (native: no demand of their own): the even share is a half (2 cycles a line: the
-     * 100th back at T + 301); then SM 0's 1 against SM 1's floor 1/16, the idle cache SMs' floors outside the
-     * sum: 17/16 cycles a line, the 100th passes at T + 1 + 106.25, back at T + 207.25 */
+     * 100th back at T + 301); a busy quantum (999-1050) then gives SM 0's 1 against SM 1's floor 1/16, the idle
+     * cache SMs' floors outside the sum: 17/16 cycles a line, the 100th passes at T + 1 + 106.25, back at
+     * T + 207.25 */
     p.cache_sms = 2;
     assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
-    uint32_t want2[2] = { 301, 208 };
-    for (int q = 0; q < 2; q++) {
-        assert_int_equal(burst(o, st, &ev, addr, T[q]), want2[q]);
-        o->quantum_end(st, 2000);
-    }
+    o->quantum_end(st, 999);
+    assert_int_equal(burst(o, st, &ev, addr, 1000), 301);
+    o->quantum_end(st, 1050);
+    assert_int_equal(burst(o, st, &ev, addr, 3000), 208);
     o->fini(st);
 }
 
