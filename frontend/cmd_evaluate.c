@@ -1763,12 +1763,14 @@ static int outputs(struct ev *e, int have_gnuplot)
     if (!strncmp(e->timing, "cycle", 5) && (!e->timing[5] || e->timing[5] == ','))
         bprintf(&sm, "- Timing model `%s` (docs/timing.md): scheduler partitions, pipelines and a scoreboard; each "
                      "SM has a share of the LLC's, DRAM's and the extended LLC's bandwidth in proportion to its "
-                     "demand in the last quantum (even when a grid starts; what it left idle in the last "
+                     "demand in the last quantum and an even part of what the quantum left idle (even when a grid "
+                     "starts; what it left idle in the last "
                      "row-buffer window still its own), weighted between "
                      "quanta by how hot each partition and channel was; a line costs the 32-byte sectors it moves "
                      "(an extended-LLC miss the 128-byte block it fills); DRAM row buffers set each channel's efficiency "
-                     "for reads, and a quantum's write-backs take the channel time its reads left (what overflows "
-                     "delays the next reads). There are no MSHR limits, no interconnect arbitration beyond each SM's port, no "
+                     "for reads, and the write-backs share the channels with the reads that cause them (each byte "
+                     "read is charged the bytes written per byte read so far; what overflows a quantum delays the "
+                     "next reads). There are no MSHR limits, no interconnect arbitration beyond each SM's port, no "
                      "shared-memory bank conflicts, and register-file ones only with timing.rf_banks set (0 in the "
                      "configurations). The paper uses Accel-Sim's cycle-level model.\n", e->timing);
     else
