@@ -51,6 +51,8 @@ struct ms_ent {
 
 /* Everything one SM's host thread writes: nothing here is shared.  Aligned
  * to a cache line so two SMs' counters never share one. */
+#define MS_FILLS 512
+
 struct ms_sm {
     struct cache l1;
     struct mx_cache_stats st;    /* L1 counters */
@@ -66,6 +68,10 @@ struct ms_sm {
      * line i of ms_split's order): those are read from the set without an extended-LLC access (PEEK) */
     struct ms_pend { uint64_t cta; uint32_t warp; uint64_t peek; } *pend;
     uint32_t npend, pend_cap;
+    /* probe(): the extended-LLC blocks this SM's requests fetch this quantum (direct-mapped by block number,
+     * valid while fgen[i] == gen): a later request of it to one waits for that fill, it does not fetch again */
+    uint64_t ftag[MS_FILLS];
+    uint32_t fgen[MS_FILLS], gen;
 } __attribute__((aligned(64)));
 
 struct ms_head;
@@ -451,6 +457,10 @@ static void ms_quantum_end(void *ctx, uint64_t clock, const struct mx_memview *m
         s->n = 0;
         s->unsorted = 0;
         s->last_clock = 0;
+        if (++s->gen == 0) { /* (the generations wrapped: forget every fill) */
+            memset(s->fgen, 0, sizeof s->fgen);
+            s->gen = 1;
+        }
         if (s->lost && m->trace) /* the trace misses records: say so in it, once */
             fprintf(m->trace, "# sm %u: %" PRIu64 " line accesses lost (out of host memory)\n", i, s->lost);
         s->lost = 0;
@@ -494,11 +504,23 @@ static uint8_t ms_probe(void *ctx, const struct mx_memreq *r, uint32_t *lines, u
             uint32_t part = partition(m, ln), set = 0, g;
             int ext = morpheus_route(m->mp, part, lp, &set);
             if (ext && !(m->xh && r->space != MX_MS_GLOBAL)) {
-                lv = morpheus_holds(m->mp, part, lp, line[i], &g) ? MX_LV_XLLC
-                   : r->op == MX_MOP_LD ? (morpheus_predicts(m->mp, g, line[i]) ? MX_LV_XLLC_DRAM : MX_LV_DRAM)
-                   : MX_LV_XLLC; /* a store or atomic the extended LLC does not hold is allocated there */
+                uint32_t all = (1u << (1u << (m->line_shift - m->sector_shift))) - 1, fi = (uint32_t)(ln % MS_FILLS);
+                if (morpheus_holds(m->mp, part, lp, line[i], &g))
+                    lv = MX_LV_XLLC;
+                else if (s->fgen[fi] == s->gen && s->ftag[fi] == ln)
+                    lv = MX_LV_XLLC; /* an earlier request of this SM fills it this quantum (an MSHR's merge) */
+                else {
+                    lv = r->op == MX_MOP_LD ? (morpheus_predicts(m->mp, g, line[i]) ? MX_LV_XLLC_DRAM : MX_LV_DRAM)
+                       : r->op == MX_MOP_ST && (sec[i] & all) == all ? MX_LV_XLLC
+                       : MX_LV_XLLC_DRAM;
+                    s->ftag[fi] = ln;
+                    s->fgen[fi] = s->gen;
+                }
+                /* a store or atomic the extended LLC does not hold is allocated there: a store of the whole
+                   block as it is, anything else after DRAM's copy of the block (the set keeps no sector bits;
+                   morpheus_access_sm reads it) */
                 /* served there, the sectors asked for cross the interconnect (what bounds the extended LLC's
-                   bandwidth, the paper's 5); a load it misses reads the whole block from DRAM (unsectored) */
+                   bandwidth, the paper's 5); what it misses reads the whole block from DRAM (unsectored) */
                 if (lv != MX_LV_XLLC)
                     line_bytes[i] = XLLC_BLOCK;
             } else {
@@ -646,6 +668,7 @@ int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, c
     memset(m->sm, 0, smb);
     uint32_t l1_max = (uint32_t)(((uint64_t)c->l1_unified_kib + c->l1_rf_kib) * 1024 / ((uint64_t)c->l1_sets * c->l1_line));
     for (uint32_t i = 0; i < c->num_sms; i++) {
+        m->sm[i].gen = 1; /* (fgen 0: no fill yet) */
         if (cache_init(&m->sm[i].l1, c->l1_sets, l1_max))
             goto fail;
         cache_set_ways(&m->sm[i].l1, l1_ways(c, 0, 0)); /* no shared memory or registers in use yet */

@@ -554,7 +554,8 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
     }
     int rd = op == MX_MOP_LD || op == MX_MOP_ATOM;
     r->done = qu_post(m, q, clock, row, rd, tag, sm, (uint32_t)op, sectors, have ? bytes : NULL, present);
-    r->served = op == MX_MOP_LD && !present ? MX_LV_XLLC_DRAM : MX_LV_XLLC; /* a false positive: there, then DRAM */
+    /* a false positive, or a store of part of the block or an atomic it did not hold: there, and DRAM's block */
+    r->served = !present && !(op == MX_MOP_ST && full) ? MX_LV_XLLC_DRAM : MX_LV_XLLC;
 }
 
 void morpheus_stats(const struct morpheus *m, struct mx_memsys_stats *s)

@@ -32,14 +32,16 @@ uint32_t tm_level_latency(const uint32_t lv[TM_LV_COUNT], const struct tm_mem *e
 
 /* The bandwidths a line from level v passes (TM_USE_*): the LLC's for what
  * reaches the LLC partitions, DRAM's for what a load or atomic reads from
- * DRAM, the extended LLC's for what the cache-mode SMs serve (not in helper
- * mode: there the helper's warps take their own time, DRAM included). */
+ * DRAM and for the block a store the extended LLC allocates reads first
+ * (xllc+dram: it keeps no sector bits), the extended LLC's for what the
+ * cache-mode SMs serve (not in helper mode: there the helper's warps take
+ * their own time, DRAM included). */
 enum { TM_USE_LLC = 1, TM_USE_DRAM = 2, TM_USE_XLLC = 4 };
 static inline unsigned tm_line_uses(uint8_t v, const struct tm_mem *ev)
 {
     int store = ev->write && !ev->atomic;
     return (v == TM_LV_LLC || v == TM_LV_DRAM ? TM_USE_LLC : 0) |
-           (!store && (v == TM_LV_DRAM || (v == TM_LV_XLLC_DRAM && !ev->helper)) ? TM_USE_DRAM : 0) |
+           ((!store && v == TM_LV_DRAM) || (v == TM_LV_XLLC_DRAM && !ev->helper) ? TM_USE_DRAM : 0) |
            (!ev->helper && (v == TM_LV_XLLC || v == TM_LV_XLLC_DRAM) ? TM_USE_XLLC : 0);
 }
 

@@ -241,6 +241,123 @@ static void probe_xllc_bytes(void **st)
     mx_memsys_destroy(t.m);
 }
 
+/* A store by SM 1 to the given sectors of `line` (a lane at each sector's start): probe()'s level and bytes. */
+static uint8_t probe_store(struct ms *t, uint64_t line, uint32_t sectors, uint16_t *bytes)
+{
+    struct mx_memreq r;
+    memset(&r, 0, sizeof r);
+    r.sm = 1;
+    r.op = MX_MOP_ST;
+    r.space = MX_MS_GLOBAL;
+    r.bytes = 4;
+    r.clock = t->clock;
+    int l = 0;
+    for (unsigned s = 0; s < LINE / SEC; s++)
+        if (sectors >> s & 1) {
+            r.mask |= 1u << l;
+            r.addr[l++] = line + s * SEC;
+        }
+    uint32_t n = 0;
+    uint64_t la[64];
+    uint8_t ll[64];
+    uint16_t lb[64];
+    t->mi->probe(t->mi->ctx, &r, &n, la, ll, lb);
+    assert_int_equal(n, 1);
+    *bytes = lb[0];
+    return ll[0];
+}
+
+/* Stores the extended LLC does not hold are allocated there; its sets keep no sector bits, so a store of part of
+ * a block first reads the whole block from DRAM and a store of all of it reads nothing.  probe() says so (level
+ * xllc+dram, the block's 128 bytes; the timing model charges DRAM for them) where until results revision
+ * 2026-12-06c it said xllc and the timing model never saw those reads (Morpheus-ALL's lbm moved 819 GB/s of a
+ * 760 GB/s DRAM); the hierarchy's own DRAM count after the quantum agrees with it. */
+static void probe_xllc_stores(void **st)
+{
+    (void)st;
+    struct mx_memsys_config c;
+    struct ms t;
+    ms_xllc(&t, &c);
+    const uint64_t base = 1ull << 30, n = 400, gap = 251;
+    uint16_t b;
+    uint64_t ext = 0;
+    for (uint64_t k = 0; k < n; k++) { /* one sector of each: the extended LLC's lines need DRAM's block */
+        uint8_t lv = probe_store(&t, base + gap * k * LINE, 0x2, &b);
+        assert_true(lv == MX_LV_XLLC_DRAM || lv == MX_LV_LLC);
+        assert_int_equal(b, lv == MX_LV_LLC ? SEC : LINE);
+        ext += lv == MX_LV_XLLC_DRAM;
+    }
+    assert_true(ext > 0 && ext < n);
+    for (uint64_t k = 0; k < n; k++)
+        req_full(&t, 1, MX_MOP_ST, 0, 0, 0, base + gap * k * LINE, 0x2);
+    qend(&t);
+    struct mx_memsys_stats s = stats(&t);
+    assert_int_equal(s.dram_read_bytes, ext * LINE);
+    assert_int_equal(s.xllc.misses, ext);
+    /* every sector of other lines: allocated as they are, nothing read */
+    const uint64_t other = base + (1ull << 28);
+    for (uint64_t k = 0; k < n; k++) {
+        uint8_t lv = probe_store(&t, other + gap * k * LINE, 0xf, &b);
+        assert_true(lv == MX_LV_XLLC || lv == MX_LV_LLC);
+        assert_int_equal(b, LINE);
+    }
+    for (uint64_t k = 0; k < n; k++)
+        req_full(&t, 1, MX_MOP_ST, 0, 0, 0, other + gap * k * LINE, 0xf);
+    qend(&t);
+    s = stats(&t);
+    assert_int_equal(s.dram_read_bytes, ext * LINE);
+    mx_memsys_destroy(t.m);
+}
+
+/* An SM's second request this quantum to an extended-LLC block its first one fetches waits for that fill (an
+ * MSHR's merge): probe() says xllc with the sectors it sends, not a second 128-byte DRAM read (lbm's neighbouring
+ * warps reading two halves of one block: the timing model saw 14 MB of DRAM reads where the hierarchy made 7.8).
+ * Another SM's request is its own (per SM: the same answers on any number of host threads); the next quantum
+ * forgets the fill, and the hierarchy's DRAM count agrees: one block per line actually requested. */
+static void probe_xllc_merge(void **st)
+{
+    (void)st;
+    struct mx_memsys_config c;
+    struct ms t;
+    ms_xllc(&t, &c);
+    const uint64_t base = 1ull << 30;
+    uint64_t line = 0;
+    uint16_t b;
+    for (uint64_t k = 0; k < 1000 && !line; k++) {
+        uint8_t lv = probe_word(&t, base + 251 * k * LINE, &b);
+        if (b == LINE)
+            line = base + 251 * k * LINE; /* an extended-LLC line (its miss reads the whole block) */
+        (void)lv;
+    }
+    assert_true(line != 0);
+    qend(&t); /* (a new quantum: that probe's fill forgotten) */
+    assert_int_equal(probe_word(&t, line, &b), MX_LV_DRAM);
+    assert_int_equal(b, LINE);
+    assert_int_equal(probe_word(&t, line, &b), MX_LV_XLLC);
+    assert_int_equal(b, SEC);
+    assert_int_equal(probe_store(&t, line, 0x2, &b), MX_LV_XLLC);
+    /* SM 2 (probe_word's SM 1 is the one that fetched) */
+    struct mx_memreq r;
+    memset(&r, 0, sizeof r);
+    r.sm = 2, r.op = MX_MOP_LD, r.space = MX_MS_GLOBAL, r.bytes = 4, r.mask = 1, r.addr[0] = line + 4;
+    uint32_t n = 0;
+    uint64_t la[64];
+    uint8_t ll[64];
+    uint16_t lb[64];
+    t.mi->probe(t.mi->ctx, &r, &n, la, ll, lb);
+    assert_int_equal(ll[0], MX_LV_DRAM);
+    qend(&t);
+    assert_int_equal(probe_word(&t, line, &b), MX_LV_DRAM); /* nothing was requested: still not there */
+    req_full(&t, 1, MX_MOP_LD, 0, 0, 0, line, 0x1);
+    req_full(&t, 1, MX_MOP_LD, 0, 0, 0, line, 0x4);
+    qend(&t);
+    struct mx_memsys_stats s = stats(&t);
+    assert_int_equal(s.dram_read_bytes, LINE);
+    t.mi->probe(t.mi->ctx, &r, &n, la, ll, lb); /* (SM 2: SM 1's L1 holds two sectors now) */
+    assert_int_equal(ll[0], MX_LV_XLLC);
+    mx_memsys_destroy(t.m);
+}
+
 /* The whole L1 (1024 lines) read twice: the second pass only hits. */
 static void reuse_inside_capacity(void **st)
 {
@@ -904,6 +1021,8 @@ int main(void)
         cmocka_unit_test(default_is_rtx3080),
         cmocka_unit_test(probe_per_line),
         cmocka_unit_test(probe_xllc_bytes),
+        cmocka_unit_test(probe_xllc_stores),
+        cmocka_unit_test(probe_xllc_merge),
         cmocka_unit_test(streaming_once),
         cmocka_unit_test(reuse_inside_capacity),
         cmocka_unit_test(lru_thrash_one_set),

@@ -329,14 +329,16 @@ static void native_dirty_writeback(void **st)
     }
     assert_int_equal(rd, 6 * 128);
     assert_int_equal(wr, 4 * 128);
-    /* a partial store miss reads the block; an atomic miss too; both dirty */
+    /* a partial store miss reads the block; an atomic miss too; both dirty; both served there after DRAM's
+       block (xllc+dram, as probe() tells the timing model since results revision 2026-12-06d) */
     uint64_t lp = ext_lp(&c, m, 0, 5, 20);
     morpheus_access(m, 0, lp, addr_of(&c, 0, lp), 0x2, MX_MOP_ST, 0, &mv, &r);
     assert_int_equal(r.dram_read_bytes, 128);
+    assert_int_equal(r.served, MX_LV_XLLC_DRAM);
     lp = ext_lp(&c, m, 0, 5, 21);
     morpheus_access(m, 0, lp, addr_of(&c, 0, lp), 0x1, MX_MOP_ATOM, 0, &mv, &r);
     assert_int_equal(r.dram_read_bytes, 128);
-    assert_int_equal(r.served, MX_LV_XLLC);
+    assert_int_equal(r.served, MX_LV_XLLC_DRAM);
     lp = ext_lp(&c, m, 0, 5, 22);
     morpheus_access(m, 0, lp, addr_of(&c, 0, lp), 0x1, MX_MOP_RED, 0, &mv, &r);
     /* 4 ways: loads 8, 9, st 20, atom 21 were the set; red 22 evicted load 8 (clean) */

@@ -364,6 +364,21 @@ static void sector_bytes(void **unused)
         o->fini(st);
         lat->fini(ls);
     }
+    /* a store the extended LLC allocates after reading DRAM's block (level xllc+dram: its sets keep no sector
+     * bits) takes that block's DRAM time (until results revision 2026-12-06d no store did): its data crosses
+     * the port by 1001, the block's 128 bytes DRAM from 1001 to 2001; a load of a DRAM sector at 1000 (the L1 at
+     * 1001, its request flit by 1002) waits for them: 2001 + 250 + 100 = 2351, 1351 cycles (without: 352) */
+    void *st = NULL;
+    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+    uint8_t xd = TM_LV_XLLC_DRAM, dr = TM_LV_DRAM;
+    uint16_t blk = 128, sec = 32;
+    struct tm_mem stv = { .level = TM_LV_XLLC_DRAM, .write = 1, .lines = 1, .active = 1, .size = 4, .clock = 1000,
+                          .addr = addr, .grid_ctas = 1, .line_addr = la, .line_level = &xd, .line_bytes = &blk };
+    assert_int_equal(o->mem(st, &stv), 1);
+    struct tm_mem ldv = { .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .clock = 1000, .addr = addr + 1,
+                          .grid_ctas = 1, .line_addr = la + 1, .line_level = &dr, .line_bytes = &sec };
+    assert_int_equal(o->mem(st, &ldv), 1351);
+    o->fini(st);
 }
 
 /* 4 SMs at 1000 MHz, 128 bytes a cycle of DRAM on one channel (no activations: efficiency 1); ports of 128
