@@ -190,18 +190,23 @@ static void ms_xllc(struct ms *t, struct mx_memsys_config *c)
     ms_open(t, c);
 }
 
-/* One lane's word of `line` read by SM 1 (whose L1 never holds it): probe()'s level and bytes for that line. */
-static uint8_t probe_word(struct ms *t, uint64_t line, uint16_t *bytes)
+/* A request of SM `sm` with a lane at word 1 of each of the given sectors of `line`: probe()'s level and bytes for
+ * that line. */
+static uint8_t probe_at(struct ms *t, uint32_t sm, int op, uint64_t line, uint32_t sectors, uint16_t *bytes)
 {
     struct mx_memreq r;
     memset(&r, 0, sizeof r);
-    r.sm = 1;
-    r.op = MX_MOP_LD;
+    r.sm = sm;
+    r.op = (uint8_t)op;
     r.space = MX_MS_GLOBAL;
     r.bytes = 4;
-    r.mask = 1;
     r.clock = t->clock;
-    r.addr[0] = line + 4;
+    int l = 0;
+    for (unsigned s = 0; s < LINE / SEC; s++)
+        if (sectors >> s & 1) {
+            r.mask |= 1u << l;
+            r.addr[l++] = line + s * SEC + 4;
+        }
     uint32_t n = 0;
     uint64_t la[64];
     uint8_t ll[64];
@@ -210,6 +215,12 @@ static uint8_t probe_word(struct ms *t, uint64_t line, uint16_t *bytes)
     assert_int_equal(n, 1);
     *bytes = lb[0];
     return ll[0];
+}
+
+/* One lane's word of `line` read by SM 1 (whose L1 never holds it) */
+static uint8_t probe_word(struct ms *t, uint64_t line, uint16_t *bytes)
+{
+    return probe_at(t, 1, MX_MOP_LD, line, 0x1, bytes);
 }
 
 /* v5's bytes with an extended LLC (20 cache-mode SMs, native): 400 cold lines read a word each all come from
@@ -241,30 +252,10 @@ static void probe_xllc_bytes(void **st)
     mx_memsys_destroy(t.m);
 }
 
-/* A store by SM 1 to the given sectors of `line` (a lane at each sector's start): probe()'s level and bytes. */
+/* A store by SM 1 to the given sectors of `line` */
 static uint8_t probe_store(struct ms *t, uint64_t line, uint32_t sectors, uint16_t *bytes)
 {
-    struct mx_memreq r;
-    memset(&r, 0, sizeof r);
-    r.sm = 1;
-    r.op = MX_MOP_ST;
-    r.space = MX_MS_GLOBAL;
-    r.bytes = 4;
-    r.clock = t->clock;
-    int l = 0;
-    for (unsigned s = 0; s < LINE / SEC; s++)
-        if (sectors >> s & 1) {
-            r.mask |= 1u << l;
-            r.addr[l++] = line + s * SEC;
-        }
-    uint32_t n = 0;
-    uint64_t la[64];
-    uint8_t ll[64];
-    uint16_t lb[64];
-    t->mi->probe(t->mi->ctx, &r, &n, la, ll, lb);
-    assert_int_equal(n, 1);
-    *bytes = lb[0];
-    return ll[0];
+    return probe_at(t, 1, MX_MOP_ST, line, sectors, bytes);
 }
 
 /* Stores the extended LLC does not hold are allocated there; its sets keep no sector bits, so a store of part of
@@ -337,15 +328,7 @@ static void probe_xllc_merge(void **st)
     assert_int_equal(b, SEC);
     assert_int_equal(probe_store(&t, line, 0x2, &b), MX_LV_XLLC);
     /* SM 2 (probe_word's SM 1 is the one that fetched) */
-    struct mx_memreq r;
-    memset(&r, 0, sizeof r);
-    r.sm = 2, r.op = MX_MOP_LD, r.space = MX_MS_GLOBAL, r.bytes = 4, r.mask = 1, r.addr[0] = line + 4;
-    uint32_t n = 0;
-    uint64_t la[64];
-    uint8_t ll[64];
-    uint16_t lb[64];
-    t.mi->probe(t.mi->ctx, &r, &n, la, ll, lb);
-    assert_int_equal(ll[0], MX_LV_DRAM);
+    assert_int_equal(probe_at(&t, 2, MX_MOP_LD, line, 0x1, &b), MX_LV_DRAM);
     qend(&t);
     assert_int_equal(probe_word(&t, line, &b), MX_LV_DRAM); /* nothing was requested: still not there */
     req_full(&t, 1, MX_MOP_LD, 0, 0, 0, line, 0x1);
@@ -353,8 +336,8 @@ static void probe_xllc_merge(void **st)
     qend(&t);
     struct mx_memsys_stats s = stats(&t);
     assert_int_equal(s.dram_read_bytes, LINE);
-    t.mi->probe(t.mi->ctx, &r, &n, la, ll, lb); /* (SM 2: SM 1's L1 holds two sectors now) */
-    assert_int_equal(ll[0], MX_LV_XLLC);
+    /* (SM 2: SM 1's L1 holds two sectors now) */
+    assert_int_equal(probe_at(&t, 2, MX_MOP_LD, line, 0x1, &b), MX_LV_XLLC);
     mx_memsys_destroy(t.m);
 }
 
