@@ -49,10 +49,10 @@ struct ms_ent {
     uint8_t l1;                  /* L1_* */
 };
 
+#define MS_FILLS 512 /* ms_sm's slots for the extended-LLC blocks its requests fetch in a quantum */
+
 /* Everything one SM's host thread writes: nothing here is shared.  Aligned
  * to a cache line so two SMs' counters never share one. */
-#define MS_FILLS 512
-
 struct ms_sm {
     struct cache l1;
     struct mx_cache_stats st;    /* L1 counters */
@@ -518,9 +518,9 @@ static uint8_t ms_probe(void *ctx, const struct mx_memreq *r, uint32_t *lines, u
                 }
                 /* a store or atomic the extended LLC does not hold is allocated there: a store of the whole
                    block as it is, anything else after DRAM's copy of the block (the set keeps no sector bits;
-                   morpheus_access_sm reads it) */
-                /* served there, the sectors asked for cross the interconnect (what bounds the extended LLC's
-                   bandwidth, the paper's 5); what it misses reads the whole block from DRAM (unsectored) */
+                   morpheus_access_sm reads it).  Served there, the sectors asked for cross the interconnect
+                   (what bounds the extended LLC's bandwidth, the paper's 5); what it misses reads the whole
+                   block from DRAM (unsectored) */
                 if (lv != MX_LV_XLLC)
                     line_bytes[i] = XLLC_BLOCK;
             } else {

@@ -537,8 +537,9 @@ static double res_rate(const struct cyc *c, int which)
     return which == RES_PART ? c->llc_rate : which == RES_CHAN ? c->dram_rate : c->x_rate;
 }
 
-/* Resource j's cost factor from the quantum's bytes D: D_j over an even share of their sum (floored at
- * 1/4: a resource idle last quantum is not free), over eff[j] when given; unchanged without bytes. */
+/* Resource j's cost factor from the quantum's bytes D (each unit's with an even part of the capacity the
+ * quantum left idle): D_j over an even share of their sum (floored at 1/4: a resource idle last quantum is not
+ * free), over eff[j] when given; then each SM's share (below). */
 static void factors(struct cyc *c, int which, uint32_t n, double *f, const double *eff, uint64_t clock,
                     double span)
 {
@@ -649,8 +650,8 @@ static void cyc_quantum_end(void *state, uint64_t clock)
         c->wr[ch] = 0;
     }
     over /= c->nchans;
-    /* the ratio remembers bytes, not quanta: a quantum moving a channel-capacity's worth of them leaves 1/e of
-       what was known, a quiet one (a grid's tail) next to nothing */
+    /* the ratio remembers bytes, not quanta: a quantum moving a channel-capacity's worth of them keeps 1/e of
+       what was known, a quiet one (a grid's tail) nearly all of it */
     double keep = c->dram_rate > 0 ? exp(-(wq + rq) / (c->dram_rate * span)) : 0;
     c->wsum = c->wsum * keep + wq;
     c->rsum = c->rsum * keep + rq;
@@ -665,7 +666,7 @@ static void cyc_quantum_end(void *state, uint64_t clock)
         factors(c, RES_X, c->nx, c->x_f, NULL, clock, span);
 }
 
-/* v9: the quantum's write-backs, for the next quantum's channel efficiencies */
+/* v9: the quantum's write-backs, before its quantum_end: they meet its reads there (cyc_quantum_end) */
 static void cyc_dram_written(void *state, const uint64_t *bytes, uint32_t nchans)
 {
     struct cyc *c = state;
