@@ -154,6 +154,8 @@ static const struct key keys[] = {
     { "energy.l1_sector_pj", K_REAL, NONE, EN(l1_sector_pj), 0, 0 },
     { "energy.llc_sector_pj", K_REAL, NONE, EN(llc_sector_pj), 0, 0 },
     { "energy.xllc_pj_per_byte", K_REAL, NONE, EN(xllc_pj_per_byte), 0, 0 },
+    { "energy.xllc_measured_gbps_per_sm", K_REAL, NONE, EN(xllc_measured_gbps_per_sm), 0, 0 },
+    { "energy.xllc_measured_sms", K_REAL, NONE, EN(xllc_measured_sms), 0, 0 },
     { "energy.dram_read_pj_per_byte", K_REAL, NONE, EN(dram_read_pj_per_byte), 0, 0 },
     { "energy.dram_write_pj_per_byte", K_REAL, NONE, EN(dram_write_pj_per_byte), 0, 0 },
     { "energy.const_w", K_REAL, NONE, EN(const_w), 0, 0 },
@@ -280,6 +282,8 @@ static void energy_builtin(struct tm_energy_params *e)
     e->l1_sector_pj = 133;
     e->llc_sector_pj = 231;
     e->xllc_pj_per_byte = 61;
+    e->xllc_measured_gbps_per_sm = 34;
+    e->xllc_measured_sms = 68;
     e->dram_read_pj_per_byte = 62.8;
     e->dram_write_pj_per_byte = 34.9;
     e->const_w = 32.3;
@@ -913,6 +917,16 @@ int fe_config_finish(struct fe_config *c, char *err, size_t errlen)
     }
     if (!(c->timing.mem_clock_scale >= 0.1 && c->timing.mem_clock_scale <= 10)) {
         snprintf(err, errlen, "timing.mem_clock_scale: %g is not a clock ratio from 0.1 to 10", c->timing.mem_clock_scale);
+        return -1;
+    }
+    if (tm_energy_xllc_pj(&c->energy) < 0) {
+        const struct tm_energy_params *e = &c->energy;
+        snprintf(err, errlen,
+                 "energy.xllc_pj_per_byte: %g pJ/B is less than the static power the model charges at its measurement "
+                 "(energy.const_w %g W + energy.static_sm_w %g W x %g SMs over %g SMs x %g GB/s = %.1f pJ/B); "
+                 "set energy.xllc_measured_sms=0 if it is already the extended LLC's own energy",
+                 e->xllc_pj_per_byte, e->const_w, e->static_sm_w, e->xllc_measured_sms, e->xllc_measured_sms,
+                 e->xllc_measured_gbps_per_sm, e->xllc_pj_per_byte - tm_energy_xllc_pj(e));
         return -1;
     }
     return fe_config_memsys_check(c, err, errlen);

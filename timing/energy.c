@@ -2,9 +2,20 @@
  * method of facts/energy.md section 1 (AccelWattch's, as the paper uses
  * it): E = sum over events of count x energy + T x (constant power +
  * static power of the SMs that are on), and the Morpheus controller's
- * share on top when SMs are in cache mode.  Every constant comes from the
+ * share on top when SMs are in cache mode.  The extended LLC's per-byte
+ * energy is the paper's whole-GPU figure less the static power it holds
+ * (tm_energy_xllc_pj).  Every constant comes from the
  * configuration (energy.*), whose source names where each comes from. */
 #include "mx/timing.h"
+
+double tm_energy_xllc_pj(const struct tm_energy_params *p)
+{
+    double n = p->xllc_measured_sms, gbps = p->xllc_measured_gbps_per_sm;
+    if (!(n > 0 && gbps > 0))
+        return p->xllc_pj_per_byte;
+    /* W / (GB/s) = 1e-9 J/B = 1000 pJ/B */
+    return p->xllc_pj_per_byte - (p->const_w + p->static_sm_w * n) / (n * gbps) * 1000.0;
+}
 
 void tm_energy_of(const struct tm_energy_params *p, const struct tm_energy_counts *c, struct tm_energy *e)
 {
@@ -14,7 +25,7 @@ void tm_energy_of(const struct tm_energy_params *p, const struct tm_energy_count
     for (int u = 0; u < TM_UNITS; u++)
         pj += p->lane_op_pj[u] * lanes * (double)c->warp_insns_by_unit[u];
     pj += p->l1_sector_pj * (double)c->l1_sectors + p->llc_sector_pj * (double)c->llc_sectors;
-    pj += p->xllc_pj_per_byte * 128.0 * (double)c->xllc_accesses;
+    pj += tm_energy_xllc_pj(p) * 128.0 * (double)c->xllc_accesses;
     pj += p->dram_read_pj_per_byte * (double)c->dram_read_bytes + p->dram_write_pj_per_byte * (double)c->dram_write_bytes;
     e->dynamic_j = pj * 1e-12;
     e->seconds = c->core_mhz ? (double)c->cycles / (c->core_mhz * 1e6) : 0;

@@ -199,7 +199,11 @@ struct tm_energy_params {
     double rf_lane_pj;                /* register-file reads and write per active lane and instruction */
     double l1_sector_pj;              /* per 32-byte L1 sector access */
     double llc_sector_pj;             /* per 32-byte LLC sector access, with its request and reply flits */
-    double xllc_pj_per_byte;          /* per byte of an extended-LLC access (the paper: 61 pJ/B, 128 B blocks) */
+    double xllc_pj_per_byte;          /* per byte of an extended-LLC access, 128 B blocks: the paper's 61 pJ/B, whole-GPU
+                                       * energy measured with every SM in cache mode (see tm_energy_xllc_pj) */
+    double xllc_measured_gbps_per_sm; /* the bandwidth per cache-mode SM it was measured at (the paper: 34 GB/s) */
+    double xllc_measured_sms;         /* on how many SMs (the paper's RTX 3080: 68); 0 (or a bandwidth of 0):
+                                       * xllc_pj_per_byte is already the extended LLC's own energy */
     double dram_read_pj_per_byte, dram_write_pj_per_byte;
     double const_w;                   /* always paid (board, fans, clocks) */
     double static_sm_w;               /* per SM that is on (compute or cache mode) */
@@ -220,6 +224,13 @@ struct tm_energy {
     double dynamic_j, static_j, total_j; /* total: dynamic + static, with the controller's share */
     double seconds, watts;               /* the run's time at core_mhz, and its average power */
 };
+
+/* The energy this model charges per byte of an extended-LLC access: xllc_pj_per_byte less what it
+ * already charges as time-proportional power (const_w + static_sm_w per SM on) while xllc_measured_sms
+ * serve xllc_measured_gbps_per_sm each, so that the model, put in the paper's measurement, gives
+ * xllc_pj_per_byte of whole-GPU energy per byte (facts/energy.md 9: the 61 pJ/B is not incremental).
+ * Negative when the static power alone exceeds it (fe_config_finish refuses such a configuration). */
+double tm_energy_xllc_pj(const struct tm_energy_params *p);
 
 /* The run's energy; e->seconds and watts are 0 when c->cycles or core_mhz is. */
 void tm_energy_of(const struct tm_energy_params *p, const struct tm_energy_counts *c, struct tm_energy *e);

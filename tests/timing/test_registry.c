@@ -1,6 +1,7 @@
 /* tests/timing/test_registry.c — the timing-model registry: the built-in
  * "none" model subscribes to nothing; duplicate names, wrong API versions and
- * unnamed models are refused. */
+ * unnamed models are refused; the energy model's extended-LLC charge. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,12 +100,44 @@ static void latency_model(void **st)
     assert_non_null(strstr(err, "latency"));
 }
 
+/* The extended LLC's 61 pJ/B is whole-GPU energy: put in the paper's measurement (68 SMs in cache mode
+ * serving 34 GB/s each for a second, nothing else), the model must give 61 pJ per byte served, constant
+ * and static power included, not 61 on top of them; with xllc_measured_sms 0 it charges 61 on top. */
+static void energy_xllc_measurement(void **st)
+{
+    (void)st;
+    struct tm_energy_params p = { .xllc_pj_per_byte = 61, .xllc_measured_gbps_per_sm = 34, .xllc_measured_sms = 68,
+                                  .const_w = 32.3, .static_sm_w = 0.48 };
+    const double bytes = 68 * 34e9;                 /* one second */
+    struct tm_energy_counts c = { .xllc_accesses = (uint64_t)(bytes / 128), .cycles = 1000000000, .core_mhz = 1000,
+                                  .sms_on = 68 };
+    struct tm_energy e;
+    tm_energy_of(&p, &c, &e);
+    assert_true(e.seconds == 1.0);
+    assert_true(fabs(e.total_j / bytes * 1e12 - 61) < 1e-6);
+    assert_true(fabs(e.watts - 61e-12 * bytes) < 1e-3);     /* 141.0 W */
+    assert_true(fabs(tm_energy_xllc_pj(&p) - (61 - 64.94 / 2312.0 * 1000)) < 1e-9); /* 32.91 pJ/B */
+    /* the same accesses on 34 SMs, in half the time: less static power, the same per-byte charge */
+    c.sms_on = 34;
+    c.cycles = 500000000;
+    tm_energy_of(&p, &c, &e);
+    assert_true(fabs(e.total_j - (tm_energy_xllc_pj(&p) * bytes * 1e-12 + 0.5 * (32.3 + 0.48 * 34))) < 1e-6);
+    p.xllc_measured_sms = 0;
+    assert_true(tm_energy_xllc_pj(&p) == 61);
+    tm_energy_of(&p, &c, &e);
+    assert_true(fabs(e.dynamic_j - 61e-12 * bytes) < 1e-6);
+    /* a figure below the static power it must hold is negative here (the configuration refuses it) */
+    p.xllc_measured_sms = 68, p.xllc_pj_per_byte = 20;
+    assert_true(tm_energy_xllc_pj(&p) < 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(none_is_builtin),
         cmocka_unit_test(refuses_bad_models),
         cmocka_unit_test(latency_model),
+        cmocka_unit_test(energy_xllc_measurement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,7 +50,10 @@ def energy(rec, cache_sms=0):
     ms = rec.get("memsys")
     if ms:
         pj += EN["l1_sector_pj"] * ms["l1"]["accesses"] + EN["llc_sector_pj"] * ms["llc"]["accesses"]
-        pj += EN["xllc_pj_per_byte"] * 128 * ms["xllc"]["accesses"]
+        # the paper's whole-GPU figure less the constant and static power at its measurement (facts/energy.md 9)
+        n, gbps = EN["xllc_measured_sms"], EN["xllc_measured_gbps_per_sm"]
+        xpj = EN["xllc_pj_per_byte"] - ((EN["const_w"] + EN["static_sm_w"] * n) / (n * gbps) * 1000 if n and gbps else 0)
+        pj += xpj * 128 * ms["xllc"]["accesses"]
         pj += EN["dram_read_pj_per_byte"] * ms["dram"]["read_bytes"] + EN["dram_write_pj_per_byte"] * ms["dram"]["write_bytes"]
     t = rec["cycles"] / (cfg["core_mhz"] * 1e6)
     e = (pj * 1e-12 + t * (EN["const_w"] + EN["static_sm_w"] * NSMS)) * (1 + EN["controller_frac"] if cache_sms else 1)
