@@ -182,6 +182,7 @@ struct emu_warp {
     uint32_t tex_probe_mask;  /* lanes noted */
     uint8_t tex_probe_bytes;  /* bytes per texel */
     uint64_t ready_at;        /* SM clock at which the warp may issue again */
+    uint64_t tm_ready;        /* the ready_at the timing model's issue() set last (rewake_held) */
     uint32_t ws_idx;          /* its index in its SM's ws (valid while sm->ws[ws_idx] is this warp) */
     uint64_t age;             /* dispatch order on its SM (GTO's "oldest") */
     uint32_t wakes;           /* wakes that came while the warp was not parked: each lets one park go on (park.c) */

@@ -159,7 +159,27 @@ static void timed_issue(const struct emu_config *cfg, struct emu_sm *sm, struct 
                            .nsrc = k->srcs[pc].n, .src = k->srcs[pc].r };
     uint32_t lat = tm->issue(cfg->timing_state, &ev);
     if (w->state == WS_READY)
-        w->ready_at = clock + (lat ? lat : 1);
+        w->ready_at = w->tm_ready = clock + (lat ? lat : 1);
+}
+
+/* At a quantum's end (one thread, no SM running): the warps held on the model's last issue() answer, asked
+ * again (tm_ops.rewake, v10) in SM and slot order; a hold set since by anything else stays. */
+static void rewake_held(struct emu_device *d, uint64_t t_end)
+{
+    const struct tm_ops *tm = d->cfg.timing;
+    for (uint32_t i = 0; i < d->cfg.num_sms; i++) {
+        struct emu_sm *sm = &d->sms[i];
+        for (uint32_t s = 0; s < d->cfg.max_ctas_per_sm; s++) {
+            struct emu_cta *c = &sm->slots[s];
+            for (uint32_t j = 0; c->grid && j < c->nwarps; j++) {
+                struct emu_warp *w = &c->warps[j];
+                if (w->state != WS_READY || w->ready_at <= t_end || w->ready_at != w->tm_ready)
+                    continue;
+                uint64_t r = tm->rewake(d->cfg.timing_state, sm->id, s * 32 + w->warp_id, w->ready_at, t_end);
+                w->ready_at = w->tm_ready = r > t_end ? r : t_end;
+            }
+        }
+    }
 }
 
 /* The earliest completion among sm's delayed requests (UINT64_MAX: none). */
@@ -1356,6 +1376,8 @@ static void run_grid(struct emu_device *d, struct emu_grid *g)
            they meet the reads of the quantum they were made in */
         if (d->cfg.timing && d->cfg.timing->quantum_end)
             d->cfg.timing->quantum_end(d->cfg.timing_state, t_end);
+        if (d->cfg.timing && d->cfg.timing->rewake)
+            rewake_held(d, t_end);
         find_deadlocks(d);
         struct emu_grid *culprit = NULL;
         if (!(rc = take_fault(d, &fault, &culprit)))

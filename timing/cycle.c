@@ -41,7 +41,10 @@
  * 1/4, and for a channel over its row-buffer efficiency; they change
  * only between quanta, so an SM's answers depend on its own accesses and
  * cycles are the same for every number of host threads.  The data is back
- * after the slowest queue plus the level's latency.
+ * after the slowest queue plus the level's latency.  That is a promise made
+ * at the quantum's shares: at its end (v10) an outstanding access takes its
+ * place in the rescaled queues along, and the warps held on it are woken at
+ * the new time (revise, cyc_rewake).
  *
  * DRAM row buffers: the DRAM lines of a quantum are grouped per channel
  * into windows of the time the channel needs for 64 requests (an FR-FCFS
@@ -64,8 +67,9 @@
  * the L1 by its inverse.
  *
  * Arguments (--timing cycle,KEY=N,...): the latency model's keys (units and
- * levels), ii_UNIT=N for an initiation interval, and credit=N for the
- * cycles of idle share an SM keeps (default: the row-buffer window). */
+ * levels), ii_UNIT=N for an initiation interval, credit=N for the
+ * cycles of idle share an SM keeps (default: the row-buffer window), and
+ * revise=0 to keep every promise as made. */
 #include "mx/timing.h"
 #include "timing/args.h"
 
@@ -83,6 +87,19 @@ struct wsb {                  /* one warp slot's scoreboard */
     uint64_t mem_done;        /* the data of the access just issued (mem_pending) */
     uint32_t mem_lat;         /* its latency without queues (its level's) */
     uint8_t mem_pending;
+    double mem_port, mem_q[3]; /* when it was through the SM's port and each share queue (RES_*; 0: not used) */
+    uint64_t next_other;      /* the last issue's answer but for the registers: its slot, or a branch's target */
+    uint64_t use_next;        /* and the registers it waited for (cyc_rewake asks them again) */
+};
+
+/* An access whose data comes through the SM's share queues, outstanding: its promise may move at a quantum's
+ * end (revise(): a queue rescaled to a new share takes its place in it along) */
+struct pend {
+    uint32_t wslot;
+    uint64_t def;             /* the registers it writes */
+    uint64_t done, floor;     /* its data (floor: not before its latency from its issue) */
+    uint32_t lat;
+    double port, q[3];        /* as wsb.mem_port, mem_q */
 };
 
 struct dline { uint64_t clock, line, bytes; };
@@ -110,6 +127,9 @@ struct smst {                 /* one SM's state: touched by its host thread only
     double l1_free, req_free, rep_free;
     double llc_free, dram_free, x_free;       /* its shares of the LLC's, DRAM's, the extended LLC's bandwidth */
     double w[3];              /* those shares, per resource (RES_*): fractions of its bandwidth (quantum_end) */
+    double ratio[3];          /* at the last quantum's end: how much longer its queued bytes take at the new share */
+    struct pend *pend;        /* its outstanding accesses through the share queues */
+    uint32_t npend, pcap;
     double grid;              /* the CTAs of its last access's grid: it shares with at most that many SMs */
     uint64_t *part_bytes, *chan_bytes, *x_bytes; /* this quantum's bytes to each partition, channel, cache SM */
     struct wsb *sb;
@@ -128,6 +148,7 @@ struct cyc {
     double t_act;                  /* an activation's tRP + tRCD, core cycles */
     double window;                 /* core cycles of a row-buffer window */
     double credit;                 /* core cycles of idle share an SM keeps (credit=N; default: window) */
+    int revise;                    /* promises move with the queues at a quantum's end (revise=0: they stay) */
     double *demand;                /* per SM: scratch of quantum_end */
     double *chan_eff;              /* per channel: row-buffer efficiency for this quantum (quantum_end) */
     double *part_f, *chan_f, *x_f; /* per resource: its cost factor for this quantum (quantum_end): how much
@@ -157,6 +178,7 @@ static void cyc_fini(void *state)
         free(c->sm[i].x_bytes);
         free(c->sm[i].sb);
         free(c->sm[i].dlog);
+        free(c->sm[i].pend);
         free(c->sm[i].cal);
     }
     free(c->sm);
@@ -180,8 +202,8 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     if (!c)
         goto oom;
     c->p = *p;
-    uint32_t credit = UINT32_MAX;
-    const struct tm_xarg own[] = { { "credit", &credit }, { NULL, NULL } };
+    uint32_t credit = UINT32_MAX, rev = 1;
+    const struct tm_xarg own[] = { { "credit", &credit }, { "revise", &rev }, { NULL, NULL } };
     if (args && *args && tm_parse_args(&c->p, "cycle", args, 1, own, err, errlen)) {
         free(c);
         return -1;
@@ -215,6 +237,7 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     c->t_act = (double)(q->dram_trp + q->dram_trcd) * mhz / dram_mhz;
     c->window = c->chan_rate > 0 ? 64 * 128 / c->chan_rate : 1024;
     c->credit = credit == UINT32_MAX ? c->window : credit;
+    c->revise = rev != 0;
     c->sm = calloc(q->num_sms, sizeof *c->sm);
     uint32_t nx = c->nx ? c->nx : 1;
     c->chan_eff = malloc(c->nchans * sizeof *c->chan_eff);
@@ -339,6 +362,19 @@ static struct calsm *cal_of(struct cyc *c, struct smst *s, uint32_t sm)
     return s->cal;
 }
 
+/* Keeps an outstanding access of SM s for revise() (none when out of memory: its promise then stays). */
+static void remember(struct smst *s, const struct pend *p)
+{
+    if (s->npend == s->pcap) {
+        uint32_t cap = s->pcap ? s->pcap * 2 : 256;
+        struct pend *n = realloc(s->pend, cap * sizeof *n);
+        if (!n)
+            return;
+        s->pend = n, s->pcap = cap;
+    }
+    s->pend[s->npend++] = *p;
+}
+
 static uint32_t cyc_issue(void *state, const struct tm_issue *ev)
 {
     struct cyc *c = state;
@@ -369,6 +405,10 @@ static uint32_t cyc_issue(void *state, const struct tm_issue *ev)
                              (the queues it waited in are not paid twice) */
         done = w->mem_done > start + w->mem_lat ? w->mem_done : start + w->mem_lat;
         w->mem_pending = 0;
+        if (ev->def && done > start + w->mem_lat && (w->mem_q[0] > 0 || w->mem_q[1] > 0 || w->mem_q[2] > 0))
+            remember(s, &(struct pend){ .wslot = ev->wslot, .def = ev->def, .done = done, .floor = start + w->mem_lat,
+                                        .lat = w->mem_lat, .port = w->mem_port,
+                                        .q = { w->mem_q[0], w->mem_q[1], w->mem_q[2] } });
     } else if (ev->shared) {
         done = start + (c->level[TM_LV_SHARED] ? c->level[TM_LV_SHARED] : c->p.unit_latency[unit]);
     } else {
@@ -382,6 +422,8 @@ static uint32_t cyc_issue(void *state, const struct tm_issue *ev)
     if (unit == TM_UNIT_CTRL) /* a branch: the warp's next instruction waits for its target (Nsight Compute's
                                  "branch resolving" stall, taken or not) */
         next = start + c->p.unit_latency[unit];
+    w->next_other = next;
+    w->use_next = ev->use_next;
     for (uint64_t m = ev->use_next; m; m &= m - 1) {
         uint64_t r = w->ready[__builtin_ctzll(m)];
         next = r > next ? r : next;
@@ -450,6 +492,9 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
         s->l1_free = l1_start + (double)n / lpc;
     }
     double ready = l1_start;
+    struct wsb *wq = slot_of(c, ev->sm, ev->wslot);
+    if (wq) /* (set below for an access through the share queues) */
+        wq->mem_q[0] = wq->mem_q[1] = wq->mem_q[2] = 0;
     if (lv == TM_LV_LLC || lv == TM_LV_XLLC || lv == TM_LV_DRAM || lv == TM_LV_XLLC_DRAM) {
         double grid = ev->grid_ctas ? ev->grid_ctas : c->compute_sms;
         s->grid = grid;
@@ -495,14 +540,18 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
                     s->dlog[s->ndlog++] = (struct dline){ ev->clock, ln, lby[i] };
             }
         }
-        double u;
-        if (llc > 0 && (u = queue(&s->llc_free, t, llc, c->llc_rate, fmin(grid, 1 / s->w[RES_PART]), c->credit)) > w)
-            w = u;
-        if (x > 0 && (u = queue(&s->x_free, t, x, c->x_rate, fmin(grid, 1 / s->w[RES_X]), c->credit)) > w)
-            w = u;
-        if (dram > 0 && (u = queue(&s->dram_free, t, dram, c->dram_rate, fmin(grid, 1 / s->w[RES_CHAN]), c->credit)) > w)
-            w = u;
-        ready = w;
+        double q[3] = { 0, 0, 0 };
+        if (llc > 0)
+            q[RES_PART] = queue(&s->llc_free, t, llc, c->llc_rate, fmin(grid, 1 / s->w[RES_PART]), c->credit);
+        if (x > 0)
+            q[RES_X] = queue(&s->x_free, t, x, c->x_rate, fmin(grid, 1 / s->w[RES_X]), c->credit);
+        if (dram > 0)
+            q[RES_CHAN] = queue(&s->dram_free, t, dram, c->dram_rate, fmin(grid, 1 / s->w[RES_CHAN]), c->credit);
+        if (wq) {
+            wq->mem_port = w;
+            memcpy(wq->mem_q, q, sizeof q);
+        }
+        ready = fmax(w, fmax(q[0], fmax(q[1], q[2])));
     }
     uint32_t lat = tm_level_latency(c->level, ev);
     lat = lat ? lat : c->p.unit_latency[TM_UNIT_LDST];
@@ -593,8 +642,9 @@ static void factors(struct cyc *c, int which, uint32_t n, double *f, const doubl
                take (old users / new users) as long (a share that grew serves its backlog faster) */
             struct smst *s = &c->sm[i];
             double w = c->demand[i] / wsum, *fr = res_free(s, which), g = s->grid > 0 ? s->grid : c->compute_sms;
+            s->ratio[which] = fmin(g, 1 / w) / fmin(g, 1 / s->w[which]);
             if (*fr > (double)clock)
-                *fr = (double)clock + (*fr - (double)clock) * fmin(g, 1 / w) / fmin(g, 1 / s->w[which]);
+                *fr = (double)clock + (*fr - (double)clock) * s->ratio[which];
             s->w[which] = w;
         }
     }
@@ -623,6 +673,60 @@ static uint64_t cyc_served(void *state, const struct tm_served *ev)
     return next;
 }
 
+/* The promises of every SM's outstanding accesses, after the queues moved to the new shares (factors()): an
+ * access's place in a queue beyond `clock` moves as the queue's end did (DRAM's with the writes' carry `over`
+ * first), its data with it, and the registers it was to write then (those no later write took over); what
+ * is done by `clock` is forgotten.  The warps the emulator holds on them ask again (cyc_rewake). */
+static void revise(struct cyc *c, uint64_t clock, double over)
+{
+    double now = (double)clock;
+    for (uint32_t i = 0; i < c->p.num_sms; i++) {
+        struct smst *s = &c->sm[i];
+        uint32_t keep = 0;
+        for (uint32_t k = 0; k < s->npend; k++) {
+            struct pend p = s->pend[k];
+            if (p.done <= clock)
+                continue;
+            double ready = p.port;
+            for (int r = 0; r < 3; r++) {
+                if (p.q[r] > now)
+                    p.q[r] = now + (p.q[r] + (r == RES_CHAN ? over : 0) - now) * s->ratio[r];
+                ready = fmax(ready, p.q[r]);
+            }
+            uint64_t done = (uint64_t)ceil(ready + p.lat);
+            done = done > p.floor ? done : p.floor;
+            if (done != p.done) {
+                struct wsb *w = slot_of(c, i, p.wslot);
+                for (uint64_t m = p.def; w && m; m &= m - 1) {
+                    uint64_t *r = &w->ready[__builtin_ctzll(m)];
+                    if (*r == p.done)
+                        *r = done;
+                }
+                p.done = done;
+            }
+            if (p.done > clock)
+                s->pend[keep++] = p;
+        }
+        s->npend = keep;
+    }
+}
+
+/* v10: a warp held on its last issue's answer, at a quantum's end: that answer with the registers asked again
+ * (revise() may have moved them) */
+static uint64_t cyc_rewake(void *state, uint32_t sm, uint32_t wslot, uint64_t ready, uint64_t clock)
+{
+    struct cyc *c = state;
+    struct wsb *w = slot_of(c, sm, wslot);
+    if (!w || !c->revise)
+        return ready;
+    uint64_t next = w->next_other;
+    for (uint64_t m = w->use_next; m; m &= m - 1) {
+        uint64_t r = w->ready[__builtin_ctzll(m)];
+        next = r > next ? r : next;
+    }
+    return next > clock ? next : clock;
+}
+
 static void cyc_quantum_end(void *state, uint64_t clock)
 {
     struct cyc *c = state;
@@ -631,6 +735,8 @@ static void cyc_quantum_end(void *state, uint64_t clock)
         return;
     double span = (double)(clock - c->last_end);
     c->last_end = clock;
+    for (uint32_t i = 0; i < c->p.num_sms; i++) /* (factors() sets them where it has news) */
+        c->sm[i].ratio[RES_PART] = c->sm[i].ratio[RES_CHAN] = c->sm[i].ratio[RES_X] = 1;
     rows(c);
     factors(c, RES_PART, c->nparts, c->part_f, NULL, clock, span);
     /* the writes: each read byte was charged wratio bytes of them in the SMs' queues (at its row-buffer
@@ -664,6 +770,8 @@ static void cyc_quantum_end(void *state, uint64_t clock)
     factors(c, RES_CHAN, c->nchans, c->chan_f, c->chan_eff, clock, span);
     if (c->nx)
         factors(c, RES_X, c->nx, c->x_f, NULL, clock, span);
+    if (c->revise)
+        revise(c, clock, over);
 }
 
 /* v9: the quantum's write-backs, before its quantum_end: they meet its reads there (cyc_quantum_end) */
@@ -759,4 +867,5 @@ const struct tm_ops tm_cycle_ops = {
     .quantum_end = cyc_quantum_end,
     .served = cyc_served,
     .dram_written = cyc_dram_written,
+    .rewake = cyc_rewake,
 };

@@ -33,8 +33,11 @@
  * load the extended LLC misses, which DRAM fills whole).
  * 9: DRAM's writes: dram_written(), the bytes written back to each channel
  * in a quantum.
+ * 10: rewake(): at a quantum's end the model may move the ready time of a
+ * warp the emulator holds on an earlier issue() answer (a share of DRAM
+ * that changed since the data was promised).
  * A model built for another version is refused by name. */
-#define TM_API_VERSION 9
+#define TM_API_VERSION 10
 
 enum tm_event_bits {
     TM_EV_LAUNCH = 1u << 0,   /* kernel start / end */
@@ -189,6 +192,12 @@ struct tm_ops {
      * from the reads).  bytes[i] for channel i < nchans.  Called before that quantum's quantum_end().  May
      * be NULL; not called with --memsys off. */
     void (*dram_written)(void *state, const uint64_t *bytes, uint32_t nchans);
+    /* v10: at a quantum's end, after quantum_end(), on one host thread while no SM runs, in SM and warp order:
+     * for each warp the emulator holds until `ready` (> clock) on issue()'s last answer for it, when it may
+     * issue its next instruction now (what the model promised may have moved: the queue an access waits in
+     * drains at a share of the bandwidth it did not have when the access was made).  The emulator holds it
+     * until then (clock at the earliest).  May be NULL: holds stay. */
+    uint64_t (*rewake)(void *state, uint32_t sm, uint32_t wslot, uint64_t ready, uint64_t clock);
 };
 
 /* ---- energy (docs/timing.md "Energy"): per-event energies from the

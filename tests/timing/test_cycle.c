@@ -564,6 +564,24 @@ static void demand_shares(void **unused)
     ev.clock = 1101, addr[0] = 128 * 200;
     assert_int_equal(o->mem(st, &ev), 184);
     o->fini(st);
+    /* v10: the promise moves with the queue.  The same burst, made by warp slot 0, whose next instruction reads
+     * the 100th load's register: its data was promised at 1501 (the 100th line through the queue at 1401, +
+     * 100).  At 1101 the queue's rest, 300 cycles, takes 82.03 at the new share, so the line is through at
+     * 1183.03 and its data back at 1284: rewake says so.  With revise=0 the promise stays. */
+    for (int rev = 1; rev >= 0; rev--) {
+        assert_int_equal(o->init(&st, &p, rev ? "credit=0" : "credit=0,revise=0", err, sizeof err), 0);
+        o->quantum_end(st, 999);
+        assert_int_equal(burst(o, st, &ev, addr, 1000), 501);
+        struct tm_issue is = { .sm = 0, .wslot = 0, .clock = 1000, .unit = TM_UNIT_LDST, .def = 1, .use_next = 1 };
+        assert_int_equal(o->issue(st, &is), 501);
+        o->quantum_end(st, 1101);
+        assert_int_equal(o->rewake(st, 0, 0, 1501, 1101), rev ? 1284 : 1501);
+        /* a warp that waits for nothing the queues hold: the time its last issue gave */
+        struct tm_issue alu = { .sm = 1, .wslot = 3, .clock = 1101, .unit = 0, .def = 2, .use_next = 2 };
+        assert_int_equal(o->issue(st, &alu), 1);
+        assert_int_equal(o->rewake(st, 1, 3, 1102, 1101), 1102);
+        o->fini(st);
+    }
     /* SMs 2 and 3 in cache mode (native: no demand of their own): the even share is a half (2 cycles a line: the
      * 100th back at T + 301); a busy quantum (999-1050) then gives SM 0's 1 against SM 1's floor 1/16, the idle
      * cache SMs' floors outside the sum: 17/16 cycles a line, the 100th passes at T + 1 + 106.25, back at
