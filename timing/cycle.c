@@ -405,7 +405,7 @@ static uint32_t cyc_issue(void *state, const struct tm_issue *ev)
                              (the queues it waited in are not paid twice) */
         done = w->mem_done > start + w->mem_lat ? w->mem_done : start + w->mem_lat;
         w->mem_pending = 0;
-        if (ev->def && done > start + w->mem_lat && (w->mem_q[0] > 0 || w->mem_q[1] > 0 || w->mem_q[2] > 0))
+        if (c->revise && ev->def && done > start + w->mem_lat && (w->mem_q[0] > 0 || w->mem_q[1] > 0 || w->mem_q[2] > 0))
             remember(s, &(struct pend){ .wslot = ev->wslot, .def = ev->def, .done = done, .floor = start + w->mem_lat,
                                         .lat = w->mem_lat, .port = w->mem_port,
                                         .q = { w->mem_q[0], w->mem_q[1], w->mem_q[2] } });

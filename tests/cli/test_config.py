@@ -198,6 +198,16 @@ expect_error('bad value in -o names the key', "morpheus config: -o: memsys.llc.s
              "16777216, got 'x'", 'config', 'show', '-o', 'memsys.llc.sets=x')
 expect_error('a bad energy (a real >= 0) in -o names the key', "morpheus config: -o: energy.const_w: expected a number "
              ">= 0, got '-1'", 'config', 'show', '-o', 'energy.const_w=-1')
+# the extended LLC's whole-GPU energy per byte must hold the static power the model charges at its measurement:
+# (32.3 + 0.48 x 68) W over 68 x 34 GB/s = 28.1 pJ/B (docs/timing.md, Energy)
+expect_error('an extended-LLC energy below the static share is refused, naming the keys and the share',
+             "morpheus config: energy.xllc_pj_per_byte: 20 pJ/B is less than the static power the model charges at "
+             "its measurement (energy.const_w 32.3 W + energy.static_sm_w 0.48 W x 68 SMs over 68 SMs x 34 GB/s = "
+             "28.1 pJ/B); set energy.xllc_measured_sms=0 if it is already the extended LLC's own energy",
+             'config', 'show', '-o', 'energy.xllc_pj_per_byte=20')
+rc, out, err = run('config', 'show', '-o', 'energy.xllc_pj_per_byte=20', '-o', 'energy.xllc_measured_sms=0')
+check('... and taken as the extended LLC\'s own energy with energy.xllc_measured_sms=0',
+      rc == 0 and json.loads(out)['energy']['xllc_pj_per_byte'] == 20, err)
 expect_error('-o without =', "morpheus config: -o: expected KEY=VALUE, got 'memsys.llc.sets'", 'config', 'show', '-o',
              'memsys.llc.sets')
 p = write('bad-type.json', '{"memsys": {"llc": {"ways": "16"}}}')
