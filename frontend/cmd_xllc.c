@@ -183,7 +183,7 @@ static int measure(const struct fe_config *conf, uint32_t variant, int movind, i
     mc.xllc = MX_XLLC_HELPER;
     mc.xllc_variant = variant;
     mc.predictor = MX_PRED_NONE;      /* every load is looked up: no fills */
-    /* BDI: its build of the rf kernel, with an epoch that never ends here (every register uncompressed) */
+    /* BDI: its build of the rf kernel, with an epoch that does not end here (every register uncompressed) */
     mc.compress = bdi ? MX_COMP_BDI : MX_COMP_NONE;
     mc.bdi_epoch = 1u << 30;
     mc.llc_partitions = 1;            /* one partition: mx_memsys_xllc_line gives the lines of set 0 */

@@ -119,7 +119,8 @@ int fe_msys_attach(struct fe_msys *f, struct emu_device *dev, uint32_t ext_mask,
             tab[4 * g + 2] = variant == MX_XV_L1 ? blocks + g * BLOCKS_BYTES
                            : variant == MX_XV_SHM ? (g % wpc) * BLOCKS_BYTES
                            : variant == MX_XV_RF_L1 && w >= RFL1_RF_SETS ? blocks + g * BLOCKS_BYTES
-                           : bdi ? f->bdi_epoch /* rfbdi: the epoch length (docs/xllc-bdi.md) */
+                           : bdi ? f->bdi_epoch /* rfbdi: the epoch's cycles, for the reader (the controller flags
+                                                   a new one: docs/xllc-bdi.md) */
                            : 0; /* in registers */
             tab[4 * g + 3] = scratch + g * 8; /* where it executes an atomic */
         }
@@ -165,7 +166,7 @@ int fe_msys_open(struct fe_msys *f, const struct mx_memsys_config *mc, struct em
     memset(f, 0, sizeof *f);
     struct mx_memsys_config c = *mc;
     f->variant = mc->xllc_variant;
-    f->bdi_epoch = mc->compress == MX_COMP_BDI ? (mc->bdi_epoch ? mc->bdi_epoch : 256) : 0;
+    f->bdi_epoch = mc->compress == MX_COMP_BDI ? (mc->bdi_epoch ? mc->bdi_epoch : 10000) : 0;
     c.num_sms = ec->num_sms;
     c.cache_sms = ec->cache_sms;
     c.helper_warps = ec->max_warps_per_sm;

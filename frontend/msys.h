@@ -32,8 +32,8 @@ struct fe_msys {
     struct fe_online *online;        /* --compute-sms auto: the controller of the SM split, else NULL */
     struct tm_params tp;             /* the model's parameters and arguments (fe_timing_open): a new split */
     char *tm_args;                   /* initialises a fresh state with them */
-    uint32_t bdi_epoch;              /* --compress bdi: the rf kernel's BDI build, re-splitting every this
-                                        many accesses of a set; 0 without compression */
+    uint32_t bdi_epoch;              /* --compress bdi: the rf kernel's BDI build, with epochs of this many
+                                        cycles; 0 without compression */
 };
 
 /* Creates the hierarchy of configuration mc for the device ec describes

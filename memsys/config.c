@@ -47,7 +47,7 @@ void mx_memsys_config_default(struct mx_memsys_config *c)
     c->predictor = MX_PRED_BLOOM;
     c->bloom_k = 4;
     c->compress = MX_COMP_NONE;
-    c->bdi_epoch = 256;
+    c->bdi_epoch = 10000;
     c->qu_queue = 32;
     c->qu_buffer_bytes = 5120;
     c->qu_service = MORPHEUS_SERVICE_CYCLES;
@@ -157,7 +157,7 @@ int mx_memsys_config_check(const struct mx_memsys_config *c, char *err, size_t e
     if (c->compress > MX_COMP_BDI)
         FAIL("memsys.compress: must be none (%d) or bdi (%d), got %u", MX_COMP_NONE, MX_COMP_BDI, c->compress);
     if (c->bdi_epoch < 1)
-        FAIL("memsys.bdi_epoch: must be at least 1 access, got %u", c->bdi_epoch);
+        FAIL("memsys.bdi_epoch: must be at least 1 cycle, got %u", c->bdi_epoch);
     if (c->qu_queue < 1 || c->qu_queue > 65536)
         FAIL("memsys.query_unit.queue: must be from 1 to 65536 entries, got %u", c->qu_queue);
     if (c->qu_buffer_bytes < 2 * c->llc_line)

@@ -212,7 +212,8 @@ static int post(struct xhelper *h, uint32_t g, uint32_t op, uint64_t line, uint3
     }
     who(h, g, sm, warp, w, sizeof w);
     uint32_t rows = rd32(io + MX_MMIO_HDR_ROWS), nr = rd32(io + MX_MMIO_HDR_RBUFS);
-    uint32_t buf = op == MX_MOP_LD ? (uint32_t)MX_MMIO_RBUF((size_t)rows, 0) : (uint32_t)MX_MMIO_WBUF((size_t)rows, nr, 0);
+    uint32_t o = op & MX_MMIO_OP_MASK; /* (op may carry MX_MMIO_OP_EPOCH) */
+    uint32_t buf = o == MX_MOP_LD ? (uint32_t)MX_MMIO_RBUF((size_t)rows, 0) : (uint32_t)MX_MMIO_WBUF((size_t)rows, nr, 0);
     wr64(row + MX_MMIO_ROW_TAG, line / BLK);
     wr32(row + MX_MMIO_ROW_ORIGIN, origin);
     wr32(row + MX_MMIO_ROW_OP, op);
@@ -226,7 +227,7 @@ static int post(struct xhelper *h, uint32_t g, uint32_t op, uint64_t line, uint3
         memcpy(io + buf, data, BLK);
     wr32(row + MX_MMIO_ROW_STATUS, MX_MMIO_ST_BUSY); /* the doorbell */
     h->events++;
-    int timed = op != MX_MMIO_OP_FLUSH && op != MX_MMIO_OP_INV && op != MX_MMIO_OP_PEEK;
+    int timed = o != MX_MMIO_OP_FLUSH && o != MX_MMIO_OP_INV && o != MX_MMIO_OP_PEEK;
     if (h->port.serve(h->port.ctx, sm, warp, timed, w)) {
         snprintf(err, errlen, "extended LLC (helper): the %s faulted", w);
         return -1;
@@ -243,7 +244,7 @@ static int post(struct xhelper *h, uint32_t g, uint32_t op, uint64_t line, uint3
     a->way = rd32(row + MX_MMIO_ROW_WAY);
     a->vflags = rd32(row + MX_MMIO_ROW_VFLAGS);
     a->vtag = rd64(row + MX_MMIO_ROW_VTAG);
-    if ((a->status & ~MX_MMIO_ST_HIT) != MX_MMIO_ST_DONE || (op != MX_MMIO_OP_FLUSH && a->way >= h->slots)) {
+    if ((a->status & ~MX_MMIO_ST_HIT) != MX_MMIO_ST_DONE || (o != MX_MMIO_OP_FLUSH && a->way >= h->slots)) {
         snprintf(err, errlen, "extended LLC (helper): the %s parked without a valid answer to request %" PRIu64
                  " (status 0x%x, way %u)", w, h->events, a->status, a->way);
         return -1;
@@ -384,6 +385,7 @@ int xh_begin(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int o
     if ((h->check || h->bdi) && !(shadow = sh_get(&h->sh, line, mem)))
         return nomem(err, errlen);
     native(h, part, lp, line, sectors, op, clock, sm, mem, res);
+    uint32_t ep = res->new_epoch ? MX_MMIO_OP_EPOCH : 0; /* the set re-splits first (the controller's clock) */
     struct answer a;
     int rc;
     if (op == MX_MOP_LD && !res->predicted_hit) {
@@ -392,11 +394,11 @@ int xh_begin(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int o
             snprintf(err, errlen, "extended LLC (helper): line 0x%" PRIx64 " is not device memory", line);
             return -1;
         }
-        rc = post(h, res->set, MX_MMIO_OP_FILL, line, sm, sectors, data, NULL, NULL, &a, err, errlen);
+        rc = post(h, res->set, MX_MMIO_OP_FILL | ep, line, sm, sectors, data, NULL, NULL, &a, err, errlen);
     } else {
         /* (compressed, an atomic's block is kept uncompressed: LDA) */
         uint32_t rop = h->bdi && op == MX_MOP_ATOM ? MX_MMIO_OP_LDA : MX_MOP_LD;
-        rc = post(h, res->set, rop, line, sm, sectors, NULL, NULL, data, &a, err, errlen);
+        rc = post(h, res->set, rop | ep, line, sm, sectors, NULL, NULL, data, &a, err, errlen);
     }
     if (rc || !h->check)
         return rc;
@@ -422,7 +424,8 @@ int xh_end(struct xhelper *h, uint32_t part, uint64_t lp, uint64_t line, int op,
     if (op == MX_MOP_ST)
         native(h, part, lp, line, 0xf, op, clock, sm, mem, res);
     struct answer a;
-    uint32_t wop = h->bdi && op != MX_MOP_ST ? MX_MMIO_OP_STA : MX_MOP_ST;
+    /* a store is an access (the set's new epoch, if it begins one); an atomic's write half is not */
+    uint32_t wop = h->bdi && op != MX_MOP_ST ? MX_MMIO_OP_STA : MX_MOP_ST | (res->new_epoch ? MX_MMIO_OP_EPOCH : 0);
     if (post(h, res->set, wop, line, sm, 0xf, data, wmask, NULL, &a, err, errlen))
         return -1;
     if (!h->check)

@@ -453,9 +453,10 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
     struct qu *q = &m->qu[part];
     uint32_t g = row * m->parts + part;
     uint64_t tag = line / XLLC_BLOCK;
-    /* compressed: the set's epoch may end here, re-splitting its registers (docs/xllc-bdi.md) */
+    /* compressed: a new epoch of the set re-splits its registers first (docs/xllc-bdi.md) */
     struct xllc_out ep;
-    xllc_epoch(&m->x, g, &ep);
+    xllc_epoch(&m->x, g, clock, &ep);
+    r->new_epoch = ep.new_epoch;
     if (ep.split_drops) {
         m->xs.evictions += ep.split_drops;
         m->xs.writebacks += ep.split_wb;

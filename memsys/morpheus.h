@@ -34,6 +34,8 @@ struct morpheus_result {
     uint8_t victim_wb;           /* it was dirty: written back */
     uint32_t split_drops;        /* BDI: blocks the set's re-split dropped before this access, */
     uint32_t split_wb;           /* of which dirty (written back; in dram_write_bytes) */
+    uint8_t new_epoch;           /* BDI: the access began a new epoch of its set, which re-split (the helper
+                                    is told so: MX_MMIO_OP_EPOCH) */
 };
 
 /* The default of memsys.query_unit.service_cycles, the query unit's

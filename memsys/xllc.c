@@ -93,31 +93,33 @@ static int place(struct xllc *x, uint32_t set, unsigned c, struct xllc_out *out)
     return lru;
 }
 
-void xllc_epoch(struct xllc *x, uint32_t set, struct xllc_out *out)
+void xllc_epoch(struct xllc *x, uint32_t set, uint64_t clock, struct xllc_out *out)
 {
     out->split_drops = out->split_wb = 0;
+    out->new_epoch = 0;
     if (!x->bdi)
         return;
     struct xllc_bdi *d = &x->bdi[set];
-    if (d->n >= x->epoch) {
-        /* the re-split: registers by what the epoch stored, one kept uncompressed */
-        uint64_t wh = d->cnt[0], wl = 2ull * d->cnt[1], t = wh + wl + 4ull * d->cnt[2];
-        if (t) {
-            uint32_t nh = (uint32_t)((x->ways - 1) * wh / t), nl = (uint32_t)((x->ways - 1) * wl / t);
-            struct xllc_blk *b = set_blocks(x, set);
-            for (uint32_t s = 0; s < x->max_blocks; s++)
-                if (b[s].segs && reg_level(s / 4, d->nh, d->nl) != reg_level(s / 4, nh, nl)) {
-                    out->split_drops++;
-                    out->split_wb += b[s].dirty;
-                    b[s] = (struct xllc_blk){ 0 };
-                }
-            d->nh = (uint16_t)nh;
-            d->nl = (uint16_t)nl;
-        }
-        d->n = 0;
-        d->cnt[0] = d->cnt[1] = d->cnt[2] = 0;
+    uint64_t ep = clock / (x->epoch ? x->epoch : 1);
+    if (ep <= d->ep)
+        return;
+    /* the re-split: registers by what the set's last epoch asked for, one kept uncompressed */
+    out->new_epoch = 1;
+    d->ep = ep;
+    uint64_t wh = d->cnt[0], wl = 2ull * d->cnt[1], t = wh + wl + 4ull * d->cnt[2];
+    if (t) {
+        uint32_t nh = (uint32_t)((x->ways - 1) * wh / t), nl = (uint32_t)((x->ways - 1) * wl / t);
+        struct xllc_blk *b = set_blocks(x, set);
+        for (uint32_t s = 0; s < x->max_blocks; s++)
+            if (b[s].segs && reg_level(s / 4, d->nh, d->nl) != reg_level(s / 4, nh, nl)) {
+                out->split_drops++;
+                out->split_wb += b[s].dirty;
+                b[s] = (struct xllc_blk){ 0 };
+            }
+        d->nh = (uint16_t)nh;
+        d->nl = (uint16_t)nl;
     }
-    d->n++;
+    d->cnt[0] = d->cnt[1] = d->cnt[2] = 0;
 }
 
 uint32_t xllc_capacity(const struct xllc *x, uint32_t set)

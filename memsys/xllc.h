@@ -12,7 +12,7 @@
 
 #define XLLC_SEG 32              /* bytes of a storage segment: the high compression level */
 #define XLLC_BLOCK 128           /* bytes of an uncompressed block */
-#define XLLC_EPOCH 256           /* default accesses of a set between BDI re-splits (memsys.bdi_epoch) */
+#define XLLC_EPOCH 10000         /* default cycles of a BDI epoch (memsys.bdi_epoch; the paper's n, 4.3.1) */
 
 struct xllc_blk {
     uint64_t tag;                /* block number (line address / 128) */
@@ -25,8 +25,8 @@ struct xllc_blk {
 /* A set's BDI state (docs/xllc-bdi.md): its split and this epoch's counts. */
 struct xllc_bdi {
     uint16_t nh, nl;             /* registers at the high and low levels (the rest uncompressed) */
-    uint32_t n;                  /* accesses this epoch */
-    uint32_t cnt[3];             /* blocks placed or rewritten this epoch at compressibility 1, 2, 4 */
+    uint64_t ep;                 /* the epoch (clock / epoch length) of its last access */
+    uint32_t cnt[3];             /* levels asked for this epoch at compressibility 1, 2, 4 */
 };
 
 struct xllc {
@@ -34,7 +34,8 @@ struct xllc {
     uint32_t ways;               /* xllc_ways: a set stores ways x 128 B (ways registers) */
     uint32_t max_blocks;         /* slots of a set: ways, or 4 x ways compressed (slot s: register
                                     s / 4, sub-slot s % 4) */
-    uint32_t epoch;              /* accesses of a set between re-splits (compressed; XLLC_EPOCH) */
+    uint64_t epoch;              /* cycles of an epoch: a set re-splits at its first access in a new one
+                                    (compressed; XLLC_EPOCH) */
     uint64_t stamp;              /* LRU clock, one for all sets */
     struct xllc_blk *blk;        /* sets x max_blocks */
     struct xllc_bdi *bdi;        /* per set, compressed only (else NULL) */
@@ -49,17 +50,20 @@ struct xllc_out {
     uint64_t victim_tag;         /* its tag, */
     uint8_t victim_dirty;        /* and whether it was written back */
     uint32_t split_drops;        /* xllc_epoch only: blocks dropped by a re-split, */
-    uint32_t split_wb;           /* of which dirty (written back) */
+    uint32_t split_wb;           /* of which dirty (written back), */
+    uint8_t new_epoch;           /* and whether the access began a new epoch of the set (it re-split) */
 };
 
 /* 0, or -1 when out of memory.  compress: BDI levels (docs/xllc-bdi.md),
- * re-split every XLLC_EPOCH accesses of a set (change x->epoch to taste). */
+ * re-split every XLLC_EPOCH cycles (change x->epoch to taste). */
 int xllc_init(struct xllc *x, uint32_t sets, uint32_t ways, int compress);
 
-/* The start of an access to `set` (compressed sets only; else nothing):
- * re-splits the set if its epoch is over, counts the access.  out gets
+/* The start of an access to `set` at `clock` (compressed sets only; else
+ * nothing): the epochs are the clock's runs of x->epoch cycles (0, E, 2E,
+ * ...); the first access of the set in a later epoch than its last one
+ * re-splits it by the levels counted since.  out gets new_epoch,
  * split_drops and split_wb (zeroed otherwise). */
-void xllc_epoch(struct xllc *x, uint32_t set, struct xllc_out *out);
+void xllc_epoch(struct xllc *x, uint32_t set, uint64_t clock, struct xllc_out *out);
 
 /* Size in segments of slot s of a set under its split: 1, 2, 4, or 0 if
  * the slot is not usable (always 4 for slot < ways uncompressed). */

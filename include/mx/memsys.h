@@ -64,8 +64,9 @@ struct mx_memsys_config {
     uint32_t predictor;          /* enum mx_predictor */
     uint32_t bloom_k;            /* hash functions of each Bloom filter */
     uint32_t compress;           /* enum mx_compress */
-    uint32_t bdi_epoch;          /* BDI: accesses of an extended-LLC set between re-splits of its registers
-                                    among the compression levels (docs/xllc-bdi.md; 256) */
+    uint32_t bdi_epoch;          /* BDI: cycles of an epoch; an extended-LLC set re-splits its registers among
+                                    the compression levels at its first access in a new one (docs/xllc-bdi.md;
+                                    10000, the paper's n, 4.3.1) */
     uint32_t qu_queue;           /* request-queue entries of each controller's query unit */
     uint32_t qu_buffer_bytes;    /* read + write data buffers of each query unit (5 KiB) */
     uint32_t qu_service;         /* cycles a request holds its set's warp and buffer entry in the native model */

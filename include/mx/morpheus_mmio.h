@@ -16,7 +16,7 @@
 #define MX_MORPHEUS_MMIO_H
 
 #define MX_MMIO_MAGIC 0x5551584du   /* "MXQU" read as a little-endian u32 */
-#define MX_MMIO_VERSION 2u
+#define MX_MMIO_VERSION 3u
 
 /* Header: u32 fields at these byte offsets. */
 #define MX_MMIO_HDR_MAGIC 0x00      /* MX_MMIO_MAGIC */
@@ -85,6 +85,12 @@
  * write buffer's bytes under WMASK into the held block, in place, dirty; no
  * LRU change.  The answer: HIT and the way. */
 #define MX_MMIO_OP_STA 10u
+/* BDI: a flag OR-ed into the op of an access (LD, ST, FILL, LDA): the set's
+ * first access in a new epoch of memsys.bdi_epoch cycles, so it re-splits its
+ * registers first (docs/xllc-bdi.md).  The controller has the request's
+ * clock and decides; the op proper is the low byte (MX_MMIO_OP_MASK). */
+#define MX_MMIO_OP_EPOCH 0x100u
+#define MX_MMIO_OP_MASK 0xffu
 #define MX_MMIO_ATOM_B 0
 #define MX_MMIO_ATOM_C 8
 #define MX_MMIO_ATOM_OFFSET 16

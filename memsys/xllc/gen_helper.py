@@ -27,7 +27,9 @@ per set, an event record per request); see memsys/xllc/README.md.
                register index + 1 mod 32), atom-lane (an atomic's result is
                written to the next lane's word); with --bdi only bdi-decode
                (the decode of a high or low slot zero-extends its field,
-               bfe.u32, instead of sign-extending it).
+               bfe.u32, instead of sign-extending it) and bdi-epoch (the
+               controller's new-epoch flag is ignored: the set never
+               re-splits, every register stays uncompressed).
 
 The committed helper_rf_brx.ptx and helper_rf_movind.ptx are this script's
 output without --break; tests/meson.build regenerates them and the test
@@ -37,8 +39,9 @@ and helper_rfbdi_movind.ptx (--bdi).
 import argparse
 import sys
 
-BUGS = ("no-writeback", "no-lru-hit", "tag-lowbit", "tag-bit6", "imov-off-by-one", "atom-lane", "bdi-decode")
-BDI_BUGS = ("bdi-decode",)   # the bugs of the --bdi kernel (and only of it)
+BUGS = ("no-writeback", "no-lru-hit", "tag-lowbit", "tag-bit6", "imov-off-by-one", "atom-lane", "bdi-decode",
+        "bdi-epoch")
+BDI_BUGS = ("bdi-decode", "bdi-epoch")   # the bugs of the --bdi kernel (and only of it)
 
 # Metadata register (one .b64 per lane; lane i = way i):
 VALID = 1 << 63
@@ -398,7 +401,7 @@ class Gen:
         e("// The persistent helper kernel on the cache-mode SMs (query-unit interface): warp g reads its")
         e("// row, its partition's region, its data array and a scratch word from tab[g] = {u64 row, u64 region,")
         e("// u64 data, u64 scratch} (row 0: no set, it exits; data: the l1 and shm variants' array), parks, and")
-        e("// on each wake serves the request in its row (include/mx/morpheus_mmio.h v2): LD/ST/FILL/FLUSH/INV/ATOM;")
+        e("// on each wake serves the request in its row (include/mx/morpheus_mmio.h v3): LD/ST/FILL/FLUSH/INV/ATOM;")
         e("// the answer goes to")
         e("// the row (way, victim, status DONE|HIT, written last) and a load's block to the row's buffer entry.")
         where = {"rf": "the registers", "l1": "an L1-resident global array", "shm": "shared memory",
@@ -699,6 +702,7 @@ B_TAG_MASK = (1 << B_RANK_SHIFT) - 1
 NDATA = 32                 # W: data registers of a set
 NMETA = 4                  # metadata (and base) registers: 4 W slots, 32 per register
 OP_LDA, OP_STA = 9, 10     # the read and the write half of an atomic (docs/xllc-bdi.md)
+OP_EPOCH, OP_MASK = 0x100, 0xff  # an access's flag: it begins the set's new epoch (include/mx/morpheus_mmio.h v3)
 
 
 class BdiGen(Gen):
@@ -1052,7 +1056,7 @@ class BdiGen(Gen):
         e("  .reg .b64 %m<4>;      // metadata: slot s at %m<s/32> lane s%32 {valid:63, dirty:62, rank:61..55, tag:54..0}")
         e("  .reg .b32 %b<4>;      // bases: slot s's base at %b<s/32> lane s%32 (raw: 0)")
         e("  .reg .b32 %sz<4>;     // the size of this lane's slot 32 J + lane under the split (1, 2, 4; 0: unusable)")
-        e("  .reg .b32 %nH, %nL, %nHL, %n, %E, %cnt1, %cnt2, %cnt4;   // split (nHL = nH + nL), epoch: accesses, length, cnt[c]")
+        e("  .reg .b32 %nH, %nL, %nHL, %n, %cnt1, %cnt2, %cnt4;   // split (nHL = nH + nL), a new epoch's flag, cnt[c]")
         e("  .reg .b32 %lr, %szl, %szu;   // lane / 4 (register of the lane's slot in its group of 8); low, raw size of its sub-slot")
         e("  .reg .b64 %aux0;      // the request's tag (its block number, line / 128), in every lane")
         e("  .reg .b32 %aux2;      // a ballot")
@@ -1084,10 +1088,12 @@ class BdiGen(Gen):
         e(".address_size 64")
         e("")
         e("// Warp g reads tab[g] = {u64 row, u64 region, u64 E, u64 scratch}: its warp-status-table row, its")
-        e("// partition's query-unit region, the epoch length E (memsys.bdi_epoch) and 8 bytes of scratch for")
+        e("// partition's query-unit region, the epoch length E in cycles (memsys.bdi_epoch: for the reader; the")
+        e("// controller, which has the clock, flags an access that begins a new epoch) and 8 bytes of scratch for")
         e("// atomics (row 0: no set, it exits); it parks, and on each wake serves the request in its row")
-        e("// (include/mx/morpheus_mmio.h v2): LD 0, ST 1, FILL 4, FLUSH 5, INV 6, ATOM 7, PEEK 8, LDA 9 (the read")
-        e("// half of an atomic), STA 10 (its write half: the bytes merged in place).  The answer goes to the row")
+        e("// (include/mx/morpheus_mmio.h v3): LD 0, ST 1, FILL 4, FLUSH 5, INV 6, ATOM 7, PEEK 8, LDA 9 (the read")
+        e("// half of an atomic), STA 10 (its write half: the bytes merged in place), an access's op with 0x100")
+        e("// when it begins the set's new epoch (re-split first).  The answer goes to the row")
         e("// (WAY: the slot 0..127, VFLAGS: bit 0 a victim, bit 1 written back, bits 8..15 / 16..23 the epoch's")
         e("// re-split's write-backs / drops; VTAG; status DONE|HIT last), a load's block to the buffer entry.")
         e(".visible .entry xllc_helper_rfbdi_serve(.param .u64 tab, .param .u32 nwarps)")
@@ -1095,9 +1101,6 @@ class BdiGen(Gen):
         self.decls()
         e("")
         self.serve_prologue()
-        e("  ld.global.u64 %x64, [%tab+16];                // the epoch length E")
-        e("  min.u64 %x64, %x64, 0xffffffff;")
-        e("  cvt.u32.u64 %E, %x64;")
         e("  ld.global.u64 %scr, [%tab+24];                // its 8 bytes of scratch for atomics")
         e("  setp.eq.u64 %p, %row, 0;")
         e("  @%p bra $S_EXIT;")
@@ -1130,6 +1133,11 @@ class BdiGen(Gen):
         e("  park;                                         // asleep until the controller posts a request")
         e(f"  ld.global.u64 %aux0, [%row+{ROW_TAG}];             // the request's tag")
         e(f"  ld.global.u32 %op, [%row+{ROW_OP}];")
+        if self.bug == "bdi-epoch":
+            e("  mov.u32 %n, 0;                                // BROKEN: the new-epoch flag ignored")
+        else:
+            e(f"  and.b32 %n, %op, {OP_EPOCH};                  // an access that begins the set's new epoch")
+        e(f"  and.b32 %op, %op, {OP_MASK};")
         e(f"  ld.global.u32 %buf, [%row+{ROW_BUF}];")
         e("  cvt.u64.u32 %rb, %buf;")
         e("  add.s64 %rb, %rb, %reg;")
@@ -1172,12 +1180,11 @@ class BdiGen(Gen):
         e("$S_ACCESS:                                       // LD, ST, FILL, LDA (anything else reads as LD): docs/xllc-bdi.md \"An access\"")
         e("  or.pred %pdirty, %pst, %plda;                 // the block ends dirty")
         e("  @%pfill ld.global.u32 %val, [%rb];           // a fill: the controller read the block from DRAM")
-        e("  // step 1: the epoch: re-split when n has reached E, then n += 1")
-        e("  setp.lt.u32 %p, %n, %E;")
+        e("  // step 1: the epoch: re-split first when the access begins a new one (MX_MMIO_OP_EPOCH)")
+        e("  setp.eq.u32 %p, %n, 0;")
         e("  @%p bra.uni $S_COUNT;")
         self.resplit()
         e("$S_COUNT:")
-        e("  add.u32 %n, %n, 1;")
         e("  @%pfill bra.uni $S_MISS;                     // a fill: a predicted miss (no lookup: the set does not hold it)")
         e("  // step 2: lookup")
         self.lookup("$S_HIT", "$S_MISS")

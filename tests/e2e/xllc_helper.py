@@ -188,6 +188,20 @@ with tempfile.TemporaryDirectory() as tmp:
         caught(f"{imov}-bdi-decode", HELPER + TINY + ["--compress", "bdi", "--bdi-epoch", "8"] + ext +
                ["--xllc-helper", os.path.join(bdir, f"helper_rfbdi_{imov}_broken_bdi-decode.ptx")], "nw")
 
+    # ... a BDI helper that ignores the controller's new-epoch flag (MX_MMIO_OP_EPOCH): it never re-splits, so its
+    # data stays right (the workload passes without the check) and only --xllc-check sees its re-splits differ
+    tag = "brx-bdi-epoch"
+    opts = HELPER + TINY + ["--compress", "bdi", "--bdi-epoch", "8",
+                            "--xllc-helper", os.path.join(bdir, "helper_rfbdi_brx_broken_bdi-epoch.ptx")]
+    rc, res, _, out = workloads(tmp, tag, opts, apps=("nw",))
+    rc2, res2, _, out2 = workloads(tmp, tag + "-check", opts + ["--xllc-check", "on"], apps=("nw",))
+    m = re.search(r"xllc-check: [^\n]*the BDI re-split before it dropped 0 blocks[^\n]*", out2)
+    if res.get("nw") != "PASS" or rc2 == 0 or res2.get("nw") != "FAIL" or not m:
+        problems.append(f"{tag}: without the check nw gave {res.get('nw')} (expected PASS), with it exit {rc2}, "
+                        f"{res2.get('nw')}, report {bool(m)}\n{out[-1500:]}\n{out2[-1500:]}")
+    else:
+        print(f"ok: {tag}: {m.group(0)[:200]}")
+
     # ... and the l1 and shm variants' kernels (blocks in memory, no Indirect-MOV)
     for store, bug in [("l1", "imov-off-by-one"), ("shm", "no-writeback")] + \
             ([("l1", "no-writeback"), ("shm", "imov-off-by-one")] if full else []):

@@ -337,7 +337,7 @@ MX_TEST(helper_rf_generated_files_up_to_date)
     static const char *names[] = { "helper_rf_brx.ptx", "helper_rf_movind.ptx", "helper_l1.ptx", "helper_shm.ptx",
                                    "helper_rfl1_brx.ptx", "helper_rfl1_movind.ptx",
                                    "helper_rfbdi_brx.ptx", "helper_rfbdi_movind.ptx" };
-    for (int i = 0; i < 6; i++) {
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char *committed = read_ptx(names[i], 0), *fresh = read_ptx(names[i], 1);
         if (strcmp(committed, fresh))
             fail_msg("memsys/xllc/%s differs from gen_helper.py's output: regenerate it", names[i]);

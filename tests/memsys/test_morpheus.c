@@ -462,7 +462,7 @@ static void bloom_threshold_with_compression(void **st)
         for (int i = 0; i < 20000; i++) {
             uint64_t tag = rnd(&s) % 20 + 1000;
             struct xllc_out o;
-            xllc_epoch(&x, 0, &o);
+            xllc_epoch(&x, 0, (uint64_t)i, &o); /* an access a cycle: an epoch of 8 accesses */
             int at = xllc_find(&x, 0, tag);
             fn[t] += at >= 0 && !bloom_pred_query(&p, &h, tag);
             xllc_apply(&x, 0, at, tag, 1, 0, &o);
@@ -499,9 +499,10 @@ static void compression_capacity(void **st)
         c.compress = comp[t];
         c.bdi_epoch = 4;
         struct morpheus *m = make(&c);
+        uint64_t clock = 0; /* an access a cycle: an epoch of 4 accesses */
         for (int round = 0; round < 3; round++)
             for (uint64_t i = 0; i < 8; i++)
-                acc(m, &c, 1, ext_lp(&c, m, 1, 2, i), MX_MOP_LD, 0, &kinds[t]);
+                acc(m, &c, 1, ext_lp(&c, m, 1, 2, i), MX_MOP_LD, clock++, &kinds[t]);
         struct mx_memsys_stats s;
         stats(m, &s);
         hits[t] = s.xllc.hits;
@@ -534,8 +535,9 @@ static void compression_write_grows(void **st)
     struct morpheus *m = make(&c);
     enum mem_kind z = MEM_ZERO, rdm = MEM_RANDOM;
     uint32_t drops = 0;
+    uint64_t clock = 0; /* an access a cycle: an epoch of 4 accesses */
     for (uint64_t i = 0; i < 16; i++) {
-        struct morpheus_result r = acc(m, &c, 0, ext_lp(&c, m, 0, 0, i), MX_MOP_LD, 0, &z);
+        struct morpheus_result r = acc(m, &c, 0, ext_lp(&c, m, 0, 0, i), MX_MOP_LD, clock++, &z);
         drops += r.split_drops;
         assert_int_equal(r.hit, 0);
         assert_int_equal(r.victim, -1);
@@ -545,18 +547,65 @@ static void compression_write_grows(void **st)
     struct mx_memsys_stats s;
     stats(m, &s);
     assert_int_equal(s.xllc.evictions, 3);
-    struct morpheus_result r = acc(m, &c, 0, ext_lp(&c, m, 0, 0, 15), MX_MOP_ST, 0, &rdm);
+    struct morpheus_result r = acc(m, &c, 0, ext_lp(&c, m, 0, 0, 15), MX_MOP_ST, clock++, &rdm);
     assert_int_equal(r.hit, 1);
     assert_int_equal(r.way, 12);
     assert_int_equal(r.victim, 12);
     assert_int_equal(r.victim_wb, 0);
     stats(m, &s);
     assert_int_equal(s.xllc.evictions, 4);
-    assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 14), MX_MOP_LD, 0, &z).hit, 1);
-    assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 15), MX_MOP_LD, 0, &z).way, 12);
-    assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 3), MX_MOP_LD, 0, &z).hit, 0);
-    assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 0), MX_MOP_LD, 0, &z).hit, 0);
+    assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 14), MX_MOP_LD, clock++, &z).hit, 1);
+    assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 15), MX_MOP_LD, clock++, &z).way, 12);
+    assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 3), MX_MOP_LD, clock++, &z).hit, 0);
+    assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 0), MX_MOP_LD, clock++, &z).hit, 0);
     morpheus_destroy(m);
+}
+
+/* Epochs are the clock's (docs/xllc-bdi.md, the paper's "epochs of n
+ * cycles"), not a count of the set's accesses: 50 accesses within one epoch
+ * of 100 cycles re-split nothing; the first access at clock 100 does (50
+ * high placements in a 4-register set: nH = 3*50/50 = 3, the blocks of
+ * registers 0-2 dropped, block 47 stays in register 3); a set idle through epochs 2-6 re-splits once, at
+ * its next access (clock 750), by what it asked for since (1 high + 1 raw:
+ * nH = 3*1/5 = 0, its high block dropped); a later access in the same
+ * epoch, or one with an earlier clock, does not. */
+static void bdi_epoch_is_cycles(void **st)
+{
+    (void)st;
+    struct xllc x;
+    assert_int_equal(xllc_init(&x, 1, 4, 1), 0);
+    x.epoch = 100;
+    struct xllc_out o;
+    for (uint64_t i = 0; i < 50; i++) {
+        xllc_epoch(&x, 0, i, &o);
+        assert_int_equal(o.new_epoch, 0);
+        xllc_apply(&x, 0, -1, i, 1, 0, &o);
+    }
+    xllc_epoch(&x, 0, 99, &o);
+    assert_int_equal(o.new_epoch, 0);
+    assert_int_equal(x.bdi[0].nh, 0);
+    xllc_epoch(&x, 0, 100, &o);
+    assert_int_equal(o.new_epoch, 1);
+    assert_int_equal(x.bdi[0].nh, 3);
+    assert_int_equal(x.bdi[0].nl, 0);
+    assert_int_equal(o.split_drops, 3);
+    assert_int_equal(xllc_count(&x, 0), 1); /* block 47 (blocks go round the 4 registers), in register 3 */
+    assert_int_equal(xllc_find(&x, 0, 47), 12);
+    xllc_apply(&x, 0, -1, 2000, 1, 0, &o); /* a high block: the first high slot */
+    assert_int_equal(o.idx, 0);
+    xllc_apply(&x, 0, -1, 1000, 4, 0, &o); /* a raw one: replaces block 47 */
+    assert_int_equal(o.idx, 12);
+    assert_int_equal(o.victim_tag, 47);
+    xllc_epoch(&x, 0, 750, &o);
+    assert_int_equal(o.new_epoch, 1);
+    assert_int_equal(x.bdi[0].nh, 0);
+    assert_int_equal(o.split_drops, 1);
+    assert_int_equal(xllc_find(&x, 0, 2000), -1);
+    xllc_epoch(&x, 0, 760, &o);
+    assert_int_equal(o.new_epoch, 0);
+    xllc_epoch(&x, 0, 740, &o);
+    assert_int_equal(o.new_epoch, 0);
+    xllc_fini(&x);
 }
 
 /* The re-split's arithmetic (docs/xllc-bdi.md): an epoch of 10 high, 6
@@ -570,13 +619,16 @@ static void bdi_resplit_arithmetic(void **st)
     assert_int_equal(xllc_init(&x, 1, 32, 1), 0);
     x.epoch = 20;
     struct xllc_out o;
+    uint64_t t = 0; /* the clock: an access a cycle, so an epoch is 20 accesses */
     for (uint64_t i = 0; i < 20; i++) {
-        xllc_epoch(&x, 0, &o);
+        xllc_epoch(&x, 0, t++, &o);
+        assert_int_equal(o.new_epoch, 0);
         assert_int_equal(o.split_drops, 0);
         xllc_apply(&x, 0, -1, 100 + i, i < 10 ? 1 : i < 16 ? 2 : 4, i % 2, &o);
         assert_int_equal(o.idx, 4 * (int)i); /* all uncompressed yet: register i */
     }
-    xllc_epoch(&x, 0, &o); /* the 21st access re-splits */
+    xllc_epoch(&x, 0, t++, &o); /* the 21st access, at clock 20, begins epoch 1: it re-splits */
+    assert_int_equal(o.new_epoch, 1);
     assert_int_equal(x.bdi[0].nh, 8);
     assert_int_equal(x.bdi[0].nl, 9);
     assert_int_equal(o.split_drops, 17); /* the blocks in registers 0-16 */
@@ -593,8 +645,8 @@ static void bdi_resplit_arithmetic(void **st)
     xllc_apply(&x, 0, -1, 8, 4, 0, &o);
     assert_int_equal(o.idx, 4 * 20); /* registers 17-19 hold blocks 117-119 */
     for (int i = 0; i < 19; i++)     /* the rest of this epoch */
-        xllc_epoch(&x, 0, &o);
-    xllc_epoch(&x, 0, &o);           /* 1 high + 1 raw placement: nH = 31*1/5 = 6, nL = 0 */
+        xllc_epoch(&x, 0, t++, &o);
+    xllc_epoch(&x, 0, t++, &o);      /* 1 high + 1 raw placement: nH = 31*1/5 = 6, nL = 0 */
     assert_int_equal(x.bdi[0].nh, 6);
     assert_int_equal(x.bdi[0].nl, 0);
     assert_int_equal(o.split_drops, 0); /* block 7 stays high in register 0, the others raw */
@@ -606,12 +658,12 @@ static void bdi_resplit_arithmetic(void **st)
         xllc_apply(&x, 0, xllc_find(&x, 0, 8), 8, 0, 0, &o);
         xllc_asked(&x, 0, 4);
         assert_int_equal(o.idx, 4 * 20);
-        xllc_epoch(&x, 0, &o);
+        xllc_epoch(&x, 0, t++, &o);
         assert_int_equal(o.split_drops, 0);
     }
     xllc_apply(&x, 0, -1, 9, 1, 0, &o);
     assert_int_equal(o.idx, 1);      /* the next high slot of register 0 */
-    xllc_epoch(&x, 0, &o);
+    xllc_epoch(&x, 0, t++, &o);
     assert_int_equal(x.bdi[0].nh, 0);
     assert_int_equal(x.bdi[0].nl, 0);
     assert_int_equal(o.split_drops, 2); /* blocks 7 and 9: register 0 is uncompressed again */
@@ -900,6 +952,7 @@ int main(void)
         cmocka_unit_test(predictor_none_forwards_all),
         cmocka_unit_test(bloom_threshold_with_compression),
         cmocka_unit_test(bdi_resplit_arithmetic),
+        cmocka_unit_test(bdi_epoch_is_cycles),
         cmocka_unit_test(compression_capacity),
         cmocka_unit_test(compression_write_grows),
         cmocka_unit_test(query_unit_backpressure),
