@@ -103,7 +103,7 @@ void xllc_epoch(struct xllc *x, uint32_t set, uint64_t clock, struct xllc_out *o
     uint64_t ep = clock / (x->epoch ? x->epoch : 1);
     if (ep <= d->ep)
         return;
-    /* the re-split: registers by what the set's last epoch asked for, one kept uncompressed */
+    /* the re-split: registers by what the set asked for (its counts), one kept uncompressed */
     out->new_epoch = 1;
     d->ep = ep;
     uint64_t wh = d->cnt[0], wl = 2ull * d->cnt[1], t = wh + wl + 4ull * d->cnt[2];
@@ -119,7 +119,10 @@ void xllc_epoch(struct xllc *x, uint32_t set, uint64_t clock, struct xllc_out *o
         d->nh = (uint16_t)nh;
         d->nl = (uint16_t)nl;
     }
-    d->cnt[0] = d->cnt[1] = d->cnt[2] = 0;
+    /* the counts age by half (docs/xllc-bdi.md): a set sees few accesses an epoch */
+    d->cnt[0] >>= 1;
+    d->cnt[1] >>= 1;
+    d->cnt[2] >>= 1;
 }
 
 uint32_t xllc_capacity(const struct xllc *x, uint32_t set)

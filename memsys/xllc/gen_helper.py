@@ -995,11 +995,10 @@ class BdiGen(Gen):
         e("  shl.b32 %vrs, %nwb, 8;                        // the answer's VFLAGS bits 8..15: written back")
         e("  shl.b32 %x, %ndr, 16;")
         e("  or.b32 %vrs, %vrs, %x;                        // bits 16..23: dropped")
-        e("$S_RS_RESET:")
-        e("  mov.u32 %n, 0;")
-        e("  mov.u32 %cnt1, 0;")
-        e("  mov.u32 %cnt2, 0;")
-        e("  mov.u32 %cnt4, 0;")
+        e("$S_RS_RESET:                                     // the counts age by half")
+        e("  shr.u32 %cnt1, %cnt1, 1;")
+        e("  shr.u32 %cnt2, %cnt2, 1;")
+        e("  shr.u32 %cnt4, %cnt4, 1;")
 
     # ---- placement ------------------------------------------------------------------------
 

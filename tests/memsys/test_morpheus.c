@@ -565,10 +565,12 @@ static void compression_write_grows(void **st)
  * cycles"), not a count of the set's accesses: 50 accesses within one epoch
  * of 100 cycles re-split nothing; the first access at clock 100 does (50
  * high placements in a 4-register set: nH = 3*50/50 = 3, the blocks of
- * registers 0-2 dropped, block 47 stays in register 3); a set idle through epochs 2-6 re-splits once, at
- * its next access (clock 750), by what it asked for since (1 high + 1 raw:
- * nH = 3*1/5 = 0, its high block dropped); a later access in the same
- * epoch, or one with an earlier clock, does not. */
+ * registers 0-2 dropped, block 47 stays in register 3; the counts halve to
+ * 25 high); a set idle through epochs 2-6 re-splits once, at its next
+ * access (clock 750), by what it asked for (26 high, 21 raw: a placement and
+ * 20 read hits; 26 + 84 quarters, nH = 3*26/110 = 0: its high block
+ * dropped); a later access in the same epoch, or one with an earlier clock,
+ * does not. */
 static void bdi_epoch_is_cycles(void **st)
 {
     (void)st;
@@ -596,11 +598,20 @@ static void bdi_epoch_is_cycles(void **st)
     xllc_apply(&x, 0, -1, 1000, 4, 0, &o); /* a raw one: replaces block 47 */
     assert_int_equal(o.idx, 12);
     assert_int_equal(o.victim_tag, 47);
+    for (uint64_t i = 0; i < 20; i++) { /* read hits on it, in epoch 1 */
+        xllc_epoch(&x, 0, 101 + i, &o);
+        assert_int_equal(o.new_epoch, 0);
+        xllc_apply(&x, 0, xllc_find(&x, 0, 1000), 1000, 0, 0, &o);
+        xllc_asked(&x, 0, 4);
+    }
+    assert_int_equal(x.bdi[0].cnt[0], 26);
+    assert_int_equal(x.bdi[0].cnt[2], 21);
     xllc_epoch(&x, 0, 750, &o);
     assert_int_equal(o.new_epoch, 1);
     assert_int_equal(x.bdi[0].nh, 0);
     assert_int_equal(o.split_drops, 1);
     assert_int_equal(xllc_find(&x, 0, 2000), -1);
+    assert_int_equal(x.bdi[0].cnt[0], 13);
     xllc_epoch(&x, 0, 760, &o);
     assert_int_equal(o.new_epoch, 0);
     xllc_epoch(&x, 0, 740, &o);
@@ -611,7 +622,7 @@ static void bdi_epoch_is_cycles(void **st)
 /* The re-split's arithmetic (docs/xllc-bdi.md): an epoch of 10 high, 6
  * low and 4 uncompressed placements in a 32-register set asks for 10, 12
  * and 16 quarter registers: nH = 31*10/38 = 8, nL = 31*12/38 = 9, the other
- * 15 uncompressed; read hits count too. */
+ * 15 uncompressed; the counts then age by half; read hits count too. */
 static void bdi_resplit_arithmetic(void **st)
 {
     (void)st;
@@ -633,6 +644,9 @@ static void bdi_resplit_arithmetic(void **st)
     assert_int_equal(x.bdi[0].nl, 9);
     assert_int_equal(o.split_drops, 17); /* the blocks in registers 0-16 */
     assert_int_equal(o.split_wb, 8);     /* the odd ones were written */
+    assert_int_equal(x.bdi[0].cnt[0], 5); /* the counts halved: 10, 6, 4 -> 5, 3, 2 */
+    assert_int_equal(x.bdi[0].cnt[1], 3);
+    assert_int_equal(x.bdi[0].cnt[2], 2);
     assert_int_equal(xllc_count(&x, 0), 3);
     assert_int_equal(xllc_slot_size(&x, 0, 4 * 7 + 3), 1);
     assert_int_equal(xllc_slot_size(&x, 0, 4 * 8 + 1), 2);
@@ -646,14 +660,15 @@ static void bdi_resplit_arithmetic(void **st)
     assert_int_equal(o.idx, 4 * 20); /* registers 17-19 hold blocks 117-119 */
     for (int i = 0; i < 19; i++)     /* the rest of this epoch */
         xllc_epoch(&x, 0, t++, &o);
-    xllc_epoch(&x, 0, t++, &o);      /* 1 high + 1 raw placement: nH = 31*1/5 = 6, nL = 0 */
-    assert_int_equal(x.bdi[0].nh, 6);
-    assert_int_equal(x.bdi[0].nl, 0);
-    assert_int_equal(o.split_drops, 0); /* block 7 stays high in register 0, the others raw */
-    /* an epoch of 19 read hits on raw block 8 and one high placement: a read hit counts the held block's
-     * level (xllc_asked, as morpheus.c does), so the epoch asked for 1 + 4 x 19 quarter registers, 1 of them
-     * high: nH = 31*1/77 = 0 (were only placements counted, the lone high block would turn 31 registers
-     * high and drop the raw blocks) */
+    xllc_epoch(&x, 0, t++, &o);      /* 5 + 1 high, 3 low, 2 + 1 raw: 6, 6, 12 quarters: nH = nL = 31*6/24 = 7 */
+    assert_int_equal(x.bdi[0].nh, 7);
+    assert_int_equal(x.bdi[0].nl, 7);
+    assert_int_equal(o.split_drops, 0); /* registers 7 and 14-16 change level, empty; block 7 stays in register 0 */
+    assert_int_equal(xllc_count(&x, 0), 5);
+    /* then 19 read hits on raw block 8 and one high placement, with the halved 3, 1, 1: a read hit counts the
+     * held block's level (xllc_asked, as morpheus.c does), so the set asked for 4 high, 1 low and 20 raw:
+     * 4 + 2 + 80 quarter registers, nH = 31*4/86 = 1, nL = 31*2/86 = 0 (were only placements counted, 4, 1
+     * and 1 would give nH = 31*4/10 = 12 and nL = 6, and squeeze the raw blocks the set serves) */
     for (int i = 0; i < 19; i++) {
         xllc_apply(&x, 0, xllc_find(&x, 0, 8), 8, 0, 0, &o);
         xllc_asked(&x, 0, 4);
@@ -664,10 +679,10 @@ static void bdi_resplit_arithmetic(void **st)
     xllc_apply(&x, 0, -1, 9, 1, 0, &o);
     assert_int_equal(o.idx, 1);      /* the next high slot of register 0 */
     xllc_epoch(&x, 0, t++, &o);
-    assert_int_equal(x.bdi[0].nh, 0);
+    assert_int_equal(x.bdi[0].nh, 1);
     assert_int_equal(x.bdi[0].nl, 0);
-    assert_int_equal(o.split_drops, 2); /* blocks 7 and 9: register 0 is uncompressed again */
-    assert_int_equal(xllc_count(&x, 0), 4);
+    assert_int_equal(o.split_drops, 0); /* blocks 7 and 9 stay high in register 0; 1-13 are empty */
+    assert_int_equal(xllc_count(&x, 0), 6);
     assert_int_not_equal(xllc_find(&x, 0, 8), -1);
     xllc_fini(&x);
 }
