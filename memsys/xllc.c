@@ -16,7 +16,10 @@ int xllc_init(struct xllc *x, uint32_t sets, uint32_t ways, int compress)
     x->stamp = 0;
     x->blk = calloc((size_t)sets * x->max_blocks, sizeof *x->blk);
     x->bdi = compress ? calloc(sets ? sets : 1, sizeof *x->bdi) : NULL;
-    if (!x->blk || (compress && !x->bdi)) {
+    for (x->hbits = 1; (1u << x->hbits) < 2 * x->max_blocks; x->hbits++)
+        ;
+    x->index = calloc(((size_t)sets << x->hbits) + 1, sizeof *x->index);
+    if (!x->blk || (compress && !x->bdi) || !x->index || x->max_blocks > UINT16_MAX) {
         xllc_fini(x);
         return -1;
     }
@@ -27,19 +30,67 @@ void xllc_fini(struct xllc *x)
 {
     free(x->blk);
     free(x->bdi);
+    free(x->index);
     x->blk = NULL;
     x->bdi = NULL;
+    x->index = NULL;
 }
 
 static struct xllc_blk *set_blocks(const struct xllc *x, uint32_t set) { return x->blk + (size_t)set * x->max_blocks; }
 
+/* ------------------------------------------------------------- tag index
+ * A set's blocks by tag: an open-addressing table of slot numbers + 1
+ * (linear probing; a removal shifts the entries after it back, so there are
+ * no tombstones).  Only the writers below change a slot's tag or emptiness,
+ * and each keeps the index in step; a set holds a tag at most once. */
+static uint16_t *set_index(const struct xllc *x, uint32_t set) { return x->index + ((size_t)set << x->hbits); }
+static uint32_t tag_home(const struct xllc *x, uint64_t tag)
+{
+    return (uint32_t)((tag * 0x9E3779B97F4A7C15ull) >> (64 - x->hbits));
+}
+
 int xllc_find(const struct xllc *x, uint32_t set, uint64_t tag)
 {
     const struct xllc_blk *b = set_blocks(x, set);
-    for (uint32_t i = 0; i < x->max_blocks; i++)
-        if (b[i].segs && b[i].tag == tag)
-            return (int)i;
-    return -1;
+    const uint16_t *h = set_index(x, set);
+    uint32_t mask = (1u << x->hbits) - 1;
+    for (uint32_t i = tag_home(x, tag);; i = (i + 1) & mask) {
+        if (!h[i])
+            return -1;
+        if (b[h[i] - 1].tag == tag)
+            return h[i] - 1;
+    }
+}
+
+/* Slot s of a set takes block `tag`. */
+static void slot_fill(struct xllc *x, uint32_t set, uint32_t s, struct xllc_blk blk)
+{
+    uint16_t *h = set_index(x, set);
+    uint32_t mask = (1u << x->hbits) - 1, i = tag_home(x, blk.tag);
+    while (h[i])
+        i = (i + 1) & mask;
+    h[i] = (uint16_t)(s + 1);
+    set_blocks(x, set)[s] = blk;
+}
+
+/* Slot s of a set (holding a block) becomes empty. */
+static void slot_clear(struct xllc *x, uint32_t set, uint32_t s)
+{
+    struct xllc_blk *b = set_blocks(x, set);
+    uint16_t *h = set_index(x, set);
+    uint32_t mask = (1u << x->hbits) - 1, i = tag_home(x, b[s].tag);
+    while (h[i] != s + 1)
+        i = (i + 1) & mask;
+    /* backward shift: an entry after the hole moves into it unless its home lies cyclically in (hole, entry] */
+    for (uint32_t j = (i + 1) & mask; h[j]; j = (j + 1) & mask) {
+        uint32_t home = tag_home(x, b[h[j] - 1].tag);
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            h[i] = h[j];
+            i = j;
+        }
+    }
+    h[i] = 0;
+    b[s] = (struct xllc_blk){ 0 };
 }
 
 /* The level (slot size in segments) of register r under split (nh, nl). */
@@ -64,7 +115,7 @@ static void evict(struct xllc *x, uint32_t set, int v, struct xllc_out *out)
         out->victim_dirty = b[v].dirty;
     }
     out->dirty_evicted += b[v].dirty;
-    b[v] = (struct xllc_blk){ 0 };
+    slot_clear(x, set, (uint32_t)v);
 }
 
 /* The slot a new block of compressibility c goes to (docs/xllc-bdi.md
@@ -114,7 +165,7 @@ void xllc_epoch(struct xllc *x, uint32_t set, uint64_t clock, struct xllc_out *o
             if (b[s].segs && reg_level(s / 4, d->nh, d->nl) != reg_level(s / 4, nh, nl)) {
                 out->split_drops++;
                 out->split_wb += b[s].dirty;
-                b[s] = (struct xllc_blk){ 0 };
+                slot_clear(x, set, s);
             }
         d->nh = (uint16_t)nh;
         d->nl = (uint16_t)nl;
@@ -148,13 +199,13 @@ void xllc_apply(struct xllc *x, uint32_t set, int idx, uint64_t tag, unsigned se
         if (!segs)
             segs = 4;
         idx = place(x, set, segs, out);
-        b[idx] = (struct xllc_blk){ .tag = tag, .segs = (uint8_t)segs };
+        slot_fill(x, set, (uint32_t)idx, (struct xllc_blk){ .tag = tag, .segs = (uint8_t)segs });
     } else if (segs && segs > xllc_slot_size(x, set, (uint32_t)idx)) {
         /* a rewritten block no longer fits its slot: it moves (its old slot is no victim) */
         uint8_t dirty = b[idx].dirty;
-        b[idx] = (struct xllc_blk){ 0 };
+        slot_clear(x, set, (uint32_t)idx);
         idx = place(x, set, segs, out);
-        b[idx] = (struct xllc_blk){ .tag = tag, .segs = (uint8_t)segs, .dirty = dirty };
+        slot_fill(x, set, (uint32_t)idx, (struct xllc_blk){ .tag = tag, .segs = (uint8_t)segs, .dirty = dirty });
     } else if (segs) {
         b[idx].segs = (uint8_t)segs;
     }
@@ -180,9 +231,8 @@ int xllc_drop(struct xllc *x, uint32_t set, uint64_t tag, int *dirty)
     *dirty = 0;
     if (i < 0)
         return -1;
-    struct xllc_blk *b = set_blocks(x, set) + i;
-    *dirty = b->dirty;
-    *b = (struct xllc_blk){ 0 };
+    *dirty = set_blocks(x, set)[i].dirty;
+    slot_clear(x, set, (uint32_t)i);
     return i;
 }
 

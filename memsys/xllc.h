@@ -39,6 +39,9 @@ struct xllc {
     uint64_t stamp;              /* LRU clock, one for all sets */
     struct xllc_blk *blk;        /* sets x max_blocks */
     struct xllc_bdi *bdi;        /* per set, compressed only (else NULL) */
+    uint16_t *index;             /* per set, hbits^2 entries: slot + 1 of each block by its tag's hash
+                                    (linear probing, 0 empty), so xllc_find is not a walk of the set */
+    uint32_t hbits;              /* log2 of the entries a set's index has: at least twice its slots */
 };
 
 /* What one xllc_apply did to the set. */

@@ -690,6 +690,49 @@ static void bdi_resplit_arithmetic(void **st)
 /* Queue of 4: ten requests to one set at one clock.  The warp takes them
  * one at a time (service S each); request 0 starts at once, 1-4 wait in
  * the queue, 5-9 find it full and wait outside (back-pressure). */
+/* xllc_find answers through a per-set hash index (linear probing, removal by
+ * backward shift): after every change of a long random mix of misses,
+ * rewrites, drops and re-splits, on two compressed sets and one plain one,
+ * it must agree with a walk of the set's slots (xllc_block) for every tag
+ * of the universe, present or not. */
+static int walk_find(const struct xllc *x, uint32_t set, uint64_t tag)
+{
+    uint64_t t;
+    for (uint32_t i = 0; i < x->max_blocks; i++)
+        if (xllc_block(x, set, i, &t) && t == tag)
+            return (int)i;
+    return -1;
+}
+
+static void xllc_index_matches_walk(void **st)
+{
+    (void)st;
+    for (int compress = 0; compress < 2; compress++) {
+        struct xllc x;
+        assert_int_equal(xllc_init(&x, 2, 16, compress), 0);
+        x.epoch = 50;
+        uint64_t rng = 0x243F6A8885A308D3ull, clock = 0;
+        struct xllc_out o;
+        for (int step = 0; step < 6000; step++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t set = (uint32_t)(rng >> 63), r = (uint32_t)(rng >> 33);
+            uint64_t tag = (r % 200) * 2 + set; /* 200 tags a set, colliding in their index homes */
+            clock += r % 7;
+            xllc_epoch(&x, set, clock, &o);
+            int at = xllc_find(&x, set, tag), dirty;
+            if (r % 9 == 0)
+                assert_int_equal(xllc_drop(&x, set, tag, &dirty), at);
+            else
+                xllc_apply(&x, set, at, tag, at >= 0 && r % 3 ? 0 : 1u << (r / 7 % 3), r % 5 == 0, &o);
+            for (uint32_t s = 0; s < 2; s++)
+                for (uint64_t t = s; t < 400; t += 2)
+                    assert_int_equal(xllc_find(&x, s, t), walk_find(&x, s, t));
+        }
+        assert_true(xllc_count(&x, 0) > 8); /* the sets did fill (so removals shifted entries back) */
+        xllc_fini(&x);
+    }
+}
+
 static void query_unit_backpressure(void **st)
 {
     (void)st;
@@ -970,6 +1013,7 @@ int main(void)
         cmocka_unit_test(bdi_epoch_is_cycles),
         cmocka_unit_test(compression_capacity),
         cmocka_unit_test(compression_write_grows),
+        cmocka_unit_test(xllc_index_matches_walk),
         cmocka_unit_test(query_unit_backpressure),
         cmocka_unit_test(query_unit_buffers),
         cmocka_unit_test(mmio_layout),
