@@ -384,6 +384,8 @@ struct emu_sm {
     struct emu_warp **ws;          /* resident warps (scheduling order) */
     uint32_t nws;
     uint64_t *ready;               /* bitmap over ws: the warps in WS_READY (emu_warp_state keeps it) */
+    uint64_t *rat, *wage;          /* over ws: each warp's ready_at (emu_warp_ready keeps it) and age, so
+                                      that a pick scans two arrays, not the warps */
     uint32_t rr;                   /* loose round-robin: last warp index issued */
     struct emu_warp *greedy;       /* GTO: last warp issued */
     uint64_t next_age;
@@ -527,6 +529,16 @@ static inline void emu_warp_state(struct emu_warp *w, uint32_t st)
         else
             sm->ready[w->ws_idx >> 6] &= ~bit;
     }
+}
+
+/* Sets the SM clock at which w may issue again, keeping its SM's copy for
+ * the warp schedulers in step. */
+static inline void emu_warp_ready(struct emu_warp *w, uint64_t clock)
+{
+    w->ready_at = clock;
+    struct emu_sm *sm = w->cta->sm;
+    if (w->ws_idx < sm->nws && sm->ws[w->ws_idx] == w)
+        sm->rat[w->ws_idx] = clock;
 }
 
 /* ----------------------------------------------------------- operand access */

@@ -32,7 +32,7 @@ static void wake_now(struct emu_warp *w, uint64_t clock)
 {
     if (w->state == WS_PARKED) {
         emu_warp_state(w, WS_READY);
-        w->ready_at = clock;
+        emu_warp_ready(w, clock);
     } else if (w->state != WS_DONE && w->wakes < UINT32_MAX) {
         w->wakes++;
     }

@@ -49,36 +49,57 @@ static double now(void)
 
 /* --------------------------------------------------------- warp schedulers */
 
-/* Whether resident warp i of sm can issue now. */
-static inline struct emu_warp *can_issue(const struct emu_sm *sm, uint32_t i)
-{
-    struct emu_warp *w = sm->ws[i];
-    return w->state == WS_READY && w->ready_at <= sm->clock ? w : NULL;
-}
-
-static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm)
+/* The warp sm issues next: GTO or loose round-robin over the ready warps.
+ * When none can issue now, *soon_at is the earliest ready time among them
+ * (UINT64_MAX: none) and *soon the warp this pick would choose at that
+ * clock if nothing else changed meanwhile (sm_run skips the clock there
+ * without a second scan); a pick that finds one leaves both alone. */
+static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm, uint64_t *soon_at,
+                                struct emu_warp **soon)
 {
     uint32_t n = sm->nws;
+    uint64_t tmin = UINT64_MAX;
+    struct emu_warp *next = NULL;
     if (cfg->sched_policy == EMU_SCHED_GTO) {
-        /* greedy: the last warp while it can issue, else the oldest ready one */
+        /* greedy: the last warp while it can issue, else the oldest ready one (a pick that finds none
+         * forgets the greedy warp: the next pick takes the oldest, so `next` is the oldest of the
+         * earliest) */
         struct emu_warp *g = sm->greedy;
         if (g && g->state == WS_READY && g->ready_at <= sm->clock)
             return g;
-        struct emu_warp *best = NULL;
+        /* one pass, without branches on the data: the least (0 if it can issue now, else its ready
+         * time; then its age) */
+        const uint64_t *rat = sm->rat, *age = sm->wage, clock = sm->clock;
+        uint64_t k1 = UINT64_MAX, k2 = UINT64_MAX;
+        uint32_t bi = UINT32_MAX;
         for (uint32_t j = 0; j < (n + 63) / 64; j++)
             for (uint64_t m = sm->ready[j]; m; m &= m - 1) {
-                struct emu_warp *w = can_issue(sm, j * 64 + (uint32_t)__builtin_ctzll(m));
-                if (w && (!best || w->age < best->age))
-                    best = w;
+                uint32_t i = j * 64 + (uint32_t)__builtin_ctzll(m);
+                uint64_t a = rat[i] <= clock ? 0 : rat[i], b = age[i];
+                int lt = a < k1 || (a == k1 && b < k2);
+                k1 = lt ? a : k1;
+                k2 = lt ? b : k2;
+                bi = lt ? i : bi;
             }
+        struct emu_warp *best = bi != UINT32_MAX && k1 == 0 ? sm->ws[bi] : NULL;
+        if (!best) {
+            tmin = k1;
+            next = bi == UINT32_MAX ? NULL : sm->ws[bi];
+        }
         sm->greedy = best;
+        if (!best) {
+            *soon_at = tmin;
+            *soon = next;
+        }
         return best;
     }
     /* loose round-robin: the next ready warp after the last one issued
      * (the ready bitmap's set bits from rr + 1 on, then from 0) */
+    *soon_at = UINT64_MAX;
+    *soon = NULL;
     if (!n)
         return NULL;
-    uint32_t start = sm->rr + 1 >= n ? 0 : sm->rr + 1;
+    uint32_t start = sm->rr + 1 >= n ? 0 : sm->rr + 1, ni = UINT32_MAX;
     for (int pass = 0; pass < 2; pass++) {
         uint32_t lo = pass ? 0 : start, hi = pass ? start : n;
         for (uint32_t j = lo / 64; j * 64 < hi; j++) {
@@ -87,19 +108,36 @@ static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm)
                 m &= ~0ull << (lo & 63);
             if (hi - j * 64 < 64)
                 m &= (1ull << (hi - j * 64)) - 1;
+            /* the word's warps that can issue now, and the first of the earliest of the rest in
+             * round-robin order, without branches on the data */
+            uint64_t can = 0;
             for (; m; m &= m - 1) {
-                uint32_t i = j * 64 + (uint32_t)__builtin_ctzll(m);
-                struct emu_warp *w = can_issue(sm, i);
-                if (w) {
-                    sm->rr = i;
-                    return w;
-                }
+                uint32_t b = (uint32_t)__builtin_ctzll(m), i = j * 64 + b;
+                uint64_t r = sm->rat[i];
+                can |= (uint64_t)(r <= sm->clock) << b;
+                ni = r < tmin ? i : ni;
+                tmin = r < tmin ? r : tmin;
+            }
+            if (can) {
+                uint32_t i = j * 64 + (uint32_t)__builtin_ctzll(can);
+                sm->rr = i;
+                return sm->ws[i];
             }
         }
     }
+    *soon_at = tmin;
+    *soon = ni == UINT32_MAX ? NULL : sm->ws[ni];
     return NULL;
 }
 
+/* What a pick at the clock *soon_at would do for warp w (sm_pick's *soon). */
+static void sm_picked(const struct emu_config *cfg, struct emu_sm *sm, struct emu_warp *w)
+{
+    if (cfg->sched_policy == EMU_SCHED_GTO)
+        sm->greedy = w;
+    else
+        sm->rr = w->ws_idx;
+}
 
 /* Completes, in (clock, issue) order, the requests of sm that the memory
  * interface delayed and whose time has come (SM clock reached). */
@@ -121,21 +159,8 @@ static void complete_locals(struct emu_sm *sm)
         sm->clock = e.clock; /* a fault it raises is dated when it completed */
         emu_warp_complete(e.w);
         sm->clock = now;
-        e.w->ready_at = e.clock;
+        emu_warp_ready(e.w, e.clock);
     }
-}
-
-/* With a timing model: the earliest clock a ready warp of sm may issue at
- * (UINT64_MAX: none waits for its ready time). */
-static uint64_t next_ready(const struct emu_sm *sm)
-{
-    uint64_t t = UINT64_MAX;
-    for (uint32_t i = 0; i < sm->nws; i++) {
-        const struct emu_warp *w = sm->ws[i];
-        if (w->state == WS_READY && w->ready_at < t)
-            t = w->ready_at;
-    }
-    return t;
 }
 
 /* The instruction w just executed, to the timing model: w may issue again
@@ -159,7 +184,7 @@ static void timed_issue(const struct emu_config *cfg, struct emu_sm *sm, struct 
                            .nsrc = k->srcs[pc].n, .src = k->srcs[pc].r };
     uint32_t lat = tm->issue(cfg->timing_state, &ev);
     if (w->state == WS_READY)
-        w->ready_at = w->tm_ready = clock + (lat ? lat : 1);
+        emu_warp_ready(w, w->tm_ready = clock + (lat ? lat : 1));
 }
 
 /* At a quantum's end (one thread, no SM running): the warps held on the model's last issue() answer, asked
@@ -176,7 +201,7 @@ static void rewake_held(struct emu_device *d, uint64_t t_end)
                 if (w->state != WS_READY || w->ready_at <= t_end || w->ready_at != w->tm_ready)
                     continue;
                 uint64_t r = tm->rewake(d->cfg.timing_state, sm->id, s * 32 + w->warp_id, w->ready_at, t_end);
-                w->ready_at = w->tm_ready = r > t_end ? r : t_end;
+                emu_warp_ready(w, w->tm_ready = r > t_end ? r : t_end);
             }
         }
     }
@@ -228,20 +253,24 @@ static void sm_run(const struct emu_config *cfg, struct emu_sm *sm, uint64_t t_e
     while (sm->clock < t_end && !sm->faulted) {
         if (__builtin_expect(sm->nlocals != 0, 0))
             complete_locals(sm);
-        struct emu_warp *w = sm_pick(cfg, sm);
+        uint64_t soon_at = UINT64_MAX;
+        struct emu_warp *soon = NULL, *w = sm_pick(cfg, sm, &soon_at, &soon);
         if (!w) {
-            uint64_t t = sm->nlocals ? next_local(sm) : UINT64_MAX;
+            uint64_t tl = sm->nlocals ? next_local(sm) : UINT64_MAX, t = tl;
             if (cfg->timing) { /* the next cycle a warp may issue in */
-                uint64_t r = next_ready(sm);
-                t = r < t ? r : t;
+                t = soon_at < t ? soon_at : t;
                 sm->issued_now = 0;
             }
-            if (t < t_end && !sm->faulted) { /* nothing to issue until a delayed request completes */
-                sm->clock = t > sm->clock ? t : sm->clock;
-                continue;
+            if (t >= t_end || sm->faulted) {
+                sm->idle = 1;
+                break;
             }
-            sm->idle = 1;
-            break;
+            /* nothing to issue until a warp's ready time or a delayed request's completion */
+            sm->clock = t > sm->clock ? t : sm->clock;
+            if (!cfg->timing || !soon || soon_at != sm->clock || tl <= sm->clock)
+                continue;
+            w = soon; /* no request completes first: the pick there would take it */
+            sm_picked(cfg, sm, w);
         }
         if (__builtin_expect(!w->nframes, 0)) { /* its first issue */
             int rc = warp_begin(sm, w);
@@ -445,8 +474,10 @@ int emu_sched_init(struct emu_device *d)
         sm->slots = calloc(d->cfg.max_ctas_per_sm, sizeof *sm->slots);
         sm->ws = calloc(d->cfg.max_warps_per_sm, sizeof *sm->ws);
         sm->ready = calloc((d->cfg.max_warps_per_sm + 63) / 64, sizeof *sm->ready);
+        sm->rat = calloc(d->cfg.max_warps_per_sm, sizeof *sm->rat);
+        sm->wage = calloc(d->cfg.max_warps_per_sm, sizeof *sm->wage);
         sm->spare = calloc(d->cfg.max_warps_per_sm, sizeof *sm->spare);
-        if (!sm->slots || !sm->ws || !sm->spare || !sm->ready)
+        if (!sm->slots || !sm->ws || !sm->spare || !sm->ready || !sm->rat || !sm->wage)
             return MX_ENOMEM;
         for (uint32_t s = 0; s < d->cfg.max_ctas_per_sm; s++)
             sm->slots[s].sm = sm;
@@ -626,6 +657,8 @@ void emu_sched_fini(struct emu_device *d)
         free(sm->slots);
         free(sm->ws);
         free(sm->ready);
+        free(sm->rat);
+        free(sm->wage);
         free(sm->waits);
         free(sm->locals);
         free(sm->preq);
@@ -792,6 +825,8 @@ static void sm_rebuild(const struct emu_config *cfg, struct emu_sm *sm)
                 w->ws_idx = sm->nws;
                 if (w->state == WS_READY)
                     sm->ready[sm->nws >> 6] |= 1ull << (sm->nws & 63);
+                sm->rat[sm->nws] = w->ready_at;
+                sm->wage[sm->nws] = w->age;
                 sm->ws[sm->nws++] = w;
             }
     }
@@ -866,7 +901,7 @@ static int cta_start(struct emu_grid *g, struct emu_sm *sm, uint64_t id)
         w->active = w->nthreads == WARP ? FULL_MASK : (1u << w->nthreads) - 1;
         w->pc = e->first;
         w->fend = e->first + e->ninsns;
-        w->ready_at = sm->clock;
+        emu_warp_ready(w, sm->clock);
     }
     sm->ctas_used++;
     sm->warps_used += g->warps_per_cta;
@@ -1163,7 +1198,7 @@ static int complete_waits(struct emu_device *d, struct emu_wait **scratch, uint3
             emu_warp_complete(w);
         }
         sm->clock = end;
-        w->ready_at = ready;
+        emu_warp_ready(w, ready);
     }
     d->direct = 0;
     return MX_OK;
@@ -1710,10 +1745,10 @@ static int helper_run(struct emu_device *d, struct emu_warp *w, uint64_t budget,
             if (r != EX_FAULT && !sm->faulted) {
                 timed_issue(cfg, sm, w, x, t, before == 0, r);
                 if (w->state == WS_READY) {
-                    w->ready_at = w->ready_at > w->helper_hold ? w->ready_at : w->helper_hold;
+                    emu_warp_ready(w, w->ready_at > w->helper_hold ? w->ready_at : w->helper_hold);
                     t = w->ready_at > t ? w->ready_at : t + 1;
                 } else { /* parked (or done): it served the request by now */
-                    w->ready_at = t + 1;
+                    emu_warp_ready(w, t + 1);
                     d->helper_done = t > d->helper_done ? t : d->helper_done;
                 }
             }
