@@ -100,6 +100,10 @@ static struct emu_warp *sm_pick(const struct emu_config *cfg, struct emu_sm *sm,
     if (!n)
         return NULL;
     uint32_t start = sm->rr + 1 >= n ? 0 : sm->rr + 1, ni = UINT32_MAX;
+    if (sm->ready[start >> 6] >> (start & 63) & 1 && sm->rat[start] <= sm->clock) {
+        sm->rr = start; /* the next in turn can issue (the rule when most warps can) */
+        return sm->ws[start];
+    }
     for (int pass = 0; pass < 2; pass++) {
         uint32_t lo = pass ? 0 : start, hi = pass ? start : n;
         for (uint32_t j = lo / 64; j * 64 < hi; j++) {
