@@ -460,6 +460,7 @@ void morpheus_access_sm(struct morpheus *m, uint32_t part, uint64_t lp, uint64_t
     if (ep.split_drops) {
         m->xs.evictions += ep.split_drops;
         m->xs.writebacks += ep.split_wb;
+        m->xx.split_drops += ep.split_drops;
         r->split_drops = ep.split_drops;
         r->split_wb = ep.split_wb;
     }
@@ -573,6 +574,7 @@ void morpheus_stats(const struct morpheus *m, struct mx_memsys_stats *s)
     s->qu_full += m->qu_full;
     for (int i = 0; i < 3; i++)
         s->bdi_blocks[i] += m->xx.level[i];
+    s->bdi_split_drops += m->xx.split_drops;
 }
 
 void morpheus_inherit(struct morpheus *m, const struct morpheus *old)

@@ -86,6 +86,7 @@ void morpheus_inherit(struct morpheus *m, const struct morpheus *old);
 /* Counts that have no field in struct mx_memsys_stats. */
 struct morpheus_xstats {
     uint64_t level[3];           /* blocks inserted or rewritten at 32, 64, 128 bytes (BDI levels) */
+    uint64_t split_drops;        /* blocks dropped by re-splits (BDI) */
     uint64_t bloom_swaps;        /* BF1/BF2 swaps, all sets */
     uint64_t qu_wait_cycles;     /* cycles requests waited for a queue slot or a data buffer */
     uint64_t fills;              /* predicted-miss loads whose block the controller handed to the set */

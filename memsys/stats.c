@@ -36,6 +36,7 @@ void mx_memsys_stats_sub(struct mx_memsys_stats *a, const struct mx_memsys_stats
     a->helper_insns -= b->helper_insns;
     for (int i = 0; i < 3; i++)
         a->bdi_blocks[i] -= b->bdi_blocks[i];
+    a->bdi_split_drops -= b->bdi_split_drops;
     /* sms_compute, sms_cache, dram_channels describe the machine: a's stay */
 }
 
@@ -83,7 +84,9 @@ int mx_memsys_stats_json(const struct mx_memsys_stats *s, uint64_t warp_insns, c
         s->sms_compute, s->sms_cache, s->qu_full);
     put(buf, n, &len, "\"helper\":{\"requests\":%" PRIu64 ",\"warp_instructions\":%" PRIu64 "},", s->helper_requests,
         s->helper_insns);
-    put(buf, n, &len, "\"bdi\":{\"blocks_32\":%" PRIu64 ",\"blocks_64\":%" PRIu64 ",\"blocks_128\":%" PRIu64 "}}",
-        s->bdi_blocks[0], s->bdi_blocks[1], s->bdi_blocks[2]);
+    put(buf, n, &len,
+        "\"bdi\":{\"blocks_32\":%" PRIu64 ",\"blocks_64\":%" PRIu64 ",\"blocks_128\":%" PRIu64
+        ",\"split_drops\":%" PRIu64 "}}",
+        s->bdi_blocks[0], s->bdi_blocks[1], s->bdi_blocks[2], s->bdi_split_drops);
     return (int)len;
 }

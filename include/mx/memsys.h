@@ -88,6 +88,8 @@ struct mx_memsys_stats {
                                     helper kernel (frontend/msys.c: emu_helper_insns), 0 here */
     uint64_t bdi_blocks[3];      /* extended-LLC blocks inserted or rewritten at 32, 64 and 128 bytes (the
                                     BDI levels of --compress bdi; without it every block is 128) */
+    uint64_t bdi_split_drops;    /* extended-LLC blocks dropped by re-splits (a register changing level;
+                                    counted in xllc.evictions too) */
     uint32_t sms_compute, sms_cache;
     uint32_t dram_channels;      /* entries of dram_channel_read/_write in use (the JSON's channels[]) */
 };

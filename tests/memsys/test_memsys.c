@@ -916,7 +916,7 @@ static void stats_json_keys(void **st)
     s.dram_channel_read[2] = 22, s.dram_channel_write[2] = 23;
     s.qu_full = 24, s.sms_compute = 60, s.sms_cache = 8;
     s.helper_requests = 25, s.helper_insns = 26;
-    s.bdi_blocks[0] = 27, s.bdi_blocks[1] = 28, s.bdi_blocks[2] = 29;
+    s.bdi_blocks[0] = 27, s.bdi_blocks[1] = 28, s.bdi_blocks[2] = 29, s.bdi_split_drops = 31;
     char buf[4096];
     int n = mx_memsys_stats_json(&s, 2000, buf, sizeof buf);
     assert_int_equal(n, (int)strlen(buf));
@@ -959,6 +959,7 @@ static void stats_json_keys(void **st)
     assert_int_equal(jget(o, "bdi", "blocks_32"), 27);
     assert_int_equal(jget(o, "bdi", "blocks_64"), 28);
     assert_int_equal(jget(o, "bdi", "blocks_128"), 29);
+    assert_int_equal(jget(o, "bdi", "split_drops"), 31);
     assert_int_equal(json_object_object_length(o), 9);
     json_object_put(o);
     /* no warp instructions: mpki 0 */
@@ -968,7 +969,7 @@ static void stats_json_keys(void **st)
     struct mx_memsys_stats a = s;
     mx_memsys_stats_sub(&a, &s);
     assert_int_equal(a.l1.accesses + a.llc.writebacks + a.dram_channel_read[2] + a.qu_full + a.pred_false_neg +
-                         a.helper_requests + a.helper_insns + a.bdi_blocks[0] + a.bdi_blocks[2], 0);
+                         a.helper_requests + a.helper_insns + a.bdi_blocks[0] + a.bdi_blocks[2] + a.bdi_split_drops, 0);
     assert_int_equal(a.sms_compute, 60);
 }
 

@@ -547,6 +547,7 @@ static void compression_write_grows(void **st)
     struct mx_memsys_stats s;
     stats(m, &s);
     assert_int_equal(s.xllc.evictions, 3);
+    assert_int_equal(s.bdi_split_drops, 3); /* the run's JSON bdi.split_drops: the re-split's, not the move's */
     struct morpheus_result r = acc(m, &c, 0, ext_lp(&c, m, 0, 0, 15), MX_MOP_ST, clock++, &rdm);
     assert_int_equal(r.hit, 1);
     assert_int_equal(r.way, 12);
@@ -554,6 +555,7 @@ static void compression_write_grows(void **st)
     assert_int_equal(r.victim_wb, 0);
     stats(m, &s);
     assert_int_equal(s.xllc.evictions, 4);
+    assert_int_equal(s.bdi_split_drops, 3);
     assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 14), MX_MOP_LD, clock++, &z).hit, 1);
     assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 15), MX_MOP_LD, clock++, &z).way, 12);
     assert_int_equal(acc(m, &c, 0, ext_lp(&c, m, 0, 0, 3), MX_MOP_LD, clock++, &z).hit, 0);
