@@ -80,7 +80,8 @@ static const char ev_help[] =
     "Each run's object: workload class size system predictor llc_scale\n"
     "compute_sms cache_sms gated_sms cycles time_s energy_j ipc power_w\n"
     "perf_per_w thread_instructions warp_instructions pass memsys (the\n"
-    "hierarchy's counts, docs/memsys.md) and the settings (docs/evaluate.md).\n"
+    "hierarchy's counts, docs/memsys.md) energy (energy_j by part) and the\n"
+    "settings (docs/evaluate.md).\n"
     "\n"
     "Exit status: 0 if every run passed, 1 if one failed (the others are kept;\n"
     "its log is OUT/logs/KEY.log), 2 on a usage error or a Slurm that cannot\n"
@@ -119,6 +120,7 @@ struct ev {
                                  configuration's (GB/s) */
     int nxbw;
     double xbw_conf;          /* the configuration's timing.bandwidth.xllc_gbps_per_sm */
+    double ctrl_frac;         /* energy.controller_frac (summary.md names it) */
     int sel[NW], memory[NW];
     uint64_t prog_digest[NW]; /* each program's bytes (FNV-1a): a kept run of a rebuilt workload is redone */
     uint32_t llc_lat, xllc_lat, dram_lat; /* timing.level.{llc,xllc,dram}: summary.md compares the first two */
@@ -452,7 +454,8 @@ static json_object *make_result(const struct ev *e, const struct run *r, json_ob
     json_object_object_add(o, "llc_scale", json_object_new_int(r->sys == FE_SYS_IBL4X ? 4 : (int)r->llc_x));
     static const char *const copy[] = { "compute_sms", "cache_sms", "gated_sms", "cycles", "time_s", "energy_j", "ipc",
                                         "power_w", "thread_instructions", "warp_instructions", "kernels_launched",
-                                        "memory_touched_bytes", "timing", "pass", "last_line", "memsys", "online" };
+                                        "memory_touched_bytes", "timing", "pass", "last_line", "memsys", "online",
+                                        "energy" };
     for (size_t i = 0; i < sizeof copy / sizeof *copy; i++)
         if (json_object_object_get_ex(row, copy[i], &v))
             json_object_object_add(o, copy[i], json_object_get(v));
@@ -1332,6 +1335,80 @@ static int split_section(const struct ev *e, struct buf *sm)
     return rc;
 }
 
+/* A run's energy part (tm_energy_part_names' key) in joules, NAN if the run has none. */
+static double energy_part(const struct run *r, int k)
+{
+    json_object *o;
+    if (!r || !r->res || !json_object_object_get_ex(r->res, "energy", &o) || !o)
+        return NAN;
+    return num(o, tm_energy_part_names[k]);
+}
+
+/* energy.csv and summary.md's "Where the energy goes": Figure 10's runs' energy by part; per system, each part
+ * over BL's whole energy, averaged over the memory-bound applications (the parts of a row add up to the mean
+ * energy over BL's).  Runs kept from before the records had parts leave the section out. */
+static int energy_section(const struct ev *e, struct buf *sm, const double *sp, const double *ee)
+{
+    struct buf t = { 0 };
+    double mean[NSYS][TM_EPARTS + 1] = { { 0 } };
+    int n = 0, complete = 1;
+    bprintf(&t, "workload,class,system,compute_sms,cache_sms,energy_j");
+    for (int k = 0; k < TM_EPARTS; k++)
+        bprintf(&t, ",%s", tm_energy_part_names[k]);
+    bprintf(&t, "\n");
+    for (int w = 0; w < NW; w++) {
+        if (!e->sel[w])
+            continue;
+        const struct run *b = chosen(e, w, FE_SYS_BL, -1);
+        double eb = b ? num(b->res, "energy_j") : NAN;
+        for (size_t s = 0; s < NSYS; s++) {
+            const struct run *r = chosen(e, w, fig10_sys[s], -1);
+            if (!r || !r->res)
+                continue;
+            bprintf(&t, "%s,%s,%s", fe_workloads[w], e->memory[w] ? "memory" : "compute", fe_system_name(fig10_sys[s]));
+            csv_num(&t, num(r->res, "compute_sms"));
+            csv_num(&t, num(r->res, "cache_sms"));
+            csv_num(&t, num(r->res, "energy_j"));
+            for (int k = 0; k < TM_EPARTS; k++) {
+                double j = energy_part(r, k);
+                csv_num(&t, j);
+                if (e->memory[w]) {
+                    complete &= isfinite(j) && isfinite(eb) && eb > 0;
+                    mean[s][k] += j / eb;
+                }
+            }
+            if (e->memory[w])
+                mean[s][TM_EPARTS] += num(r->res, "energy_j") / eb;
+            bprintf(&t, "\n");
+        }
+        n += e->memory[w];
+    }
+    char p[PATH_MAX];
+    path_of(p, sizeof p, e, "energy.csv");
+    int rc = write_file(p, t.s);
+    free(t.s);
+    if (!n || !complete)
+        return rc;
+    bprintf(sm, "\n## Where the energy goes\n\nFigure 10's runs' energy by part (energy.csv; docs/timing.md "
+                "\"Energy\"), each part over BL's whole energy, averaged over the %d memory-bound applications: a "
+                "row's parts add up to its energy over BL's. core: instructions (fetch, register file, lanes); "
+                "static: time x (constant + static power of the SMs on); controller: the Morpheus controller's "
+                "+%.2f %%.\n\n| system | speedup | perf/W | energy |", n, 100 * e->ctrl_frac);
+    for (int k = 0; k < TM_EPARTS; k++)
+        bprintf(sm, " %.*s |", (int)strlen(tm_energy_part_names[k]) - 2, tm_energy_part_names[k]);
+    bprintf(sm, "\n|---|---|---|---|");
+    for (int k = 0; k < TM_EPARTS; k++)
+        bprintf(sm, "---|");
+    bprintf(sm, "\n");
+    for (size_t s = 0; s < NSYS; s++) {
+        bprintf(sm, "| %s | %.3f | %.3f | %.3f |", fe_system_label(fig10_sys[s]), sp[s], ee[s], mean[s][TM_EPARTS] / n);
+        for (int k = 0; k < TM_EPARTS; k++)
+            bprintf(sm, " %.3f |", mean[s][k] / n);
+        bprintf(sm, "\n");
+    }
+    return rc;
+}
+
 /* Morpheus-ALL's fastest point for wl over its sweep with the extended LLC at gbps per cache-mode SM (the
  * point with every SM computing has no extended LLC and is the same at every bandwidth); *sms gets its compute
  * SMs (a tie goes to fewer, as in best_below).  The time, NAN if none finished. */
@@ -1730,6 +1807,7 @@ static int outputs(struct ev *e, int have_gnuplot)
     for (size_t i = 0; i < NSYS; i++)
         bprintf(&sm, "| %s | %.3f | %.3f |\n", fe_system_label(fig10_sys[ord[i]]), sp[ord[i]], ee[ord[i]]);
     online_section(e, &sm);
+    rc |= energy_section(e, &sm, sp, ee);
     rc |= split_section(e, &sm);
     double xg[MAXXBW + 1], xgm[MAXXBW + 1];
     int nxg = xbw_section(e, &sm, sp, xg, xgm, &rc);
@@ -2105,6 +2183,7 @@ static int run_evaluate(int argc, char **argv)
     e.dram_lat = conf.timing.level_latency[TM_LV_DRAM];
     e.llc_sets = conf.memsys.llc_sets;
     e.xbw_conf = conf.timing.xllc_gbps_per_sm;
+    e.ctrl_frac = conf.energy.controller_frac;
     if (xgbps) {
         if (strcmp(e.xllc, "native")) {
             fprintf(stderr, "morpheus evaluate: --xllc-gbps is for the native extended LLC: with --xllc helper its "

@@ -333,6 +333,7 @@ void fe_timing_json(struct json_object *o, const struct fe_msys *f, const struct
         json_object_object_add(o, "energy_j", NULL);
         json_object_object_add(o, "power_w", NULL);
         json_object_object_add(o, "perf_per_w", NULL);
+        json_object_object_add(o, "energy", NULL);
         return;
     }
     struct tm_energy_counts c = { .thread_insns = st->thread_insns, .warp_insns = st->warp_insns, .cycles = st->cycles,
@@ -353,4 +354,8 @@ void fe_timing_json(struct json_object *o, const struct fe_msys *f, const struct
     json_object_object_add(o, "power_w", json_object_new_double(e.watts));
     json_object_object_add(o, "perf_per_w",
                            json_object_new_double(e.watts > 0 && st->cycles ? (double)st->warp_insns / st->cycles / e.watts : 0));
+    json_object *parts = json_object_new_object();
+    for (int k = 0; k < TM_EPARTS; k++)
+        json_object_object_add(parts, tm_energy_part_names[k], json_object_new_double(e.part[k]));
+    json_object_object_add(o, "energy", parts);
 }

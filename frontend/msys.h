@@ -80,7 +80,9 @@ void fe_msys_online_done(struct fe_msys *f, const char *kernel, const struct emu
  * instructions per cycle of the whole GPU), and with a timing model
  * "time_s" (cycles at timing.core_mhz), "energy_j" (timing/energy.c over
  * the launch's counts and the hierarchy's of fe_msys_json, called first),
- * "power_w" and "perf_per_w" (ipc per watt); null without a model. */
+ * "power_w" and "perf_per_w" (ipc per watt), and "energy" (energy_j by
+ * where it goes: tm_energy_part_names' keys, in joules, adding up to
+ * energy_j); null without a model. */
 struct json_object;
 void fe_timing_json(struct json_object *o, const struct fe_msys *f, const struct emu_stats *st);
 

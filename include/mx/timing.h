@@ -229,9 +229,24 @@ struct tm_energy_counts {
     uint32_t sms_on, sms_cache;       /* SMs drawing static power; of them in cache mode */
 };
 
+/* Where a run's energy goes (tm_energy.part): the parts add up to total_j. */
+enum tm_energy_part {
+    TM_EP_CORE,       /* instructions: fetch and issue, register file, the units' lanes */
+    TM_EP_L1,         /* L1 sectors */
+    TM_EP_LLC,        /* LLC sectors with their interconnect flits */
+    TM_EP_XLLC,       /* extended-LLC accesses (tm_energy_xllc_pj per byte) */
+    TM_EP_DRAM,       /* DRAM bytes read and written */
+    TM_EP_STATIC,     /* time x (constant + static power of the SMs on) */
+    TM_EP_CONTROLLER, /* the Morpheus controller's share, with cache-mode SMs */
+    TM_EPARTS
+};
+/* The parts' names in records ("core_j", ...), TM_EPARTS of them. */
+extern const char *const tm_energy_part_names[TM_EPARTS];
+
 struct tm_energy {
     double dynamic_j, static_j, total_j; /* total: dynamic + static, with the controller's share */
     double seconds, watts;               /* the run's time at core_mhz, and its average power */
+    double part[TM_EPARTS];              /* total_j by where it goes */
 };
 
 /* The energy this model charges per byte of an extended-LLC access: xllc_pj_per_byte less what it

@@ -183,6 +183,30 @@ check('summary.md: the BDI sizes of the blocks Morpheus-ALL placed, from its run
       want, summary[-3000:])
 check('summary.md: names kmeans as keeping every SM computing exactly when Morpheus-ALL chose 68 for it (%s)' % keeps,
       ('keep all 68 SMs computing under Morpheus-ALL' in summary and '(kmeans)' in summary) == keeps, summary[-3000:])
+# where the energy goes: each run's energy object adds up to its energy_j; energy.csv has Figure 10's runs' parts;
+# summary.md's table gives, per system, each part over BL's energy (kmeans is the only memory-bound application)
+PARTS = ['core_j', 'l1_j', 'llc_j', 'xllc_j', 'dram_j', 'static_j', 'controller_j']
+bad = [(k, r.get('energy'), r['energy_j']) for k, r in runs.items()
+       if not r.get('energy') or sorted(r['energy']) != sorted(PARTS) or
+       abs(sum(r['energy'].values()) - r['energy_j']) > 1e-9 * r['energy_j'] or
+       (r['energy']['xllc_j'] > 0) != (r['memsys']['xllc']['accesses'] > 0) or
+       # (an online run's cache_sms is its last launch's split)
+       not r['key'].endswith('.auto') and (r['energy']['controller_j'] > 0) != (r['cache_sms'] > 0)]
+check('every run: energy by part (%s) adding up to energy_j; extended-LLC and controller energy exactly where there '
+      'are extended-LLC accesses and cache-mode SMs' % ' '.join(PARTS), not bad, bad[:3])
+en = [row for row in csv.DictReader(open(os.path.join(OUT, 'energy.csv')))]
+ka = [row for row in en if row['workload'] == 'kmeans' and row['system'] == 'morpheus-all']
+ra = run_of('kmeans', 'morpheus-all', int(t3['kmeans']['Morpheus-ALL']))
+check('energy.csv: a row per application and Figure 10 system; kmeans\'s Morpheus-ALL row is its Table 3 run\'s parts',
+      len(en) == 2 * 9 and len(ka) == 1 and all(abs(float(ka[0][k]) - ra['energy'][k]) <= 1e-6 * ra['energy_j']
+                                                 for k in PARTS), ka, ra and ra['energy'])
+eb = run_of('kmeans', 'bl', 68)['energy_j']
+want = '| Morpheus-ALL | %.3f | %.3f | %.3f |' % (run_of('kmeans', 'bl', 68)['time_s'] / ra['time_s'],
+                                               ra['perf_per_w'] / run_of('kmeans', 'bl', 68)['perf_per_w'],
+                                               ra['energy_j'] / eb) + \
+    ''.join(' %.3f |' % (ra['energy'][k] / eb) for k in PARTS)
+check('summary.md: where the energy goes, Morpheus-ALL\'s row recomputed from its run and BL\'s (%s)' % want,
+      '## Where the energy goes' in summary and want in summary, summary[-3000:])
 root = os.environ.get('MX_SOURCE_ROOT', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 lv = json.load(open(os.path.join(root, 'configs', 'rtx3080.json')))['timing']['level']
 paper_x = (lv['llc'] * 185 + 80) // 160  # the paper's 185 ns over about 160 ns, in the LLC's cycles

@@ -131,6 +131,40 @@ static void energy_xllc_measurement(void **st)
     assert_true(tm_energy_xllc_pj(&p) < 0);
 }
 
+/* Where the energy goes: each part worked by hand from round numbers, and the parts add up to the total. */
+static void energy_parts(void **st)
+{
+    (void)st;
+    struct tm_energy_params p = { .warp_insn_pj = 100, .rf_lane_pj = 2, .l1_sector_pj = 10, .llc_sector_pj = 20,
+                                  .xllc_pj_per_byte = 5, .dram_read_pj_per_byte = 3, .dram_write_pj_per_byte = 1,
+                                  .const_w = 10, .static_sm_w = 1, .controller_frac = 0.5 };
+    p.lane_op_pj[0] = 4; /* int */
+    struct tm_energy_counts c = { .thread_insns = 3200, .warp_insns = 100, .l1_sectors = 1000, .llc_sectors = 100,
+                                  .xllc_accesses = 10, .dram_read_bytes = 1000, .dram_write_bytes = 500,
+                                  .cycles = 1000, .core_mhz = 1000, .sms_on = 10, .sms_cache = 2 };
+    c.warp_insns_by_unit[0] = 100;
+    struct tm_energy e;
+    tm_energy_of(&p, &c, &e);
+    /* core: 100 x 100 + 3200 x 2 + 100 warp insns x 32 lanes x 4 = 10000 + 6400 + 12800 pJ */
+    assert_true(fabs(e.part[TM_EP_CORE] - 29200e-12) < 1e-18);
+    assert_true(fabs(e.part[TM_EP_L1] - 10000e-12) < 1e-18);
+    assert_true(fabs(e.part[TM_EP_LLC] - 2000e-12) < 1e-18);
+    assert_true(fabs(e.part[TM_EP_XLLC] - 6400e-12) < 1e-18);   /* 10 x 128 B x 5 pJ/B */
+    assert_true(fabs(e.part[TM_EP_DRAM] - 3500e-12) < 1e-18);   /* 3000 + 500 */
+    assert_true(fabs(e.part[TM_EP_STATIC] - 20e-6) < 1e-15);    /* 1 us x (10 + 10 x 1) W */
+    double rest = (29200 + 10000 + 2000 + 6400 + 3500) * 1e-12 + 20e-6;
+    assert_true(fabs(e.part[TM_EP_CONTROLLER] - 0.5 * rest) < 1e-15);
+    double sum = 0;
+    for (int k = 0; k < TM_EPARTS; k++)
+        sum += e.part[k];
+    assert_true(fabs(sum - e.total_j) < 1e-15 && fabs(e.total_j - 1.5 * rest) < 1e-15);
+    assert_string_equal(tm_energy_part_names[TM_EP_XLLC], "xllc_j");
+    /* no cache-mode SMs: no controller */
+    c.sms_cache = 0;
+    tm_energy_of(&p, &c, &e);
+    assert_true(e.part[TM_EP_CONTROLLER] == 0 && fabs(e.total_j - rest) < 1e-15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -138,6 +172,7 @@ int main(void)
         cmocka_unit_test(refuses_bad_models),
         cmocka_unit_test(latency_model),
         cmocka_unit_test(energy_xllc_measurement),
+        cmocka_unit_test(energy_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,22 +42,40 @@ def run(kernel, block, *opts, buf="u32[64]=zero"):
         return p, rec
 
 
-def energy(rec, cache_sms=0):
-    """The record's energy, recomputed from its counts and the configuration's energy.* (facts/energy.md 1)."""
+def energy_parts(rec, cache_sms=0):
+    """The record's energy by part (its "energy" object's keys), recomputed from its counts and the
+    configuration's energy.* (facts/energy.md 1)."""
     lanes = rec["thread_instructions"] / rec["warp_instructions"]
     pj = EN["warp_insn_pj"] * rec["warp_instructions"] + EN["rf_lane_pj"] * rec["thread_instructions"]
     for u, n in rec["warp_instructions_by_unit"].items():
         pj += EN["lane_op_pj"].get(UNIT_KEY[u], 0) * lanes * n
+    parts = dict.fromkeys(("l1_j", "llc_j", "xllc_j", "dram_j"), 0.0)
+    parts["core_j"] = pj * 1e-12
     ms = rec.get("memsys")
     if ms:
-        pj += EN["l1_sector_pj"] * ms["l1"]["accesses"] + EN["llc_sector_pj"] * ms["llc"]["accesses"]
+        parts["l1_j"] = EN["l1_sector_pj"] * ms["l1"]["accesses"] * 1e-12
+        parts["llc_j"] = EN["llc_sector_pj"] * ms["llc"]["accesses"] * 1e-12
         # the paper's whole-GPU figure less the constant and static power at its measurement (facts/energy.md 9)
         n, gbps = EN["xllc_measured_sms"], EN["xllc_measured_gbps_per_sm"]
         xpj = EN["xllc_pj_per_byte"] - ((EN["const_w"] + EN["static_sm_w"] * n) / (n * gbps) * 1000 if n and gbps else 0)
-        pj += xpj * 128 * ms["xllc"]["accesses"]
-        pj += EN["dram_read_pj_per_byte"] * ms["dram"]["read_bytes"] + EN["dram_write_pj_per_byte"] * ms["dram"]["write_bytes"]
+        parts["xllc_j"] = xpj * 128 * ms["xllc"]["accesses"] * 1e-12
+        parts["dram_j"] = (EN["dram_read_pj_per_byte"] * ms["dram"]["read_bytes"] +
+                           EN["dram_write_pj_per_byte"] * ms["dram"]["write_bytes"]) * 1e-12
     t = rec["cycles"] / (cfg["core_mhz"] * 1e6)
-    e = (pj * 1e-12 + t * (EN["const_w"] + EN["static_sm_w"] * NSMS)) * (1 + EN["controller_frac"] if cache_sms else 1)
+    parts["static_j"] = t * (EN["const_w"] + EN["static_sm_w"] * NSMS)
+    parts["controller_j"] = sum(parts.values()) * EN["controller_frac"] if cache_sms else 0.0
+    return parts, t
+
+
+def energy(rec, cache_sms=0):
+    """The record's energy and power, recomputed (energy_parts); with the record's parts checked against
+    the recomputed ones."""
+    parts, t = energy_parts(rec, cache_sms)
+    e = sum(parts.values())
+    got = rec.get("energy") or {}
+    check("energy by part: the record's %s recomputed here" % " ".join(sorted(parts)),
+          sorted(got) == sorted(parts) and all(close(got[k], v) or abs(got[k] - v) < 1e-18 for k, v in parts.items()),
+          got, parts)
     return e, e / t
 
 
