@@ -121,6 +121,7 @@ struct ev {
     int nxbw;
     double xbw_conf;          /* the configuration's timing.bandwidth.xllc_gbps_per_sm */
     double ctrl_frac;         /* energy.controller_frac (summary.md names it) */
+    uint32_t xllc_kib;        /* memsys.xllc.capacity_kib of the Morpheus presets' variant, rf+l1 */
     int sel[NW], memory[NW];
     uint64_t prog_digest[NW]; /* each program's bytes (FNV-1a): a kept run of a rebuilt workload is redone */
     uint32_t llc_lat, xllc_lat, dram_lat; /* timing.level.{llc,xllc,dram}: summary.md compares the first two */
@@ -1335,6 +1336,66 @@ static int split_section(const struct ev *e, struct buf *sm)
     return rc;
 }
 
+/* llc_misses.csv and summary.md's "The working sets against the LLC": per memory-bound application, its footprint
+ * over the LLC and its LLC misses with 2x and 4x the LLC over 1x's, every SM computing (IBL); and the capacity
+ * the extended LLC adds at Morpheus-ALL's splits, ours and the paper's Table 3, in LLCs (rf+l1 per cache-mode SM).
+ * What a few cache-mode SMs can gain depends on where an application's misses fall between 1x and 4x. */
+static int workingset_section(const struct ev *e, struct buf *sm)
+{
+    struct buf t = { 0 };
+    double m2[NW], m4[NW], ours[NW], paper[NW];
+    int n = 0, flat2 = 0;
+    uint32_t kmin = UINT32_MAX, kmax = 0;
+    double llc_mib = (double)e->llc_bytes / 1048576.0, x_mib = e->xllc_kib / 1024.0;
+    bprintf(&t, "workload,footprint MiB,footprint x LLC,LLC misses 1x,misses 2x / 1x,misses 4x / 1x,"
+                "Morpheus-ALL cache SMs,its LLC + extended LLC x LLC,paper cache SMs,paper LLC + extended LLC x LLC\n");
+    for (int w = 0; w < NW; w++) {
+        if (!e->sel[w] || !e->memory[w])
+            continue;
+        const struct run *r1 = find((struct ev *)e, w, FE_SYS_BL, e->num_sms, 1, -1);
+        const struct run *r2 = find((struct ev *)e, w, FE_SYS_IBL, e->num_sms, 2, -1);
+        const struct run *r4 = find((struct ev *)e, w, FE_SYS_IBL4X, e->num_sms, 1, -1);
+        double x1 = r1 ? ms_num(r1->res, "llc", "misses") : NAN;
+        double fp = r1 ? num(r1->res, "memory_touched_bytes") / 1048576.0 : NAN;
+        m2[n] = r2 && x1 > 0 ? ms_num(r2->res, "llc", "misses") / x1 : NAN;
+        m4[n] = r4 && x1 > 0 ? ms_num(r4->res, "llc", "misses") / x1 : NAN;
+        uint32_t cm = chosen_sms(e, w, FE_SYS_MALL), cp = fe_system_paper_sms(FE_SYS_MALL, fe_workloads[w], e->num_sms);
+        uint32_t km = cm && cm <= e->num_sms ? e->num_sms - cm : 0, kp = cp && cp <= e->num_sms ? e->num_sms - cp : 0;
+        kmin = kp < kmin ? kp : kmin, kmax = kp > kmax ? kp : kmax;
+        ours[n] = 1 + km * x_mib / llc_mib;
+        paper[n] = 1 + kp * x_mib / llc_mib;
+        flat2 += m2[n] > 0.9;
+        bprintf(&t, "%s", fe_workloads[w]);
+        csv_num(&t, fp);
+        csv_num(&t, fp / llc_mib);
+        csv_num(&t, x1);
+        csv_num(&t, m2[n]);
+        csv_num(&t, m4[n]);
+        bprintf(&t, ",%u", km);
+        csv_num(&t, ours[n]);
+        bprintf(&t, ",%u", kp);
+        csv_num(&t, paper[n++]);
+        bprintf(&t, "\n");
+    }
+    char p[PATH_MAX];
+    path_of(p, sizeof p, e, "llc_misses.csv");
+    int rc = write_file(p, t.s);
+    free(t.s);
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < n; i++)
+        lo = fmin(lo, paper[i]), hi = fmax(hi, paper[i]);
+    if (n && isfinite(gmean(m2, n)) && isfinite(gmean(m4, n)))
+        bprintf(sm, "\n## The working sets against the LLC\n\nLLC misses with every SM computing and 2x or 4x the "
+                    "%.1f MiB LLC, over 1x's (llc_misses.csv): %.3f and %.3f (geomean); %d of the %d memory-bound "
+                    "applications keep more than 90 %% of their misses at 2x. What a few cache-mode SMs can gain "
+                    "lies there: each adds %.0f KiB, so the paper's Table 3 splits for Morpheus-ALL (%u to %u cache-mode "
+                    "SMs) hold %.1f to %.1f times the LLC with the extended LLC (%.1f geomean), before compression; "
+                    "at ours, %.1f.\n", llc_mib, gmean(m2, n), gmean(m4, n), flat2, n, (double)e->xllc_kib, kmin,
+                    kmax, lo, hi, gmean(paper, n),
+                    gmean(ours, n));
+    return rc;
+}
+
 /* A run's energy part (tm_energy_part_names' key) in joules, NAN if the run has none. */
 static double energy_part(const struct run *r, int k)
 {
@@ -1808,6 +1869,7 @@ static int outputs(struct ev *e, int have_gnuplot)
         bprintf(&sm, "| %s | %.3f | %.3f |\n", fe_system_label(fig10_sys[ord[i]]), sp[ord[i]], ee[ord[i]]);
     online_section(e, &sm);
     rc |= energy_section(e, &sm, sp, ee);
+    rc |= workingset_section(e, &sm);
     rc |= split_section(e, &sm);
     double xg[MAXXBW + 1], xgm[MAXXBW + 1];
     int nxg = xbw_section(e, &sm, sp, xg, xgm, &rc);
@@ -2184,6 +2246,7 @@ static int run_evaluate(int argc, char **argv)
     e.llc_sets = conf.memsys.llc_sets;
     e.xbw_conf = conf.timing.xllc_gbps_per_sm;
     e.ctrl_frac = conf.energy.controller_frac;
+    e.xllc_kib = conf.memsys.xllc_kib[MX_XV_RF_L1];
     if (xgbps) {
         if (strcmp(e.xllc, "native")) {
             fprintf(stderr, "morpheus evaluate: --xllc-gbps is for the native extended LLC: with --xllc helper its "

@@ -207,6 +207,18 @@ want = '| Morpheus-ALL | %.3f | %.3f | %.3f |' % (run_of('kmeans', 'bl', 68)['ti
     ''.join(' %.3f |' % (ra['energy'][k] / eb) for k in PARTS)
 check('summary.md: where the energy goes, Morpheus-ALL\'s row recomputed from its run and BL\'s (%s)' % want,
       '## Where the energy goes' in summary and want in summary, summary[-3000:])
+# the working sets against the LLC: kmeans's LLC misses at 2x and 4x over BL's, from the runs; the capacity the
+# paper's Table 3 split adds (Morpheus-ALL: 47 of 68 SMs computing, 21 x 328 KiB over the 5 MiB LLC)
+lm = {row['workload']: row for row in csv.DictReader(open(os.path.join(OUT, 'llc_misses.csv')))}
+b1, b2, b4 = run_of('kmeans', 'bl', 68), run_of('kmeans', 'ibl', 68, llc=2), run_of('kmeans', 'ibl-4x-llc', 68, llc=4)
+k = lm.get('kmeans', {})
+check('llc_misses.csv: kmeans\'s misses at 2x and 4x the LLC over 1x\'s, from its runs; the paper\'s split adds '
+      '21 x 328 KiB to the 5 MiB LLC (2.345 LLCs); summary.md\'s section',
+      b1 and b2 and b4 and 'lib' not in lm and int(float(k['LLC misses 1x'])) == b1['memsys']['llc']['misses'] and
+      abs(float(k['misses 2x / 1x']) - b2['memsys']['llc']['misses'] / b1['memsys']['llc']['misses']) < 1e-5 and
+      abs(float(k['misses 4x / 1x']) - b4['memsys']['llc']['misses'] / b1['memsys']['llc']['misses']) < 1e-5 and
+      k['paper cache SMs'] == '21' and abs(float(k['paper LLC + extended LLC x LLC']) - (1 + 21 * 328 / 1024 / 5)) < 1e-4
+      and '## The working sets against the LLC' in summary, k)
 root = os.environ.get('MX_SOURCE_ROOT', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 lv = json.load(open(os.path.join(root, 'configs', 'rtx3080.json')))['timing']['level']
 paper_x = (lv['llc'] * 185 + 80) // 160  # the paper's 185 ns over about 160 ns, in the LLC's cycles
