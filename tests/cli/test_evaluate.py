@@ -207,6 +207,14 @@ want = '| Morpheus-ALL | %.3f | %.3f | %.3f |' % (run_of('kmeans', 'bl', 68)['ti
     ''.join(' %.3f |' % (ra['energy'][k] / eb) for k in PARTS)
 check('summary.md: where the energy goes, Morpheus-ALL\'s row recomputed from its run and BL\'s (%s)' % want,
       '## Where the energy goes' in summary and want in summary, summary[-3000:])
+rb = run_of('kmeans', 'bl', 68)['energy']
+want = (ra['energy']['xllc_j'] / eb, (rb['dram_j'] + rb['llc_j'] - ra['energy']['dram_j'] - ra['energy']['llc_j']) / eb,
+        (rb['static_j'] - ra['energy']['static_j']) / eb)
+m = re.search(r'Morpheus-ALL against BL: its extended LLC costs (\S+) of BL\'s energy and saves (\S+) in DRAM and the '
+              r'LLC; the static energy falls by (\S+) with', summary)
+check('summary.md: Morpheus-ALL\'s energy against BL\'s by part, recomputed (%.4f %.4f %.4f)' % want,
+      m and all(abs(float(g) - w) < 6e-4 and not g.startswith('-0.000') for g, w in zip(m.groups(), want)),
+      m and m.groups(), summary[-3000:])
 # the working sets against the LLC: kmeans's LLC misses at 2x and 4x over BL's, from the runs; the capacity the
 # paper's Table 3 split adds (Morpheus-ALL: 47 of 68 SMs computing, 21 x 328 KiB over the 5 MiB LLC)
 lm = {row['workload']: row for row in csv.DictReader(open(os.path.join(OUT, 'llc_misses.csv')))}
