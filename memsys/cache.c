@@ -13,6 +13,10 @@ int cache_init(struct cache *c, uint32_t sets, uint32_t ways_max)
     uint32_t bits = 1;
     while (((size_t)1 << bits) < 2 * n) /* at most half full: short probe runs */
         bits++;
+    if (bits > 32) { /* the home index comes from the 32 bits an entry keeps */
+        *c = (struct cache){ 0 };
+        return MX_ENOMEM;
+    }
     *c = (struct cache){ .sets = sets, .ways_max = ways_max, .ways = ways_max, .narrow_from = sets,
                          .words = (ways_max + 63) / 64,
                          .hmask = (uint32_t)(((size_t)1 << bits) - 1), .hshift = 64 - bits };
@@ -55,16 +59,17 @@ void cache_fini(struct cache *c)
 
 static void hash_add(struct cache *c, uint32_t set, uint64_t tag, uint32_t slot)
 {
-    uint32_t i = cache_hash(c, set, tag);
+    uint32_t fp = cache_mix(set, tag), i = cache_home(c, fp);
     while (c->hash[i].slot1)
         i = (i + 1) & c->hmask;
-    c->hash[i] = (struct cache_hent){ .tag = tag, .set = set, .slot1 = slot + 1 };
+    c->hash[i] = (struct cache_hent){ .fp = fp, .slot1 = slot + 1 };
 }
 
-static void hash_del(struct cache *c, uint32_t set, uint64_t tag)
+/* Removes slot k's entry (its line is c->tag[k] in `set`). */
+static void hash_del(struct cache *c, uint32_t set, uint32_t k)
 {
-    uint32_t i = cache_hash(c, set, tag);
-    while (c->hash[i].tag != tag || c->hash[i].set != set || !c->hash[i].slot1)
+    uint32_t i = cache_home(c, cache_mix(set, c->tag[k]));
+    while (c->hash[i].slot1 != k + 1)
         i = (i + 1) & c->hmask;
     /* close the gap: move back every later entry of the run whose home is
      * not cyclically in (i, j] */
@@ -72,7 +77,7 @@ static void hash_del(struct cache *c, uint32_t set, uint64_t tag)
         j = (j + 1) & c->hmask;
         if (!c->hash[j].slot1)
             break;
-        uint32_t home = cache_hash(c, c->hash[j].set, c->hash[j].tag);
+        uint32_t home = cache_home(c, c->hash[j].fp);
         if (((j - home) & c->hmask) >= ((j - i) & c->hmask)) {
             c->hash[i] = c->hash[j];
             i = j;
@@ -131,7 +136,7 @@ void cache_touch(struct cache *c, uint32_t set, uint32_t way)
 void cache_invalidate(struct cache *c, uint32_t set, uint32_t way)
 {
     uint32_t k = cache_slot(c, set, way);
-    hash_del(c, set, c->tag[k]);
+    hash_del(c, set, k);
     unlink_way(c, set, way);
     c->used[(size_t)set * c->words + way / 64] &= ~(1ull << (way % 64));
     c->valid[k] = c->dirty[k] = 0;

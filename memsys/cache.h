@@ -18,10 +18,13 @@
 #define CACHE_NIL UINT32_MAX     /* no way (list ends) */
 
 /* One entry of the (set, tag) -> slot hash table (open addressing, linear
- * probing, at most half full). */
+ * probing, at most half full).  8 bytes: the tables of 68 L1s and an LLC
+ * are a few MiB, looked up at random for every line a warp touches, so
+ * their size is what the host's caches see.  The tag itself is the slot's
+ * (cache.tag); the entry keeps the top 32 bits of the (set, tag) hash,
+ * whose top bits are also the entry's home index. */
 struct cache_hent {
-    uint64_t tag;
-    uint32_t set;
+    uint32_t fp;                 /* cache_mix(set, tag) >> 32 */
     uint32_t slot1;              /* slot + 1; 0: empty entry */
 };
 
@@ -38,7 +41,7 @@ struct cache {
     uint32_t *head, *tail;       /* [set]: MRU and LRU way, CACHE_NIL when the set is empty */
     uint64_t *used;              /* [set * words + w / 64]: bit w % 64 set when way w holds a line */
     struct cache_hent *hash;     /* [hmask + 1] */
-    uint32_t hmask, hshift;      /* table size - 1; 64 - log2(table size) */
+    uint32_t hmask, hshift;      /* table size - 1; 64 - log2(table size) (at least 32) */
 };
 
 /* What an insertion pushed out. */
@@ -58,21 +61,28 @@ static inline uint32_t cache_slot(const struct cache *c, uint32_t set, uint32_t 
     return set * c->ways_max + way;
 }
 
-static inline uint32_t cache_hash(const struct cache *c, uint32_t set, uint64_t tag)
+/* The top 32 bits of the (set, tag) hash: an entry's fp, and its home
+ * index in its top log2(table size) bits (cache_home). */
+static inline uint32_t cache_mix(uint32_t set, uint64_t tag)
 {
-    uint64_t h = (tag + (uint64_t)set * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull;
-    return (uint32_t)(h >> c->hshift);
+    return (uint32_t)(((tag + (uint64_t)set * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull) >> 32);
 }
+
+static inline uint32_t cache_home(const struct cache *c, uint32_t fp) { return fp >> (c->hshift - 32); }
 
 /* The way of `set` holding line `tag`, or -1.  Does not change LRU order. */
 static inline int cache_find(const struct cache *c, uint32_t set, uint64_t tag)
 {
-    for (uint32_t i = cache_hash(c, set, tag);; i = (i + 1) & c->hmask) {
+    uint32_t fp = cache_mix(set, tag);
+    for (uint32_t i = cache_home(c, fp);; i = (i + 1) & c->hmask) {
         const struct cache_hent *e = &c->hash[i];
         if (!e->slot1)
             return -1;
-        if (e->tag == tag && e->set == set)
-            return (int)(e->slot1 - 1 - set * c->ways_max);
+        if (e->fp == fp) {
+            uint32_t k = e->slot1 - 1, way = k - set * c->ways_max; /* (wraps when k is another set's) */
+            if (way < c->ways_max && c->tag[k] == tag)
+                return (int)way;
+        }
     }
 }
 
