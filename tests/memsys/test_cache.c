@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -156,6 +157,54 @@ static void narrow_sets_against_naive(void **st)
     random_run(3);
 }
 
+/* Lines whose (set, tag) hashes agree in the 32 bits an entry keeps (found by a birthday search) are told apart by
+ * their tags: one present does not make the other found, both can be present, and removing one keeps the other. */
+struct mixtag {
+    uint32_t mix;
+    uint64_t tag;
+};
+
+static int by_mix(const void *a, const void *b)
+{
+    const struct mixtag *x = a, *y = b;
+    return x->mix < y->mix ? -1 : x->mix > y->mix ? 1 : x->tag < y->tag ? -1 : x->tag > y->tag;
+}
+
+static void colliding_hashes(void **st)
+{
+    (void)st;
+    enum { N = 300000 };
+    struct mixtag *v = malloc(N * sizeof *v);
+    assert_non_null(v);
+    uint64_t s = 11;
+    for (int i = 0; i < N; i++) {
+        v[i].tag = rnd(&s) >> 20;
+        v[i].mix = cache_mix(1, v[i].tag);
+    }
+    qsort(v, N, sizeof *v, by_mix);
+    uint64_t t1 = 0, t2 = 0;
+    for (int i = 1; i < N && t1 == t2; i++)
+        if (v[i].mix == v[i - 1].mix && v[i].tag != v[i - 1].tag)
+            t1 = v[i - 1].tag, t2 = v[i].tag;
+    free(v);
+    assert_true(t1 != t2); /* about 10 such pairs are expected among 300000 tags */
+    struct cache c;
+    assert_int_equal(cache_init(&c, 4, 8), MX_OK);
+    struct cache_victim vic;
+    int w1 = cache_insert(&c, 1, t1, 0, &vic);
+    assert_true(w1 >= 0);
+    assert_int_equal(cache_find(&c, 1, t2), -1);
+    int w2 = cache_insert(&c, 1, t2, 0, &vic);
+    assert_true(w2 >= 0 && w2 != w1);
+    assert_int_equal(cache_find(&c, 1, t1), w1);
+    assert_int_equal(cache_find(&c, 1, t2), w2);
+    assert_int_equal(cache_find(&c, 0, t1), -1); /* the same tag in another set */
+    cache_invalidate(&c, 1, (uint32_t)w1);
+    assert_int_equal(cache_find(&c, 1, t1), -1);
+    assert_int_equal(cache_find(&c, 1, t2), w2);
+    cache_fini(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +212,7 @@ int main(void)
         cmocka_unit_test(way_limit),
         cmocka_unit_test(random_against_naive),
         cmocka_unit_test(narrow_sets_against_naive),
+        cmocka_unit_test(colliding_hashes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
