@@ -1153,10 +1153,13 @@ static double gmean(const double *v, int n)
     return k ? exp(s / k) : NAN;
 }
 
+/* A CSV field: counts exactly, other numbers to 9 significant digits, nothing for NAN. */
 static void csv_num(struct buf *b, double v)
 {
-    if (isfinite(v))
-        bprintf(b, ",%.6g", v);
+    if (isfinite(v) && v == floor(v) && fabs(v) < 9007199254740992.0)
+        bprintf(b, ",%.0f", v);
+    else if (isfinite(v))
+        bprintf(b, ",%.9g", v);
     else
         bprintf(b, ",");
 }
