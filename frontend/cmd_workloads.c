@@ -8,6 +8,7 @@
  * configuration options again so that they still win over MORPHEUS_*. */
 #include "frontend/cli.h"
 #include "frontend/config.h"
+#include "mx/timing.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -118,19 +119,8 @@ struct result {
     json_object *last_rec;        /* the last launch's: the SM split it ended on */
     unsigned long long cycles;    /* the launches' cycles added up (a timing model; launches run in turn) */
     double time_s, energy_j;      /* likewise; -1: no timing model */
-    json_object *energy;          /* the launches' energy by part added up (NULL: none, or a launch had none) */
-    int energy_bad;               /* a launch's record had no energy object */
+    double energy[TM_EPARTS];     /* energy_j by part (the records' "energy"), added up likewise */
 };
-
-/* Adds the numbers of energy object b (the parts of a launch's energy_j) into a. */
-static void en_add(json_object *a, json_object *b)
-{
-    json_object_object_foreach(b, key, bv) {
-        json_object *av;
-        if (json_object_object_get_ex(a, key, &av) && json_object_is_type(av, json_type_double))
-            json_object_set_double(av, json_object_get_double(av) + json_object_get_double(bv));
-    }
-}
 
 /* Adds the integer members of memsys object b into a (recursively; arrays
  * element by element; llc.mpki is recomputed by the caller). */
@@ -289,17 +279,13 @@ static int run_one(const char *name, const char *size, const char *compiler, con
                 r->energy_j += json_object_get_double(v);
             else
                 r->energy_j = -1;
-            if (json_object_object_get_ex(o, "energy", &v) && json_object_is_type(v, json_type_object) && !r->energy_bad) {
-                if (!r->energy) {
-                    if (json_object_deep_copy(v, &r->energy, NULL))
-                        r->energy = NULL, r->energy_bad = 1;
-                } else
-                    en_add(r->energy, v);
-            } else if (!r->energy_bad) {
-                r->energy_bad = 1;
-                json_object_put(r->energy);
-                r->energy = NULL;
-            }
+            /* (a record has its energy object exactly when it has energy_j) */
+            if (json_object_object_get_ex(o, "energy", &v) && json_object_is_type(v, json_type_object))
+                for (int k = 0; k < TM_EPARTS; k++) {
+                    json_object *pv;
+                    if (json_object_object_get_ex(v, tm_energy_part_names[k], &pv))
+                        r->energy[k] += json_object_get_double(pv);
+                }
             if (!r->first)
                 r->first = json_object_get(o);
             if (r->last_rec)
@@ -321,7 +307,6 @@ static void result_free(struct result *r)
     json_object_put(r->first);
     json_object_put(r->last_rec);
     json_object_put(r->memsys);
-    json_object_put(r->energy);
     r->first = r->last_rec = r->memsys = NULL;
 }
 
@@ -617,7 +602,10 @@ static int run_workloads(int argc, char **argv)
         json_object_object_add(o, "time_s", timed ? json_object_new_double(r.time_s) : NULL);
         json_object_object_add(o, "energy_j", timed ? json_object_new_double(r.energy_j) : NULL);
         json_object_object_add(o, "power_w", timed && r.time_s > 0 ? json_object_new_double(r.energy_j / r.time_s) : NULL);
-        json_object_object_add(o, "energy", timed && r.energy ? json_object_get(r.energy) : NULL);
+        json_object *parts = timed ? json_object_new_object() : NULL;
+        for (int q = 0; parts && q < TM_EPARTS; q++)
+            json_object_object_add(parts, tm_energy_part_names[q], json_object_new_double(r.energy[q]));
+        json_object_object_add(o, "energy", parts);
         json_object_object_add(o, "warp_instructions", json_object_new_int64((int64_t)r.winsns));
         if (r.memsys)
             json_object_object_add(o, "memsys", json_object_get(r.memsys));
