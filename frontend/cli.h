@@ -31,6 +31,9 @@ extern const struct cli_cmd cli_cmd_check, cli_cmd_dis, cli_cmd_isa, cli_cmd_run
 /* Value of KEY= in workloads/NAME/INFO (class, kernels, pattern, sizes,
  * footprint_mib, ...), or "?". */
 void cli_workload_info(const char *name, const char *key, char *out, size_t n);
+/* The workloads' problem sizes (workloads/common/mx_workload.h): 1 if NAME is one. */
+#define CLI_SIZES "small, twice-llc, medium or large"
+int cli_size_known(const char *name);
 /* The folder of the running morpheus binary (the build directory): 0, or -1. */
 int cli_exe_dir(char *out, size_t n);
 /* mkdir -p PATH: 0, or -1 after "morpheus CMD: cannot create ...". */

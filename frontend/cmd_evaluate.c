@@ -47,7 +47,10 @@ static const char ev_help[] =
     "to OUT/summary.md.  Finished runs are not redone: run it again to resume.\n"
     "\n"
     "Options:\n"
-    "  --size small|medium|large  problem size (default medium)\n"
+    "  --size SIZE          problem size: medium (default; the memory-bound inputs\n"
+    "                       several times rtx3080's 5 MiB LLC), twice-llc (about\n"
+    "                       twice it, the scale the paper's Morpheus-ALL splits\n"
+    "                       hold), small or large\n"
     "  --out DIR            where results go (default results/evaluate)\n"
     "  -j N                 runs at once, 1 to 256 (default: the host's cores)\n"
     "  --sweep N,N,...      the compute-mode SM counts swept (default: the GPU's\n"
@@ -1911,7 +1914,7 @@ static int outputs(struct ev *e, int have_gnuplot)
     if (fitting)
         bprintf(&sm, "- %d of the %d memory-bound applications fit in the %.1f MiB LLC at size %s (morpheus workloads "
                      "list): a larger LLC has nothing to hold for them, and the extended LLC's lines (%u cycles) are "
-                     "slower than the LLC's (%u). Size medium exceeds the LLC for all of them.\n",
+                     "slower than the LLC's (%u). Sizes twice-llc and medium exceed the LLC for all of them.\n",
                 fitting, nmem, e->llc_bytes / 1048576.0, e->size, e->xllc_lat, e->llc_lat);
     if (!strncmp(e->timing, "cycle", 5) && (!e->timing[5] || e->timing[5] == ','))
         bprintf(&sm, "- Timing model `%s` (docs/timing.md): scheduler partitions, pipelines and a scoreboard; each "
@@ -2146,8 +2149,8 @@ static int run_evaluate(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
         if (!strcmp(a, "--size")) {
-            if (strcmp(v, "small") && strcmp(v, "medium") && strcmp(v, "large")) {
-                fprintf(stderr, "morpheus evaluate: --size is small, medium or large, got '%s'\n", v);
+            if (!cli_size_known(v)) {
+                fprintf(stderr, "morpheus evaluate: --size is " CLI_SIZES ", got '%s'\n", v);
                 return CLI_EXIT_USAGE;
             }
             e.size = v, i++;

@@ -29,16 +29,18 @@ static const char wl_help[] =
     "\n"
     "The paper's 17 applications (Table 2), written for this project, each\n"
     "checking its result against a host reference.  'list' shows each with its\n"
-    "class (memory- or compute-bound), footprint at sizes small and medium (and\n"
-    "medium's over the LLC), kernels, and with --long the access pattern.  'run' runs them on the\n"
-    "emulator (the programs built from workloads/NAME/NAME.cu; nothing is built)\n"
-    "and prints one row per application: PASS/FAIL, kernels launched,\n"
+    "class (memory- or compute-bound), footprint at sizes small, twice-llc and\n"
+    "medium (and the last two over the LLC), kernels, and with --long the access\n"
+    "pattern.  'run' runs them on the emulator (the programs built from\n"
+    "workloads/NAME/NAME.cu; nothing is built) and prints one row per\n"
+    "application: PASS/FAIL, kernels launched,\n"
     "thread-instructions, wall time, thread-instructions per second, the device\n"
     "memory it touched (MiB); with the memory hierarchy on, hit rates and LLC MPKI,\n"
     "and a note naming the applications whose data fit in the LLC.\n"
     "\n"
     "Options of run:\n"
-    "  --size small|medium|large   problem size (default small)\n"
+    "  --size SIZE                 problem size: small (default), twice-llc (the memory-bound inputs at about\n"
+    "                              twice rtx3080's 5 MiB LLC), medium (several times it) or large\n"
     "  --compiler nvcc|clang|sass  PTX from nvcc (in the program) or clang (workloads/NAME/NAME.clang.ptx),\n"
     "                              or sm_86 machine code only (the program NAME-sass: the SASS front end)\n"
     "  --compare-paths             run each application twice, its PTX (nvcc) and its machine code (sass),\n"
@@ -67,6 +69,11 @@ static const char wl_help[] =
     "Exit status 0 only if every application passes.\n";
 
 static void info_path(char *buf, size_t n, const char *name) { snprintf(buf, n, "%s/workloads/%s/INFO", SOURCE_ROOT, name); }
+
+int cli_size_known(const char *name)
+{
+    return !strcmp(name, "small") || !strcmp(name, "twice-llc") || !strcmp(name, "medium") || !strcmp(name, "large");
+}
 
 void cli_workload_info(const char *name, const char *key, char *out, size_t n)
 {
@@ -395,21 +402,23 @@ static int run_list(int argc, char **argv)
     fe_config_default(&conf, 0, 1);
     const struct mx_memsys_config *mc = &conf.memsys;
     double llc = (double)mx_memsys_llc_bytes(mc) / 1048576.0;
-    printf("%-8s %-7s %9s %10s %-8s %s\n", "name", "class", "small MiB", "medium MiB", "x LLC", lng ? "kernels; access pattern" :
-           "kernels");
+    printf("%-8s %-7s %9s %13s %10s %-13s %s\n", "name", "class", "small MiB", "twice-llc MiB", "medium MiB", "x LLC (t,m)",
+           lng ? "kernels; access pattern" : "kernels");
     for (size_t i = 0; i < NALL; i++) {
-        char cls[32], k[256], pat[512], fs[32], fm[32], ratio[16] = "-";
+        char cls[32], k[256], pat[512], fs[32], fl[32], fm[32], ratio[32] = "-";
         cli_workload_info(all[i], "class", cls, sizeof cls);
         cli_workload_info(all[i], "kernels", k, sizeof k);
         cli_workload_info(all[i], "pattern", pat, sizeof pat);
         cli_workload_info(all[i], "footprint_mib.small", fs, sizeof fs);
+        cli_workload_info(all[i], "footprint_mib.twice-llc", fl, sizeof fl);
         cli_workload_info(all[i], "footprint_mib.medium", fm, sizeof fm);
-        if (fm[0] != '?')
-            snprintf(ratio, sizeof ratio, "%.1f", atof(fm) / llc);
-        printf("%-8s %-7s %9s %10s %-8s %s%s%s\n", all[i], cls, fs, fm, ratio, k, lng ? "; " : "", lng ? pat : "");
+        if (fm[0] != '?' && fl[0] != '?')
+            snprintf(ratio, sizeof ratio, "%.1f,%.1f", atof(fl) / llc, atof(fm) / llc);
+        printf("%-8s %-7s %9s %13s %10s %-13s %s%s%s\n", all[i], cls, fs, fl, fm, ratio, k, lng ? "; " : "",
+               lng ? pat : "");
     }
-    printf("(footprint: device memory the largest launch touches, measured; x LLC: medium's over the %.1f MiB LLC "
-           "of rtx3080)\n", llc);
+    printf("(footprint: device memory the largest launch touches, measured; x LLC: twice-llc's and medium's over the "
+           "%.1f MiB LLC of rtx3080)\n", llc);
     return 0;
 }
 
@@ -437,8 +446,8 @@ static int run_workloads(int argc, char **argv)
         if (took)
             continue;
         if (!strcmp(a, "--size") && v) {
-            if (strcmp(v, "small") && strcmp(v, "medium") && strcmp(v, "large")) {
-                fprintf(stderr, "morpheus workloads: --size is small, medium or large\n");
+            if (!cli_size_known(v)) {
+                fprintf(stderr, "morpheus workloads: --size is " CLI_SIZES ", got '%s'\n", v);
                 return CLI_EXIT_USAGE;
             }
             size = v, i++;

@@ -377,7 +377,7 @@ for args, want in ((['nope'], "unknown application 'nope'"), (['--timing', 'none
                    (['--timing', 'no-such-model'], 'no-such-model'), (['-o', 'memsys.nope=1'], 'memsys.nope'),
                    (['--predictor', 'none'], '--predictor is set by each evaluated system'),
                    (['--sweep', '68,0'], '--sweep: expected'), (['--sweep', '99'], 'more than the GPU'),
-                   (['-j', '0'], '-j: expected'), (['--size', 'huge'], '--size is small, medium or large'),
+                   (['-j', '0'], '-j: expected'), (['--size', 'huge'], "--size is small, twice-llc, medium or large, got 'huge'"),
                    (['--xllc', 'off'], '--xllc is native or helper'),
                    (['--xllc-gbps', '74,0'], '--xllc-gbps: expected'), (['--xllc-gbps', '7x'], '--xllc-gbps: expected'),
                    (['--xllc', 'helper', '--xllc-gbps', '74'], '--xllc-gbps is for the native extended LLC')):

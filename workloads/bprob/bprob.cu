@@ -137,7 +137,7 @@ int main(int argc, char **argv)
     /* Input units: small 4096; medium 131072 (twice Rodinia's usual run of
      * 65536; weights and deltas 17 MiB); large 1M (136 MiB of weights and
      * deltas). */
-    static const int ninputs[3] = {4096, 1 << 17, 1 << 20};
+    static const int ninputs[4] = {4096, 1 << 17, 1 << 20, 1 << 16};
     const int n = ninputs[w.size], nblk = n / BP_ROWS, steps = 2;
     const size_t nw = (size_t)(n + 1) * BP_LD;
 

@@ -265,7 +265,7 @@ int main(int argc, char **argv)
     /* Mesh W x H cells, iterations.  Rodinia's meshes have 97K and 193K
      * cells and run 2000 iterations; medium is large's mesh (25 MiB, several
      * times a 5 MiB LLC) for one iteration, to keep the run short. */
-    static const int cfg[3][3] = {{64, 64, 3}, {512, 384, 1}, {512, 384, 50}};
+    static const int cfg[4][3] = {{64, 64, 3}, {512, 384, 1}, {512, 384, 50}, {512, 192, 1}};
     const int W = cfg[w.size][0], H = cfg[w.size][1], iters = cfg[w.size][2], n = W * H;
 
     int *nbr = (int *)malloc(sizeof(int) * CFD_NNB * n), *id = (int *)malloc(sizeof(int) * n);

@@ -150,7 +150,7 @@ int main(int argc, char **argv)
     mxw_init(&w, "dwt2d", argc, argv);
     /* Square RGB images: Rodinia's 192x192 with 3 levels; Rodinia's
      * 1024x1024 with 3 levels (2 x 12 MiB); 4096x4096 with 4 levels. */
-    static const int cfg[3][2] = {{192, 3}, {1024, 3}, {4096, 4}};
+    static const int cfg[4][2] = {{192, 3}, {1024, 3}, {4096, 4}, {704, 3}};
     const int W = cfg[w.size][0], H = W, levels = cfg[w.size][1], C = 3;
     size_t plane = (size_t)W * H, n = plane * C, bytes = n * sizeof(int);
 

@@ -90,7 +90,8 @@ int main(int argc, char **argv)
 {
     struct mxw w;
     mxw_init(&w, "histo", argc, argv);
-    static const int sizes[] = {1 << 18, 5 << 20, 1 << 23}, nbinss[] = {2 * HISTO_WINDOW, 4 * HISTO_WINDOW, 8 * HISTO_WINDOW};
+    static const int sizes[] = {1 << 18, 5 << 20, 1 << 23, 5 << 19},
+                     nbinss[] = {2 * HISTO_WINDOW, 4 * HISTO_WINDOW, 8 * HISTO_WINDOW, 4 * HISTO_WINDOW};
     int n = sizes[w.size], nbins = nbinss[w.size];
 
     unsigned *in = (unsigned *)malloc((size_t)n * sizeof *in);

@@ -95,7 +95,7 @@ int main(int argc, char **argv)
     mxw_init(&w, "hotsp", argc, argv);
     /* grid edge, time steps, pyramid height (Rodinia runs 512 or 1024 with
      * pyramid height 2). */
-    static const int cfg[3][3] = {{128, 8, 2}, {512, 8, 2}, {1024, 60, 2}};
+    static const int cfg[4][3] = {{128, 8, 2}, {512, 8, 2}, {1024, 60, 2}, {512, 8, 2}};
     const int rows = cfg[w.size][0], cols = rows, steps = cfg[w.size][1], ph = cfg[w.size][2];
     size_t n = (size_t)rows * cols, bytes = n * sizeof(float);
 

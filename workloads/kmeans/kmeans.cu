@@ -110,7 +110,7 @@ int main(int argc, char **argv)
      * SMs (6 blocks each), so that every SM holds as many blocks, and its L1
      * as many points, at any SM count; large: 494020 points (the size of
      * kdd_cup), at most 12 iterations. */
-    static const int npts[3] = {2048, 313344, 494020}, iters[3] = {12, 3, 12};
+    static const int npts[4] = {2048, 313344, 494020, 87040}, iters[4] = {12, 3, 12, 3};
     const int npoints = npts[w.size], nfeatures = 34, nclusters = 5, max_iter = iters[w.size];
     const float threshold = 0.001f;
     const size_t nf = (size_t)npoints * nfeatures;

@@ -191,7 +191,7 @@ int main(int argc, char **argv)
     /* nx, ny, nz, time steps.  Parboil's inputs are 100x100x130 (short) and
      * 120x120x150 (long); medium is a 12-cell slab of the short input's
      * 100x100 cross-section (2 x 10 MiB of populations). */
-    static const int cfg[3][4] = {{32, 32, 16, 4}, {100, 100, 12, 4}, {120, 120, 150, 20}};
+    static const int cfg[4][4] = {{32, 32, 16, 4}, {100, 100, 12, 4}, {120, 120, 150, 20}, {100, 100, 6, 4}};
     const int nx = cfg[w.size][0], ny = cfg[w.size][1], nz = cfg[w.size][2], steps = cfg[w.size][3];
     const float omega = 1.95f;
     const int margin = nx * ny + nx + 1;

@@ -200,7 +200,7 @@ int main(int argc, char **argv)
     mxw_init(&w, "lib", argc, argv);
     /* paths / threads: small 128 / 64; medium 2048 / 1024; large 16384 / 4096
      * (the ISPASS run's 4096 threads, 4 paths each). */
-    static const int sizes[3][2] = {{128, 64}, {2048, 1024}, {16384, 4096}};
+    static const int sizes[4][2] = {{128, 64}, {2048, 1024}, {16384, 4096}, {2048, 1024}};
     const int npath = sizes[w.size][0], nthreads = sizes[w.size][1];
 
     struct lb_params P;

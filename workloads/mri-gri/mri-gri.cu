@@ -170,7 +170,7 @@ int main(int argc, char **argv)
     /* grid edge G and samples: small 32^3 cells, 4096 samples; medium 120^3
      * cells (19.8 MiB of output grids) and 65536 samples (1.5 MiB); large
      * 128^3 cells (25 MiB) and 524288 samples (12 MiB). */
-    static const int sizes[3][2] = {{32, 4096}, {120, 65536}, {128, 524288}};
+    static const int sizes[4][2] = {{32, 4096}, {120, 65536}, {128, 524288}, {96, 65536}};
     const int G = sizes[w.size][0], ns = sizes[w.size][1], nb = G / MG_BIN, P = 64;
     const size_t ncell = (size_t)G * G * G;
     const int nbins = nb * nb * nb;

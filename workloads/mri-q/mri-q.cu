@@ -66,7 +66,7 @@ int main(int argc, char **argv)
     /* voxels x k-space samples: small 1024 x 1280 (two launches, the second
      * a partial chunk); medium 16384 x 2048; large 262144 x 2048 (Parboil's
      * "large": a 64^3 volume). */
-    static const int sizes[3][2] = {{1024, 1280}, {16384, 2048}, {262144, 2048}};
+    static const int sizes[4][2] = {{1024, 1280}, {16384, 2048}, {262144, 2048}, {16384, 2048}};
     const int nvox = sizes[w.size][0], numk = sizes[w.size][1];
 
     float *kx = (float *)malloc(numk * sizeof(float)), *ky = (float *)malloc(numk * sizeof(float));

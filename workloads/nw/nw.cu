@@ -89,7 +89,7 @@ int main(int argc, char **argv)
     mxw_init(&w, "nw", argc, argv);
     /* Sequence length (a multiple of 16).  Rodinia runs 2048 (medium here) to
      * 16384. */
-    static const int lens[3] = {512, 2048, 4096};
+    static const int lens[4] = {512, 2048, 4096, 1152};
     const int n = lens[w.size], s = n + 1, nb = n / NW_BS, penalty = 10;
     size_t cells = (size_t)s * s;
 

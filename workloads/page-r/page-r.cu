@@ -84,7 +84,7 @@ int main(int argc, char **argv)
     mxw_init(&w, "page-r", argc, argv);
     /* R-MAT scale, edge factor, iterations.  medium: Graph500's edge factor 16
      * (3.9M edges, about 20 MiB), 3 iterations to keep the run short. */
-    static const int scales[] = {13, 18, 20}, factors[] = {8, 16, 16}, iterations[] = {10, 3, 20};
+    static const int scales[] = {13, 18, 20, 17}, factors[] = {8, 16, 16, 16}, iterations[] = {10, 3, 20, 3};
     int scale = scales[w.size], n = 1 << scale, iters = iterations[w.size];
     size_t m = (size_t)factors[w.size] << scale;
 

@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 {
     struct mxw w;
     mxw_init(&w, "r-bfs", argc, argv);
-    static const int scales[] = {13, 18, 20}, factors[] = {8, 8, 16};
+    static const int scales[] = {13, 18, 20, 17}, factors[] = {8, 8, 16, 8};
     int scale = scales[w.size], n = 1 << scale;
     size_t m = (size_t)factors[w.size] << scale;
 

@@ -78,7 +78,7 @@ int main(int argc, char **argv)
     /* small: Parboil's "small" shape; medium: A+B+C = 21 MiB (about 4x a 5 MiB
      * LLC) with a short k, so that the run stays short; large: Parboil's
      * "medium" shape (1024 x 992 times 992 x 1056). */
-    static const int dims[3][3] = {{128, 160, 96}, {2048, 2560, 64}, {1024, 1056, 992}};
+    static const int dims[4][3] = {{128, 160, 96}, {2048, 2560, 64}, {1024, 1056, 992}, {1024, 2560, 64}};
     const int m = dims[w.size][0], n = dims[w.size][1], k = dims[w.size][2];
     const float alpha = 1.5f, beta = 0.5f;
     const size_t na = (size_t)m * k, nb = (size_t)n * k, nc = (size_t)m * n;

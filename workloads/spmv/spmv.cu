@@ -175,7 +175,7 @@ int main(int argc, char **argv)
 {
     struct mxw w;
     mxw_init(&w, "spmv", argc, argv);
-    static const int rows[] = {8192, 262144, 1048576}, reps[] = {3, 3, 5};
+    static const int rows[] = {8192, 262144, 1048576, 65536}, reps[] = {3, 3, 5, 3};
     int n = rows[w.size], nrep = reps[w.size];
 
     struct csr a;

@@ -87,7 +87,7 @@ int main(int argc, char **argv)
     mxw_init(&w, "stencil", argc, argv);
     /* small: 64x64x32, 4 sweeps; medium: 256x256x40 (2 x 10 MiB), 4 sweeps;
      * large: Parboil's default grid 512x512x64 (2 x 64 MiB), 20 sweeps. */
-    static const int dims[3][4] = {{64, 64, 32, 4}, {256, 256, 40, 4}, {512, 512, 64, 20}};
+    static const int dims[4][4] = {{64, 64, 32, 4}, {256, 256, 40, 4}, {512, 512, 64, 20}, {256, 256, 20, 4}};
     const int nx = dims[w.size][0], ny = dims[w.size][1], nz = dims[w.size][2], iters = dims[w.size][3];
     const float c0 = 1.0f / 6.0f, c1 = 1.0f / 6.0f / 6.0f;
     size_t n = (size_t)nx * ny * nz, bytes = n * sizeof(float);
