@@ -35,6 +35,9 @@ rows = {l.split()[0]: l.split() for l in p.stdout.splitlines()[1:] if l and not 
 check('workloads list: 17 rows', p.returncode == 0 and len(rows) == 17, p.stdout, p.stderr)
 p2 = subprocess.run([M, 'workloads', 'list', '--bogus'], capture_output=True, text=True)
 check('workloads list --bogus: refused, named', p2.returncode == 2 and "unknown option '--bogus'" in p2.stderr, p2.stderr)
+p2 = subprocess.run([M, 'workloads', 'run', '--size', 'huge', 'stencil'], capture_output=True, text=True)
+check('workloads run --size huge: refused, the sizes named', p2.returncode == 2 and
+      "--size is small, twice-llc, medium or large, got 'huge'" in p2.stderr, p2.stderr)
 p2 = subprocess.run([M, 'workloads', 'list', '--long'], capture_output=True, text=True)
 check('workloads list --long: the access patterns too', p2.returncode == 0 and 'anti-diagonal wavefront' in p2.stdout,
       p2.stdout[:500])
@@ -53,6 +56,10 @@ check('list: INFO footprints, twice-llc and medium over the 5 MiB LLC; every mem
       '3 times it, every twice-llc one 1.6 to 5 times and under medium\'s', not bad, bad)
 
 if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(M)), 'workloads', 'kmeans')):
+    p2 = subprocess.run([os.path.join(os.path.dirname(os.path.abspath(M)), 'workloads', 'stencil'), '--size', 'huge'],
+                        capture_output=True, text=True)
+    check('a workload program refuses --size huge, naming the sizes', p2.returncode == 2 and
+          'stencil: --size is small, twice-llc, medium or large' in p2.stderr, p2.stderr)
     for size in ('small', 'twice-llc'):
         with tempfile.TemporaryDirectory() as tmp:
             j = os.path.join(tmp, 'w.json')
