@@ -1649,10 +1649,13 @@ int emu_grid_wait(struct emu_device *d, struct emu_grid *g, struct emu_stats *st
     for (struct emu_grid *x = d->grids; x; x = x->next)
         if (x->after == g)
             x->after = NULL; /* g finished: nothing to wait for any more */
+    uint64_t span = g->clock_first != UINT64_MAX && g->clock_last > g->clock_first ? g->clock_last - g->clock_first : 0;
+    if (d->cfg.timing && d->cfg.timing->on_kernel_end && span) /* (v11: the model may raise it) */
+        d->cfg.timing->on_kernel_end(d->cfg.timing_state, &span);
     if (stats) {
         memset(stats, 0, sizeof *stats);
         stats->warp_insns = g->warp_insns;
-        stats->cycles = g->clock_first != UINT64_MAX && g->clock_last > g->clock_first ? g->clock_last - g->clock_first : 0;
+        stats->cycles = span;
         memcpy(stats->unit_insns, g->unit_insns, sizeof stats->unit_insns);
         stats->thread_insns = g->thread_insns;
         stats->ctas = g->ncta;

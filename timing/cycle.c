@@ -59,7 +59,9 @@
  * at most 4), and what the writes carried over from the last quantum, the
  * reads and the writes not charged needed beyond the quantum, at most those
  * writes' time, is carried into the next one and delays every SM's DRAM
- * queue once (averaged over the channels).
+ * queue once (averaged over the channels).  A grid's span is at least what
+ * its busiest channel needed for its quanta's reads and writes (v11,
+ * cyc_kernel_end).
  *
  * Clocks: core_mhz for the SM; icnt_mhz (interconnect and LLC) and
  * dram_mhz for the memory side, all multiplied by mem_clock_scale
@@ -161,10 +163,13 @@ struct cyc {
     uint64_t *acts, *rbytes;       /* per channel, this quantum: activations, bytes read */
     double *wr;                    /* per channel: bytes written (dram_written) since the factors were computed */
     double *carry;                 /* per channel: the cycles of writes the last quantum left to this one */
+    double *busy;                  /* per channel: the cycles its reads (at their efficiency) and writes took
+                                      since the last launch began (cyc_kernel_end's floor) */
     double wsum, rsum;             /* DRAM bytes written and read: the last quantum's and what is left of before */
     double wratio;                 /* wsum / rsum (at most WRATIO_MAX) at the last quantum's end: the write-back
                                       bytes each byte read is charged in this quantum (the reads cause them) */
     uint64_t last_end;             /* the clock the factors were last computed at */
+    double last_over;              /* the cycles of writes the last quantum_end delayed every SM's DRAM queue by */
 };
 
 static void cyc_fini(void *state)
@@ -193,6 +198,7 @@ static void cyc_fini(void *state)
     free(c->rbytes);
     free(c->wr);
     free(c->carry);
+    free(c->busy);
     free(c);
 }
 
@@ -249,8 +255,9 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     c->rbytes = calloc(c->nchans, sizeof *c->rbytes);
     c->wr = calloc(c->nchans, sizeof *c->wr);
     c->carry = calloc(c->nchans, sizeof *c->carry);
+    c->busy = calloc(c->nchans, sizeof *c->busy);
     if (!c->sm || !c->demand || !c->chan_eff || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->rbytes ||
-        !c->wr || !c->carry)
+        !c->wr || !c->carry || !c->busy)
         goto oom;
     for (uint32_t i = 0; i < c->nchans; i++)
         c->chan_eff[i] = c->chan_f[i] = 1;
@@ -750,6 +757,7 @@ static void cyc_quantum_end(void *state, uint64_t clock)
         double wt = c->wr[ch] / c->chan_rate, un = wt > ct ? wt - ct : 0;
         double o = c->carry[ch] + rt + ct + un - span;
         c->carry[ch] = o <= 0 ? 0 : o < un ? o : un;
+        c->busy[ch] += rt + wt;
         over += c->carry[ch];
         wq += c->wr[ch];
         rq += (double)c->rbytes[ch];
@@ -762,6 +770,7 @@ static void cyc_quantum_end(void *state, uint64_t clock)
     c->wsum = c->wsum * keep + wq;
     c->rsum = c->rsum * keep + rq;
     c->wratio = c->rsum > 0 ? fmin(c->wsum / c->rsum, WRATIO_MAX) : 0;
+    c->last_over = over;
     if (over > 0)
         for (uint32_t i = 0; i < c->p.num_sms; i++) {
             double *f = &c->sm[i].dram_free;
@@ -851,6 +860,29 @@ static void cyc_launch(void *state, const char *kernel, uint32_t nctas, uint32_t
     (void)kernel, (void)nctas, (void)threads_per_cta;
     for (uint32_t i = 0; i < c->p.num_sms; i++)
         c->sm[i].w[RES_PART] = c->sm[i].w[RES_CHAN] = c->sm[i].w[RES_X] = 1.0 / c->compute_sms;
+    memset(c->busy, 0, c->nchans * sizeof *c->busy);
+}
+
+/* v11: a grid is done.  Its span is at least what its busiest DRAM channel needed for the reads (at their
+ * row-buffer efficiency) and the write-backs of the quanta since it began: a grid shorter than a quantum has
+ * its write-backs told when its warps are done, and the quantum's idle rest would otherwise absorb them (a
+ * 6 MiB copy moved 1137 GB/s of a 760 GB/s DRAM).  Raised, the grid has paid its write-backs: none is carried
+ * into the next one, and the delay the last quantum's end gave every SM's DRAM queue for them is taken back
+ * (no SM ran since).  (Grids that run at once: the traffic since the latest began, which also passed in its
+ * span.) */
+static void cyc_kernel_end(void *state, uint64_t *cycles)
+{
+    struct cyc *c = state;
+    double need = 0;
+    for (uint32_t ch = 0; ch < c->nchans; ch++)
+        need = c->busy[ch] > need ? c->busy[ch] : need;
+    if (need > (double)*cycles) {
+        *cycles = (uint64_t)ceil(need);
+        memset(c->carry, 0, c->nchans * sizeof *c->carry);
+        for (uint32_t i = 0; i < c->p.num_sms && c->last_over > 0; i++) /* (the delay quantum_end just gave) */
+            c->sm[i].dram_free -= c->last_over;
+        c->last_over = 0;
+    }
 }
 
 const struct tm_ops tm_cycle_ops = {
@@ -861,6 +893,7 @@ const struct tm_ops tm_cycle_ops = {
     .events = TM_EV_LAUNCH | TM_EV_ISSUE | TM_EV_MEM | TM_EV_DEPS,
     .init = cyc_init,
     .on_launch = cyc_launch,
+    .on_kernel_end = cyc_kernel_end,
     .issue = cyc_issue,
     .mem = cyc_mem,
     .fini = cyc_fini,

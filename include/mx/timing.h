@@ -37,7 +37,7 @@
  * warp the emulator holds on an earlier issue() answer (a share of DRAM
  * that changed since the data was promised).
  * A model built for another version is refused by name. */
-#define TM_API_VERSION 10
+#define TM_API_VERSION 11
 
 enum tm_event_bits {
     TM_EV_LAUNCH = 1u << 0,   /* kernel start / end */
@@ -177,7 +177,11 @@ struct tm_ops {
     uint32_t (*issue)(void *state, const struct tm_issue *ev);
     /* cycles from ev->clock until the access's data is back (the warp waits) */
     uint32_t (*mem)(void *state, const struct tm_mem *ev);
-    void (*on_kernel_end)(void *state, uint64_t *cycles);  /* reserved: not called in this version */
+    /* v11: a grid is done, after its last quantum (its write-backs told, dram_written) on one host thread
+     * while no SM runs: *cycles is its span, its first CTA's start to its last warp's end.  The model may
+     * raise it (never lower it) to what the memory traffic it saw in that span needs: a launch shorter than
+     * a quantum has its write-backs told after it, when its warps are done.  May be NULL. */
+    void (*on_kernel_end)(void *state, uint64_t *cycles);
     void (*fini)(void *state);
     /* v4: between two quanta, on one host thread, while no SM runs (state shared among SMs may change
      * here and only here: what SMs see is then the same for every number of host threads); clock: the

@@ -462,6 +462,49 @@ static void dram_writes(void **unused)
     o->fini(st);
 }
 
+/* v11: a grid's span is at least its busiest channel's DRAM time since it began (one channel of 128 bytes a
+ * cycle here).  A grid launched at 0 reads 8 lines (8 cycles at efficiency 1) and the hierarchy writes back
+ * 200,000 bytes (1562.5 cycles) in the quantum to 1000: a span of 500 is raised to ceil(1570.5) = 1571, and the
+ * 570.5 cycles the quantum carried over (its reads and writes beyond its 1000, at most the writes' own) are
+ * paid: a read of 8 lines at 1000 waits for none of them,
+ * 8 request flits (to 1008), then 8 lines at 1 + wratio cycles each (200,000 / 1024 written per byte read,
+ * capped at 4): 40, + 100 = 148.  A span of 2000 stays, and the carry with it: the channel from 1570.5, + 40 +
+ * 100 -> 711.  The next launch starts from nothing: a span of 10 stays 10. */
+static void kernel_floor(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    struct tm_params p = four_sms();
+    p.quantum = 1000;
+    static uint64_t addr[32];
+    for (int i = 0; i < 8; i++)
+        addr[i] = 1024 * (uint64_t)i;
+    char err[256];
+    const uint64_t wrote = 200000, span[2] = { 500, 2000 }, want_span[2] = { 1571, 2000 };
+    const uint32_t want_read[2] = { 148, 711 };
+    for (int k = 0; k < 2; k++) {
+        void *st = NULL;
+        assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+        o->on_launch(st, "k", 1, 32);
+        struct tm_mem r = { .sm = 1, .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 0,
+                            .addr = addr, .grid_ctas = 1 };
+        o->mem(st, &r);
+        o->dram_written(st, &wrote, 1);
+        o->quantum_end(st, 1000);
+        uint64_t cycles = span[k];
+        o->on_kernel_end(st, &cycles);
+        assert_int_equal(cycles, want_span[k]);
+        struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 1000,
+                             .addr = addr, .grid_ctas = 1 };
+        assert_int_equal(o->mem(st, &ev), want_read[k]);
+        o->on_launch(st, "k2", 1, 32);
+        cycles = 10;
+        o->on_kernel_end(st, &cycles);
+        assert_int_equal(cycles, 10);
+        o->fini(st);
+    }
+}
+
 /* An SM's share of a bandwidth it left idle in the last `credit` cycles (default: the row-buffer window, the
  * time a channel's 64-request queue takes to drain) is still its own: a burst after a pause is not metered at
  * the share, yet all SMs together never pass more than (T + credit) * rate bytes in T cycles. */
@@ -626,6 +669,7 @@ int main(void)
         cmocka_unit_test(line_levels),
         cmocka_unit_test(sector_bytes),
         cmocka_unit_test(dram_writes),
+        cmocka_unit_test(kernel_floor),
         cmocka_unit_test(burst_credit),
         cmocka_unit_test(bad_arguments),
     };
