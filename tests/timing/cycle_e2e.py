@@ -175,11 +175,16 @@ def copy(*opts, n=4 << 20):
                args=(f"u32[{n}]=iota", f"u32[{n}]=zero", f"u32:{n}"))
 
 
+def dram_gbps(r):
+    """A run's DRAM reads and write-backs together, GB/s over its cycles."""
+    return (r["memsys"]["dram"]["read_bytes"] + r["memsys"]["dram"]["write_bytes"]) / (
+        r["cycles"] / (T["core_mhz"] * 1e6)) / 1e9
+
+
 peak = T["bandwidth"]["dram_gbps"]
 pq, rq = copy()
 ok = rq and rq["memsys"]["dram"]["write_bytes"] > 8 << 20
-gbps = ok and (rq["memsys"]["dram"]["read_bytes"] + rq["memsys"]["dram"]["write_bytes"]) / (
-    rq["cycles"] / (T["core_mhz"] * 1e6)) / 1e9
+gbps = ok and dram_gbps(rq)
 check(f"a 16 MiB copy writes back most of its destination (> 8 MiB) and reads and writes together at most "
       f"the {peak} GB/s DRAM allows, at least 60 % of it", ok and 0.6 * peak <= gbps <= peak,
       pq.stderr, rq and rq["memsys"]["dram"], gbps)
@@ -188,8 +193,7 @@ check(f"a 16 MiB copy writes back most of its destination (> 8 MiB) and reads an
 # API v11, on_kernel_end; before, it moved 1137 GB/s of the 760)
 pqs, rqs = copy(n=3 << 19)
 ok = rqs and rqs["memsys"]["dram"]["write_bytes"] > 2 << 20 and rqs["cycles"] < 16384 * 2
-gbps = ok and (rqs["memsys"]["dram"]["read_bytes"] + rqs["memsys"]["dram"]["write_bytes"]) / (
-    rqs["cycles"] / (T["core_mhz"] * 1e6)) / 1e9
+gbps = ok and dram_gbps(rqs)
 check(f"a 6 MiB copy, shorter than a quantum, also moves at most the {peak} GB/s DRAM allows, at least 60 % of it",
       ok and 0.6 * peak <= gbps <= peak, pqs.stderr, rqs and rqs["memsys"]["dram"], rqs and rqs["cycles"], gbps)
 pq4, rq4 = copy("--quantum", "4096")

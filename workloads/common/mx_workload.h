@@ -28,10 +28,10 @@ struct mxw {
     uint64_t state;
 };
 
-static const char *mxw_size_name(enum mxw_size s)
-{
-    return s == MXW_SMALL ? "small" : s == MXW_MEDIUM ? "medium" : s == MXW_LARGE ? "large" : "twice-llc";
-}
+/* The sizes' names, in enum mxw_size's order. */
+static const char *const mxw_size_names[] = { "small", "medium", "large", "twice-llc" };
+
+static const char *mxw_size_name(enum mxw_size s) { return mxw_size_names[s]; }
 
 static inline void mxw_fail(struct mxw *w, const char *fmt, ...)
 {
@@ -60,11 +60,12 @@ static inline void mxw_init(struct mxw *w, const char *name, int argc, char **ar
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--size") && i + 1 < argc) {
             const char *s = argv[++i];
-            if (!strcmp(s, "small")) w->size = MXW_SMALL;
-            else if (!strcmp(s, "medium")) w->size = MXW_MEDIUM;
-            else if (!strcmp(s, "large")) w->size = MXW_LARGE;
-            else if (!strcmp(s, "twice-llc")) w->size = MXW_TWICE_LLC;
-            else { fprintf(stderr, "%s: --size is small, twice-llc, medium or large\n", name); exit(2); }
+            const int n = (int)(sizeof mxw_size_names / sizeof *mxw_size_names);
+            int k = 0;
+            while (k < n && strcmp(s, mxw_size_names[k]))
+                k++;
+            if (k == n) { fprintf(stderr, "%s: --size is small, twice-llc, medium or large\n", name); exit(2); }
+            w->size = (enum mxw_size)k;
         } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             w->seed = strtoull(argv[++i], NULL, 0);
         } else if (!strcmp(argv[i], "--quiet")) {
