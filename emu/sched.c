@@ -1406,13 +1406,13 @@ static void run_grid(struct emu_device *d, struct emu_grid *g)
             struct mx_memview view = { d, memview_read };
             mi->quantum_end(mi->ctx, t_end, &view);
         }
-        if (mi && mi->dram_written && d->cfg.timing && d->cfg.timing->dram_written) { /* its write-backs, timed */
-            uint64_t wb[MX_MEMIF_MAX_CHANNELS];
-            uint32_t nch = mi->dram_written(mi->ctx, wb, MX_MEMIF_MAX_CHANNELS);
-            d->cfg.timing->dram_written(d->cfg.timing_state, wb, nch);
+        if (mi && mi->dram_traffic && d->cfg.timing && d->cfg.timing->dram_traffic) { /* its DRAM traffic, timed */
+            uint64_t rd[MX_MEMIF_MAX_CHANNELS], wb[MX_MEMIF_MAX_CHANNELS];
+            uint32_t nch = mi->dram_traffic(mi->ctx, rd, wb, MX_MEMIF_MAX_CHANNELS);
+            d->cfg.timing->dram_traffic(d->cfg.timing_state, rd, wb, nch);
         }
-        /* one thread, no SM running: the model's shared state, after the quantum's write-backs (above) so that
-           they meet the reads of the quantum they were made in */
+        /* one thread, no SM running: the model's shared state, after the quantum's DRAM traffic (above) so that
+           its reads and write-backs meet the accesses of the quantum they were made in */
         if (d->cfg.timing && d->cfg.timing->quantum_end)
             d->cfg.timing->quantum_end(d->cfg.timing_state, t_end);
         if (d->cfg.timing && d->cfg.timing->rewake)

@@ -85,7 +85,8 @@ struct mx_memsys {
     struct xhelper *xh;          /* --xllc helper: the controller's side of the helper kernel, else NULL */
     struct morpheus_result port_res[64]; /* the port request being completed: each line's xh_begin */
     struct mx_memsys_stats st;   /* the shared levels' counters (llc, dram) */
-    uint64_t wr_told[MX_MEMSYS_MAX_CHANNELS]; /* dram_written(): the channels' write bytes told so far */
+    uint64_t rd_told[MX_MEMSYS_MAX_CHANNELS]; /* dram_traffic(): the channels' read bytes told so far */
+    uint64_t wr_told[MX_MEMSYS_MAX_CHANNELS]; /* and their write bytes */
     uint32_t line_shift;         /* log2(line bytes) */
     uint32_t sector_shift;       /* log2(sector bytes) */
     struct ms_head *heap;        /* quantum end: SMs with entries left, a min-heap on (clock, sm) */
@@ -277,13 +278,15 @@ static int is_xllc(const struct mx_memsys *m, uint64_t ln)
     return morpheus_route(m->mp, partition(m, ln), ln / m->cfg.llc_partitions, &set);
 }
 
-/* memif v6: the bytes written to each channel since the last call */
-static uint32_t ms_dram_written(void *ctx, uint64_t *bytes, uint32_t max)
+/* memif v7: the bytes read from and written to each channel since the last call */
+static uint32_t ms_dram_traffic(void *ctx, uint64_t *read, uint64_t *written, uint32_t max)
 {
     struct mx_memsys *m = ctx;
     uint32_t n = m->cfg.dram_channels < max ? m->cfg.dram_channels : max;
     for (uint32_t ch = 0; ch < n; ch++) {
-        bytes[ch] = m->st.dram_channel_write[ch] - m->wr_told[ch];
+        read[ch] = m->st.dram_channel_read[ch] - m->rd_told[ch];
+        written[ch] = m->st.dram_channel_write[ch] - m->wr_told[ch];
+        m->rd_told[ch] = m->st.dram_channel_read[ch];
         m->wr_told[ch] = m->st.dram_channel_write[ch];
     }
     return n;
@@ -655,7 +658,7 @@ int mx_memsys_create(const struct mx_memsys_config *c, struct mx_memsys **out, c
     m->cfg.mem_trace = NULL; /* the caller's string need not outlive create */
     m->memif = (struct mx_memif){ .version = MX_MEMIF_VERSION, .ctx = m, .request = ms_request,
                                   .quantum_end = ms_quantum_end, .probe = ms_probe,
-                                  .dram_written = ms_dram_written };
+                                  .dram_traffic = ms_dram_traffic };
     m->line_shift = (uint32_t)__builtin_ctz(c->l1_line);
     m->sector_shift = (uint32_t)__builtin_ctz(c->l1_sector);
     size_t smb = ((size_t)c->num_sms * sizeof *m->sm + 63) & ~(size_t)63;

@@ -52,8 +52,12 @@
  * is one activation (tRP + tRCD, overlapping across banks).  At the
  * quantum's end every channel's efficiency for the next quantum is
  * bursts / (bursts + activations * (tRP + tRCD) / banks), the bursts the
- * time its lines' bytes take.  Writes (v9: the write-backs the hierarchy
- * reports after each quantum, dram_written, before quantum_end) share the
+ * time its lines' bytes take.  Reads (v12): the hierarchy reports the bytes
+ * it read after each quantum (dram_traffic, before quantum_end), and each
+ * byte of a line told DRAM is charged those over the bytes told DRAM so far
+ * (rcorr: lines another SM fetched earlier in the quantum are read once;
+ * bytes, not quanta, age out).  Writes (v9; the write-backs dram_traffic
+ * reports beside the reads) share the
  * channels with the reads that cause them: each byte read is charged the
  * bytes written per byte read so far (wratio: bytes, not quanta, age out;
  * at most 4), and what the writes carried over from the last quantum, the
@@ -82,6 +86,8 @@
 
 #define NSCHED_MAX 16
 #define WRATIO_MAX 4.0 /* a 32-byte sector read can evict a whole dirty 128-byte line */
+#define RCORR_MIN (1.0 / 16) /* rcorr's bounds: a line read by up to 16 SMs in a quantum is read once */
+#define RCORR_MAX 4.0
 #define DLOG_MAX (1u << 22) /* DRAM lines an SM logs per quantum for the row-buffer analysis */
 
 struct wsb {                  /* one warp slot's scoreboard */
@@ -161,13 +167,20 @@ struct cyc {
     uint64_t *hkey;
     uint32_t *hgen, hcap, gen;
     uint64_t *acts, *rbytes;       /* per channel, this quantum: activations, bytes read */
-    double *wr;                    /* per channel: bytes written (dram_written) since the factors were computed */
+    double *wr;                    /* per channel: bytes written (dram_traffic) since the factors were computed */
+    double *rd;                    /* per channel: bytes the hierarchy read (dram_traffic) since then */
+    int told;                      /* dram_traffic() was called: the hierarchy's reads are known (--memsys on) */
     double *carry;                 /* per channel: the cycles of writes the last quantum left to this one */
     double *busy;                  /* per channel: the cycles its reads (at their efficiency) and writes took
                                       since the last launch began (cyc_kernel_end's floor) */
     double wsum, rsum;             /* DRAM bytes written and read: the last quantum's and what is left of before */
     double wratio;                 /* wsum / rsum (at most WRATIO_MAX) at the last quantum's end: the write-back
                                       bytes each byte read is charged in this quantum (the reads cause them) */
+    double msum;                   /* DRAM bytes of the lines mem() was told came from DRAM, aged as rsum */
+    double rcorr;                  /* rsum / msum (RCORR_MIN..RCORR_MAX; 1 without the hierarchy's reads): the
+                                      bytes DRAM read per byte of a line told DRAM, which each such byte is
+                                      charged in this quantum (a line fetched by another SM earlier in the
+                                      quantum was told DRAM and read once) */
     uint64_t last_end;             /* the clock the factors were last computed at */
     double last_over;              /* the cycles of writes the last quantum_end delayed every SM's DRAM queue by */
 };
@@ -197,6 +210,7 @@ static void cyc_fini(void *state)
     free(c->acts);
     free(c->rbytes);
     free(c->wr);
+    free(c->rd);
     free(c->carry);
     free(c->busy);
     free(c);
@@ -254,10 +268,12 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     c->acts = calloc(c->nchans, sizeof *c->acts);
     c->rbytes = calloc(c->nchans, sizeof *c->rbytes);
     c->wr = calloc(c->nchans, sizeof *c->wr);
+    c->rd = calloc(c->nchans, sizeof *c->rd);
+    c->rcorr = 1;
     c->carry = calloc(c->nchans, sizeof *c->carry);
     c->busy = calloc(c->nchans, sizeof *c->busy);
     if (!c->sm || !c->demand || !c->chan_eff || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->rbytes ||
-        !c->wr || !c->carry || !c->busy)
+        !c->wr || !c->rd || !c->carry || !c->busy)
         goto oom;
     for (uint32_t i = 0; i < c->nchans; i++)
         c->chan_eff[i] = c->chan_f[i] = 1;
@@ -596,8 +612,8 @@ static double res_rate(const struct cyc *c, int which)
 /* Resource j's cost factor from the quantum's bytes D (each unit's with an even part of the capacity the
  * quantum left idle): D_j over an even share of their sum (floored at 1/4: a resource idle last quantum is not
  * free), over eff[j] when given; then each SM's share (below). */
-static void factors(struct cyc *c, int which, uint32_t n, double *f, const double *eff, uint64_t clock,
-                    double span)
+static void factors(struct cyc *c, int which, uint32_t n, double *f, const double *eff, double scale,
+                    uint64_t clock, double span)
 {
     /* what the resource could have passed in the quantum: the capacity its traffic left idle is spread evenly
        over its units and the compute SMs below, so that the few bytes of a quiet quantum (a grid's tail) do
@@ -607,14 +623,14 @@ static void factors(struct cyc *c, int which, uint32_t n, double *f, const doubl
         uint64_t d = 0;
         for (uint32_t i = 0; i < c->p.num_sms; i++)
             d += res_bytes(&c->sm[i], which)[j];
-        f[j] = (double)d;
-        sum += (double)d;
+        f[j] = (double)d * scale;
+        sum += (double)d * scale;
     }
     double top = fmax(cap, sum), idle = top - sum;
     for (uint32_t j = 0; j < n; j++) {
         double v = top > 0 ? (f[j] + idle / n) * n / top : 1;
         v = v < 0.25 ? 0.25 : v;
-        f[j] = eff ? v / eff[j] : v;
+        f[j] = (eff ? v / eff[j] : v) * scale;
     }
     /* each SM's share for the next quantum: its demand in this one (the bytes it passed and those still
      * queued) and its even part of the idle capacity over everyone's, at least an eighth of an even share
@@ -626,6 +642,7 @@ static void factors(struct cyc *c, int which, uint32_t n, double *f, const doubl
         double d = 0, fr = *res_free(s, which);
         for (uint32_t j = 0; j < n; j++)
             d += (double)b[j];
+        d *= scale;
         if (fr > (double)clock)
             d += (fr - (double)clock) * rate * s->w[which];
         c->demand[i] = d;
@@ -745,50 +762,62 @@ static void cyc_quantum_end(void *state, uint64_t clock)
     for (uint32_t i = 0; i < c->p.num_sms; i++) /* (factors() sets them where it has news) */
         c->sm[i].ratio[RES_PART] = c->sm[i].ratio[RES_CHAN] = c->sm[i].ratio[RES_X] = 1;
     rows(c);
-    factors(c, RES_PART, c->nparts, c->part_f, NULL, clock, span);
-    /* the writes: each read byte was charged wratio bytes of them in the SMs' queues (at its row-buffer
-     * efficiency).  What the writes the last quantum carried over, the quantum's reads and its writes needed
-     * beyond its span, up to the writes it did not charge (reads beyond it are in the SMs' queues already), is
-     * still to come and carried into the next quantum; every SM's DRAM queue waits that long (averaged over the
-     * channels: an SM's lines go to all of them) */
-    double over = 0, wq = 0, rq = 0;
+    factors(c, RES_PART, c->nparts, c->part_f, NULL, 1, clock, span);
+    /* the reads: the hierarchy's (v12), not the lines mem() was told came from DRAM (rbytes): it told each
+     * access from the hierarchy's state at the quantum's start, so a line another SM fetched earlier in the
+     * quantum (a hit on a pending miss: sgemm's tiles, a stencil's halo) was told DRAM and read once, one
+     * evicted meanwhile was told LLC and read again (sgemm at size medium: 2.5 times the bytes read, kmeans
+     * 0.92).  Each byte of a line told DRAM is charged rcorr bytes in the next quantum, the ratio of the two
+     * so far.  The writes: each read byte was charged wratio bytes of them in the SMs' queues (at its
+     * row-buffer efficiency).  What the writes the last quantum carried over, the quantum's reads and its
+     * writes needed beyond its span, up to the writes it did not charge (reads beyond it are in the SMs'
+     * queues already), is still to come and carried into the next quantum; every SM's DRAM queue waits that
+     * long (averaged over the channels: an SM's lines go to all of them) */
+    double over = 0, wq = 0, rq = 0, mq = 0;
     for (uint32_t ch = 0; ch < c->nchans && c->chan_rate > 0; ch++) {
-        double rt = (double)c->rbytes[ch] / c->chan_rate / c->chan_eff[ch], ct = rt * c->wratio;
+        double r = c->told ? c->rd[ch] : (double)c->rbytes[ch];
+        double rt = r / c->chan_rate / c->chan_eff[ch], ct = rt * c->wratio;
         double wt = c->wr[ch] / c->chan_rate, un = wt > ct ? wt - ct : 0;
         double o = c->carry[ch] + rt + ct + un - span;
         c->carry[ch] = o <= 0 ? 0 : o < un ? o : un;
         c->busy[ch] += rt + wt;
         over += c->carry[ch];
         wq += c->wr[ch];
-        rq += (double)c->rbytes[ch];
-        c->wr[ch] = 0;
+        rq += r;
+        mq += (double)c->rbytes[ch];
+        c->wr[ch] = c->rd[ch] = 0;
     }
     over /= c->nchans;
-    /* the ratio remembers bytes, not quanta: a quantum moving a channel-capacity's worth of them keeps 1/e of
+    /* the ratios remember bytes, not quanta: a quantum moving a channel-capacity's worth of them keeps 1/e of
        what was known, a quiet one (a grid's tail) nearly all of it */
     double keep = c->dram_rate > 0 ? exp(-(wq + rq) / (c->dram_rate * span)) : 0;
     c->wsum = c->wsum * keep + wq;
     c->rsum = c->rsum * keep + rq;
+    c->msum = c->msum * keep + mq;
     c->wratio = c->rsum > 0 ? fmin(c->wsum / c->rsum, WRATIO_MAX) : 0;
+    c->rcorr = c->msum > 0 ? fmax(RCORR_MIN, fmin(c->rsum / c->msum, RCORR_MAX)) : 1;
     c->last_over = over;
     if (over > 0)
         for (uint32_t i = 0; i < c->p.num_sms; i++) {
             double *f = &c->sm[i].dram_free;
             *f = (*f > (double)clock ? *f : (double)clock) + over;
         }
-    factors(c, RES_CHAN, c->nchans, c->chan_f, c->chan_eff, clock, span);
+    factors(c, RES_CHAN, c->nchans, c->chan_f, c->chan_eff, c->rcorr, clock, span);
     if (c->nx)
-        factors(c, RES_X, c->nx, c->x_f, NULL, clock, span);
+        factors(c, RES_X, c->nx, c->x_f, NULL, 1, clock, span);
     if (c->revise)
         revise(c, clock, over);
 }
 
-/* v9: the quantum's write-backs, before its quantum_end: they meet its reads there (cyc_quantum_end) */
-static void cyc_dram_written(void *state, const uint64_t *bytes, uint32_t nchans)
+/* v12: the quantum's DRAM reads and write-backs, before its quantum_end (cyc_quantum_end) */
+static void cyc_dram_traffic(void *state, const uint64_t *read, const uint64_t *written, uint32_t nchans)
 {
     struct cyc *c = state;
-    for (uint32_t ch = 0; ch < nchans && ch < c->nchans; ch++)
-        c->wr[ch] += (double)bytes[ch];
+    c->told = 1;
+    for (uint32_t ch = 0; ch < nchans && ch < c->nchans; ch++) {
+        c->rd[ch] += (double)read[ch];
+        c->wr[ch] += (double)written[ch];
+    }
 }
 
 static void rows(struct cyc *c)
@@ -899,6 +928,6 @@ const struct tm_ops tm_cycle_ops = {
     .fini = cyc_fini,
     .quantum_end = cyc_quantum_end,
     .served = cyc_served,
-    .dram_written = cyc_dram_written,
+    .dram_traffic = cyc_dram_traffic,
     .rewake = cyc_rewake,
 };

@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MX_MEMIF_VERSION 6
-#define MX_MEMIF_MAX_CHANNELS 64 /* DRAM channels dram_written() reports at most */
+#define MX_MEMIF_VERSION 7
+#define MX_MEMIF_MAX_CHANNELS 64 /* DRAM channels dram_traffic() reports at most */
 
 enum mx_mspace { MX_MS_GLOBAL, MX_MS_LOCAL, MX_MS_CONST, MX_MS_TEX };
 enum mx_mop { MX_MOP_LD, MX_MOP_ST, MX_MOP_ATOM, MX_MOP_RED };
@@ -130,12 +130,17 @@ struct mx_memif {
      * threads.  Called on the host thread running r's SM, before request(). */
     uint8_t (*probe)(void *ctx, const struct mx_memreq *r, uint32_t *lines, uint64_t line_addr[64],
                      uint8_t line_level[64], uint16_t line_bytes[64]);
-    /* For a timing model (v6; may be NULL): the bytes written to each DRAM
-     * channel since the last call (write-backs of dirty lines and blocks:
-     * what no access waits for, yet what takes DRAM's time) into bytes[i],
-     * for the configured channels, at most `max`; returns how many.  Single-
-     * threaded, SMs stopped, after quantum_end(). */
-    uint32_t (*dram_written)(void *ctx, uint64_t *bytes, uint32_t max);
+    /* For a timing model (v7; may be NULL): the bytes read from each DRAM
+     * channel since the last call into read[i] (what the quantum's merge
+     * found missing: probe() answered from the quantum's start, so a line
+     * another request fetched earlier in the quantum was told DRAM and
+     * read once, one evicted meanwhile told LLC and read again), and the
+     * bytes written to it into written[i] (write-backs of dirty lines and
+     * blocks: what no access waits for, yet what takes DRAM's time), for
+     * the configured channels, at most `max`; returns how many.  Single-
+     * threaded, SMs stopped, after quantum_end().  (v6 told the writes
+     * alone: dram_written.) */
+    uint32_t (*dram_traffic)(void *ctx, uint64_t *read, uint64_t *written, uint32_t max);
 };
 
 /* The lines of `line_bytes` (a power of two) that r's lanes touch, in the

@@ -36,8 +36,13 @@
  * 10: rewake(): at a quantum's end the model may move the ready time of a
  * warp the emulator holds on an earlier issue() answer (a share of DRAM
  * that changed since the data was promised).
+ * 11: on_kernel_end() is called (a grid's span may be raised).
+ * 12: dram_traffic() replaces dram_written(): the bytes read from each DRAM
+ * channel in a quantum beside those written (the quantum's reads as the
+ * hierarchy made them, which the levels mem() was told at each access only
+ * estimate).
  * A model built for another version is refused by name. */
-#define TM_API_VERSION 11
+#define TM_API_VERSION 12
 
 enum tm_event_bits {
     TM_EV_LAUNCH = 1u << 0,   /* kernel start / end */
@@ -177,7 +182,7 @@ struct tm_ops {
     uint32_t (*issue)(void *state, const struct tm_issue *ev);
     /* cycles from ev->clock until the access's data is back (the warp waits) */
     uint32_t (*mem)(void *state, const struct tm_mem *ev);
-    /* v11: a grid is done, after its last quantum (its write-backs told, dram_written) on one host thread
+    /* v11: a grid is done, after its last quantum (its DRAM traffic told, dram_traffic) on one host thread
      * while no SM runs: *cycles is its span, its first CTA's start to its last warp's end.  The model may
      * raise it (never lower it) to what the memory traffic it saw in that span needs: a launch shorter than
      * a quantum has its write-backs told after it, when its warps are done.  May be NULL. */
@@ -191,11 +196,14 @@ struct tm_ops {
      * ev->ready.  Returns the cycle the warp may issue its next instruction (reading ev->use_next).  On one
      * host thread, at a quantum's end.  NULL: the emulator holds the warp until ev->ready. */
     uint64_t (*served)(void *state, const struct tm_served *ev);
-    /* v9: after each quantum's memory side, on one host thread while no SM runs: the bytes the hierarchy
-     * wrote to each DRAM channel in it (write-backs: no access waits for them, yet they take DRAM's time
-     * from the reads).  bytes[i] for channel i < nchans.  Called before that quantum's quantum_end().  May
-     * be NULL; not called with --memsys off. */
-    void (*dram_written)(void *state, const uint64_t *bytes, uint32_t nchans);
+    /* v12 (v9: dram_written, the writes alone): after each quantum's memory side, on one host thread while no
+     * SM runs: the bytes the hierarchy read from (read[i]) and wrote to (written[i]) each DRAM channel i <
+     * nchans in it.  The reads are what its merge of the quantum's accesses found missing: mem() was told each
+     * line's level from the hierarchy's state at the quantum's start, so a line another access fetched
+     * earlier in the quantum (a hit on a pending miss) was told DRAM, and one evicted meanwhile was told LLC.
+     * The writes are write-backs: no access waits for them, yet they take DRAM's time from the reads.  Called
+     * before that quantum's quantum_end().  May be NULL; not called with --memsys off. */
+    void (*dram_traffic)(void *state, const uint64_t *read, const uint64_t *written, uint32_t nchans);
     /* v10: at a quantum's end, after quantum_end(), on one host thread while no SM runs, in SM and warp order:
      * for each warp the emulator holds until `ready` (> clock) on issue()'s last answer for it, when it may
      * issue its next instruction now (what the model promised may have moved: the queue an access waits in

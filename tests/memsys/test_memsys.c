@@ -571,15 +571,15 @@ static void stores_and_atomics(void **st)
 /* LLC set 0 of partition 0 holds lines 2560 k (k = 0..15).  Twenty full-
  * line stores there evict 4 dirty lines (4 x 128 B); loading the 4 evicted
  * lines again reads 4 x 128 B and evicts 4 more dirty ones.  A one-sector
- * store's eviction writes 32 B.  dram_written() (memif v6) tells each
- * channel's write bytes since its last call: 4 lines on channel 0, then 4
- * more, then nothing. */
+ * store's eviction writes 32 B.  dram_traffic() (memif v7) tells each
+ * channel's read and write bytes since its last call: 4 lines written on
+ * channel 0, none read; then 4 read and 4 more written; then nothing. */
 static void llc_write_back(void **st)
 {
     (void)st;
     struct ms t;
     ms_default(&t);
-    uint64_t wb[MX_MEMIF_MAX_CHANNELS];
+    uint64_t rd[MX_MEMIF_MAX_CHANNELS], wb[MX_MEMIF_MAX_CHANNELS];
     const uint64_t stride = 10 * 256 * LINE;
     for (uint64_t k = 0; k < 20; k++)
         req(&t, MX_MOP_ST, 0, k * stride);
@@ -589,8 +589,10 @@ static void llc_write_back(void **st)
     assert_int_equal(s.dram_write_bytes, 4 * LINE);
     assert_int_equal(s.dram_channel_write[0], 4 * LINE);
     assert_int_equal(s.dram_read_bytes, 0);
-    assert_int_equal(t.mi->dram_written(t.mi->ctx, wb, MX_MEMIF_MAX_CHANNELS), 10);
+    assert_int_equal(t.mi->dram_traffic(t.mi->ctx, rd, wb, MX_MEMIF_MAX_CHANNELS), 10);
     assert_int_equal(wb[0], 4 * LINE);
+    for (int ch = 0; ch < 10; ch++)
+        assert_int_equal(rd[ch], 0);
     for (int ch = 1; ch < 10; ch++)
         assert_int_equal(wb[ch], 0);
     for (uint64_t k = 0; k < 4; k++)
@@ -600,10 +602,13 @@ static void llc_write_back(void **st)
     assert_cache(&s.llc, 96, 0, 96, 8, 8);
     assert_int_equal(s.dram_read_bytes, 4 * LINE);
     assert_int_equal(s.dram_write_bytes, 8 * LINE);
-    assert_int_equal(t.mi->dram_written(t.mi->ctx, wb, 2), 2); /* (at most 2 asked for) */
+    assert_int_equal(t.mi->dram_traffic(t.mi->ctx, rd, wb, 2), 2); /* (at most 2 asked for) */
     assert_int_equal(wb[0], 4 * LINE);
-    assert_int_equal(t.mi->dram_written(t.mi->ctx, wb, MX_MEMIF_MAX_CHANNELS), 10);
+    assert_int_equal(rd[0], 4 * LINE); /* (the 4 lines read again, all on channel 0) */
+    assert_int_equal(rd[1], 0);
+    assert_int_equal(t.mi->dram_traffic(t.mi->ctx, rd, wb, MX_MEMIF_MAX_CHANNELS), 10);
     assert_int_equal(wb[0], 0);
+    assert_int_equal(rd[0], 0);
     /* LRU to MRU now: k = 8..19 (dirty), k = 0..3 (clean).  A one-sector
      * store to a new line evicts k = 8; 16 loads then evict k = 9..19,
      * k = 0..3 and the one-sector line (32 B written back) */

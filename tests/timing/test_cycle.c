@@ -437,7 +437,8 @@ static void dram_writes(void **unused)
                                 .addr = one, .grid_ctas = 1 };
             o->mem(st, &r);
         }
-        o->dram_written(st, &wrote[k], 1);
+        const uint64_t rd = 128 * (uint64_t)read[k]; /* (the hierarchy read what the model was told) */
+        o->dram_traffic(st, &rd, &wrote[k], 1);
         o->quantum_end(st, 1000);
         struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 1000,
                              .addr = addr, .grid_ctas = 1 };
@@ -446,7 +447,8 @@ static void dram_writes(void **unused)
     }
     void *st = NULL;
     assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
-    o->dram_written(st, &wrote[3], 1);
+    const uint64_t none = 0, rd = 500 * 128;
+    o->dram_traffic(st, &none, &wrote[3], 1);
     o->quantum_end(st, 1000);
     for (uint32_t i = 0; i < 500; i++) {
         one[0] = 128 * (uint64_t)(100000 + i);
@@ -454,7 +456,7 @@ static void dram_writes(void **unused)
                             .addr = one, .grid_ctas = 1 };
         o->mem(st, &r);
     }
-    o->dram_written(st, &wrote[1], 1);
+    o->dram_traffic(st, &rd, &wrote[1], 1);
     o->quantum_end(st, 2000);
     struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 2000, .addr = addr,
                          .grid_ctas = 1 };
@@ -489,7 +491,8 @@ static void kernel_floor(void **unused)
         struct tm_mem r = { .sm = 1, .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 0,
                             .addr = addr, .grid_ctas = 1 };
         o->mem(st, &r);
-        o->dram_written(st, &wrote, 1);
+        const uint64_t rd = 8 * 128;
+        o->dram_traffic(st, &rd, &wrote, 1);
         o->quantum_end(st, 1000);
         uint64_t cycles = span[k];
         o->on_kernel_end(st, &cycles);
@@ -501,6 +504,50 @@ static void kernel_floor(void **unused)
         cycles = 10;
         o->on_kernel_end(st, &cycles);
         assert_int_equal(cycles, 10);
+        o->fini(st);
+    }
+}
+
+/* v12: the hierarchy's DRAM reads, not the lines the model was told came from DRAM, are what DRAM's time is
+ * charged for (one channel of 128 bytes a cycle).  In a quantum to 1000 SM 1 is told 800 lines (102,400
+ * bytes, a cycle each) come from DRAM; the hierarchy reports what it read: the same, a quarter (the others
+ * fetched by an earlier access of the quantum: a hit on a pending miss) or twice (lines told LLC evicted
+ * meanwhile).  Each byte of a line told DRAM then costs rcorr = read / told bytes: SM 0's 8 lines at 1000 wait
+ * 8 request flits (to 1008), then 8 x rcorr cycles of the channel, + 100: 116, 110, 124.  A grid's span is
+ * raised to the hierarchy's reads' time: 800, 200, 1600 cycles (a span of 500: 800, 500, 1600).  Without
+ * dram_traffic (--memsys off) the told lines are all there is: 116 and 800. */
+static void dram_reads(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    struct tm_params p = four_sms();
+    p.quantum = 1000;
+    static uint64_t addr[32], one[32];
+    for (int i = 0; i < 8; i++)
+        addr[i] = 1024 * (uint64_t)i;
+    char err[256];
+    const uint64_t told = 800 * 128, read[4] = { told, told / 4, 2 * told, 0 }, none = 0;
+    const uint32_t want[4] = { 116, 110, 124, 116 };
+    const uint64_t want_span[4] = { 800, 500, 1600, 800 };
+    for (int k = 0; k < 4; k++) {
+        void *st = NULL;
+        assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+        o->on_launch(st, "k", 1, 32);
+        for (uint32_t i = 0; i < 800; i++) {
+            one[0] = 2048 * (uint64_t)(1000 + i); /* (each its own row: efficiency 1 without activation costs) */
+            struct tm_mem r = { .sm = 1, .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .clock = 0,
+                                .addr = one, .grid_ctas = 1 };
+            o->mem(st, &r);
+        }
+        if (k < 3)
+            o->dram_traffic(st, &read[k], &none, 1);
+        o->quantum_end(st, 1000);
+        uint64_t cycles = 500;
+        o->on_kernel_end(st, &cycles);
+        assert_int_equal(cycles, want_span[k]);
+        struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 1000,
+                             .addr = addr, .grid_ctas = 1 };
+        assert_int_equal(o->mem(st, &ev), want[k]);
         o->fini(st);
     }
 }
@@ -670,6 +717,7 @@ int main(void)
         cmocka_unit_test(sector_bytes),
         cmocka_unit_test(dram_writes),
         cmocka_unit_test(kernel_floor),
+        cmocka_unit_test(dram_reads),
         cmocka_unit_test(burst_credit),
         cmocka_unit_test(bad_arguments),
     };
