@@ -552,6 +552,55 @@ static void dram_reads(void **unused)
     }
 }
 
+/* A grid starts charged the write-backs per byte read of its kernel's last grid, else of the last grid, not what
+ * the last quanta had (one channel of 128 bytes a cycle, quanta of 1000).  Kernel a reads 100 lines and writes
+ * back as much (ratio 1); kernel b reads 100 lines, then its tail writes back 6400 bytes with nothing read (ratio
+ * 0.5; the aged sums then say 0.751).  Launched again, a charges 1: a read of 8 lines at 3000 takes 8 request
+ * flits, 8 x (1 + 1) cycles of the channel and 100: 124 (0.751: 123; the last grid's 0.5: 120).  A new kernel c
+ * gets the last grid's 0.5 (a's second grid read nothing): 120 on another SM. */
+static void grid_ratio(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    struct tm_params p = four_sms();
+    p.quantum = 1000;
+    static uint64_t addr[32], one[32];
+    for (int i = 0; i < 8; i++)
+        addr[i] = 1024 * (uint64_t)i;
+    char err[256];
+    void *st = NULL;
+    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+    const uint64_t lines = 100 * 128, none = 0, tail = 6400;
+    for (int g = 0; g < 2; g++) {
+        o->on_launch(st, g ? "b" : "a", 1, 32);
+        for (uint32_t i = 0; i < 100; i++) {
+            one[0] = 2048 * (uint64_t)(1000 + 100 * g + i);
+            struct tm_mem r = { .sm = 1, .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4,
+                                .clock = 1000 * (uint64_t)g, .addr = one, .grid_ctas = 1 };
+            o->mem(st, &r);
+        }
+        o->dram_traffic(st, &lines, g ? &none : &lines, 1);
+        o->quantum_end(st, 1000 * (uint64_t)(g + 1));
+        if (g) {
+            o->dram_traffic(st, &none, &tail, 1);
+            o->quantum_end(st, 3000);
+        }
+        uint64_t cycles = 500;
+        o->on_kernel_end(st, &cycles);
+        assert_int_equal(cycles, 500);
+    }
+    const uint32_t want[2] = { 124, 120 };
+    for (int k = 0; k < 2; k++) {
+        o->on_launch(st, k ? "c" : "a", 1, 32);
+        struct tm_mem ev = { .sm = (uint32_t)2 * k, .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4,
+                             .clock = 3000, .addr = addr, .grid_ctas = 1 };
+        assert_int_equal(o->mem(st, &ev), want[k]);
+        uint64_t cycles = 10;
+        o->on_kernel_end(st, &cycles);
+    }
+    o->fini(st);
+}
+
 /* An SM's share of a bandwidth it left idle in the last `credit` cycles (default: the row-buffer window, the
  * time a channel's 64-request queue takes to drain) is still its own: a burst after a pause is not metered at
  * the share, yet all SMs together never pass more than (T + credit) * rate bytes in T cycles. */
@@ -718,6 +767,7 @@ int main(void)
         cmocka_unit_test(dram_writes),
         cmocka_unit_test(kernel_floor),
         cmocka_unit_test(dram_reads),
+        cmocka_unit_test(grid_ratio),
         cmocka_unit_test(burst_credit),
         cmocka_unit_test(bad_arguments),
     };
