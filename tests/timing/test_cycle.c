@@ -396,6 +396,42 @@ static struct tm_params four_sms(void)
     return p;
 }
 
+/* The DRAM tests' model: four_sms() with quanta of 1000 cycles and no idle share kept (credit=0). */
+static void *dram_model(const struct tm_ops *o)
+{
+    struct tm_params p = four_sms();
+    p.quantum = 1000;
+    char err[256];
+    void *st = NULL;
+    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+    return st;
+}
+
+/* SM `sm` is told n lines come from DRAM at `clock`, one access each: line numbers first + i * apart (128 bytes,
+ * a cycle of the test's channel each) */
+static void told_dram(const struct tm_ops *o, void *st, uint32_t sm, uint32_t n, uint64_t first, uint64_t apart,
+                      uint64_t clock)
+{
+    static uint64_t one[32];
+    for (uint32_t i = 0; i < n; i++) {
+        one[0] = 128 * (first + i * apart);
+        struct tm_mem r = { .sm = sm, .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .clock = clock,
+                            .addr = one, .grid_ctas = 1 };
+        o->mem(st, &r);
+    }
+}
+
+/* SM `sm` reads 8 lines from DRAM (each its own bank's row) at `clock`: the cycles until its data is back */
+static uint32_t read8(const struct tm_ops *o, void *st, uint32_t sm, uint64_t clock)
+{
+    static uint64_t addr[32];
+    for (int i = 0; i < 8; i++)
+        addr[i] = 1024 * (uint64_t)i;
+    struct tm_mem ev = { .sm = sm, .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = clock,
+                         .addr = addr, .grid_ctas = 1 };
+    return o->mem(st, &ev);
+}
+
 /* v9: DRAM's writes share the channel with the reads.  At clock 1000, after a quantum of 1000 cycles, SM 0 reads
  * 8 lines from DRAM (128 bytes a cycle, one channel): 8 request flits (8 cycles), then the channel: 8 lines at
  * efficiency 1 take 8 cycles, + 100 = 116.  In that quantum the hierarchy wrote back `wrote` bytes and SM 1 read
@@ -420,47 +456,25 @@ static void dram_writes(void **unused)
 {
     (void)unused;
     const struct tm_ops *o = cycle();
-    struct tm_params p = four_sms();
-    p.quantum = 1000;
-    static uint64_t addr[32], one[32];
-    for (int i = 0; i < 8; i++)
-        addr[i] = 1024 * (uint64_t)i; /* (each line's own row: one bank each, no activation counted yet) */
-    char err[256];
     const uint64_t wrote[5] = { 0, 96000, 96000, 200000, 200000 };
     const uint32_t read[5] = { 0, 0, 500, 0, 1500 }, want[5] = { 116, 116, 370, 671, 1679 };
     for (int k = 0; k < 5; k++) {
-        void *st = NULL;
-        assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
-        for (uint32_t i = 0; i < read[k]; i++) {
-            one[0] = 128 * (uint64_t)(100000 + i);
-            struct tm_mem r = { .sm = 1, .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .clock = 0,
-                                .addr = one, .grid_ctas = 1 };
-            o->mem(st, &r);
-        }
+        void *st = dram_model(o);
+        told_dram(o, st, 1, read[k], 100000, 1, 0);
         const uint64_t rd = 128 * (uint64_t)read[k]; /* (the hierarchy read what the model was told) */
         o->dram_traffic(st, &rd, &wrote[k], 1);
         o->quantum_end(st, 1000);
-        struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 1000,
-                             .addr = addr, .grid_ctas = 1 };
-        assert_int_equal(o->mem(st, &ev), want[k]);
+        assert_int_equal(read8(o, st, 0, 1000), want[k]);
         o->fini(st);
     }
-    void *st = NULL;
-    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+    void *st = dram_model(o);
     const uint64_t none = 0, rd = 500 * 128;
     o->dram_traffic(st, &none, &wrote[3], 1);
     o->quantum_end(st, 1000);
-    for (uint32_t i = 0; i < 500; i++) {
-        one[0] = 128 * (uint64_t)(100000 + i);
-        struct tm_mem r = { .sm = 1, .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .clock = 1000,
-                            .addr = one, .grid_ctas = 1 };
-        o->mem(st, &r);
-    }
+    told_dram(o, st, 1, 500, 100000, 1, 1000);
     o->dram_traffic(st, &rd, &wrote[1], 1);
     o->quantum_end(st, 2000);
-    struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 2000, .addr = addr,
-                         .grid_ctas = 1 };
-    assert_int_equal(o->mem(st, &ev), 878);
+    assert_int_equal(read8(o, st, 0, 2000), 878);
     o->fini(st);
 }
 
@@ -476,30 +490,19 @@ static void kernel_floor(void **unused)
 {
     (void)unused;
     const struct tm_ops *o = cycle();
-    struct tm_params p = four_sms();
-    p.quantum = 1000;
-    static uint64_t addr[32];
-    for (int i = 0; i < 8; i++)
-        addr[i] = 1024 * (uint64_t)i;
-    char err[256];
     const uint64_t wrote = 200000, span[2] = { 500, 2000 }, want_span[2] = { 1571, 2000 };
     const uint32_t want_read[2] = { 148, 711 };
     for (int k = 0; k < 2; k++) {
-        void *st = NULL;
-        assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+        void *st = dram_model(o);
         o->on_launch(st, "k", 1, 32);
-        struct tm_mem r = { .sm = 1, .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 0,
-                            .addr = addr, .grid_ctas = 1 };
-        o->mem(st, &r);
+        assert_true(read8(o, st, 1, 0) > 0);
         const uint64_t rd = 8 * 128;
         o->dram_traffic(st, &rd, &wrote, 1);
         o->quantum_end(st, 1000);
         uint64_t cycles = span[k];
         o->on_kernel_end(st, &cycles);
         assert_int_equal(cycles, want_span[k]);
-        struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 1000,
-                             .addr = addr, .grid_ctas = 1 };
-        assert_int_equal(o->mem(st, &ev), want_read[k]);
+        assert_int_equal(read8(o, st, 0, 1000), want_read[k]);
         o->on_launch(st, "k2", 1, 32);
         cycles = 10;
         o->on_kernel_end(st, &cycles);
@@ -520,34 +523,20 @@ static void dram_reads(void **unused)
 {
     (void)unused;
     const struct tm_ops *o = cycle();
-    struct tm_params p = four_sms();
-    p.quantum = 1000;
-    static uint64_t addr[32], one[32];
-    for (int i = 0; i < 8; i++)
-        addr[i] = 1024 * (uint64_t)i;
-    char err[256];
     const uint64_t told = 800 * 128, read[4] = { told, told / 4, 2 * told, 0 }, none = 0;
     const uint32_t want[4] = { 116, 110, 124, 116 };
     const uint64_t want_span[4] = { 800, 500, 1600, 800 };
     for (int k = 0; k < 4; k++) {
-        void *st = NULL;
-        assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+        void *st = dram_model(o);
         o->on_launch(st, "k", 1, 32);
-        for (uint32_t i = 0; i < 800; i++) {
-            one[0] = 2048 * (uint64_t)(1000 + i); /* (each its own row: efficiency 1 without activation costs) */
-            struct tm_mem r = { .sm = 1, .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4, .clock = 0,
-                                .addr = one, .grid_ctas = 1 };
-            o->mem(st, &r);
-        }
+        told_dram(o, st, 1, 800, 16000, 16, 0); /* (each its own row: efficiency 1 without activation costs) */
         if (k < 3)
             o->dram_traffic(st, &read[k], &none, 1);
         o->quantum_end(st, 1000);
         uint64_t cycles = 500;
         o->on_kernel_end(st, &cycles);
         assert_int_equal(cycles, want_span[k]);
-        struct tm_mem ev = { .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4, .clock = 1000,
-                             .addr = addr, .grid_ctas = 1 };
-        assert_int_equal(o->mem(st, &ev), want[k]);
+        assert_int_equal(read8(o, st, 0, 1000), want[k]);
         o->fini(st);
     }
 }
@@ -562,23 +551,11 @@ static void grid_ratio(void **unused)
 {
     (void)unused;
     const struct tm_ops *o = cycle();
-    struct tm_params p = four_sms();
-    p.quantum = 1000;
-    static uint64_t addr[32], one[32];
-    for (int i = 0; i < 8; i++)
-        addr[i] = 1024 * (uint64_t)i;
-    char err[256];
-    void *st = NULL;
-    assert_int_equal(o->init(&st, &p, "credit=0", err, sizeof err), 0);
+    void *st = dram_model(o);
     const uint64_t lines = 100 * 128, none = 0, tail = 6400;
     for (int g = 0; g < 2; g++) {
         o->on_launch(st, g ? "b" : "a", 1, 32);
-        for (uint32_t i = 0; i < 100; i++) {
-            one[0] = 2048 * (uint64_t)(1000 + 100 * g + i);
-            struct tm_mem r = { .sm = 1, .level = TM_LV_DRAM, .lines = 1, .active = 1, .size = 4,
-                                .clock = 1000 * (uint64_t)g, .addr = one, .grid_ctas = 1 };
-            o->mem(st, &r);
-        }
+        told_dram(o, st, 1, 100, 16000 + 1600 * (uint64_t)g, 16, 1000 * (uint64_t)g);
         o->dram_traffic(st, &lines, g ? &none : &lines, 1);
         o->quantum_end(st, 1000 * (uint64_t)(g + 1));
         if (g) {
@@ -592,9 +569,7 @@ static void grid_ratio(void **unused)
     const uint32_t want[2] = { 124, 120 };
     for (int k = 0; k < 2; k++) {
         o->on_launch(st, k ? "c" : "a", 1, 32);
-        struct tm_mem ev = { .sm = (uint32_t)2 * k, .level = TM_LV_DRAM, .lines = 8, .active = 0xff, .size = 4,
-                             .clock = 3000, .addr = addr, .grid_ctas = 1 };
-        assert_int_equal(o->mem(st, &ev), want[k]);
+        assert_int_equal(read8(o, st, (uint32_t)2 * k, 3000), want[k]);
         uint64_t cycles = 10;
         o->on_kernel_end(st, &cycles);
     }
