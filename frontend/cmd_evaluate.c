@@ -1926,7 +1926,9 @@ static int outputs(struct ev *e, int have_gnuplot)
                      "(an extended-LLC miss the 128-byte block it fills); DRAM row buffers set each channel's efficiency "
                      "for reads, and the write-backs share the channels with the reads that cause them (each byte "
                      "read is charged the bytes written per byte read so far; what overflows a quantum delays the "
-                     "next reads). There are no MSHR limits, no interconnect arbitration beyond each SM's port, no "
+                     "next reads); DRAM's time is for the bytes the hierarchy read, told after each quantum (a line "
+                     "several SMs ask for in one quantum is read once, though each was told DRAM: an access's "
+                     "level is answered from the quantum's start). There are no MSHR limits, no interconnect arbitration beyond each SM's port, no "
                      "shared-memory bank conflicts, and register-file ones only with timing.rf_banks set (0 in the "
                      "configurations). The paper uses Accel-Sim's cycle-level model.\n", e->timing);
     else
