@@ -1928,9 +1928,9 @@ static int outputs(struct ev *e, int have_gnuplot)
                      "read is charged the bytes written per byte read so far; what overflows a quantum delays the "
                      "next reads); DRAM's time is for the bytes the hierarchy read, told after each quantum (a line "
                      "several SMs ask for in one quantum is read once, though each was told DRAM: an access's "
-                     "level is answered from the quantum's start). There are no MSHR limits, no interconnect arbitration beyond each SM's port, no "
-                     "shared-memory bank conflicts, and register-file ones only with timing.rf_banks set (0 in the "
-                     "configurations). The paper uses Accel-Sim's cycle-level model.\n", e->timing);
+                     "level is answered from the quantum's start). There are no MSHR limits, no interconnect "
+                     "arbitration beyond each SM's port, no shared-memory bank conflicts, and register-file ones only "
+                     "with timing.rf_banks set (0 in the configurations). The paper uses Accel-Sim's cycle-level model.\n", e->timing);
     else
         bprintf(&sm, "- Timing model `%s`: fixed latencies per level and an even per-SM share of each bandwidth "
                      "(docs/timing.md); a warp waits for each of its loads (no overlap), no LLC-partition or "

@@ -57,13 +57,13 @@
  * byte of a line told DRAM is charged those over the bytes told DRAM so far
  * (rcorr: lines another SM fetched earlier in the quantum are read once;
  * bytes, not quanta, age out).  Writes (v9; the write-backs dram_traffic
- * reports beside the reads) share the
- * channels with the reads that cause them: each byte read is charged the
- * bytes written per byte read so far (wratio: bytes, not quanta, age out;
- * at most 4; a grid starts with its kernel's last grid's), and what the writes carried over from the last quantum, the
- * reads and the writes not charged needed beyond the quantum, at most those
- * writes' time, is carried into the next one and delays every SM's DRAM
- * queue once (averaged over the channels).  A grid's span is at least what
+ * reports beside the reads) share the channels with the reads that cause
+ * them: each byte read is charged the bytes written per byte read so far
+ * (wratio: bytes, not quanta, age out; at most 4; a grid starts with its
+ * kernel's last grid's), and what the writes carried over from the last
+ * quantum, the reads and the writes not charged needed beyond the quantum,
+ * at most those writes' time, is carried into the next one and delays every
+ * SM's DRAM queue once (averaged over the channels).  A grid's span is at least what
  * its busiest channel needed for its quanta's reads and writes (v11,
  * cyc_kernel_end).
  *
@@ -891,6 +891,15 @@ static void rows(struct cyc *c)
 }
 
 
+/* The entry of the current grid's kernel (grid_name) in the table of write ratios, or -1. */
+static int kr_find(const struct cyc *c)
+{
+    for (uint32_t i = 0; i < c->nkr; i++)
+        if (!strcmp(c->kr[i].name, c->grid_name))
+            return (int)i;
+    return -1;
+}
+
 /* A grid starts: even shares among the compute SMs, until a quantum's end weighs each SM's demand; the write
  * ratio of its kernel's last grid. */
 static void cyc_launch(void *state, const char *kernel, uint32_t nctas, uint32_t threads_per_cta)
@@ -905,10 +914,8 @@ static void cyc_launch(void *state, const char *kernel, uint32_t nctas, uint32_t
        few reads left: lbm's second launch began with 2.4 bytes written charged to each byte read, where its
        grids write 1; with a quantum of 2048 it then took 70,000 cycles instead of 44,000) */
     snprintf(c->grid_name, sizeof c->grid_name, "%s", kernel ? kernel : "");
-    double r = c->last_ratio;
-    for (uint32_t i = 0; i < c->nkr; i++)
-        if (!strcmp(c->kr[i].name, c->grid_name))
-            r = c->kr[i].ratio;
+    int k = kr_find(c);
+    double r = k >= 0 ? c->kr[k].ratio : c->last_ratio;
     if (r >= 0 && c->rsum > 0) {
         c->wsum = c->rsum * r;
         c->wratio = r;
@@ -928,13 +935,13 @@ static void cyc_kernel_end(void *state, uint64_t *cycles)
     struct cyc *c = state;
     if (c->gr > 0) { /* this kernel's write ratio, for its next grid (cyc_launch) */
         double r = fmin(c->gw / c->gr, WRATIO_MAX);
-        uint32_t i = 0;
-        while (i < c->nkr && strcmp(c->kr[i].name, c->grid_name))
-            i++;
-        if (i == c->nkr && c->nkr < KRATIOS)
-            snprintf(c->kr[c->nkr++].name, sizeof c->kr[0].name, "%s", c->grid_name);
-        if (i < c->nkr)
-            c->kr[i].ratio = r;
+        int k = kr_find(c);
+        if (k < 0 && c->nkr < KRATIOS) {
+            k = (int)c->nkr++;
+            memcpy(c->kr[k].name, c->grid_name, sizeof c->kr[k].name);
+        }
+        if (k >= 0)
+            c->kr[k].ratio = r;
         c->last_ratio = r;
     }
     double need = 0;
