@@ -49,10 +49,13 @@
  * DRAM row buffers: the DRAM lines of a quantum are grouped per channel
  * into windows of the time the channel needs for 64 requests (an FR-FCFS
  * scheduler's queue, facts 1.2); each distinct row of a bank in a window
- * is one activation (tRP + tRCD, overlapping across banks).  At the
- * quantum's end every channel's efficiency for the next quantum is
- * bursts / (bursts + activations * (tRP + tRCD) / banks), the bursts the
- * time its lines' bytes take.  Reads (v12): the hierarchy reports the bytes
+ * is one activation (tRP + tRCD, overlapping across banks).  A channel's
+ * efficiency is bursts / (bursts + activations * (tRP + tRCD) / banks), the
+ * bursts the time its lines' bytes take: the quantum's own for its reads'
+ * time at its end, and for the next quantum's factor the bursts and
+ * activations aged by bytes (a quantum whose reads keep the channel busy
+ * throughout keeps 1/e of those before), so that a grid's tail, a few
+ * lines scattered over the rows, does not set the next grid's.  Reads (v12): the hierarchy reports the bytes
  * it read after each quantum (dram_traffic, before quantum_end), and each
  * byte of a line told DRAM is charged those over the bytes told DRAM so far
  * (rcorr: lines another SM fetched earlier in the quantum are read once;
@@ -160,6 +163,11 @@ struct cyc {
     int revise;                    /* promises move with the queues at a quantum's end (revise=0: they stay) */
     double *demand;                /* per SM: scratch of quantum_end */
     double *chan_eff;              /* per channel: row-buffer efficiency for this quantum (quantum_end) */
+    struct rowb { double burst, act; } *rowb; /* per channel: its reads' burst and activation cycles, aged
+                                      by bytes like the ratios */
+    double *eff_next;              /* per channel: the efficiency they give, which sets the next quantum's
+                                      factor (a grid's tail, a few lines scattered over the rows, is not what
+                                      the next grid's reads will find) */
     double *part_f, *chan_f, *x_f; /* per resource: its cost factor for this quantum (quantum_end): how much
                                       more than an even share of the last quantum's bytes it had (DRAM: over
                                       its efficiency) */
@@ -207,6 +215,8 @@ static void cyc_fini(void *state)
     }
     free(c->sm);
     free(c->chan_eff);
+    free(c->rowb);
+    free(c->eff_next);
     free(c->demand);
     free(c->part_f);
     free(c->chan_f);
@@ -267,6 +277,8 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     c->sm = calloc(q->num_sms, sizeof *c->sm);
     uint32_t nx = c->nx ? c->nx : 1;
     c->chan_eff = malloc(c->nchans * sizeof *c->chan_eff);
+    c->rowb = calloc(c->nchans, sizeof *c->rowb);
+    c->eff_next = malloc(c->nchans * sizeof *c->eff_next);
     c->demand = malloc(q->num_sms * sizeof *c->demand);
     c->part_f = malloc(c->nparts * sizeof *c->part_f);
     c->chan_f = malloc(c->nchans * sizeof *c->chan_f);
@@ -279,11 +291,11 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     c->last_ratio = -1;
     c->carry = calloc(c->nchans, sizeof *c->carry);
     c->busy = calloc(c->nchans, sizeof *c->busy);
-    if (!c->sm || !c->demand || !c->chan_eff || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->rbytes ||
+    if (!c->sm || !c->demand || !c->chan_eff || !c->rowb || !c->eff_next || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->rbytes ||
         !c->wr || !c->rd || !c->carry || !c->busy)
         goto oom;
     for (uint32_t i = 0; i < c->nchans; i++)
-        c->chan_eff[i] = c->chan_f[i] = 1;
+        c->chan_eff[i] = c->chan_f[i] = c->eff_next[i] = 1;
     for (uint32_t i = 0; i < c->nparts; i++)
         c->part_f[i] = 1;
     for (uint32_t i = 0; i < nx; i++)
@@ -597,7 +609,7 @@ static uint32_t cyc_mem(void *state, const struct tm_mem *ev)
 
 /* The row-buffer analysis of the quantum's DRAM lines (every SM's, in any order: the result is a count of
  * distinct rows per channel, window and bank), and each channel's efficiency for the next quantum. */
-static void rows(struct cyc *c);
+static void rows(struct cyc *c, double span);
 
 /* Resource `which` (RES_*): an SM's bytes to each of its units this quantum, the end of the SM's share queue,
  * and the resource's bandwidth in bytes per core cycle. */
@@ -768,7 +780,7 @@ static void cyc_quantum_end(void *state, uint64_t clock)
     c->last_end = clock;
     for (uint32_t i = 0; i < c->p.num_sms; i++) /* (factors() sets them where it has news) */
         c->sm[i].ratio[RES_PART] = c->sm[i].ratio[RES_CHAN] = c->sm[i].ratio[RES_X] = 1;
-    rows(c);
+    rows(c, span);
     factors(c, RES_PART, c->nparts, c->part_f, NULL, 1, clock, span);
     /* the reads: the hierarchy's (v12), not the lines mem() was told came from DRAM (rbytes): it told each
      * access from the hierarchy's state at the quantum's start, so a line another SM fetched earlier in the
@@ -811,7 +823,7 @@ static void cyc_quantum_end(void *state, uint64_t clock)
             double *f = &c->sm[i].dram_free;
             *f = (*f > (double)clock ? *f : (double)clock) + over;
         }
-    factors(c, RES_CHAN, c->nchans, c->chan_f, c->chan_eff, c->rcorr, clock, span);
+    factors(c, RES_CHAN, c->nchans, c->chan_f, c->eff_next, c->rcorr, clock, span);
     if (c->nx)
         factors(c, RES_X, c->nx, c->x_f, NULL, 1, clock, span);
     if (c->revise)
@@ -829,7 +841,7 @@ static void cyc_dram_traffic(void *state, const uint64_t *read, const uint64_t *
     }
 }
 
-static void rows(struct cyc *c)
+static void rows(struct cyc *c, double span)
 {
     uint64_t total = 0;
     for (uint32_t i = 0; i < c->p.num_sms; i++)
@@ -885,8 +897,16 @@ static void rows(struct cyc *c)
     }
     for (uint32_t ch = 0; ch < c->nchans; ch++) {
         double burst = c->chan_rate > 0 ? (double)c->rbytes[ch] / c->chan_rate : 0; /* its bytes' time */
+        double act = (double)c->acts[ch] * c->t_act / banks;
         if (burst > 0)
-            c->chan_eff[ch] = burst / (burst + (double)c->acts[ch] * c->t_act / banks);
+            c->chan_eff[ch] = burst / (burst + act);
+        /* the next quantum's: a quantum whose reads kept the channel busy throughout keeps 1/e of before */
+        struct rowb *b = &c->rowb[ch];
+        double keep = span > 0 ? exp(-burst / span) : 0;
+        b->burst = b->burst * keep + burst;
+        b->act = b->act * keep + act;
+        if (b->burst > 0)
+            c->eff_next[ch] = b->burst / (b->burst + b->act);
     }
 }
 
