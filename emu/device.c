@@ -23,7 +23,7 @@ void emu_config_default(struct emu_config *c)
     c->watchdog_insns = 0;
     c->watchdog_seconds = 0;
     c->host_threads = 1;
-    c->quantum = 16384;
+    c->quantum = 2048; /* the hierarchy's answers within 4 % of those every 512 cycles (docs/timing.md) */
     c->helper_quantum = 32; /* below the extended LLC's trip (timing.level.xllc_trip) */
     c->sched_policy = 0;
     c->local_per_thread = 64 * 1024;
@@ -51,7 +51,7 @@ int emu_device_create(const struct emu_config *cfg, struct emu_device **out)
     if (!d->cfg.max_call_depth)
         d->cfg.max_call_depth = 64;
     if (!d->cfg.quantum)
-        d->cfg.quantum = 16384;
+        d->cfg.quantum = 2048;
     d->cdp_max_pending = EMU_CDP_PENDING_DEFAULT;
     if (!d->cfg.max_ctas_per_sm || !d->cfg.max_warps_per_sm)
         return free(d), MX_EINVAL;

@@ -14,7 +14,7 @@
  * model, the hierarchy, a system's preset in code), so that `morpheus
  * evaluate` redoes the runs an earlier build finished instead of mixing them
  * with the new ones (docs/evaluate.md, Resuming). */
-#define MX_RESULTS_REV "2026-12-08a"
+#define MX_RESULTS_REV "2026-12-08b"
 
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_ERROR = 3 };
 

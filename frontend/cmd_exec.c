@@ -61,7 +61,7 @@ static const char exec_help[] =
     "  --warp-sched lrr|gto\n"
     "                      warp scheduler (default lrr)                [MORPHEUS_WARP_SCHED]\n"
     "  --quantum N         cycles between synchronisations of the SMs  [MORPHEUS_QUANTUM]\n"
-    "                      (1 to 2^30, default 16384)\n"
+    "                      (1 to 2^30, default 2048)\n"
     "  --mem-mb N          device memory in MiB, 1 to 1048576          [MORPHEUS_MEM_MB]\n"
     "                      (default 10240)\n"
     "  --memsys on|off     model the memory hierarchy (default off)    [MORPHEUS_MEMSYS]\n"

@@ -66,7 +66,7 @@ static const char run_help[] =
     "  --warp-sched lrr|gto each SM's warp scheduler: loose round-robin (default) or\n"
     "                       greedy-then-oldest (docs/execution.md)\n"
     "  --quantum N          cycles the SMs run between two synchronisations of the\n"
-    "                       global clock, 1 to 2^30 (default 16384)\n"
+    "                       global clock, 1 to 2^30 (default 2048)\n"
     "  --memsys on|off      model the memory hierarchy: L1s, LLC, extended LLC,\n"
     "                       DRAM (default off)\n"
     FE_CONFIG_HELP_MEMSYS

@@ -144,6 +144,7 @@ static const struct key keys[] = {
     { "timing.dram.trcd", K_UINT, U32(0, 100000), TM(dram_trcd), 4, 0 },
     { "timing.dram.trp", K_UINT, U32(0, 100000), TM(dram_trp), 4, 0 },
     { "timing.rf_banks", K_UINT, U32(0, 1024), TM(rf_banks), 4, 0 },
+    { "timing.span", K_UINT, U32(0, 1u << 30), TM(span), 4, 0 },
     { "energy.warp_insn_pj", K_REAL, NONE, EN(warp_insn_pj), 0, 0 },
     { "energy.lane_op_pj.int", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_INT]), 0, 0 },
     { "energy.lane_op_pj.fp", K_REAL, NONE, EN(lane_op_pj[MX_UNIT_FP]), 0, 0 },
@@ -265,6 +266,7 @@ static void timing_builtin(struct tm_params *t)
     t->dram_banks = 16;
     t->dram_row_bytes = 2048;
     t->dram_trcd = t->dram_trp = 24;
+    t->span = 16384; /* the cycle model's shares and factors: over 16384 cycles, whatever the quantum */
 }
 
 /* The RTX 3080's energies (configs/rtx3080.json names the sources): the

@@ -20,6 +20,11 @@
  * missed one).
  * Loads therefore overlap with independent work and with each other.
  *
+ * A "quantum" below is the model's span (v13: timing.span cycles, at least
+ * emu.quantum, or up to a grid's end): what it measures over one span sets
+ * the next; the emulator's quanta in between (2048 cycles by default) only
+ * make the hierarchy's answers fresher.
+ *
  * Memory: an access occupies the SM's L1 for lines / l1_lines_per_cycle
  * cycles; what goes beyond the L1 crosses the SM's interconnect port
  * (icnt_flit_bytes per interconnect cycle each way: requests carry a
@@ -197,6 +202,7 @@ struct cyc {
                                       quantum was told DRAM and read once) */
     uint64_t last_end;             /* the clock the factors were last computed at */
     double last_over;              /* the cycles of writes the last quantum_end delayed every SM's DRAM queue by */
+    uint64_t now;                  /* the last quantum's end */
 };
 
 static void cyc_fini(void *state)
@@ -770,12 +776,11 @@ static uint64_t cyc_rewake(void *state, uint32_t sm, uint32_t wslot, uint64_t re
     return next > clock ? next : clock;
 }
 
-static void cyc_quantum_end(void *state, uint64_t clock)
+/* The end of a span (timing.span cycles, at least a quantum, or a grid's end): what the traffic since the last
+ * one says sets the shares and factors of the next.  held: warps may be held on the promises it revises (the
+ * emulator asks them again, cyc_rewake), not so at a grid's end. */
+static void span_end(struct cyc *c, uint64_t clock, int held)
 {
-    struct cyc *c = state;
-    /* the factors describe at least a configured quantum (emu.quantum): helper mode's quanta are shorter */
-    if (clock - c->last_end < c->p.quantum)
-        return;
     double span = (double)(clock - c->last_end);
     c->last_end = clock;
     for (uint32_t i = 0; i < c->p.num_sms; i++) /* (factors() sets them where it has news) */
@@ -826,8 +831,20 @@ static void cyc_quantum_end(void *state, uint64_t clock)
     factors(c, RES_CHAN, c->nchans, c->chan_f, c->eff_next, c->rcorr, clock, span);
     if (c->nx)
         factors(c, RES_X, c->nx, c->x_f, NULL, 1, clock, span);
-    if (c->revise)
+    if (c->revise && held)
         revise(c, clock, over);
+}
+
+static void cyc_quantum_end(void *state, uint64_t clock)
+{
+    struct cyc *c = state;
+    /* v13: the shares and factors describe timing.span cycles, at least a configured quantum (emu.quantum;
+       helper mode's quanta are shorter): a short quantum makes the hierarchy's answers fresher, not the
+       measures noisier */
+    c->now = clock;
+    uint64_t span = c->p.span > c->p.quantum ? c->p.span : c->p.quantum;
+    if (clock - c->last_end >= span)
+        span_end(c, clock, 1);
 }
 
 /* v12: the quantum's DRAM reads and write-backs, before its quantum_end (cyc_quantum_end) */
@@ -953,6 +970,8 @@ static void cyc_launch(void *state, const char *kernel, uint32_t nctas, uint32_t
 static void cyc_kernel_end(void *state, uint64_t *cycles)
 {
     struct cyc *c = state;
+    if (c->now > c->last_end) /* (a grid's end ends a span: its traffic is the grid's) */
+        span_end(c, c->now, 0);
     if (c->gr > 0) { /* this kernel's write ratio, for its next grid (cyc_launch) */
         double r = fmin(c->gw / c->gr, WRATIO_MAX);
         int k = kr_find(c);

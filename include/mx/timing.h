@@ -41,8 +41,11 @@
  * channel in a quantum beside those written (the quantum's reads as the
  * hierarchy made them, which the levels mem() was told at each access only
  * estimate).
+ * 13: tm_params.span (timing.span): the cycles a model measures what it learns
+ * from the traffic over, apart from the quantum, which sets how stale the
+ * hierarchy's answers are (2048 by default since 13, 16384 before).
  * A model built for another version is refused by name. */
-#define TM_API_VERSION 12
+#define TM_API_VERSION 13
 
 enum tm_event_bits {
     TM_EV_LAUNCH = 1u << 0,   /* kernel start / end */
@@ -165,6 +168,8 @@ struct tm_params {
     uint32_t dram_trcd, dram_trp;      /* DRAM cycles: activate to read, precharge */
     uint32_t rf_banks;                 /* v6: register-file banks per SM, shared out evenly among the
                                           issue_width scheduler partitions (0: no bank conflicts) */
+    uint32_t span;                     /* v13: timing.span: cycles a model measures its shares and cost
+                                          factors over (the cycle model: at least `quantum`; 0: each quantum) */
 };
 
 struct tm_ops {

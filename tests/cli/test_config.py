@@ -85,7 +85,7 @@ check('config list: the four built-ins with their descriptions', rc == 0 and out
 rc, defaults, err = show()
 check('config show (no NAME): the built-in defaults, JSON', rc == 0 and defaults is not None, err)
 keys = set(flat(defaults))
-check('config show: 114 keys', len(keys) == 114, sorted(keys))
+check('config show: 115 keys', len(keys) == 115, sorted(keys))
 for n in BUILTIN:
     with open(os.path.join(CONFIGS, n + '.json')) as f:
         text = json.load(f)

@@ -207,13 +207,14 @@ gbps = ok and dram_gbps(rq)
 check(f"a 16 MiB copy writes back most of its destination (> 8 MiB) and reads and writes together at most "
       f"the {peak} GB/s DRAM allows, at least 60 % of it", ok and 0.6 * peak <= gbps <= peak,
       pq.stderr, rq and rq["memsys"]["dram"], gbps)
-# ... and a copy shorter than a quantum (6 MiB, about 15,000 of the 16,384 cycles): its write-backs are told at
-# the quantum's end, after its warps are done; the grid's span is raised to what its busiest channel needed (timing
-# API v11, on_kernel_end; before, it moved 1137 GB/s of the 760)
+# ... and a copy shorter than the model's span (6 MiB, about 15,000 of timing.span's 16,384 cycles; several
+# quanta of 2048): its last write-backs are told at the quantum's end, after its warps are done; the grid's end
+# ends the span, and its span is raised to what its busiest channel needed (timing API v11, on_kernel_end, and
+# v13; before v11 it moved 1137 GB/s of the 760)
 pqs, rqs = copy(n=3 << 19)
 ok = rqs and rqs["memsys"]["dram"]["write_bytes"] > 2 << 20 and rqs["cycles"] < 16384 * 2
 gbps = ok and dram_gbps(rqs)
-check(f"a 6 MiB copy, shorter than a quantum, also moves at most the {peak} GB/s DRAM allows, at least 60 % of it",
+check(f"a 6 MiB copy, shorter than a span, also moves at most the {peak} GB/s DRAM allows, at least 60 % of it",
       ok and 0.6 * peak <= gbps <= peak, pqs.stderr, rqs and rqs["memsys"]["dram"], rqs and rqs["cycles"], gbps)
 pq4, rq4 = copy("--quantum", "4096")
 check("... at about the same cycles with a quantum of 4096 (within 10 %)",
@@ -225,4 +226,6 @@ p, r = run("dep", "--timing", "cycle,ii_int=0")
 check("an initiation interval of 0: refused", p.returncode != 0 and "ii_int=0" in p.stderr, p.stderr)
 p, r = run("dep", "--timing", "cycle", "-o", "timing.dram.banks=0")
 check("timing.dram.banks=0: refused by name", p.returncode == 2 and "timing.dram.banks" in p.stderr, p.stderr)
+p, r = run("dep", "--timing", "cycle", "-o", "timing.span=-5")
+check("timing.span=-5: refused by name", p.returncode == 2 and "timing.span" in p.stderr, p.stderr)
 done()

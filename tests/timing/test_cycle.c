@@ -103,6 +103,43 @@ static void row_buffers(void **unused)
     o->fini(st);
 }
 
+/* v13: the factors come from spans of timing.span cycles (at least a quantum) and from a grid's end, not from
+ * each quantum.  Quanta of 1000, a span of 4000, one channel as in row_buffers: lines 0..15 at 0 (one row, one
+ * activation) and the quantum's end at 1000 leave the factor 1: line 0 at 1500 costs a cycle of DRAM: T + 102
+ * (at 1000 the span would have made it 1.25: 103).  At 4000 the span ends: 17 lines, 2 activations (line 0
+ * again in a later row-buffer window): 17 / (17 + 8) = 0.68, 1.47 cycles: T + 102.47 -> 103.  A grid launched
+ * then reads lines 0, 64, ..., 960 (a row each) at 5000, and ends at the quantum's end at 6000: its end ends the
+ * span (2000 cycles), which keeps exp(-17 / 2000) of the last: bursts 17 x 0.99154 + 17 = 33.856, activations
+ * 8 x 0.99154 + 16 x 4 + 4 (line 0 at 5000) = 75.932: 0.30838, 3.24 cycles: T + 104.24 -> 105 (without it 103).
+ * Its span of 1000 cycles stays (its reads needed 17 cycles at the span's own 17 / 85). */
+static void span(void **unused)
+{
+    (void)unused;
+    const struct tm_ops *o = cycle();
+    struct tm_params p = params(1, 128, 8);
+    p.quantum = 1000;
+    p.span = 4000;
+    void *st = model_of(&p);
+    o->on_launch(st, "a", 1, 32);
+    for (uint64_t l = 0; l < 16; l++)
+        load(st, l, 0);
+    o->quantum_end(st, 1000);
+    assert_int_equal(load(st, 0, 1500), 102);
+    o->quantum_end(st, 2000);
+    o->quantum_end(st, 3000);
+    o->quantum_end(st, 4000);
+    assert_int_equal(load(st, 0, 5000), 103);
+    o->on_launch(st, "b", 1, 32);
+    for (uint64_t l = 0; l < 16; l++)
+        load(st, l * 64, 5000);
+    o->quantum_end(st, 6000);
+    uint64_t cycles = 1000;
+    o->on_kernel_end(st, &cycles);
+    assert_int_equal(cycles, 1000);
+    assert_int_equal(load(st, 0, 10000), 105);
+    o->fini(st);
+}
+
 static void hot_channel(void **unused)
 {
     (void)unused;
@@ -741,6 +778,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(row_buffers),
         cmocka_unit_test(hot_channel),
+        cmocka_unit_test(span),
         cmocka_unit_test(scoreboard),
         cmocka_unit_test(branch_resolving),
         cmocka_unit_test(rf_banks),
