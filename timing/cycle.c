@@ -60,10 +60,10 @@
  * time at its end, and for the next quantum's factor the bursts and
  * activations aged by bytes (a quantum whose reads keep the channel busy
  * throughout keeps 1/e of those before), so that a grid's tail, a few
- * lines scattered over the rows, does not set the next grid's.  Reads (v12): the hierarchy reports the bytes
- * it read after each quantum (dram_traffic, before quantum_end), and each
- * byte of a line told DRAM is charged those over the bytes told DRAM so far
- * (rcorr: lines another SM fetched earlier in the quantum are read once;
+ * lines scattered over the rows, does not set the next grid's.  Reads
+ * (v12): the hierarchy reports the bytes it read after each quantum
+ * (dram_traffic, before quantum_end), and each byte of a line told DRAM is
+ * charged those over the bytes told DRAM so far (rcorr: lines another SM fetched earlier in the quantum are read once;
  * bytes, not quanta, age out).  Writes (v9; the write-backs dram_traffic
  * reports beside the reads) share the channels with the reads that cause
  * them: each byte read is charged the bytes written per byte read so far
@@ -297,8 +297,8 @@ static int cyc_init(void **state, const struct tm_params *p, const char *args, c
     c->last_ratio = -1;
     c->carry = calloc(c->nchans, sizeof *c->carry);
     c->busy = calloc(c->nchans, sizeof *c->busy);
-    if (!c->sm || !c->demand || !c->chan_eff || !c->rowb || !c->eff_next || !c->part_f || !c->chan_f || !c->x_f || !c->acts || !c->rbytes ||
-        !c->wr || !c->rd || !c->carry || !c->busy)
+    if (!c->sm || !c->demand || !c->chan_eff || !c->rowb || !c->eff_next || !c->part_f || !c->chan_f || !c->x_f ||
+        !c->acts || !c->rbytes || !c->wr || !c->rd || !c->carry || !c->busy)
         goto oom;
     for (uint32_t i = 0; i < c->nchans; i++)
         c->chan_eff[i] = c->chan_f[i] = c->eff_next[i] = 1;
